@@ -1,0 +1,84 @@
+/**
+ * The checker contract (design section 7). A checker reviews the agent's work each time the agent
+ * stops and answers with a Verdict. Checkers run in a pipeline, in configured order; the first
+ * "not completed" ends the round and its feedback becomes the agent's next message.
+ *
+ * Lifecycle: `onSessionStart` once when a supervised session starts, `onFrame` for every
+ * stream-json frame of the agent, `check` at every stop, `onSessionEnd` once at the end. All hooks
+ * are optional except `check`, and may be async. A checker must honour `signal`: when it aborts
+ * (timeout or shutdown) the checker stops its work and its child processes.
+ */
+import type { Frame } from '../frames/frame.js';
+
+export interface Verdict {
+  /** True when the work is done and the agent may stop. */
+  completed: boolean;
+  /** What the agent must do next (when not completed), or a short confirmation. */
+  feedback: string;
+}
+
+export interface CheckerLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Everything a checker may look at. Built once per stop; treat it as read-only. */
+export interface CheckContext {
+  sessionId: string;
+  /** The session transcript (JSONL), when known. */
+  transcriptPath?: string;
+  /** The project directory the agent works in. */
+  cwd: string;
+  /** The user's own prompts of this session, oldest first (never the supervisor's feedback). */
+  userPrompts: string[];
+  /** What the agent said last. */
+  lastAssistantMessage: string;
+  /** 1-based number of this review in the current task. */
+  iteration: number;
+  maxIterations: number;
+  /** The completion marker (`[TASK_COMPLETED]` by default). */
+  completionMarker: string;
+  /** Per-checker time limit in seconds. */
+  timeoutSeconds: number;
+  /** The agent's stream-json frames seen so far in this process (may be empty in hook mode). */
+  frames: readonly Frame[];
+  /** Extra claude arguments the user gave (permissions, model), for checkers that run claude. */
+  claudeArgs: readonly string[];
+  /** The `claude` command to run. */
+  claudeCommand: string;
+  /** Environment for child processes (provider variables included). */
+  env: NodeJS.ProcessEnv;
+  logger: CheckerLogger;
+  /** Cost of this check, reported back by checkers that spend money (USD). */
+  reportCost?(usd: number): void;
+}
+
+export interface SessionInfo {
+  sessionId?: string;
+  cwd: string;
+  logger: CheckerLogger;
+}
+
+export interface Checker {
+  /** The name used in config, logs and events. */
+  name: string;
+  check(ctx: CheckContext, signal: AbortSignal): Promise<Verdict> | Verdict;
+  onSessionStart?(info: SessionInfo): Promise<void> | void;
+  onFrame?(frame: Frame): void;
+  onSessionEnd?(info: SessionInfo): Promise<void> | void;
+}
+
+/**
+ * A plugin module's default export: a checker, or a factory that receives the options written
+ * next to `use` in config (`{ use: './plugins/test-gate.ts', command: 'npm test' }`).
+ */
+export type CheckerFactory<Options = Record<string, unknown>> = (options: Options) => Checker;
+
+/** Identity helper that gives plugin authors type checking. */
+export function defineChecker<Options = Record<string, unknown>>(
+  checker: Checker | CheckerFactory<Options>,
+): Checker | CheckerFactory<Options> {
+  return checker;
+}

@@ -1,0 +1,9 @@
+/**
+ * The command table. Each entry registers one subcommand on the commander program and reports
+ * its exit code through `setExit`. Keep one line per command file.
+ */
+import type { Command } from 'commander';
+
+export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
+
+export const commands: RegisterCommand[] = [];

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+/**
+ * The `ccc` executable. `supervisor-hook` takes a fast path (no CLI parser, no RxJS) because
+ * Claude Code waits for it at every stop; everything else goes through the command table.
+ */
+const argv = process.argv.slice(2);
+
+if (argv[0] === 'supervisor-hook') {
+  const { runSupervisorHookCommand } = await import('../stop/hook-command.js');
+  process.exitCode = await runSupervisorHookCommand(argv.slice(1));
+} else {
+  const { runCli } = await import('./run-cli.js');
+  process.exitCode = await runCli(argv);
+}

@@ -1,0 +1,11 @@
+/**
+ * The public API of ccc: what `ccc.config.ts` files and checker plugins import.
+ * Everything else in the package is internal.
+ */
+export { defineConfig } from './config/types.js';
+export type { CccConfig, UserConfig, CheckerDeclaration, LogLevel, ProviderConfig } from './config/types.js';
+export { defineChecker } from './checkers/types.js';
+export type { Checker, CheckerFactory, CheckContext, CheckerLogger, SessionInfo, Verdict } from './checkers/types.js';
+export type { Frame } from './frames/frame.js';
+export { CccError } from './errors.js';
+export type { ErrorCode } from './errors.js';

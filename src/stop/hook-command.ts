@@ -1,0 +1,5 @@
+/** `ccc supervisor-hook`: see stop/supervisor-hook.ts. Kept tiny for a fast cold start. */
+export async function runSupervisorHookCommand(_args: string[]): Promise<number> {
+  const { runSupervisorHook } = await import('./supervisor-hook.js');
+  return runSupervisorHook({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+}

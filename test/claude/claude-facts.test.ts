@@ -1,0 +1,76 @@
+/**
+ * Pins the behaviours of the real `claude` CLI that ccc relies on (design section 11), against
+ * the scripted model server. If an upgrade of @anthropic-ai/claude-code changes one, this fails
+ * first and says which.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { jsonLines, runProcess } from '../support/run-process.js';
+
+const verdictSchema = JSON.stringify({
+  type: 'object',
+  properties: { completed: { type: 'boolean' }, feedback: { type: 'string' } },
+  required: ['completed', 'feedback'],
+});
+
+describe('the real claude CLI against the scripted model server', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('runs -p with stream-json, fires the Stop hook with the documented fields, and forks a review with structured output', async () => {
+    server = await startModelServer((r) =>
+      r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' },
+    );
+    world = makeClaudeWorld({ modelUrl: server.url });
+    const hookOut = path.join(world.root, 'hook-input.json');
+    const hookScript = path.join(world.root, 'hook.sh');
+    fs.writeFileSync(hookScript, `#!/bin/sh\ncat > '${hookOut}'\n`, { mode: 0o755 });
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hookScript }] }] } };
+
+    const agent = await runProcess(
+      claudeBin,
+      ['-p', 'please do the thing', '--output-format', 'stream-json', '--verbose', '--settings', JSON.stringify(settings)],
+      { cwd: world.cwd, env: world.env },
+    );
+    expect(agent.code).toBe(0);
+    const frames = jsonLines(agent.stdout);
+    const result = frames.find((f) => f.type === 'result')!;
+    expect(result.result).toBe('I did the thing');
+    const sessionId = result.session_id as string;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(server.byKind('agent')[0]!.text).toContain('please do the thing');
+
+    const hookInput = JSON.parse(fs.readFileSync(hookOut, 'utf8'));
+    expect(hookInput).toMatchObject({
+      session_id: sessionId,
+      cwd: world.cwd,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: 'I did the thing',
+      background_tasks: [],
+    });
+    expect(fs.existsSync(hookInput.transcript_path)).toBe(true);
+
+    const review = await runProcess(
+      claudeBin,
+      ['-p', '--fork-session', '--resume', sessionId, '--verbose', '--output-format', 'stream-json', '--json-schema', verdictSchema, 'Review the work'],
+      { cwd: world.cwd, env: world.env },
+    );
+    expect(review.code).toBe(0);
+    const reviewResult = jsonLines(review.stdout).find((f) => f.type === 'result')!;
+    expect(reviewResult.structured_output).toEqual({ completed: false, feedback: 'add tests' });
+    expect(reviewResult.session_id).not.toBe(sessionId);
+    // The fork saw the whole conversation and the review prompt.
+    const reviewRequest = server.byKind('review')[0]!;
+    expect(reviewRequest.text).toContain('please do the thing');
+    expect(reviewRequest.text).toContain('I did the thing');
+    expect(reviewRequest.lastUserText).toContain('Review the work');
+  });
+});

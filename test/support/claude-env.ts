@@ -1,0 +1,63 @@
+/**
+ * A private world for one test that runs the real `claude`: its own HOME (so nothing of the
+ * developer's leaks in or out), a project directory, and the environment that points claude at
+ * the scripted model server (design section 11).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const claudeBin = path.join(repoRoot, 'node_modules', '.bin', 'claude');
+export const cccBin = path.join(repoRoot, 'dist', 'cli', 'main.js');
+
+export const TEST_API_KEY = 'sk-ant-test-0123456789abcdefghijklmnop';
+
+export interface ClaudeWorld {
+  root: string;
+  home: string;
+  cwd: string;
+  /** `$HOME/.claude`, the default config dir of ccc too. */
+  claudeDir: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.ProcessEnv } = {}): ClaudeWorld {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-test-')));
+  const home = path.join(root, 'home');
+  const cwd = path.join(root, 'project');
+  const claudeDir = path.join(home, '.claude');
+  fs.mkdirSync(claudeDir, { recursive: true });
+  fs.mkdirSync(cwd, { recursive: true });
+  fs.writeFileSync(
+    path.join(home, '.claude.json'),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      theme: 'dark',
+      projects: { [cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+      customApiKeyResponses: { approved: [TEST_API_KEY.slice(-20)], rejected: [] },
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CCC_CLAUDE: claudeBin,
+    ...(options.modelUrl ? { ANTHROPIC_BASE_URL: options.modelUrl } : {}),
+    ...options.env,
+  };
+  return {
+    root,
+    home,
+    cwd,
+    claudeDir,
+    env,
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
