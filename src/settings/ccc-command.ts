@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { shellQuote } from '../stop/launch-settings.js';
 
 export interface CccProcess {
   /** `process.argv[1]`: the script node was asked to run. */
@@ -35,9 +36,4 @@ export function supervisorHookCommand(proc: CccProcess): string {
 
 export function currentCccProcess(): CccProcess {
   return { argv1: process.argv[1] ?? 'ccc', execPath: process.execPath, cwd: process.cwd() };
-}
-
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

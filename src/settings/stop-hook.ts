@@ -36,11 +36,6 @@ export function stopHookEntry(spec: StopHookSpec): CommandHook {
   return { type: 'command', command: spec.command, timeout: spec.timeout };
 }
 
-/** The settings object that holds only ccc's Stop hook (for a per-launch `--settings`). */
-export function stopHookSettings(spec: StopHookSpec): JsonObject {
-  return { hooks: { Stop: [{ hooks: [stopHookEntry(spec)] }] } };
-}
-
 export function isCccHookCommand(command: unknown): boolean {
   return typeof command === 'string' && command.trimEnd().endsWith(' supervisor-hook');
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shellQuote, supervisorHookCommand } from '../../src/settings/ccc-command.js';
+import { supervisorHookCommand } from '../../src/settings/ccc-command.js';
+import { shellQuote } from '../../src/stop/launch-settings.js';
 import { spawnSync } from 'node:child_process';
 
 describe('the ccc command written into hook settings', () => {

@@ -4,7 +4,17 @@
  */
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
+import { registerHookCommand } from './hook.js';
+import { registerLaunchCommand } from './launch.js';
+import { registerProvidersCommand } from './providers.js';
+import { registerValidateCommand } from './validate.js';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [registerConfigCommand];
+export const commands: RegisterCommand[] = [
+  registerConfigCommand,
+  registerHookCommand,
+  registerProvidersCommand,
+  registerValidateCommand,
+  registerLaunchCommand,
+];
