@@ -15,6 +15,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import lockfile from 'proper-lockfile';
 import { CccError } from '../errors.js';
+import { describeJsonError } from './json-error.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -54,7 +55,7 @@ export function parseJsonObject(file: string, text: string): JsonObject {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw corrupt(file, `it is not valid JSON (${(error as Error).message})`, error);
+    throw corrupt(file, `it is not valid JSON (${describeJsonError(text, error as Error)})`, error);
   }
   if (!isPlainObject(value)) {
     throw corrupt(file, `it holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a JSON object`);
