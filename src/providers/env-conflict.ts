@@ -8,7 +8,8 @@
  * in settings.json next to a provider's key would reach the provider too.
  */
 import { CccError } from '../errors.js';
-import { isPlainObject, readJsonObjectFile } from '../settings/json-file.js';
+import { isPlainObject } from '../config/rules.js';
+import { readJsonObjectFile } from '../settings/json-file.js';
 import { CREDENTIAL_KEYS } from './launch-env.js';
 
 export interface SettingsEnvSource {

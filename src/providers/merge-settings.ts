@@ -4,7 +4,8 @@
  * other value of the upper layer replaces the lower one. Keys are copied as data properties, so
  * a `__proto__` key coming from a user's JSON stays a key and never becomes a prototype.
  */
-import { isPlainObject, type JsonObject } from '../settings/json-file.js';
+import { isPlainObject } from '../config/rules.js';
+import type { JsonObject } from '../settings/json-file.js';
 
 export function mergeSettings(lower: JsonObject, upper: JsonObject): JsonObject {
   const result: JsonObject = {};

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CccError } from '../errors.js';
-import { isPlainObject, type JsonObject } from '../settings/json-file.js';
+import { isPlainObject } from '../config/rules.js';
+import type { JsonObject } from '../settings/json-file.js';
 import { mergeSettings } from './merge-settings.js';
 
 export function withSettingsArg(claudeArgs: readonly string[], settings: JsonObject, cwd: string): string[] {

@@ -9,19 +9,16 @@
  * - writes through a symlink to its target, so a dotfiles link stays a link;
  * - holds a lock for the read-modify-write, so two ccc processes never lose each other's change.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import lockfile from 'proper-lockfile';
+import { isPlainObject } from '../config/rules.js';
 import { CccError } from '../errors.js';
+import { writeFileAtomic } from '../state/atomic-file.js';
 import { describeJsonError } from './json-error.js';
 
 export type JsonObject = Record<string, unknown>;
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** A user JSON file as read. A missing file reads as an empty object with `exists: false`. */
 export interface JsonObjectFile {
@@ -111,7 +108,7 @@ export async function updateJsonObjectFile(
     const result = await computeChange(file, change);
     if (!result.changed) return result;
     const backupPath = result.before.exists ? await backupFile(result.path, options.now?.() ?? new Date()) : undefined;
-    await writeFileAtomic(result.path, result.afterText);
+    await replaceKeepingMode(result.path, result.afterText);
     if (options.keepBackups !== undefined) await pruneBackups(result.path, options.keepBackups);
     return { ...result, backupPath };
   } finally {
@@ -156,42 +153,17 @@ async function pruneBackups(file: string, keep: number): Promise<void> {
 }
 
 /**
- * Replaces `file` with `text` so that a reader sees either the old or the new content, never a
- * mix, even after a crash: temp file in the same directory (same file system), fsync, rename.
- * An existing file's mode is kept; a new file is private (0600), as settings may hold keys.
+ * Replaces the file atomically (state/atomic-file.ts) keeping its mode: the temp file is created
+ * with it, and set again afterwards because the umask may have narrowed it. A new file is
+ * private (0600), as settings may hold keys.
  */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+async function replaceKeepingMode(file: string, text: string): Promise<void> {
   const mode = await fs.stat(file).then(
     (stat) => stat.mode & 0o7777,
     () => 0o600,
   );
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await fs.open(temp, 'wx', mode);
-  try {
-    await handle.chmod(mode); // the open mode is filtered by the umask
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  await syncDirectory(path.dirname(file));
-}
-
-/** Makes the rename itself durable; not every platform lets a directory be fsynced. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r').catch(() => undefined);
-  if (!handle) return;
-  await handle.sync().catch(() => undefined);
-  await handle.close();
+  await writeFileAtomic(file, text, { mode });
+  if (((await fs.stat(file)).mode & 0o7777) !== mode) await fs.chmod(file, mode);
 }
 
 /** Follows symlinks (also dangling ones) so the link itself is never replaced by a file. */

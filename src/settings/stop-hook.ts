@@ -10,7 +10,8 @@
  * - uninstall removes only ccc's entries and the containers that became empty because of it.
  */
 import { CccError } from '../errors.js';
-import { isPlainObject, type JsonObject } from './json-file.js';
+import { isPlainObject } from '../config/rules.js';
+import type { JsonObject } from './json-file.js';
 
 /** Seconds the hook may take beyond the review's own `timeout_seconds` (start-up, logging). */
 export const HOOK_TIMEOUT_MARGIN_SECONDS = 60;
