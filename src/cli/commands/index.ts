@@ -7,6 +7,7 @@ import { registerConfigCommand } from './config.js';
 import { registerHookCommand } from './hook.js';
 import { registerLaunchCommand } from './launch.js';
 import { registerProvidersCommand } from './providers.js';
+import { registerSupervisorModeCommand } from './supervisor-mode.js';
 import { registerValidateCommand } from './validate.js';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
@@ -16,5 +17,6 @@ export const commands: RegisterCommand[] = [
   registerHookCommand,
   registerProvidersCommand,
   registerValidateCommand,
+  registerSupervisorModeCommand,
   registerLaunchCommand,
 ];
