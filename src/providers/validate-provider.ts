@@ -58,7 +58,8 @@ export function formatReports(reports: ProviderReport[]): string {
   const width = Math.max(...reports.map((r) => r.name.length));
   return reports
     .map((report) => {
-      const head = `${report.name.padEnd(width)}  ${report.problems.length === 0 ? 'ok' : 'INVALID'}  ${report.baseUrl ?? '(no base URL)'}`;
+      const status = (report.problems.length === 0 ? 'ok' : 'INVALID').padEnd(7);
+      const head = `${report.name.padEnd(width)}  ${status}  ${report.baseUrl ?? '(no base URL)'}`;
       const lines = report.reached ? [`${head} (${report.reached})`] : [head];
       for (const problem of report.problems) lines.push(`${' '.repeat(width)}  - ${problem}`);
       return lines.join('\n');
