@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, TEST_API_KEY, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc } from '../support/ccc-run.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 
 let alpha: ModelServer;
@@ -15,7 +15,7 @@ let world: ClaudeWorld;
 let cccJson: string;
 
 beforeEach(async () => {
-  alpha = await startModelServer(() => ({ text: 'answer from alpha' }));
+  alpha = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'answer from alpha' }));
   beta = await startModelServer(() => ({ text: 'answer from beta' }));
   world = makeClaudeWorld();
   delete world.env.ANTHROPIC_BASE_URL;
@@ -63,6 +63,18 @@ describe('ccc <provider> [claude args]', () => {
     expect(alpha.byKind('agent')).toHaveLength(2);
     expect(readCccJson().current_provider).toBe('beta');
     expect(fs.existsSync(path.join(world.claudeDir, 'settings.json'))).toBe(false); // no user file was written
+  });
+
+  it('--supervisor: the agent and its reviewer both use the named provider', async () => {
+    writeSupervisorPrompt(world);
+    const run = await runCcc(world, ['alpha', '--supervisor', '-p', 'supervised task']);
+    expect(run.stderr).toContain('Supervisor mode enabled');
+    expect(run.code).toBe(0);
+    expect(alpha.byKind('agent')).toHaveLength(1);
+    expect(alpha.byKind('agent')[0]!.lastUserText).toContain('supervised task');
+    expect(alpha.byKind('review')).toHaveLength(1);
+    expect(beta.requests).toEqual([]);
+    expect(readCccJson().current_provider).toBe('alpha');
   });
 
   it("refuses when settings.json env would override the provider's endpoint, before anything starts", async () => {
