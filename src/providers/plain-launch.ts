@@ -7,6 +7,7 @@
  * happens before the provider is recorded and before claude starts.
  */
 import { loadConfig } from '../config/load.js';
+import type { ResolvedConfig } from '../config/types.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { settingsFilesWithEnv } from '../settings/settings-files.js';
 import { recordCurrentProvider, globalConfigFile } from './current-provider.js';
@@ -14,22 +15,25 @@ import { assertNoEnvConflict } from './env-conflict.js';
 import type { LaunchArgs } from './launch-args.js';
 import { launchEnvironment } from './launch-env.js';
 import { resolveLaunch, type LaunchPlan } from './resolve-launch.js';
-import { runClaude, type RunClaudeOptions } from './run-claude.js';
+import { runClaude } from './run-claude.js';
 import { withSettingsArg } from './settings-arg.js';
 
 export interface PlainLaunchOptions {
   args: LaunchArgs;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Starts claude; the real child process by default. */
-  run?: (options: RunClaudeOptions) => Promise<number>;
+}
+
+export interface PreparedLaunch {
+  resolved: ResolvedConfig;
+  plan: LaunchPlan;
 }
 
 /** Resolves the provider and refuses when a settings file would override its environment. */
-export async function prepareLaunch(options: { provider?: string; cwd: string; env: NodeJS.ProcessEnv }) {
+export async function prepareLaunch(options: { provider?: string; cwd: string; env: NodeJS.ProcessEnv }): Promise<PreparedLaunch> {
   const resolved = await loadConfig({ cwd: options.cwd, env: options.env });
   const configFile = globalConfigFile(resolved.configDir);
-  const plan: LaunchPlan = resolveLaunch(resolved.config, options.provider, configFile);
+  const plan = resolveLaunch(resolved.config, options.provider, configFile);
   if (plan.provider) {
     await assertNoEnvConflict({
       provider: plan.provider,
@@ -48,5 +52,5 @@ export async function plainLaunch(options: PlainLaunchOptions): Promise<number> 
     await recordCurrentProvider(resolved.configDir, options.args.provider);
   }
   const args = withSettingsArg([...resolved.config.claude.args, ...options.args.claudeArgs], plan.settings, options.cwd);
-  return (options.run ?? runClaude)({ command, args, env: launchEnvironment(options.env, plan), cwd: options.cwd });
+  return runClaude({ command, args, env: launchEnvironment(options.env, plan), cwd: options.cwd });
 }
