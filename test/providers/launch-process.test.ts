@@ -67,4 +67,11 @@ describe('the launched claude process', () => {
     expect(await exited).toBe(42);
     expect(fs.readFileSync(`${record}.signal`, 'utf8')).toBe('SIGTERM');
   });
+
+  it('is not started for `ccc help`, which still lists the commands', async () => {
+    const result = await runCcc(world, ['help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/supervisor-mode \[options\] \[mode\]/);
+    expect(fs.existsSync(record)).toBe(false);
+  });
 });

@@ -10,6 +10,7 @@ import type { RegisterCommand } from './index.js';
 
 export const registerLaunchCommand: RegisterCommand = (program, setExit) => {
   program
+    .helpCommand(true) // commander drops `ccc help [command]` once the program has an action; keep it
     .argument('[provider]', 'a provider from ccc.json (default: the current one)')
     .argument('[claude-args...]', 'passed to claude unchanged; put them after -- when the first one is a word')
     .allowUnknownOption()
