@@ -1,0 +1,111 @@
+/**
+ * Hook latency (issue 4, item 5): `ccc supervisor-hook` from process start to its decision (the
+ * process has printed it and exited, as Claude Code waits for it), median of N, against
+ * `node -e 0` as the floor. Cases run in alternation so machine load hits them alike.
+ *
+ * Cases, each only when what it needs is on this build:
+ * - rule      full decision with a trivial `rule` checker (config, lock, state, pipeline)
+ * - reviewer  full decision with the `claude` checker, the reviewer a shell stand-in answering at once
+ * - nested    CCC_SUPERVISOR_HOOK=1: the reviewer's own stop, allowed before reading stdin
+ * - malformed input that is not hook JSON: parsed, explained, allowed
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { median } from './lib/stats.mjs';
+import { CLI, FIXTURES } from './lib/variants.mjs';
+
+function timeProcess(args, { env, input, cwd }) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, code, stdout, stderr }));
+    child.stdin.on('error', () => {}); // the nested case exits without reading
+    child.stdin.end(input ?? '');
+  });
+}
+
+function hookEnv(base, extra) {
+  const env = { ...process.env, ...extra };
+  for (const key of Object.keys(env)) if (key.startsWith('CCC_SUPERVISOR_') || key === 'CCC_SUPERVISED') delete env[key];
+  return { ...env, ...base };
+}
+
+/** A project dir with a ccc config choosing `checkers`, and a one-line transcript. */
+function project(workspace, name, checkers) {
+  const dir = path.join(workspace.dir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '.cccrc.json'), JSON.stringify({ supervisor: { checkers } }));
+  fs.writeFileSync(path.join(dir, 'SUPERVISOR.md'), 'Benchmark: always done.\n');
+  const transcript = path.join(dir, 'transcript.jsonl');
+  fs.writeFileSync(transcript, JSON.stringify({ type: 'user', message: { role: 'user', content: 'benchmark task' } }) + '\n');
+  return { dir, transcript };
+}
+
+function stopInput(dir, transcript, i) {
+  return JSON.stringify({
+    session_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: 'done',
+  });
+}
+
+/**
+ * @returns {Promise<{ floorMs: number, cases: Record<string, { medianMs, ratio?, runs } | { unavailable: string }> }>}
+ */
+export async function benchHook({ runs, workspace, log }) {
+  const base = { CCC_CONFIG_DIR: workspace.configDir };
+  const rule = project(workspace, 'hook-rule', [{ use: 'rule', must_match: ['done'] }]);
+  const reviewer = project(workspace, 'hook-reviewer', ['claude']);
+  const cases = {
+    floor: (i) => timeProcess(['-e', '0'], { env: hookEnv(base), cwd: workspace.dir }),
+    rule: (i) => timeProcess([CLI, 'supervisor-hook'], { env: hookEnv(base), cwd: rule.dir, input: stopInput(rule.dir, rule.transcript, i) }),
+    reviewer: (i) =>
+      timeProcess([CLI, 'supervisor-hook'], {
+        env: hookEnv(base, { CCC_CLAUDE: path.join(FIXTURES, 'reviewer.sh'), CCC_SUPERVISOR_PROMPT_PATH: path.join(reviewer.dir, 'SUPERVISOR.md') }),
+        cwd: reviewer.dir,
+        input: stopInput(reviewer.dir, reviewer.transcript, 1000 + i),
+      }),
+    nested: () => timeProcess([CLI, 'supervisor-hook'], { env: hookEnv(base, { CCC_SUPERVISOR_HOOK: '1' }), cwd: workspace.dir, input: '{}' }),
+    malformed: () => timeProcess([CLI, 'supervisor-hook'], { env: hookEnv(base), cwd: workspace.dir, input: 'this is not hook JSON' }),
+  };
+  // What a correct decision looks like: exit 0, nothing on stdout (allow), and for the full
+  // decisions no error on stderr (a checker that failed also allows, which must not pass as success).
+  const valid = {
+    floor: (r) => r.code === 0,
+    rule: (r) => r.code === 0 && r.stdout.trim() === '' && r.stderr.trim() === '',
+    reviewer: (r) => r.code === 0 && r.stdout.trim() === '' && r.stderr.trim() === '',
+    nested: (r) => r.code === 0 && r.stdout === '',
+    malformed: (r) => r.code === 0 && r.stdout === '' && /stop allowed/.test(r.stderr),
+  };
+  const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  const unavailable = {};
+  for (let i = 0; i < runs + 1; i++) {
+    for (const [name, run] of Object.entries(cases)) {
+      if (unavailable[name]) continue;
+      const r = await run(i);
+      if (!valid[name](r)) {
+        unavailable[name] = `exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 300))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`;
+        continue;
+      }
+      if (i > 0) times[name].push(r.ms); // the first round only warms the file cache
+    }
+  }
+  log(`hook: ${runs} runs per case`);
+  const floorMs = median(times.floor);
+  const out = {};
+  for (const name of Object.keys(cases)) {
+    if (name === 'floor') continue;
+    if (unavailable[name]) out[name] = { unavailable: unavailable[name] };
+    else out[name] = { medianMs: median(times[name]), ratio: median(times[name]) / floorMs, runs: times[name].map((x) => Math.round(x * 10) / 10) };
+  }
+  return { floorMs, floorRuns: times.floor.map((x) => Math.round(x * 10) / 10), cases: out };
+}

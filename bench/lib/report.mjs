@@ -1,0 +1,142 @@
+/**
+ * The run as text: one table per measurement for the console, and bench/RESULTS.md with the
+ * machine, the date and the targets. Both are rendered from the results JSON, so what is printed
+ * and what is committed cannot disagree.
+ */
+import { ratio } from './stats.mjs';
+import { VARIANTS } from './variants.mjs';
+
+const f = (x, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+const us = (x) => (Number.isFinite(x) ? `${Math.round(x)}` : '—');
+const times = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
+
+function table(header, rows) {
+  return { header, rows };
+}
+
+/** The tables of a run, as { title, header, rows, notes } with every cell a string. */
+export function tablesOf(r) {
+  const tables = [];
+  const label = (id) => VARIANTS.find((v) => v.id === id)?.label ?? id;
+  if (r.keystroke) {
+    const a = r.keystroke.direct ?? {};
+    const b = r.keystroke.script ?? {};
+    const rows = [];
+    const notes = [];
+    for (const { id } of VARIANTS) {
+      const x = r.keystroke[id];
+      if (!x) continue;
+      if ('unavailable' in x) {
+        notes.push(`${label(id)}: not measured: ${x.unavailable}`);
+        continue;
+      }
+      rows.push([label(id), us(x.p50), us(x.p90), us(x.p99), us(x.max), times(ratio(x.p50, a.p50)), times(ratio(x.p50, b.p50)), times(ratio(x.p99, a.p99)), f(x.proxyCpuMsPer1000, 0)]);
+    }
+    tables.push({
+      title: `Keystroke round trip (µs, ${r.config.keystrokes} keystrokes per variant, one at a time, variants alternating)`,
+      ...table(['variant', 'p50', 'p90', 'p99', 'max', 'p50/(a)', 'p50/(b)', 'p99/(a)', 'proxy CPU ms/1000 keys'], rows),
+      notes,
+    });
+  }
+  if (r.throughput) {
+    const rows = [];
+    const notes = [];
+    for (const { id } of VARIANTS) {
+      const x = r.throughput[id];
+      if (!x) continue;
+      if ('unavailable' in x) {
+        notes.push(`${label(id)}: not measured: ${x.unavailable}`);
+        continue;
+      }
+      rows.push([label(id), f(x.mbPerS, 1), times(ratio(x.mbPerS, r.throughput.direct?.mbPerS)), times(ratio(x.mbPerS, r.throughput.script?.mbPerS)), f(x.proxyCpuMsPerMiB, 1), x.runs.join(' / ')]);
+    }
+    tables.push({
+      title: `Throughput (${r.config.throughputMiB} MiB of text lines, median of ${r.config.throughputReps})`,
+      ...table(['variant', 'MiB/s', '/(a)', '/(b)', 'proxy CPU ms/MiB', 'runs MiB/s'], rows),
+      notes,
+    });
+  }
+  if (r.hook) {
+    const rows = [['node -e 0 (floor)', f(r.hook.floorMs, 1), '1.00×', r.hook.floorRuns.length]];
+    const notes = [];
+    for (const [name, x] of Object.entries(r.hook.cases)) {
+      if ('unavailable' in x) notes.push(`${name}: not measured: ${x.unavailable}`);
+      else rows.push([`ccc supervisor-hook: ${name}`, f(x.medianMs, 1), times(ratio(x.medianMs, r.hook.floorMs)), x.runs.length]);
+    }
+    tables.push({ title: 'Hook latency (process start to decision, median)', ...table(['case', 'ms', '/ node -e 0', 'runs'], rows), notes });
+  }
+  if (r.frames) {
+    const rows = [];
+    const fr = r.frames;
+    const add = (what, x) =>
+      rows.push(x.timedOut ? [what, `did not finish in ${x.seconds} s`, '—', '—', '—'] : [what, f(x.framesPerS, 0), f(x.mbPerS, 1), f(x.seconds, 2), f(x.hwmMiB, 0)]);
+    add(`ccc frames$, ${f(fr.files.bigMiB)} MiB`, fr.big.ccc);
+    add(`bare split2 + JSON.parse, ${f(fr.files.bigMiB)} MiB`, fr.big.bare);
+    add(`ccc frames$, ${f(fr.files.smallMiB)} MiB`, fr.small.ccc);
+    add(`bare split2 + JSON.parse, ${f(fr.files.smallMiB)} MiB`, fr.small.bare);
+    add(`ccc frames$, ${fr.files.hugeLineMB} MB line in ${f(fr.files.hugeFileMiB)} MiB`, fr.hugeLine.ccc);
+    add(`bare split2 + JSON.parse, ${fr.files.hugeLineMB} MB line`, fr.hugeLine.bare);
+    tables.push({
+      title: `Frame parsing (frames/s ccc ÷ bare on ${f(fr.files.bigMiB)} MiB: ${times(ratio(fr.big.ccc.framesPerS, fr.big.bare.framesPerS))})`,
+      ...table(['run', 'frames/s', 'MiB/s', 's', 'peak RSS MiB'], rows),
+      notes: fr.hugeLine.ccc.warnings ? [`ccc skipped the ${fr.files.hugeLineMB} MB line (over its 16 MiB line cap) with ${fr.hugeLine.ccc.warnings} warning(s); bare parsed it.`] : [],
+    });
+  }
+  if (r.memory) {
+    const m = r.memory;
+    const rows = 'unavailable' in m ? [] : [[`ccc --supervisor, ${m.mb} MiB of output`, f(m.rssAtStartMiB, 0), f(m.rssMaxSampledMiB, 0), f(m.hwmMiB, 0), f(m.mbPerS, 1)]];
+    const notes = 'unavailable' in m ? [`not measured: ${m.unavailable}`] : [];
+    if (r.observers) notes.push(`50 observers, one stuck: ${r.observers.unavailable}`);
+    tables.push({ title: 'Proxy memory (RSS of the ccc process, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
+  }
+  return tables;
+}
+
+function pad(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
+  return rows.map((row) => row.map((cell, i) => String(cell).padEnd(widths[i])).join('  ').trimEnd());
+}
+
+export function consoleReport(r) {
+  const lines = [];
+  for (const t of tablesOf(r)) {
+    lines.push('', t.title, ...pad([t.header, ...t.rows]));
+    for (const n of t.notes) lines.push(`  note: ${n}`);
+  }
+  lines.push('', 'Targets (issue 4)');
+  lines.push(...pad([['status', 'target', 'value', 'limit'], ...r.targets.map((t) => [t.status, t.name, t.value ?? '—', t.target])]));
+  for (const t of r.targets) if (t.detail) lines.push(`  ${t.name}: ${t.detail}`);
+  return lines.join('\n');
+}
+
+const md = (cell) => String(cell).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function markdownReport(r, jsonName) {
+  const m = r.machine;
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Run ${r.date} with \`npm run bench\` (raw figures: \`bench/results/${jsonName}\`).`,
+    '',
+    `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.platform}`,
+    `- Node ${m.node}`,
+    `- Load average at start / end: ${r.loadAverage.start.join(' ')} / ${r.loadAverage.end.join(' ')} (the machine is shared; every target is a ratio of figures from the same run, measured in alternation)`,
+    `- Scale: ${Object.entries(r.config).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    '',
+    '## Targets',
+    '',
+    '| status | target | value | limit |',
+    '|---|---|---|---|',
+    ...r.targets.map((t) => `| ${t.status} | ${md(t.name)} | ${t.value ?? '—'} | ${md(t.target)} |`),
+    '',
+  ];
+  const details = r.targets.filter((t) => t.detail);
+  if (details.length) lines.push(...details.map((t) => `- ${md(t.name)}: ${md(t.detail)}`), '');
+  for (const t of tablesOf(r)) {
+    lines.push(`## ${t.title}`, '', `| ${t.header.map(md).join(' | ')} |`, `|${t.header.map(() => '---').join('|')}|`);
+    lines.push(...t.rows.map((row) => `| ${row.map(md).join(' | ')} |`), '');
+    if (t.notes.length) lines.push(...t.notes.map((n) => `- ${md(n)}`), '');
+  }
+  if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,70 @@
+/**
+ * The targets of issue 4, checked against one run's results. Each target is a ratio of figures
+ * measured in the same run, so machine speed cancels out; a target whose inputs were not
+ * measured is listed as n/a with the reason, never as a pass.
+ */
+import { ratio } from './stats.mjs';
+
+const PROXIES = [
+  ['ccc-sup', '(c) ccc --supervisor'],
+  ['ccc-sup-cmp', "(c') compare build"],
+  ['ccc', '(d) ccc'],
+];
+
+function check(name, value, limit, kind, detail) {
+  if (!Number.isFinite(value)) return { name, value: null, target: `${kind} ${limit}`, status: 'n/a', detail };
+  value = Math.round(value * 100) / 100;
+  const pass = kind === '≤' ? value <= limit : kind === '<' ? value < limit : value >= limit;
+  return { name, value, target: `${kind} ${limit}`, status: pass ? 'PASS' : 'MISS', detail };
+}
+
+const missing = (r) => (r && 'unavailable' in r ? r.unavailable : 'not measured');
+
+export function evaluateTargets(results) {
+  const out = [];
+  const ks = results.keystroke;
+  if (ks) {
+    const a = ks.direct ?? {};
+    const b = ks.script ?? {};
+    for (const [id, label] of PROXIES) {
+      if (!ks[id]) continue;
+      const c = ks[id];
+      const why = 'p50' in c ? undefined : missing(ks[id]);
+      out.push(check(`keystroke p50 ${label} / (a) direct`, ratio(c.p50, a.p50), 1.5, '≤', why));
+      out.push(check(`keystroke p50 ${label} / (b) script`, ratio(c.p50, b.p50), 1, '≤', why));
+      out.push(check(`keystroke p99 ${label} / (a) direct`, ratio(c.p99, a.p99), 2, '≤', why));
+    }
+  }
+  const tp = results.throughput;
+  if (tp) {
+    for (const [id, label] of PROXIES) {
+      if (!tp[id]) continue;
+      const c = tp[id];
+      const why = 'mbPerS' in c ? undefined : missing(tp[id]);
+      out.push(check(`throughput ${label} / (a) direct`, ratio(c.mbPerS, tp.direct?.mbPerS), 0.9, '≥', why));
+      out.push(check(`throughput ${label} / (b) script`, ratio(c.mbPerS, tp.script?.mbPerS), 1, '≥', why));
+    }
+  }
+  const hook = results.hook;
+  if (hook) {
+    for (const [name, r] of Object.entries(hook.cases)) {
+      out.push(check(`hook ${name} / node -e 0`, ratio(r.medianMs, hook.floorMs), 3, '≤', 'medianMs' in r ? undefined : r.unavailable));
+    }
+  }
+  const fr = results.frames;
+  if (fr) {
+    const big = fr.big;
+    out.push(check('frames/s ccc / bare split2+JSON.parse', ratio(big.ccc.framesPerS, big.bare.framesPerS), 0.8, '≥'));
+    // "Independent of input size": the 8× larger input may not need more than 25% more memory.
+    out.push(check(`peak RSS ccc ${Math.round(fr.files.bigMiB)} MiB / ${Math.round(fr.files.smallMiB)} MiB input`, ratio(big.ccc.hwmMiB, fr.small.ccc.hwmMiB), 1.25, '≤'));
+    const hugeWhy = fr.hugeLine.ccc.timedOut ? `did not finish within ${fr.hugeLine.ccc.seconds} s` : undefined;
+    out.push(check(`peak RSS ccc with a ${fr.files.hugeLineMB} MB line / ${Math.round(fr.files.smallMiB)} MiB input`, ratio(fr.hugeLine.ccc.hwmMiB, fr.small.ccc.hwmMiB), 1.25, '≤', hugeWhy));
+  }
+  const mem = results.memory;
+  if (mem) {
+    const why = 'hwmMiB' in mem ? undefined : mem.unavailable;
+    out.push(check(`proxy peak RSS (MiB) while ${mem.mb ?? '?'} MiB pass`, mem.hwmMiB, 120, '<', why));
+    out.push(check('proxy RSS with 50 observers, one stuck', NaN, 120, '<', results.observers?.unavailable ?? 'not measured'));
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * The four ways the stand-in agent is run (issue 4, item 2). Each is a command the harness starts
+ * in its own pty; the stand-in is the same script in all of them.
+ *
+ * (a) direct   the stand-in in the harness's pty: the physical limit
+ * (b) script   `script -qfc` between the harness and the stand-in: the classic C proxy
+ * (c) ccc-sup  `ccc --supervisor`, the stand-in as the agent through CCC_CLAUDE
+ * (d) ccc      plain `ccc` (the stand-in launched with the terminal inherited)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist/cli/main.js');
+export const FIXTURES = path.join(ROOT, 'bench/fixtures');
+
+/**
+ * BENCH_COMPARE_CLI=<other build>/dist/cli/main.js adds (c') `ccc --supervisor` of that build,
+ * measured in the same run and in alternation with the others: before/after figures of a
+ * change that the machine's load cannot skew.
+ */
+export const COMPARE_CLI = process.env.BENCH_COMPARE_CLI ? path.resolve(process.env.BENCH_COMPARE_CLI) : undefined;
+
+export const VARIANTS = [
+  { id: 'direct', label: '(a) direct pty' },
+  { id: 'script', label: '(b) script -qfc' },
+  { id: 'ccc-sup', label: '(c) ccc --supervisor' },
+  ...(COMPARE_CLI ? [{ id: 'ccc-sup-cmp', label: "(c') ccc --supervisor, compare build" }] : []),
+  { id: 'ccc', label: '(d) ccc (plain)' },
+];
+
+/**
+ * A scratch project for ccc: SUPERVISOR.md (the supervised launch checks it exists before
+ * anything starts) and a private config dir, so a bench run never touches ~/.claude.
+ */
+export function makeWorkspace() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-bench-'));
+  fs.writeFileSync(path.join(dir, 'SUPERVISOR.md'), 'Benchmark workspace: the agent is a stand-in.\n');
+  fs.mkdirSync(path.join(dir, 'config'));
+  return {
+    dir,
+    configDir: path.join(dir, 'config'),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function baseEnv(workspace, extra) {
+  const env = { ...process.env, TERM: 'xterm-256color', CCC_CONFIG_DIR: workspace.configDir, ...extra };
+  // The harness may itself run inside a supervised session; the variants must not think so.
+  for (const key of Object.keys(env)) if (key.startsWith('CCC_SUPERVISOR_') || key === 'CCC_SUPERVISED') delete env[key];
+  env.CCC_SUPERVISOR_PROMPT_PATH = path.join(workspace.dir, 'SUPERVISOR.md');
+  return env;
+}
+
+/** Extra node flags for the ccc variants, e.g. BENCH_NODE_ARGS=--cpu-prof to profile the proxy. */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+/** The spawn spec of `variant` running the stand-in script `agent` (a path). */
+export function variantSpec(variant, agent, workspace, extraEnv = {}) {
+  const env = baseEnv(workspace, extraEnv);
+  const cwd = workspace.dir;
+  switch (variant) {
+    case 'direct':
+      return { file: agent, args: [], cwd, env };
+    case 'script':
+      return { file: 'script', args: ['-qfc', agent, '/dev/null'], cwd, env };
+    case 'ccc-sup':
+      return { file: process.execPath, args: [...nodeArgs, CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    case 'ccc-sup-cmp':
+      return { file: process.execPath, args: [...nodeArgs, COMPARE_CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    case 'ccc':
+      return { file: process.execPath, args: [...nodeArgs, CLI], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    default:
+      throw new Error(`unknown variant ${variant}`);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * `npm run bench` (issue 4, design section 13): runs every measurement against the built dist/,
+ * prints the tables and the targets, writes bench/results/<date>.json and bench/RESULTS.md.
+ *
+ * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):
+ *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=3  BENCH_HOOK_RUNS=20
+ *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200
+ *   BENCH_ONLY=hook,keystroke,throughput,memory,frames   (a subset)
+ *   BENCH_LABEL=before   (results file bench/results/<date>-before.json; RESULTS.md untouched)
+ *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { benchFrames } from './frames.mjs';
+import { benchHook } from './hook.mjs';
+import { benchKeystrokes } from './keystroke.mjs';
+import { loadAverage, machineInfo } from './lib/machine.mjs';
+import { consoleReport, markdownReport } from './lib/report.mjs';
+import { evaluateTargets } from './lib/targets.mjs';
+import { CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
+import { benchProxyMemory, benchThroughput } from './throughput.mjs';
+
+const quick = process.env.BENCH_QUICK === '1';
+const num = (name, full, small) => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return quick ? small : full;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}=${raw}: expected a positive number`);
+  return value;
+};
+const config = {
+  keystrokes: num('BENCH_KEYSTROKES', 5000, 500),
+  throughputMiB: num('BENCH_MB', 100, 10),
+  throughputReps: num('BENCH_THROUGHPUT_REPS', 3, 1),
+  hookRuns: num('BENCH_HOOK_RUNS', 20, 5),
+  framesMiB: num('BENCH_FRAMES_MB', 1024, 64),
+  hugeLineMB: num('BENCH_HUGE_LINE_MB', 50, 50),
+  memoryMiB: num('BENCH_MEMORY_MB', 200, 20),
+};
+const only = new Set((process.env.BENCH_ONLY ?? 'hook,keystroke,throughput,memory,frames').split(',').map((s) => s.trim()));
+const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
+const MiB = 1024 * 1024;
+
+const started = Date.now();
+const log = (message) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+
+if (!fs.existsSync(CLI)) {
+  process.stderr.write(`bench: ${path.relative(ROOT, CLI)} is missing; run \`npm run build\` first (npm run bench does).\n`);
+  process.exit(2);
+}
+
+const notes = [];
+const variants = VARIANTS.map((v) => v.id).filter((id) => {
+  if (id !== 'script') return true;
+  const found = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (found.error) notes.push('(b) script(1) was not found (Debian: apt-get install bsdutils); its ratios are n/a.');
+  return !found.error;
+});
+
+const results = { date: new Date().toISOString(), machine: machineInfo(), loadAverage: { start: loadAverage() }, config, notes };
+const workspace = makeWorkspace();
+try {
+  if (only.has('hook')) {
+    log('hook latency…');
+    results.hook = await benchHook({ runs: config.hookRuns, workspace, log });
+  }
+  if (only.has('keystroke')) {
+    log('keystroke round trip…');
+    results.keystroke = await benchKeystrokes({ variants, count: config.keystrokes, warmup: 100, block: 1, workspace, log });
+  }
+  if (only.has('throughput')) {
+    log('throughput…');
+    results.throughput = await benchThroughput({ variants, bytes: config.throughputMiB * MiB, reps: config.throughputReps, workspace, log });
+  }
+  if (only.has('memory')) {
+    log('proxy memory…');
+    try {
+      results.memory = await benchProxyMemory({ bytes: config.memoryMiB * MiB, workspace });
+    } catch (error) {
+      results.memory = { mb: config.memoryMiB, unavailable: error.message };
+    }
+    results.observers = fs.existsSync(path.join(ROOT, 'dist/observer'))
+      ? { unavailable: 'the observer is built, but this harness does not attach observers yet' }
+      : { unavailable: 'the observer (src/observer/) is not on this build' };
+  }
+  if (only.has('frames')) {
+    log('frame parsing…');
+    results.frames = await benchFrames({ mb: config.framesMiB, hugeLineMb: config.hugeLineMB, hugeTimeoutS: quick ? 30 : 120, log });
+  }
+} finally {
+  workspace.remove();
+}
+results.loadAverage.end = loadAverage();
+results.durationS = Math.round((Date.now() - started) / 1000);
+results.targets = evaluateTargets(results);
+
+process.stdout.write(consoleReport(results) + '\n');
+const day = results.date.slice(0, 10);
+const jsonName = `${day}${label}.json`;
+const dir = path.join(ROOT, 'bench/results');
+fs.mkdirSync(dir, { recursive: true });
+fs.writeFileSync(path.join(dir, jsonName), JSON.stringify(results, null, 2) + '\n');
+if (!label) fs.writeFileSync(path.join(ROOT, 'bench/RESULTS.md'), markdownReport(results, jsonName));
+log(`wrote bench/results/${jsonName}${label ? '' : ' and bench/RESULTS.md'} (${results.durationS} s)`);
