@@ -3,6 +3,7 @@
  * directions (node-pty with `encoding: null`), never re-encoded, so the proxy stays byte-transparent.
  */
 import { spawn as spawnPty } from 'node-pty';
+import { fdWriter } from './fd-writer.js';
 
 export type Undo = () => void;
 
@@ -42,8 +43,13 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     encoding: null,
   });
   let exited = false;
+  // Unix node-pty exposes the master fd (not in its typings); Windows (ConPTY) has none.
+  const fd = (pty as unknown as { fd?: unknown }).fd;
+  // A write error means the agent's side is gone (EIO); its exit is reported through onExit.
+  const writer = typeof fd === 'number' ? fdWriter(fd) : undefined;
   pty.onExit(() => {
     exited = true;
+    writer?.close();
   });
   return {
     pid: pty.pid,
@@ -56,7 +62,9 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
       return () => d.dispose();
     },
     write: (data) => {
-      if (!exited) pty.write(data);
+      if (exited) return;
+      if (writer) writer.write(typeof data === 'string' ? Buffer.from(data) : data);
+      else pty.write(data);
     },
     // A resize after the pty closed throws in node-pty; the guard keeps a late SIGWINCH harmless.
     resize: (cols, rows) => {

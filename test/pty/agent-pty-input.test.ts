@@ -1,0 +1,64 @@
+/**
+ * Input to the agent goes straight to the pty master (no thread-pool hop). These tests hold the
+ * agent's side still so the pty's input buffer fills up: every byte must still arrive, in order,
+ * once the agent reads; and writes after the agent is gone must be harmless.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnAgentPty, type AgentPty } from '../../src/pty/agent-pty.js';
+
+describe('agent pty input', () => {
+  let dir: string;
+  let agent: AgentPty | undefined;
+  afterEach(() => {
+    agent?.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function start(script: string): { exited: Promise<number> } {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-pty-input-'));
+    agent = spawnAgentPty({ command: '/bin/sh', args: ['-c', script], cwd: dir, env: process.env, cols: 80, rows: 24 });
+    agent.onData(() => {});
+    return { exited: new Promise((resolve) => agent!.onExit((e) => resolve(e.exitCode))) };
+  }
+
+  it('delivers a paste far larger than the pty buffer, in order, to an agent that reads late', async () => {
+    // Raw mode, so the bytes arrive as sent; the agent sleeps first, so the writes hit a full buffer.
+    const { exited } = start('stty raw -echo; sleep 1; timeout 20 head -c 1000000 > received');
+    await new Promise((r) => setTimeout(r, 300)); // stty has run
+    const expected = Buffer.alloc(1_000_000);
+    for (let i = 0; i < expected.length; i++) expected[i] = 0x20 + (i % 90);
+    for (let offset = 0; offset < expected.length; offset += 4096) agent!.write(expected.subarray(offset, offset + 4096));
+    expect(await exited).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'received')).equals(expected)).toBe(true);
+  }, 60_000);
+
+  it('keeps strings and Buffers in the order written', async () => {
+    const { exited } = start('stty raw -echo; head -c 9 > received');
+    await new Promise((r) => setTimeout(r, 300));
+    agent!.write('abc');
+    agent!.write(Buffer.from('déf'));
+    agent!.write('gh');
+    expect(await exited).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'received'), 'utf8')).toBe('abcdéfgh');
+  }, 30_000);
+
+  it('takes writes without throwing while the agent exits and after it has', async () => {
+    // Writes keep coming across the exit: once the agent's side is closed the master answers EIO.
+    const { exited } = start('stty raw -echo; head -c 10 >/dev/null; exit 3');
+    let done = false;
+    let writes = 0;
+    const pump = () => {
+      agent!.write('keystroke\r');
+      writes += 1;
+      if (!done) setImmediate(pump);
+    };
+    pump();
+    expect(await exited).toBe(3);
+    done = true;
+    expect(() => agent!.write('too late\r')).not.toThrow();
+    expect(writes).toBeGreaterThan(1);
+  }, 30_000);
+});
