@@ -2,6 +2,7 @@
  * The user's terminal edge: raw mode, size, resize events, output with backpressure, and a
  * restore that puts everything back (design section 14) on every exit path.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Undo } from './agent-pty.js';
@@ -33,6 +34,8 @@ export function processTerminal(): UserTerminal {
     enterRaw: () => {
       if (!stdin.isTTY) return () => {};
       stdin.setRawMode(true);
+      disableOutputProcessing();
+      // setRawMode(false) restores the whole termios saved before raw mode, OPOST included.
       return () => {
         if (stdin.isTTY) stdin.setRawMode(false);
       };
@@ -43,6 +46,19 @@ export function processTerminal(): UserTerminal {
       return () => stdout.off('drain', listener);
     },
   };
+}
+
+/**
+ * Node's raw mode keeps output post-processing on (libuv even forces ONLCR), so every `\n` the
+ * agent sends would become `\r\n` on the way out: not byte-transparent (an agent that switched
+ * ONLCR off on its own pty and moves the cursor down with `\n` would draw a staircase), and the
+ * kernel's per-byte output processing cost a third of the proxy's CPU in `npm run bench`
+ * throughput. The agent's pty already did any processing the agent asked for, so the user's
+ * terminal passes bytes as they are, as with script(1) and tmux (cfmakeraw). Node has no
+ * tcsetattr; `stty` on the same terminal does it. Without stty, output stays post-processed.
+ */
+function disableOutputProcessing(): void {
+  spawnSync('stty', ['-opost'], { stdio: [0, 'ignore', 'ignore'], timeout: 2000 });
 }
 
 /** Writes the mode resets synchronously: used on exit paths where the event loop may not turn again. */
