@@ -11,6 +11,7 @@ import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from './events.js';
 import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
+import { SUPERVISED_ENV } from './supervised-env.js';
 import { costCapGuard } from './cost-cap.js';
 import type { StopGuard } from './stop-guard.js';
 
@@ -24,8 +25,7 @@ export interface SupervisorSessionOptions {
   stderrLogs?: boolean;
 }
 
-/** Env var set for every agent ccc starts: a user-installed Stop hook then leaves the decision to this ccc. */
-export const SUPERVISED_ENV = 'CCC_SUPERVISED';
+export { SUPERVISED_ENV };
 
 /** Claude Code's own cap on consecutive Stop-hook blocks (8 by default) would end the loop early. */
 export const STOP_HOOK_BLOCK_CAP_ENV = 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP';

@@ -12,7 +12,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { isCccError } from '../errors.js';
-import { SUPERVISED_ENV } from '../loop/supervisor-session.js';
+import { SUPERVISED_ENV } from '../loop/supervised-env.js';
 import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from './stop-channel.js';
 import { parseStopInput } from './stop-event.js';
 
