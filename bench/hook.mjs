@@ -4,6 +4,9 @@
  * `node -e 0` as the floor. Cases run in alternation so machine load hits them alike.
  *
  * Cases, each only when what it needs is on this build:
+ * - proxy     `--proxy`, as injected into every supervised claude: the stop goes over the private
+ *             channel to a running ccc (here a channel server in the harness that allows at once,
+ *             as a trivial checker would); what claude waits for at each stop of a ccc session
  * - rule      full decision with a trivial `rule` checker (config, lock, state, pipeline)
  * - reviewer  full decision with the `claude` checker, the reviewer a shell stand-in answering at once
  * - nested    CCC_SUPERVISOR_HOOK=1: the reviewer's own stop, allowed before reading stdin
@@ -13,7 +16,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { median } from './lib/stats.mjs';
-import { CLI, FIXTURES } from './lib/variants.mjs';
+import { CLI, COMPARE_CLI, FIXTURES, ROOT } from './lib/variants.mjs';
 
 function timeProcess(args, { env, input, cwd }) {
   return new Promise((resolve, reject) => {
@@ -63,42 +66,72 @@ function stopInput(dir, transcript, i) {
  */
 export async function benchHook({ runs, workspace, log }) {
   const base = { CCC_CONFIG_DIR: workspace.configDir };
+  const { startStopChannel } = await import(path.join(ROOT, 'dist/stop/stop-channel.js'));
+  let stopsAnswered = 0;
+  const channel = await startStopChannel({
+    dir: workspace.configDir,
+    onStop: async () => {
+      stopsAnswered += 1;
+      return '';
+    },
+  });
   const rule = project(workspace, 'hook-rule', [{ use: 'rule', must_match: ['done'] }]);
   const reviewer = project(workspace, 'hook-reviewer', ['claude']);
-  const cases = {
-    floor: (i) => timeProcess(['-e', '0'], { env: hookEnv(base), cwd: workspace.dir }),
-    rule: (i) => timeProcess([CLI, 'supervisor-hook'], { env: hookEnv(base), cwd: rule.dir, input: stopInput(rule.dir, rule.transcript, i) }),
+  /** The cases of one build; `offset` keeps session ids distinct (a repeated id would count iterations). */
+  const casesOf = (cli, offset) => ({
+    proxy: (i) =>
+      timeProcess([cli, 'supervisor-hook', '--proxy'], {
+        env: hookEnv(base, { CCC_HOOK_SOCKET: channel.socketPath, CCC_HOOK_TOKEN: channel.token, CCC_SUPERVISED: String(process.pid) }),
+        cwd: rule.dir,
+        input: stopInput(rule.dir, rule.transcript, offset + 2000 + i),
+      }),
+    rule: (i) => timeProcess([cli, 'supervisor-hook'], { env: hookEnv(base), cwd: rule.dir, input: stopInput(rule.dir, rule.transcript, offset + i) }),
     reviewer: (i) =>
-      timeProcess([CLI, 'supervisor-hook'], {
+      timeProcess([cli, 'supervisor-hook'], {
         env: hookEnv(base, { CCC_CLAUDE: path.join(FIXTURES, 'reviewer.sh'), CCC_SUPERVISOR_PROMPT_PATH: path.join(reviewer.dir, 'SUPERVISOR.md') }),
         cwd: reviewer.dir,
-        input: stopInput(reviewer.dir, reviewer.transcript, 1000 + i),
+        input: stopInput(reviewer.dir, reviewer.transcript, offset + 1000 + i),
       }),
-    nested: () => timeProcess([CLI, 'supervisor-hook'], { env: hookEnv(base, { CCC_SUPERVISOR_HOOK: '1' }), cwd: workspace.dir, input: '{}' }),
-    malformed: () => timeProcess([CLI, 'supervisor-hook'], { env: hookEnv(base), cwd: workspace.dir, input: 'this is not hook JSON' }),
+    nested: () => timeProcess([cli, 'supervisor-hook'], { env: hookEnv(base, { CCC_SUPERVISOR_HOOK: '1' }), cwd: workspace.dir, input: '{}' }),
+    malformed: () => timeProcess([cli, 'supervisor-hook'], { env: hookEnv(base), cwd: workspace.dir, input: 'this is not hook JSON' }),
+  });
+  const cases = {
+    floor: () => timeProcess(['-e', '0'], { env: hookEnv(base), cwd: workspace.dir }),
+    ...casesOf(CLI, 0),
   };
+  // BENCH_COMPARE_CLI: the same cases for the other build, in the same alternation.
+  if (COMPARE_CLI) for (const [name, run] of Object.entries(casesOf(COMPARE_CLI, 5000))) cases[`${name} (compare build)`] = run;
   // What a correct decision looks like: exit 0, nothing on stdout (allow), and for the full
   // decisions no error on stderr (a checker that failed also allows, which must not pass as success).
-  const valid = {
+  const validity = {
     floor: (r) => r.code === 0,
+    proxy: (r) => r.code === 0 && r.stdout.trim() === '' && r.stderr.trim() === '',
     rule: (r) => r.code === 0 && r.stdout.trim() === '' && r.stderr.trim() === '',
     reviewer: (r) => r.code === 0 && r.stdout.trim() === '' && r.stderr.trim() === '',
     nested: (r) => r.code === 0 && r.stdout === '',
     malformed: (r) => r.code === 0 && r.stdout === '' && /stop allowed/.test(r.stderr),
   };
+  const valid = (name, r) => validity[name.split(' ')[0]](r);
   const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   const unavailable = {};
-  for (let i = 0; i < runs + 1; i++) {
-    for (const [name, run] of Object.entries(cases)) {
-      if (unavailable[name]) continue;
-      const r = await run(i);
-      if (!valid[name](r)) {
-        unavailable[name] = `exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 300))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`;
-        continue;
+  try {
+    for (let i = 0; i < runs + 1; i++) {
+      for (const [name, run] of Object.entries(cases)) {
+        if (unavailable[name]) continue;
+        const r = await run(i);
+        if (!valid(name, r)) {
+          unavailable[name] = `exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 300))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`;
+          continue;
+        }
+        if (i > 0) times[name].push(r.ms); // the first round only warms the file cache
       }
-      if (i > 0) times[name].push(r.ms); // the first round only warms the file cache
     }
+  } finally {
+    await channel.close();
   }
+  // Every proxy run must have reached the channel: an allow without asking would be too fast.
+  const proxyRuns = Object.keys(cases).filter((name) => name.startsWith('proxy') && !unavailable[name]).length * (runs + 1);
+  if (stopsAnswered !== proxyRuns) for (const name of Object.keys(cases)) if (name.startsWith('proxy')) unavailable[name] = `${stopsAnswered} of ${proxyRuns} stops reached the stop channel`;
   log(`hook: ${runs} runs per case`);
   const floorMs = median(times.floor);
   const out = {};
