@@ -1,0 +1,25 @@
+/**
+ * `ccc mcp [--no-supervisor]`: the MCP server on stdio (design section 9, document 003).
+ */
+import type { RegisterCommand } from './index.js';
+
+export const registerMcp: RegisterCommand = (program, setExit) => {
+  program
+    .command('mcp')
+    .description('MCP server on stdio: self_test, supervisor_status, collect_feedback; survives its own crashes')
+    .option('--no-supervisor', 'run the tools in this one process (no restartable worker)')
+    .action(async (flags: { supervisor: boolean }) => {
+      const { resolveMcpOptions } = await import('../../mcp/options.js');
+      const { runMcp } = await import('../../mcp/run-mcp.js');
+      const options = resolveMcpOptions({
+        env: process.env,
+        noSupervisor: flags.supervisor === false,
+        warn: (message) => process.stderr.write(`ccc mcp: WARN ${message}\n`),
+      });
+      const code = await runMcp(options, { stdin: process.stdin, stdout: process.stdout, env: process.env });
+      // Everything is closed by now; this only guards against a handle someone forgot to close,
+      // which would leave an MCP server running after its client has gone.
+      setTimeout(() => process.exit(code), 3000).unref();
+      setExit(code);
+    });
+};
