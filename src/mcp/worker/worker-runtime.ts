@@ -73,6 +73,7 @@ export function runWorker(options: WorkerRuntimeOptions): { stop(): void } {
   async function call(id: number, name: string, args: Record<string, unknown>) {
     const controller = new AbortController();
     running.set(id, controller);
+    logger.debug(`running ${name}`, { id });
     const result = await runTool(handlers, name, args, {
       signal: controller.signal,
       progress: (update) => running.has(id) && port.send({ type: 'progress', id, ...update }),
