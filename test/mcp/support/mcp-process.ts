@@ -17,8 +17,10 @@ export interface McpProcess {
   client: Client;
   transport: StdioClientTransport;
   configDir: string;
-  /** Every JSON-RPC message the server sent after the handshake, in order. */
+  /** Every JSON-RPC message the server sent, in order. */
   messages: JSONRPCMessage[];
+  /** Every JSON-RPC message the client sent, in order. */
+  sent: JSONRPCMessage[];
   /** Errors the client transport saw (a non-JSON line on stdout would land here). */
   transportErrors: Error[];
   stderr(): string;
@@ -52,6 +54,12 @@ export async function startMcpProcess(options: { env?: Record<string, string>; a
   const transportErrors: Error[] = [];
   // The SDK's Protocol.connect chains a handler already set on the transport: this one sees every message first.
   transport.onmessage = (message) => void messages.push(message);
+  const sent: JSONRPCMessage[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => {
+    sent.push(message);
+    return send(message, sendOptions);
+  };
   const client = new Client({ name: 'ccc-test', version: '1.0.0' }, { capabilities: {} });
   client.onerror = (error) => transportErrors.push(error);
   await client.connect(transport);
@@ -67,6 +75,7 @@ export async function startMcpProcess(options: { env?: Record<string, string>; a
     transport,
     configDir,
     messages,
+    sent,
     transportErrors,
     stderr: () => stderr,
     pageUrl,
