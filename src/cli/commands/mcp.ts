@@ -3,7 +3,7 @@
  */
 import type { RegisterCommand } from './index.js';
 
-export const registerMcp: RegisterCommand = (program, setExit) => {
+export const registerMcpCommand: RegisterCommand = (program, setExit) => {
   program
     .command('mcp')
     .description('MCP server on stdio: self_test, supervisor_status, collect_feedback; survives its own crashes')
