@@ -6,7 +6,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLogger } from './log.js';
+import type { Logger } from '../log/logger.js';
 
 export interface ToolBackend {
   tools(): Tool[];
@@ -29,7 +29,7 @@ export interface CccMcpServer {
   notify(level: 'info' | 'warning' | 'error' | 'critical', message: string): void;
 }
 
-export function createMcpServer(backend: ToolBackend, logger: McpLogger): CccMcpServer {
+export function createMcpServer(backend: ToolBackend, logger: Logger): CccMcpServer {
   // The low-level Server, not McpServer: a proxy whose tool set comes from another process at run
   // time is the "advanced use" the SDK keeps it for.
   const server = new Server(serverInfo, {

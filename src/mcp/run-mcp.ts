@@ -5,7 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpLogger } from './log.js';
+import { createLogger } from '../log/logger.js';
 import type { McpOptions } from './options.js';
 import { startSingleProcessServer } from './run-single-process.js';
 import { startSupervisedServer } from './supervisor/run-supervisor.js';
@@ -17,7 +17,7 @@ export interface McpIo {
 }
 
 export async function runMcp(options: McpOptions, io: McpIo): Promise<number> {
-  const logger = createMcpLogger({ level: options.log_level, module: options.enabled ? 'mcp-supervisor' : 'mcp' });
+  const logger = createLogger({ level: options.log_level, module: options.enabled ? 'mcp-supervisor' : 'mcp', stderr: true });
   logger.info(options.enabled ? 'starting in supervisor mode' : 'starting in single-process mode (no supervisor)', {
     pid: process.pid,
     config_dir: options.configDir,

@@ -6,7 +6,7 @@
 import { boardChannel } from './feedback/channel.js';
 import { openControllingTerminal, terminalChannel } from './feedback/terminal-channel.js';
 import { healthReport } from './http/health-report.js';
-import type { McpLogger } from './log.js';
+import type { Logger } from '../log/logger.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpOptions } from './options.js';
 import { startServices } from './services.js';
@@ -17,7 +17,7 @@ import { jsonResult, runTool } from './tools/tool-runner.js';
 import { workerHandlers } from './tools/worker-handlers.js';
 import { readTestHooks } from './worker/test-hooks.js';
 
-export async function startSingleProcessServer(options: McpOptions, env: NodeJS.ProcessEnv, logger: McpLogger): Promise<RunningMcp> {
+export async function startSingleProcessServer(options: McpOptions, env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningMcp> {
   const startedAt = Date.now();
   const hooks = readTestHooks(env, 1);
   const services = await startServices(options, logger, () =>

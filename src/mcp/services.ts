@@ -7,7 +7,7 @@
 import { createFeedbackBoard, type FeedbackBoard } from './feedback/board.js';
 import type { HealthReport } from './http/health-report.js';
 import { startHttpServer, type McpHttpServer } from './http/http-server.js';
-import type { McpLogger } from './log.js';
+import type { Logger } from '../log/logger.js';
 import type { McpOptions } from './options.js';
 import { openMcpStoreSafely, type McpStore } from './storage/mcp-store.js';
 import type { ComponentHealth } from './tools/self-test.js';
@@ -22,7 +22,7 @@ export interface McpServices {
   close(): Promise<void>;
 }
 
-export async function startServices(options: McpOptions, logger: McpLogger, health: () => HealthReport): Promise<McpServices> {
+export async function startServices(options: McpOptions, logger: Logger, health: () => HealthReport): Promise<McpServices> {
   const store = openMcpStoreSafely(options.configDir, (message) => logger.error(message));
   const board = createFeedbackBoard();
   let http: McpHttpServer | undefined;

@@ -55,10 +55,16 @@ describe('ccc mcp over stdio', () => {
     expect(server.stderr()).toContain('starting in single-process mode');
   });
 
-  it('also runs in one process with SUPERVISOR_ENABLED=false, and warns about SUPERVISOR_MAX_RESTART_ATTEMPTS=-1 but starts', async () => {
-    server = await startMcpProcess({ env: { SUPERVISOR_ENABLED: 'false', SUPERVISOR_MAX_RESTART_ATTEMPTS: '-1' } });
+  it('also runs in one process with SUPERVISOR_ENABLED=false', async () => {
+    server = await startMcpProcess({ env: { SUPERVISOR_ENABLED: 'false' } });
     expect((await server.health()).supervisor.enabled).toBe(false);
-    expect(server.stderr()).toContain('ccc mcp: WARN SUPERVISOR_MAX_RESTART_ATTEMPTS="-1" is invalid (use a whole number >= 0); using the default 5.');
+  });
+
+  it('warns about SUPERVISOR_MAX_RESTART_ATTEMPTS=-1, starts anyway and uses 5 (003 SUP-005)', async () => {
+    server = await startMcpProcess({ env: { SUPERVISOR_MAX_RESTART_ATTEMPTS: '-1' } });
+    expect(server.stderr()).toContain('ccc: warning: Ignoring environment variable SUPERVISOR_MAX_RESTART_ATTEMPTS="-1"');
+    const result = await server.callJson<SelfTestResult>('self_test');
+    expect(result.diagnostics.restartLimit).toEqual({ maxAttempts: 5, windowMinutes: 10 });
   });
 
   it('answers an unknown tool with a protocol error that says how to find the right name', async () => {

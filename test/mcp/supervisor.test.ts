@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createFeedbackBoard } from '../../src/mcp/feedback/board.js';
-import { createMemoryLogger } from '../../src/mcp/log.js';
+import { createRecordingLogger } from '../../src/log/memory-logger.js';
 import { createMcpSupervisor, type McpSupervisor, type McpSupervisorOptions } from '../../src/mcp/supervisor/supervisor.js';
 import { createFakeSpawner, defaultTools, until, type FakeWorker } from './support/fake-worker.js';
 
@@ -29,7 +29,7 @@ function start(spawn: ReturnType<typeof createFakeSpawner>, overrides: Partial<M
   supervisor = createMcpSupervisor({
     options: { ...fastOptions, ...overrides },
     spawn,
-    logger: createMemoryLogger(),
+    logger: createRecordingLogger(),
     board,
     initialTools: defaultTools,
     onToolsChanged: () => events.toolsChanged++,
@@ -156,11 +156,11 @@ describe('McpSupervisor', () => {
       worker.answerPings = worker.generation > 1;
       worker.sayReady();
     });
-    const logger = createMemoryLogger();
+    const logger = createRecordingLogger();
     const { supervisor } = start(spawn, { health_interval_ms: 5, health_timeout_ms: 5 }, { logger });
     await until(() => spawn.workers.length === 2, 'a restart');
-    const misses = logger.lines.filter((l) => l.includes('health check missed'));
-    expect(misses.map((l) => l.match(/missed \((\d)\/3\)/)?.[1])).toEqual(['1', '2', '3']);
+    const misses = logger.lines.filter((l) => l.message.includes('health check missed'));
+    expect(misses.map((l) => l.message.match(/missed \((\d)\/3\)/)?.[1])).toEqual(['1', '2', '3']);
     await until(() => supervisor.snapshot().history[0]?.outcome === 'ready', 'restart settled');
     expect(supervisor.snapshot().history[0]).toMatchObject({ trigger: 'health_check', reason: '3 health checks missed in a row' });
   });

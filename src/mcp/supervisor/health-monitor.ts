@@ -8,7 +8,7 @@
  *
  * Lifecycle: created when the Worker says `ready`, stopped when it exits or is replaced.
  */
-import type { McpLogger } from '../log.js';
+import type { Logger } from '../../log/logger.js';
 
 export type HealthState = 'healthy' | 'unhealthy' | 'busy';
 
@@ -21,7 +21,7 @@ export interface HealthMonitorOptions {
   isBusy(): boolean;
   onState(state: HealthState): void;
   onHung(misses: number): void;
-  logger: McpLogger;
+  logger: Logger;
 }
 
 export interface HealthMonitor {

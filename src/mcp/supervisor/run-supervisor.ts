@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { healthReport } from '../http/health-report.js';
-import type { McpLogger } from '../log.js';
+import type { Logger } from '../../log/logger.js';
 import { createMcpServer, type CccMcpServer } from '../mcp-server.js';
 import type { McpOptions } from '../options.js';
 import { startServices } from '../services.js';
@@ -21,7 +21,7 @@ export interface RunningMcp {
   close(): Promise<void>;
 }
 
-export async function startSupervisedServer(options: McpOptions, env: NodeJS.ProcessEnv, logger: McpLogger): Promise<RunningMcp> {
+export async function startSupervisedServer(options: McpOptions, env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningMcp> {
   const startedAt = Date.now();
   const runId = randomUUID();
   const services = await startServices(options, logger, () => {

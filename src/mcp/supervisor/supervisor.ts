@@ -9,7 +9,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FeedbackBoard } from '../feedback/board.js';
-import type { McpLogger } from '../log.js';
+import type { Logger } from '../../log/logger.js';
 import type { McpOptions } from '../options.js';
 import { startHealthMonitor, type HealthMonitor } from './health-monitor.js';
 import { createRequestQueue } from './request-queue.js';
@@ -41,7 +41,7 @@ export type RepairOutcome =
 export interface McpSupervisorOptions {
   options: Pick<McpOptions, 'max_restart_attempts' | 'restart_delay_ms' | 'health_interval_ms' | 'health_timeout_ms' | 'health_failures' | 'queue_timeout_ms' | 'restart_window_ms' | 'ready_timeout_ms'>;
   spawn: WorkerSpawner;
-  logger: McpLogger;
+  logger: Logger;
   board: FeedbackBoard;
   /** The tool set assumed before the first Worker reports its own. */
   initialTools: Tool[];

@@ -9,7 +9,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { parseWorkerMessage, type WorkerMessage } from '../ipc/protocol.js';
-import type { McpLogger } from '../log.js';
+import type { Logger } from '../../log/logger.js';
 import type { WorkerExit, WorkerProcess } from './worker-process.js';
 
 export type CallOutcome = { kind: 'result'; result: CallToolResult } | { kind: 'cancelled' } | { kind: 'crashed'; exit: WorkerExit };
@@ -43,7 +43,7 @@ export interface ConnectWorkerOptions {
   process: WorkerProcess;
   generation: number;
   readyTimeoutMs: number;
-  logger: McpLogger;
+  logger: Logger;
   onFeedback(message: FeedbackMessage): void;
 }
 

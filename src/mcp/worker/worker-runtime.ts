@@ -4,7 +4,7 @@
  * pings, and exits when the Supervisor goes away (the IPC channel closes), so it never outlives it.
  */
 import { parseSupervisorMessage, type WorkerMessage } from '../ipc/protocol.js';
-import type { McpLogger } from '../log.js';
+import type { Logger } from '../../log/logger.js';
 import { openControllingTerminal, terminalChannel } from '../feedback/terminal-channel.js';
 import { openMcpStoreSafely } from '../storage/mcp-store.js';
 import { workerTools } from '../tools/definitions.js';
@@ -41,7 +41,7 @@ export interface WorkerRuntimeOptions {
   env: NodeJS.ProcessEnv;
   configDir: string;
   hooks: TestHooks;
-  logger: McpLogger;
+  logger: Logger;
 }
 
 export function runWorker(options: WorkerRuntimeOptions): { stop(): void } {
