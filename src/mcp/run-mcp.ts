@@ -23,9 +23,13 @@ export async function runMcp(options: McpOptions, io: McpIo): Promise<number> {
     config_dir: options.configDir,
   });
   const running = await (options.enabled ? startSupervisedServer : startSingleProcessServer)(options, io.env, logger);
+  // The Supervisor's job is to keep the connection: a stray rejection somewhere is logged, not fatal.
+  const onRejection = (reason: unknown) => logger.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+  process.on('unhandledRejection', onRejection);
   const ended = new Promise<string>((resolve) => {
     io.stdin.once('end', () => resolve('the client closed stdin'));
     io.stdin.once('close', () => resolve('the client closed stdin'));
+    io.stdout.once('error', (error) => resolve(`stdout failed (${error.message}): the client is gone`));
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
     running.mcp.server.onclose = () => resolve('the MCP transport closed');
@@ -35,5 +39,6 @@ export async function runMcp(options: McpOptions, io: McpIo): Promise<number> {
   logger.info(`shutting down: ${reason}`);
   await running.close();
   await running.mcp.server.close().catch(() => {});
+  process.off('unhandledRejection', onRejection);
   return 0;
 }

@@ -43,6 +43,15 @@ describe('ccc mcp over stdio', () => {
     await until(() => !isAlive(supervisorPid) && !isAlive(workerPid), 'supervisor and worker exit');
   });
 
+  it('never leaves the worker behind, even when the supervisor is killed with SIGKILL', async () => {
+    server = await startMcpProcess();
+    const health = await server.health();
+    const workerPid = health.worker.pid!;
+    expect(isAlive(workerPid)).toBe(true);
+    process.kill(health.supervisor.pid, 'SIGKILL');
+    await until(() => !isAlive(workerPid), 'the orphaned worker to exit');
+  });
+
   it('runs the tools in one process with --no-supervisor: /api/health says supervisor.enabled=false', async () => {
     server = await startMcpProcess({ args: ['--no-supervisor'] });
     expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['self_test', 'supervisor_status', 'collect_feedback']);

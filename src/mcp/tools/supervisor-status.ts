@@ -1,17 +1,21 @@
 /**
  * `supervisor_status`: the running supervised sessions (design section 5 files). A session is
- * `<configDir>/ccc/sessions/<pid>.json` whose pid is still alive (a file left behind by a killed
- * `ccc` is skipped, not reported as running); its progress is `supervisor-<session_id>.json`,
- * and the last lines of `supervisor-<session_id>.log` show what it did last. Files that cannot be
- * read are listed under `problems` rather than failing the whole answer.
+ * `<configDir>/ccc/sessions/<pid>.json` (loop/running-session.ts) whose pid is still alive (a file
+ * left behind by a killed `ccc` is skipped, not reported as running); once its session id is
+ * known, its progress is `supervisor-<session_id>.json` (state/session-state-shape.ts) and the
+ * last lines of `supervisor-<session_id>.log` show what it did last. Files that cannot be read
+ * are listed under `problems` rather than failing the whole answer.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { isValidSessionId, sessionLogPath, sessionStatePath } from '../../state/paths.js';
+import { parseSessionState } from '../../state/session-state-shape.js';
 
 export interface SupervisedSession {
   pid: number;
-  sessionId: string;
+  /** Absent until the session's first hook call has told ccc its id. */
+  sessionId?: string;
   cwd: string;
   command: unknown;
   startedAt: string;
@@ -34,21 +38,11 @@ export interface SupervisorStatusResult {
 
 const sessionFile = z.object({
   pid: z.number().int().positive(),
-  session_id: z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, 'a session id of letters, digits, dot, dash or underscore'),
+  session_id: z.string().refine(isValidSessionId, 'a session id of letters, digits, "_" or "-"').optional(),
   cwd: z.string(),
   observer_url: z.string().optional(),
   started_at: z.string(),
   command: z.unknown(),
-});
-
-const stateFile = z.object({
-  iteration: z.number(),
-  max_iterations: z.number(),
-  enabled: z.boolean(),
-  prompt_count: z.number().optional(),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
-  last_verdict: z.object({ checker: z.string(), completed: z.boolean(), feedback: z.string(), at: z.string() }).optional(),
 });
 
 const LOG_TAIL_LINES = 5;
@@ -65,8 +59,7 @@ export function isProcessAlive(pid: number): boolean {
 
 export async function readSupervisorStatus(options: { configDir: string; isAlive?: (pid: number) => boolean }): Promise<SupervisorStatusResult> {
   const isAlive = options.isAlive ?? isProcessAlive;
-  const dir = path.join(options.configDir, 'ccc');
-  const sessionsDir = path.join(dir, 'sessions');
+  const sessionsDir = path.join(options.configDir, 'ccc', 'sessions');
   const names = await fs.readdir(sessionsDir).catch(() => [] as string[]);
   const sessions: SupervisedSession[] = [];
   const problems: SupervisorStatusResult['problems'] = [];
@@ -80,22 +73,23 @@ export async function readSupervisorStatus(options: { configDir: string; isAlive
     const s = parsed.data;
     if (!isAlive(s.pid)) continue;
     const session: SupervisedSession = { pid: s.pid, sessionId: s.session_id, cwd: s.cwd, command: s.command, startedAt: s.started_at, observerUrl: s.observer_url };
-    await addState(session, path.join(dir, `supervisor-${s.session_id}.json`), problems);
-    await addLogTail(session, path.join(dir, `supervisor-${s.session_id}.log`));
+    if (s.session_id !== undefined) {
+      await addState(session, s.session_id, sessionStatePath(options.configDir, s.session_id), problems);
+      await addLogTail(session, sessionLogPath(options.configDir, s.session_id));
+    }
     sessions.push(session);
   }
   return { sessions, problems, summary: summarize(sessions) };
 }
 
-async function addState(session: SupervisedSession, file: string, problems: SupervisorStatusResult['problems']) {
-  const raw = await readJson(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : { unreadable: error.message }));
-  if (raw === undefined) return; // no iteration has been recorded yet
-  const parsed = stateFile.safeParse(raw);
-  if (!parsed.success) {
-    problems.push({ file, error: parsed.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ') });
+async function addState(session: SupervisedSession, sessionId: string, file: string, problems: SupervisorStatusResult['problems']) {
+  const content = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+  if (content === undefined) return; // no review has been recorded yet
+  const state = typeof content === 'string' ? parseSessionState(content, sessionId) : undefined;
+  if (!state) {
+    problems.push({ file, error: content instanceof Error ? content.message : 'not a session state file of this session (corrupt or wrong shape)' });
     return;
   }
-  const state = parsed.data;
   Object.assign(session, {
     iteration: state.iteration,
     maxIterations: state.max_iterations,
@@ -132,7 +126,7 @@ function summarize(sessions: SupervisedSession[]): string {
     .map((s) => {
       const progress = s.iteration === undefined ? 'no review yet' : `iteration ${s.iteration}/${s.maxIterations}`;
       const verdict = s.lastVerdict ? `, last verdict by ${s.lastVerdict.checker}: ${s.lastVerdict.completed ? 'completed' : 'not completed'}` : '';
-      return `session ${s.sessionId} (pid ${s.pid}, ${s.cwd}): ${progress}${verdict}`;
+      return `session ${s.sessionId ?? '(id not known yet)'} (pid ${s.pid}, ${s.cwd}): ${progress}${verdict}`;
     })
     .join('\n');
 }
