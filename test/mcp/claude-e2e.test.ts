@@ -15,6 +15,8 @@ let world: ClaudeWorld | undefined;
 afterEach(async () => {
   await server?.close();
   world?.cleanup();
+  server = undefined;
+  world = undefined;
 });
 
 describe('ccc mcp under the real claude', () => {
@@ -54,5 +56,15 @@ describe('ccc mcp under the real claude', () => {
     expect(fs.existsSync(path.join(configDir, 'ccc', 'mcp.db'))).toBe(true);
     // When claude exits, the server and its worker go too: nothing is left running.
     await until(() => !isAlive(selfTest.health.supervisor!.pid) && !isAlive(selfTest.health.worker!.pid), 'ccc mcp and its worker to exit');
+  });
+
+  it('registers with `claude mcp add ccc -- … mcp` as the README says, and claude finds it connected', async () => {
+    server = await startModelServer(() => ({ text: 'unused' }));
+    world = makeClaudeWorld({ modelUrl: server.url }); // offline: nothing may reach the real API
+    const configDir = path.join(world.root, 'ccc-config');
+    const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '-e', `CCC_CONFIG_DIR=${configDir}`, '--', process.execPath, cccBin, 'mcp'], { cwd: world.cwd, env: world.env });
+    expect(add.code, add.stderr).toBe(0);
+    const list = await runProcess(claudeBin, ['mcp', 'list'], { cwd: world.cwd, env: world.env, timeoutMs: 60_000 });
+    expect(list.stdout).toMatch(/^ccc: .*main\.js mcp - ✔ Connected$/m);
   });
 });
