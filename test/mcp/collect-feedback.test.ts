@@ -86,6 +86,17 @@ describe('collect_feedback', () => {
     expect(rows.get('q-4')).toMatchObject({ outcome: 'cancelled' });
   });
 
+  it('reports progress while it waits, so clients that reset their timeout on progress keep waiting', async () => {
+    const updates: Array<{ progress: number; total?: number; message?: string }> = [];
+    await collectFeedback(
+      { question: 'Still there?', timeout_seconds: 1 },
+      { channels: [], store: memoryStore().store, progressEveryMs: 100 },
+      { signal: new AbortController().signal, progress: (u) => updates.push(u) },
+    );
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates[0]).toMatchObject({ total: 1, message: expect.stringMatching(/^waiting for the user's answer/) });
+  });
+
   it('refuses bad arguments with a message saying what is expected', async () => {
     const deps = { channels: [], store: memoryStore().store };
     await expect(collectFeedback({ question: '   ' }, deps, context())).rejects.toThrow(ToolInputError);

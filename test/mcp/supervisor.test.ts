@@ -62,6 +62,18 @@ describe('McpSupervisor', () => {
     expect(supervisor.snapshot().inFlight).toBe(0);
   });
 
+  it('relays progress of a running call to the caller', async () => {
+    const spawn = createFakeSpawner();
+    const { supervisor } = start(spawn);
+    const updates: unknown[] = [];
+    const pending = supervisor.call({ name: 'echo', arguments: {}, signal: new AbortController().signal, onProgress: (u) => updates.push(u) });
+    const forwarded = await nextCall(spawn.workers[0]!, 1);
+    spawn.workers[0]!.emit({ type: 'progress', id: forwarded.id, progress: 10, total: 300, message: 'waiting' });
+    spawn.workers[0]!.reply(forwarded.id, 'done');
+    expect(text(await pending)).toBe('done');
+    expect(updates).toEqual([{ progress: 10, total: 300, message: 'waiting' }]);
+  });
+
   it('queues calls that arrive before the worker is ready and forwards them in order', async () => {
     const spawn = createFakeSpawner(() => {});
     const { supervisor } = start(spawn);

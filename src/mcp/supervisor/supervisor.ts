@@ -17,6 +17,7 @@ import { createRestartPolicy } from './restart-policy.js';
 import { connectWorker, describeExit, type ToolCallRequest, type WorkerConnection } from './worker-connection.js';
 import type { WorkerSpawner } from './worker-process.js';
 import { errorResult, fatalResult, unavailableResult, workerCrashedResult } from './call-errors.js';
+import { createFeedbackRelay } from './feedback-relay.js';
 import { createRestartLog, type RestartLog, type RestartRecord } from './restart-log.js';
 
 export type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
@@ -227,32 +228,6 @@ export function createMcpSupervisor(deps: McpSupervisorOptions): McpSupervisor {
       health?.stop();
       queue.rejectAll('stopped');
       current?.kill('the MCP server is shutting down');
-    },
-  };
-}
-
-/** Shows the questions a Worker opens on the board and routes answers back to that Worker. */
-function createFeedbackRelay(board: FeedbackBoard) {
-  const open = new Map<WorkerConnection, Map<string, () => void>>();
-  return {
-    handle(conn: WorkerConnection, message: { type: 'feedback-open' | 'feedback-close'; questionId: string; question?: string }) {
-      const mine = open.get(conn) ?? new Map<string, () => void>();
-      open.set(conn, mine);
-      if (message.type === 'feedback-open') {
-        const withdraw = board.open({ id: message.questionId, question: message.question ?? '' }, (answer) => {
-          mine.delete(message.questionId);
-          conn.answerFeedback(message.questionId, answer);
-        });
-        mine.set(message.questionId, withdraw);
-      } else {
-        mine.get(message.questionId)?.();
-        mine.delete(message.questionId);
-      }
-    },
-    /** A Worker is gone: its questions leave the page with it. */
-    forget(conn: WorkerConnection) {
-      for (const withdraw of open.get(conn)?.values() ?? []) withdraw();
-      open.delete(conn);
     },
   };
 }

@@ -56,9 +56,8 @@ export function createForkSpawner(options: { env: NodeJS.ProcessEnv; entry?: str
       pid: child.pid,
       send(message) {
         if (!child.connected) return;
-        child.send(message, (error) => {
-          if (error) child.emit('ccc-send-failed', error); // the exit event does the accounting
-        });
+        // A failed send means the Worker is going away; its exit event does the accounting.
+        child.send(message, () => {});
       },
       onMessage(listener) {
         child.on('message', listener);

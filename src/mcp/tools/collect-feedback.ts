@@ -24,6 +24,8 @@ export interface CollectFeedbackDeps {
   channels: FeedbackChannel[];
   store: FeedbackStore;
   newId?: () => string;
+  /** How often progress is reported while waiting (default every 10 s). */
+  progressEveryMs?: number;
 }
 
 const argsSchema = z.object({
@@ -52,7 +54,7 @@ export async function collectFeedback(args: unknown, deps: CollectFeedbackDeps, 
   const progress = setInterval(() => {
     const waited = Math.round((Date.now() - startedAt) / 1000);
     context.progress({ progress: waited, total: timeoutSeconds, message: `waiting for the user's answer (${waited}s of ${timeoutSeconds}s)` });
-  }, PROGRESS_EVERY_MS);
+  }, deps.progressEveryMs ?? PROGRESS_EVERY_MS);
   try {
     const answers = deps.channels.map((channel) =>
       channel.ask({ id, question }, done.signal).then((answer) => (answer === undefined ? never() : { answer, via: channel.name })),
