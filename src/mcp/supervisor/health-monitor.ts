@@ -4,7 +4,9 @@
  * Every `intervalMs` it pings; a pong within `timeoutMs` marks the Worker healthy and clears the
  * miss count. A missed ping while the Worker has tool calls in flight is not counted: a Worker busy
  * in a long (even CPU-bound) call is busy, not hung, and killing it would lose the call. A missed
- * ping while idle is counted; `failures` misses in a row call `onHung` once.
+ * ping while idle is counted; `failures` misses in a row call `onHung` once. A Worker stuck for
+ * good inside a call is therefore restarted once its caller gives up (cancels): it is then idle
+ * and its misses count.
  *
  * Lifecycle: created when the Worker says `ready`, stopped when it exits or is replaced.
  */
