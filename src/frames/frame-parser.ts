@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { Observable } from 'rxjs';
 import type { Frame } from './frame.js';
-import { DEFAULT_MAX_LINE_BYTES, splitLines } from './line-splitter.js';
+import { DEFAULT_MAX_LINE_BYTES, isSkippedLine, splitLines, type LineItem } from './line-splitter.js';
 
 /** The part of a logger the frame pipeline uses; `CheckerLogger` and ccc's logger fit. */
 export interface FrameLogger {
@@ -62,11 +62,12 @@ export function frames$(input: Readable, options: FramesOptions): Observable<Fra
   const { logger, source = 'stream' } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   return new Observable<Frame>((subscriber) => {
-    const lines = splitLines(input, {
-      maxLineBytes,
-      onOverflow: (bytes) => logger.warn(`Skipped a ${source} line longer than the limit`, { source, bytes, max_line_bytes: maxLineBytes }),
-    });
-    const onLine = (line: string) => {
+    const lines = splitLines(input, { maxLineBytes });
+    const onLine = (line: LineItem) => {
+      if (isSkippedLine(line)) {
+        logger.warn(`Skipped a ${source} line longer than the limit`, { source, bytes: line.skippedBytes, max_line_bytes: maxLineBytes });
+        return;
+      }
       if (options.debugLines) logger.debug?.(`${source} line`, { source, line: excerpt(line, DEBUG_LINE_CHARS) });
       const parsed = parseFrameLine(line);
       if ('frame' in parsed) subscriber.next(parsed.frame);
