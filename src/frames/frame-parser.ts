@@ -22,13 +22,13 @@ export function parseFrameLine(line: string): ParsedLine {
   // trim() also removes U+FEFF (a BOM at the start of a file or of a concatenated chunk).
   const text = line.trim();
   if (text === '') return { error: 'empty line' };
-  if (looksBinary(text)) return { error: 'binary data' };
-  if (!text.startsWith('{')) return { error: 'not a JSON object' };
+  // "binary data" only explains a line that is not JSON: a valid frame may carry U+FFFD in a string.
+  if (!text.startsWith('{')) return { error: looksBinary(text) ? 'binary data' : 'not a JSON object' };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: `invalid JSON (${(error as Error).message})` };
+    return { error: looksBinary(text) ? 'binary data' : `invalid JSON (${(error as Error).message})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'not a JSON object' };
   if (typeof (value as { type?: unknown }).type !== 'string') return { error: 'JSON object without a string "type"' };

@@ -32,6 +32,10 @@ describe('parseFrameLine', () => {
     });
   });
 
+  it('accepts a frame whose strings hold replacement characters (a tool read a binary file)', () => {
+    expect(parseFrameLine('{"type":"user","text":"\uFFFD\uFFFDPNG"}')).toEqual({ frame: { type: 'user', text: '\uFFFD\uFFFDPNG' } });
+  });
+
   it.each([
     ['', 'empty line'],
     ['   \t', 'empty line'],
