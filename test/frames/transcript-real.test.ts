@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
-import { readTranscript, tailTranscript, transcriptPath } from '../../src/frames/transcript.js';
+import { readTranscript, tailTranscript, transcriptPath, transcriptPathFor } from '../../src/frames/transcript.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
 import { runProcess } from '../support/run-process.js';
@@ -78,5 +78,20 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     // The live tail saw every frame the reader saw, in the same order.
     await vi.waitFor(() => expect(live).toHaveLength(summary.frames), { timeout: 20_000, interval: 100 });
     expect(live.map((f) => f.type)).toEqual(lines.map((l) => l.type));
+  });
+
+  it('writes the transcript under CLAUDE_CONFIG_DIR when it is set', async () => {
+    server = await startModelServer(() => ({ text: 'hi' }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    const configDir = path.join(world.root, 'config');
+    fs.mkdirSync(configDir);
+    fs.copyFileSync(path.join(world.home, '.claude.json'), path.join(configDir, '.claude.json'));
+    const env = { ...world.env, CLAUDE_CONFIG_DIR: configDir };
+    const sessionId = randomUUID();
+    const run = await runProcess(claudeBin, ['-p', 'hello', '--session-id', sessionId, '--output-format', 'json'], { cwd: world.cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(fs.existsSync(transcriptPathFor(env, world.cwd, sessionId))).toBe(true);
+    expect(fs.existsSync(transcriptPath(world.home, world.cwd, sessionId))).toBe(false);
+    expect((await readTranscript(transcriptPathFor(env, world.cwd, sessionId))).userPrompts).toEqual(['hello']);
   });
 });

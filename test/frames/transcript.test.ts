@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectDirName, readTranscript, transcriptPath } from '../../src/frames/transcript.js';
+import { projectDirName, readTranscript, transcriptPath, transcriptPathFor } from '../../src/frames/transcript.js';
 import { createTranscriptSummary, userPromptOf } from '../../src/frames/transcript-summary.js';
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'interactive-transcript.jsonl');
@@ -30,6 +30,11 @@ describe('transcriptPath', () => {
     expect(transcriptPath('/home/u', '/tmp/ccc-test-pDomHw/project', 'sid')).toBe('/home/u/.claude/projects/-tmp-ccc-test-pDomHw-project/sid.jsonl');
     // Observed: "/…/project/my.proj_dir with space+ü" → "…-project-my-proj-dir-with-space--"
     expect(projectDirName('/p/my.proj_dir with space+ü')).toBe('-p-my-proj-dir-with-space--');
+  });
+
+  it('follows CLAUDE_CONFIG_DIR when it is set, HOME otherwise', () => {
+    expect(transcriptPathFor({ HOME: '/home/u' }, '/w', 's')).toBe('/home/u/.claude/projects/-w/s.jsonl');
+    expect(transcriptPathFor({ HOME: '/home/u', CLAUDE_CONFIG_DIR: '/etc/cc' }, '/w', 's')).toBe('/etc/cc/projects/-w/s.jsonl');
   });
 
   it('cuts names over 200 characters and appends the hash claude uses', () => {
