@@ -24,12 +24,15 @@ export function formatLogLine(entry: LogEntry): string {
   return parts.join(' ') + '\n';
 }
 
+// C0 and C1 controls plus U+2028/2029: tools split lines on these, JSON.stringify leaves some raw.
 // eslint-disable-next-line no-control-regex
-const NEEDS_QUOTES = /[\s"=\\\u0000-\u001f\u007f]/;
+const LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NEEDS_QUOTES = /[\s"=\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export function formatValue(value: unknown): string {
   const text = valueText(value);
-  return text === '' || NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text;
+  if (text !== '' && !NEEDS_QUOTES.test(text)) return text;
+  return JSON.stringify(text).replace(LINE_UNSAFE, unicodeEscape);
 }
 
 function valueText(value: unknown): string {
@@ -51,14 +54,15 @@ function formatKey(key: string): string {
   return safe === '' ? '_' : safe;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-
 function escapeControl(text: string): string {
-  return text.replace(CONTROL, (c) => {
+  return text.replace(LINE_UNSAFE, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    return unicodeEscape(c);
   });
+}
+
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

@@ -144,12 +144,19 @@ describe('formatLogLine', () => {
     expect(formatValue(circular)).toBe('"[object Object]"');
   });
 
+  // Line terminators of every kind (Unicode's too) mixed into ordinary and odd text.
+  const tricky = fc.oneof(
+    fc.string({ unit: 'grapheme' }),
+    fc.string({ unit: 'binary' }),
+    fc.array(fc.constantFrom('a', ' ', '"', '=', '\\', '\n', '\r', '\u0085', '\u2028', '\u2029', '\u001b', '\u007f', 'é')).map((a) => a.join('')),
+  );
+
   it('fuzz: every entry is exactly one line, and every string value reads back', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string({ unit: 'grapheme' }), fc.string(), (value, message, key) => {
+      fc.property(tricky, tricky, fc.string(), (value, message, key) => {
         const line = formatLogLine({ date, level: 'WARN', module: 'm', fields: { [key]: value }, message });
         expect(line.endsWith('\n')).toBe(true);
-        expect(line.slice(0, -1)).not.toMatch(/[\r\n]/);
+        expect(line.slice(0, -1)).not.toMatch(/[\r\n\u000b\u000c\u0085\u2028\u2029\u0000-\u001f\u007f-\u009f]/);
         const m = LINE.exec(line.slice(0, -1));
         expect(m).not.toBeNull();
         const rest = m![4]!;
