@@ -66,13 +66,25 @@ export function failingTests(output: string): string[] {
     for (const pattern of FAILURE_LINES) {
       const name = pattern.exec(raw)?.[1]?.trim();
       // A header such as node:test's "✖ failing tests:" names no test.
-      if (name && !name.endsWith(':') && !names.includes(name)) {
-        names.push(name);
+      if (name && !name.endsWith(':')) {
+        addName(names, name);
         break;
       }
     }
   }
   return names;
+}
+
+/**
+ * Runners name a test twice: vitest as "file > suite > test" and "suite > test", jest as a file
+ * and as "test". Keep the most specific form once.
+ */
+function addName(names: string[], name: string): void {
+  const nested = (outer: string, inner: string) => outer === inner || outer.endsWith(` > ${inner}`) || outer.endsWith(` › ${inner}`);
+  if (names.some((known) => nested(known, name))) return;
+  const shorter = names.findIndex((known) => nested(name, known));
+  if (shorter === -1) names.push(name);
+  else names[shorter] = name;
 }
 
 function stripAnsi(text: string): string {

@@ -29,7 +29,8 @@ export async function importPluginModule(specifier: string, cwd: string): Promis
   } catch (error) {
     throw invalid(specifier, `failed to load (${file}): ${error instanceof Error ? error.message : String(error)}`, error);
   }
-  if (namespace.default === undefined) {
+  // jiti's interop answers `.default` with the namespace itself when there is none: ask with `in`.
+  if (!('default' in namespace) || namespace.default === undefined) {
     const named = Object.keys(namespace).filter((k) => k !== 'default');
     const has = named.length ? ` (it exports only ${named.join(', ')})` : '';
     throw invalid(specifier, `has no default export${has}. Write \`export default defineChecker({ name, check })\` or export a factory \`(options) => checker\`.`);

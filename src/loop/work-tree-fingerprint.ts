@@ -78,7 +78,8 @@ async function walkFingerprint(root: string): Promise<string> {
       if (++seen > MAX_ENTRIES) break;
       const relative = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) pending.push(relative);
+        if (SKIPPED_DIRS.has(entry.name)) continue;
+        pending.push(relative);
         hash.update(`d ${relative}\0`);
       } else await hashStat(hash, root, relative);
     }
