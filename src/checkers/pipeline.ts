@@ -48,25 +48,35 @@ export async function runPipeline(
   return last;
 }
 
+/** After a timeout the checker gets this long to stop its work and report what it knows (exit code, stderr). */
+const SETTLE_AFTER_ABORT_MS = 5000;
+
 async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSignal): Promise<Verdict> {
+  const name = entry.checker.name;
   const controller = new AbortController();
-  const timeoutMs = entry.timeoutSeconds * 1000;
   const onOuterAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const timeoutError = () => new CccError('CHECKER_TIMEOUT', `checker "${name}" did not answer within ${entry.timeoutSeconds}s`, { data: { checker: name } });
+  const work = Promise.resolve().then(() => entry.checker.check(ctx, controller.signal));
+  work.catch(() => {}); // observed below; never unhandled when the deadline wins
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    const fail = () =>
-      reject(new CccError('CHECKER_TIMEOUT', `checker "${entry.checker.name}" did not answer within ${entry.timeoutSeconds}s`, { data: { checker: entry.checker.name } }));
-    timer = setTimeout(() => {
-      controller.abort(new Error('timeout'));
-      fail();
-    }, timeoutMs);
-    controller.signal.addEventListener('abort', fail, { once: true });
+    const onAbort = () => {
+      // The checker was told to stop; let it settle (its own error carries exit code and stderr),
+      // but never wait on it for long: a checker that ignores the signal still cannot hang us.
+      const grace = setTimeout(() => reject(timeoutError()), SETTLE_AFTER_ABORT_MS);
+      work.then(
+        () => reject(timeoutError()),
+        (error) => reject(isCccError(error) && error.code === 'CHECKER_TIMEOUT' ? error : timeoutError()),
+      ).finally(() => clearTimeout(grace));
+    };
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(() => controller.abort(new Error('timeout')), entry.timeoutSeconds * 1000);
   });
-  deadline.catch(() => {}); // settles after the race too (on the final abort); never unhandled
+  deadline.catch(() => {});
   try {
-    const answer = await Promise.race([Promise.resolve().then(() => entry.checker.check(ctx, controller.signal)), deadline]);
-    return validateVerdict(entry.checker.name, answer);
+    const answer = await Promise.race([work, deadline]);
+    return validateVerdict(name, answer);
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuterAbort);

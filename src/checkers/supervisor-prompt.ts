@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expandHome } from '../config/load.js';
 import { CccError } from '../errors.js';
 
 export interface SupervisorPrompt {
@@ -12,12 +13,8 @@ export interface SupervisorPrompt {
   path: string;
 }
 
-export function expandHome(p: string, home = process.env.HOME ?? os.homedir()): string {
-  return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
-}
-
 export function loadSupervisorPrompt(options: { cwd: string; promptPath: string; home?: string }): SupervisorPrompt {
-  const candidates = [path.join(options.cwd, 'SUPERVISOR.md'), path.resolve(options.cwd, expandHome(options.promptPath, options.home))];
+  const candidates = [path.join(options.cwd, 'SUPERVISOR.md'), path.resolve(options.cwd, expandHome(options.promptPath, options.home ?? process.env.HOME ?? os.homedir()))];
   for (const candidate of candidates) {
     let text: string;
     try {

@@ -18,6 +18,8 @@ export interface ClaudePrintOptions {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The prompt, written to stdin (safer than a positional argument: no option can swallow it). */
+  stdin?: string;
   /** Aborting kills claude's whole process tree. */
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -30,6 +32,8 @@ export interface ClaudePrintOptions {
 
 export interface ClaudePrintResult {
   exitCode: number | null;
+  /** The signal that ended claude (a kill at timeout or abort), else null. */
+  signal: string | null;
   timedOut: boolean;
   aborted: boolean;
   stderrTail: string;
@@ -74,6 +78,7 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
     args: options.args,
     cwd: options.cwd,
     env: options.env,
+    stdin: options.stdin,
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     onStdout: (chunk) => stdout.write(chunk),
@@ -83,6 +88,7 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
   const { resultFrame } = seen;
   return {
     exitCode: run.exitCode,
+    signal: run.signal,
     timedOut: run.timedOut,
     aborted: run.aborted,
     stderrTail: run.stderrTail,
