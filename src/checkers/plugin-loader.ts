@@ -44,6 +44,29 @@ export const loadPluginChecker: PluginLoader = async (specifier, options, contex
   return instantiatePlugin(specifier, exported, options);
 };
 
+export interface NamedPlugin {
+  specifier: string;
+  /** The module's default export, instantiated again with each declaration's options. */
+  exported: unknown;
+}
+
+/**
+ * The modules listed in config `plugins`, keyed by their checker's name, so `supervisor.checkers`
+ * can say `'test-gate'` instead of a path. A factory is called once without options to learn
+ * that name; give its options defaults, or name the plugin by path in `supervisor.checkers`.
+ */
+export async function loadNamedPlugins(context: BuildContext, builtIns: readonly string[]): Promise<Map<string, NamedPlugin>> {
+  const named = new Map<string, NamedPlugin>();
+  for (const specifier of context.config.plugins) {
+    const { exported } = await importPluginModule(specifier, context.cwd);
+    const { name } = await instantiatePlugin(specifier, exported, {});
+    const clash = builtIns.includes(name) ? 'the built-in checker' : named.has(name) ? `the plugin "${named.get(name)!.specifier}"` : undefined;
+    if (clash) throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
+    named.set(name, { specifier, exported });
+  }
+  return named;
+}
+
 /** Turns a default export into a validated Checker: calls a factory with `options`, checks the shape. */
 export async function instantiatePlugin(specifier: string, exported: unknown, options: Record<string, unknown>): Promise<Checker> {
   const own = Object.fromEntries(Object.entries(options).filter(([key]) => !PIPELINE_OPTIONS.has(key)));
