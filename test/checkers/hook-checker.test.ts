@@ -55,7 +55,7 @@ describe('the hook checker', () => {
 
   it('a non-zero exit is CHECKER_FAILED with the exit code and the stderr tail in data', async () => {
     const checker = hookChecker({ command: 'echo "cannot reach the CI server" >&2; exit 7' });
-    const error = await checker.check(checkContext(dir, { env: env() }), signal()).then(() => undefined, (e: unknown) => e);
+    const error = await Promise.resolve(checker.check(checkContext(dir, { env: env() }), signal())).then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({
       code: 'CHECKER_FAILED',
       message: expect.stringMatching(/exited with code 7.*cannot reach the CI server/),
@@ -81,7 +81,7 @@ describe('the hook checker', () => {
     const nap = `298.${process.pid}${Date.now() % 100000}`; // a unique sleep length names the grandchild
     fs.writeFileSync(path.join(dir, `${marker}.sh`), `echo "thinking" >&2\nsleep ${nap} &\nsleep 301\n`);
     const checker = hookChecker({ command: `sh ./${marker}.sh` });
-    const error = await checker.check(checkContext(dir, { env: env(), timeoutSeconds: 2 }), signal()).then(() => undefined, (e: unknown) => e);
+    const error = await Promise.resolve(checker.check(checkContext(dir, { env: env(), timeoutSeconds: 2 }), signal())).then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'CHECKER_TIMEOUT', message: expect.stringMatching(/did not answer within 1.5s and was killed/), data: { stderr: 'thinking' } });
     expect(await eventually(async () => (await processesMentioning(marker)).length === 0 && (await processesMentioning(nap)).length === 0)).toBe(true);
   });
