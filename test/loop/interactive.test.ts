@@ -80,6 +80,20 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(server.byKind('agent')).toHaveLength(11);
   });
 
+  it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {
+    const h = await launch();
+    h.resize(90, 30);
+    await h.waitForScreen(/^─{90}$/m, 30_000);
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid, session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
+    expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
+    process.kill(pid, 'SIGTERM');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=143/);
+    const withoutSize = (text: string) => text.replace(/rows \d+; columns \d+/, '');
+    expect(withoutSize(stty('after.txt'))).toBe(withoutSize(stty('before.txt')));
+  });
+
   it('restores the terminal and exits 137 when the agent is killed with SIGKILL', async () => {
     const h = await launch();
     const agentPid = findAgentPid(world);
