@@ -12,18 +12,11 @@ import { checkTimeout, invalidOption, optionalName, rejectUnknownKeys } from './
 import { childTimeoutMs, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 
-/** What a hook reads on stdin: plain data, no functions. */
-export interface HookInput {
-  sessionId: string;
-  transcriptPath?: string;
-  cwd: string;
-  userPrompts: string[];
-  lastAssistantMessage: string;
-  iteration: number;
-  maxIterations: number;
-  completionMarker: string;
-  timeoutSeconds: number;
-}
+/** What a hook reads on stdin: the plain data of the context, no functions, no frames. */
+export type HookInput = Pick<
+  CheckContext,
+  'sessionId' | 'transcriptPath' | 'cwd' | 'userPrompts' | 'lastAssistantMessage' | 'iteration' | 'maxIterations' | 'completionMarker' | 'timeoutSeconds'
+>;
 
 export function hookChecker(raw: Record<string, unknown>, deps: { runner?: ChildRunner } = {}): Checker {
   rejectUnknownKeys('hook', raw, ['command', 'name', 'timeout_seconds']);
