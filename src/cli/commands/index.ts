@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
 import { registerHookCommand } from './hook.js';
+import { registerInitCommand } from './init.js';
 import { registerLaunchCommand } from './launch.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerProvidersCommand } from './providers.js';
@@ -16,6 +17,7 @@ export type RegisterCommand = (program: Command, setExit: (code: number) => void
 export const commands: RegisterCommand[] = [
   registerConfigCommand,
   registerHookCommand,
+  registerInitCommand,
   registerProvidersCommand,
   registerValidateCommand,
   registerSupervisorModeCommand,
