@@ -78,7 +78,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     await h.waitForScreen(/iteration limit \(10\) was reached/, 120_000);
     expect(server.byKind('review')).toHaveLength(10);
     expect(server.byKind('agent')).toHaveLength(11);
-  });
+  }, 240_000);
 
   it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {
     const h = await launch();
