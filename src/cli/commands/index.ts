@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
+import { registerKanbanCommand } from './kanban.js';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [registerConfigCommand];
+export const commands: RegisterCommand[] = [registerConfigCommand, registerKanbanCommand];
