@@ -5,7 +5,7 @@
  */
 import { runClaudePrint } from '../claude/claude-print.js';
 import type { CheckerLogger } from '../checkers/types.js';
-import type { ChildRunner } from '../process/child-process.js';
+import { childRunner as realChildRunner, type ChildRunner } from '../process/child-process.js';
 
 /** One agent call: the same value is run again, unchanged, for every retry. */
 export interface AgentInvocation {
@@ -39,9 +39,21 @@ export interface ClaudeAgentRunnerOptions {
   logger?: CheckerLogger;
   /** The child edge (tests of this runner inject the fake child runner). */
   childRunner?: ChildRunner;
+  /** Told the pid of each agent while it runs (the kanban lock records it for crash recovery). */
+  tracker?: AgentTracker;
+}
+
+export interface AgentTracker {
+  agentStarted(pid: number): void;
+  agentEnded(): void;
 }
 
 export function claudeAgentRunner(options: ClaudeAgentRunnerOptions): AgentRunner {
+  const base = options.childRunner ?? realChildRunner;
+  const { tracker } = options;
+  const runner: ChildRunner = tracker
+    ? { run: (o) => base.run({ ...o, onSpawn: (pid) => tracker.agentStarted(pid) }).finally(() => tracker.agentEnded()) }
+    : base;
   return {
     async run(invocation, signal) {
       const result = await runClaudePrint({
@@ -52,7 +64,7 @@ export function claudeAgentRunner(options: ClaudeAgentRunnerOptions): AgentRunne
         env: options.env,
         signal,
         logger: options.logger,
-        runner: options.childRunner,
+        runner,
       });
       return {
         exitCode: result.exitCode,

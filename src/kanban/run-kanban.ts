@@ -62,14 +62,14 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, explicit: resolved.sources['kanban.roles_dir'] !== 'default' });
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
-  const lock = await lockKanban(kanban);
+  const lock = await lockKanban(kanban, { onNote: say });
   let session: SupervisorSession | undefined;
   try {
     if (args.supervise) session = await supervisorSession(resolved, io, claudeArgs);
     const logger = createLogger({ file: path.join(cccDir(resolved.configDir), 'kanban.log'), level: config.supervisor.log_level, module: 'kanban', fields: { kanban: kanban.path } });
     const progress = stderrProgress({ write: io.write });
     const call: AgentCallDeps = {
-      runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger }),
+      runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
       maxRetries: config.kanban.max_retries,
       log: supervisorLog(kanban),
       progress,
