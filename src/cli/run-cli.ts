@@ -36,7 +36,16 @@ export async function runCli(argv: string[]): Promise<number> {
 
 async function launchSupervisedFromCli(argv: string[]): Promise<number> {
   const { launchSupervised } = await import('../loop/launch-supervised.js');
-  return launchSupervised(argv, { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr });
+  const { providerForSupervisedLaunch } = await import('../providers/supervised-provider.js');
+  const launch = await providerForSupervisedLaunch(argv, { cwd: process.cwd(), env: process.env });
+  return launchSupervised(launch.argv, {
+    cwd: process.cwd(),
+    env: launch.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    providerEnv: launch.providerEnv,
+    extraClaudeArgs: launch.extraClaudeArgs,
+  });
 }
 
 /** Prints a CccError's message and returns its exit code; anything else is a bug (exit 1). */

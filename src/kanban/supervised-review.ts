@@ -6,7 +6,7 @@
  * loop's limits (iterations, no progress, cost cap) and a failing checker stop the workflow with
  * the exit codes of a headless supervised run.
  */
-import { transcriptPath } from '../frames/transcript.js';
+import { transcriptPathFor } from '../frames/transcript.js';
 import { exitCodeFor, renderEvent } from '../loop/headless.js';
 import { reviewStop } from '../loop/review-stop.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
@@ -35,7 +35,7 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
       const decision = await reviewStop(
         {
           sessionId,
-          transcriptPath: transcriptPath(session.env.HOME ?? '', session.cwd, sessionId),
+          transcriptPath: transcriptPathFor(session.env, session.cwd, sessionId),
           cwd: session.cwd,
           stopHookActive: turn > 1,
           lastAssistantMessage: answer.output.message,

@@ -3,7 +3,7 @@
  * pipeline, the session logger, the event stream, the running cost, and the environment the agent
  * gets. Built once at the entry (interactive or headless), torn down in `close()`.
  */
-import { Subject } from 'rxjs';
+import { ReplaySubject, Subject } from 'rxjs';
 import type { PipelineEntry } from '../checkers/pipeline.js';
 import type { CheckerLogger } from '../checkers/types.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -40,6 +40,10 @@ export class SupervisorSession {
   readonly logger: SessionLogger;
   readonly events$ = new Subject<SupervisorEvent>();
   readonly frames$ = new Subject<Frame>();
+  /** The session id once known (replayed to late subscribers such as the observer). */
+  readonly sessionId$ = new ReplaySubject<string>(1);
+  /** The observer page, when `--observe` is on. */
+  observerUrl?: string;
   private cost = 0;
   private readonly guards: StopGuard[];
   sessionId?: string;
@@ -59,6 +63,7 @@ export class SupervisorSession {
     if (this.sessionId === id) return;
     this.sessionId = id;
     this.logger.bind(id);
+    this.sessionId$.next(id);
   }
 
   emit(event: SupervisorEvent): void {
@@ -117,5 +122,6 @@ export class SupervisorSession {
     }
     this.events$.complete();
     this.frames$.complete();
+    this.sessionId$.complete();
   }
 }

@@ -9,6 +9,7 @@
  *   running in its group when it exits is cleaned up too, so no orphan holds its pipes open;
  * - output is bounded: the stderr tail (8 KB) and, without `onStdout`, the stdout tail.
  * A process that moves itself into another group (setsid) escapes; nothing portable catches that.
+ * POSIX only: Windows has no process groups to signal (it would need `taskkill /T`), not handled yet.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

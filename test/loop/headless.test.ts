@@ -86,6 +86,18 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(run.stderr).toMatch(/without a parseable verdict/);
   });
 
+  it('--json prints the event stream as JSON lines on stdout, ending with the end event', async () => {
+    await setup((i) => ({ verdict: { completed: i > 0, feedback: i > 0 ? 'ok' : 'one more thing' } }));
+    const run = await runCcc(world, ['--supervisor', '--json', '-p', 'do it']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const kinds = lines.map((l) => l.kind);
+    expect(kinds).toContain('frame');
+    const verdicts = lines.filter((l) => l.kind === 'verdict');
+    expect(verdicts.map((v) => [v.iteration, v.completed, v.feedback])).toEqual([[1, false, 'one more thing'], [2, true, 'ok']]);
+    expect(lines[lines.length - 1]).toMatchObject({ kind: 'end', exit_code: 0 });
+  });
+
   it('accepts a verdict given as text with the completion marker', async () => {
     await setup(() => ({ text: 'I ran the tests, all green.\n[TASK_COMPLETED]\n' }));
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);

@@ -20,18 +20,19 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     world?.cleanup();
   });
 
-  async function launch() {
+  async function launch(options: { reviewsToPass?: number; args?: string } = {}) {
+    const passAt = options.reviewsToPass ?? 1;
     server = await startModelServer((r) =>
       r.kind === 'review'
-        ? r.index === 0
-          ? { verdict: { completed: false, feedback: 'FEEDBACK-I1 add the README' } }
+        ? r.index < passAt
+          ? { verdict: { completed: false, feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1}` } }
           : { verdict: { completed: true, feedback: 'all good' } }
         : { text: `agent answer ${r.index}` },
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     // stty runs on the same pty before and after ccc: the terminal settings must come back identical.
-    const script = `stty -a > before.txt; "${process.execPath}" "${cccBin}" --supervisor; echo "CCC-EXIT=$?"; stty -a > after.txt; echo STTY-SAVED; sleep 5`;
+    const script = `stty -a > before.txt; "${process.execPath}" "${cccBin}" --supervisor ${options.args ?? ''}; echo "CCC-EXIT=$?"; stty -a > after.txt; echo STTY-SAVED; sleep 5`;
     h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     return h;
@@ -64,6 +65,29 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     const input = fs.readdirSync(path.join(world.claudeDir, 'ccc')).find((f) => f.startsWith('input-'))!;
     expect(fs.readFileSync(path.join(world.claudeDir, 'ccc', input), 'utf8')).toContain('build the thing');
     expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))).toEqual([]);
+  });
+
+  it('keeps the loop going past Claude Code\'s own cap of 8 blocks, up to max_iterations', async () => {
+    const h = await launch({ reviewsToPass: 100, args: '--max-iterations 10' });
+    await h.type('never done');
+    h.press('\r');
+    await h.waitForScreen(/iteration limit \(10\) was reached/, 120_000);
+    expect(server.byKind('review')).toHaveLength(10);
+    expect(server.byKind('agent')).toHaveLength(11);
+  });
+
+  it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {
+    const h = await launch();
+    h.resize(90, 30);
+    await h.waitForScreen(/^─{90}$/m, 30_000);
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid, session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
+    expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
+    process.kill(pid, 'SIGTERM');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=143/);
+    const withoutSize = (text: string) => text.replace(/rows \d+; columns \d+/, '');
+    expect(withoutSize(stty('after.txt'))).toBe(withoutSize(stty('before.txt')));
   });
 
   it('restores the terminal and exits 137 when the agent is killed with SIGKILL', async () => {

@@ -17,6 +17,8 @@ export interface PtyHarness {
   waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
   exited: Promise<{ exitCode: number; signal?: number }>;
+  /** Resizes the terminal as a user dragging the window would (pty and emulator). */
+  resize(cols: number, rows: number): void;
   kill(): void;
 }
 
@@ -65,6 +67,10 @@ export function startPty(command: string, args: string[], options: { cwd: string
       await waitFor(() => pattern.test(Buffer.concat(chunks).toString('utf8')), () => String(pattern), timeoutMs);
     },
     exited,
+    resize: (c, r) => {
+      term.resize(c, r);
+      pty.resize(c, r);
+    },
     kill: () => {
       try {
         pty.kill('SIGKILL');

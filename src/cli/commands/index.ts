@@ -4,8 +4,21 @@
  */
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
+import { registerHookCommand } from './hook.js';
 import { registerKanbanCommand } from './kanban.js';
+import { registerLaunchCommand } from './launch.js';
+import { registerProvidersCommand } from './providers.js';
+import { registerSupervisorModeCommand } from './supervisor-mode.js';
+import { registerValidateCommand } from './validate.js';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [registerConfigCommand, registerKanbanCommand];
+export const commands: RegisterCommand[] = [
+  registerConfigCommand,
+  registerHookCommand,
+  registerProvidersCommand,
+  registerValidateCommand,
+  registerSupervisorModeCommand,
+  registerKanbanCommand,
+  registerLaunchCommand,
+];
