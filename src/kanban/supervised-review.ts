@@ -32,6 +32,8 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
         return { kind: 'stopped', exitCode: ExitCode.checkerFailed, message: `The Implementor run for ${request.label} reported no session id, so it cannot be reviewed.` };
       }
       session.setSessionId(sessionId);
+      // The cost cap of the supervisor loop counts the agent's turns as well as the reviews.
+      session.addCost(answer.run.costUsd);
       const decision = await reviewStop(
         {
           sessionId,

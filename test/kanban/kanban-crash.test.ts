@@ -75,4 +75,29 @@ describe('ccc kanban after a crash', () => {
     expect(YAML.parse(read(world, 'kanban.yaml'))).toEqual({ phase: 'complete', current: null, tasks: TASKS });
     expect(completed).toEqual(['Implementor tasks/001-parse.md', 'Manager tasks/001-parse.md', 'Implementor tasks/002-format.md', 'Manager tasks/002-format.md']);
   });
+
+  it('Ctrl-C stops the running agent and exits 130 with the kanban file as it was; a rerun finishes', async () => {
+    let hang = true;
+    server = await startModelServer((r) => {
+      const info = agentOf(r);
+      if (info.role === 'Manager') return answer({ status: 'ok', message: 'done', tasks: [TASKS[0]], next_task: null });
+      if (hang) return { hang: true };
+      return answer({ status: 'ok', message: 'did it' });
+    });
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeProject(world, { 'kanban.json': JSON.stringify({ phase: 'execute', current: TASKS[0], tasks: [TASKS[0]] }), [TASKS[0]!]: task('parse') });
+    const before = read(world, 'kanban.json');
+    const running = startCcc(world, ['kanban', 'kanban.json']);
+    await waitFor(() => firstRequests(server.requests).length >= 1, 'the agent request');
+    running.child.kill('SIGINT');
+    const result = await running.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('Interrupted. The kanban file holds the state before the running agent; run ccc kanban again to continue.');
+    expect(read(world, 'kanban.json')).toBe(before);
+    expect(processesIn(world)).toEqual([]); // the agent's whole process tree is gone
+    hang = false;
+    const rerun = await runCcc(world, ['kanban', 'kanban.json']);
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(read(world, 'kanban.json'))).toEqual({ phase: 'complete', current: null, tasks: [TASKS[0]] });
+  });
 });
