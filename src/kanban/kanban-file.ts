@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CccError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
+import { readText } from './read-text.js';
 import { kanbanFormatOf, parseKanban, updateKanbanText, type Kanban, type KanbanChanges, type KanbanFormat } from './kanban-format.js';
 
 /** A file as ccc addresses it: the absolute path, and the name the user sees in messages. */
@@ -31,17 +32,12 @@ export function fileRef(file: string, cwd: string): FileRef {
 
 /** Throws CccError KANBAN_INVALID (exit 2) when the file is missing, unreadable or malformed. */
 export async function readKanbanFile(ref: FileRef): Promise<KanbanDocument> {
-  let text: string;
-  try {
-    text = await fs.readFile(ref.path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${(error as Error).message})`;
-    throw new CccError('KANBAN_INVALID', `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see the README, section "ccc kanban").`, {
-      cause: error,
+  const text = await readText(ref, (problem, cause) =>
+    new CccError('KANBAN_INVALID', `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see the README, section "ccc kanban").`, {
+      cause,
       data: { file: ref.display },
-    });
-  }
+    }),
+  );
   const format = kanbanFormatOf(ref.path, text);
   return { ref, format, text, kanban: parseKanban(text, format, ref.display) };
 }

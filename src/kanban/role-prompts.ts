@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CccError } from '../errors.js';
 import { fileRef, type FileRef } from './kanban-file.js';
+import { readText } from './read-text.js';
 import { ROLES, type Role } from './role.js';
 import { BUILT_IN_ROLE_PROMPTS } from './roles/index.js';
 
@@ -55,12 +56,9 @@ async function listDir(dir: string): Promise<string[] | undefined> {
 }
 
 async function readPrompt(ref: FileRef, role: Role): Promise<RolePrompt> {
-  let text: string;
-  try {
-    text = await fs.readFile(ref.path, 'utf8');
-  } catch (error) {
-    throw new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} cannot be read: ${(error as Error).message}.`, { cause: error, data: { file: ref.display } });
-  }
+  const text = await readText(ref, (problem, cause) =>
+    new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} ${problem}.`, { cause, data: { file: ref.display } }),
+  );
   if (text.trim() === '') {
     throw new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} is empty. Write the role's instructions into it, or delete it to use the built-in prompt.`, {
       data: { file: ref.display },

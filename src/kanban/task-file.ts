@@ -3,10 +3,10 @@
  * Implementor`, default Implementor) and a `## Work Log` section that agents append to. ccc only
  * reads the header; the body belongs to the agents.
  */
-import fs from 'node:fs/promises';
 import YAML from 'yaml';
 import { CccError } from '../errors.js';
 import type { FileRef } from './kanban-file.js';
+import { readText } from './read-text.js';
 import { parseRole, ROLES, type Role } from './role.js';
 
 export interface TaskHeader {
@@ -49,17 +49,12 @@ export function parseTaskHeader(text: string, file: string): TaskHeader {
 
 /** Reads and parses a task file; `owner` says which kanban entry named it, for the message. */
 export async function readTaskHeader(ref: FileRef, owner: string): Promise<TaskHeader> {
-  let text: string;
-  try {
-    text = await fs.readFile(ref.path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${(error as Error).message})`;
-    throw new CccError('KANBAN_INVALID', `The task file ${ref.display} (${owner}) ${problem}. Create it, or change the kanban file to name an existing task file.`, {
-      cause: error,
+  const text = await readText(ref, (problem, cause) =>
+    new CccError('KANBAN_INVALID', `The task file ${ref.display} (${owner}) ${problem}. Create it, or change the kanban file to name an existing task file.`, {
+      cause,
       data: { file: ref.display },
-    });
-  }
+    }),
+  );
   return parseTaskHeader(text, ref.display);
 }
 

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { processesIn, runCcc } from '../support/ccc-run.js';
+import { runCcc } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
-import { agentOf, answer, firstRequests, read, snapshot, task, writeProject, type AgentRequestInfo } from './kanban-world.js';
+import { agentOf, answer, firstRequests, read, snapshot, task, tearDown, writeProject, type AgentRequestInfo } from './kanban-world.js';
 
 const KANBAN = `# The demo workflow
 phase: execute
@@ -35,11 +35,7 @@ function manager(info: AgentRequestInfo): Reply {
 describe('ccc kanban', () => {
   let server: ModelServer;
   let world: ClaudeWorld;
-  afterEach(async () => {
-    for (const pid of world ? processesIn(world) : []) process.kill(pid, 'SIGKILL');
-    await server?.close();
-    world?.cleanup();
-  });
+  afterEach(() => tearDown(world, server));
 
   async function setup(play: (info: AgentRequestInfo, request: RecordedRequest) => Reply, files: Record<string, string> = PROJECT) {
     server = await startModelServer((r) => play(agentOf(r), r));

@@ -7,18 +7,14 @@ import YAML from 'yaml';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { processesIn, runCcc } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
-import { agentOf, answer, firstRequests, read, startCcc, task, waitFor, writeProject } from './kanban-world.js';
+import { agentOf, answer, firstRequests, read, startCcc, task, waitFor, tearDown, writeProject } from './kanban-world.js';
 
 const TASKS = ['tasks/001-parse.md', 'tasks/002-format.md'];
 
 describe('ccc kanban after a crash', () => {
   let server: ModelServer;
   let world: ClaudeWorld;
-  afterEach(async () => {
-    for (const pid of world ? processesIn(world) : []) process.kill(pid, 'SIGKILL');
-    await server?.close();
-    world?.cleanup();
-  });
+  afterEach(() => tearDown(world, server));
 
   it('killed with SIGKILL mid-reconciliation and mid-task, then rerun: continues, and each task is completed once at the server', async () => {
     /** Answers that hang: `ccc` is killed while the model is "thinking" about them. */

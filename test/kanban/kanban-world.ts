@@ -7,8 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { processesIn } from '../support/ccc-run.js';
 import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
-import type { RecordedRequest, Reply } from '../support/model-server.js';
+import type { ModelServer, RecordedRequest, Reply } from '../support/model-server.js';
 import type { ProcessResult } from '../support/run-process.js';
 
 export const NAG = '[structured-output-enforce]';
@@ -102,4 +103,11 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** After a test: whatever it left running in the world (an agent of a killed ccc), the server, the files. */
+export async function tearDown(world: ClaudeWorld | undefined, server: ModelServer | undefined): Promise<void> {
+  for (const pid of world ? processesIn(world) : []) process.kill(pid, 'SIGKILL');
+  await server?.close();
+  world?.cleanup();
 }
