@@ -43,9 +43,10 @@ const managerNext = (call: AgentInvocation): FakeAgentAnswer => {
   return { output: { status: 'ok', message: 'next', tasks: TASKS, next_task: TASKS[TASKS.indexOf(done) + 1] ?? null } };
 };
 
-async function run(script: (call: AgentInvocation, index: number) => FakeAgentAnswer, options: { maxRetries?: number; signal?: AbortSignal } = {}) {
+async function run(script: (call: AgentInvocation, index: number) => FakeAgentAnswer, options: { maxRetries?: number; signal?: AbortSignal; kanbanFile?: string } = {}) {
   const runner = createFakeAgentRunner(script);
-  const kanban = fileRef('kanban.yaml', dir);
+  const kanbanFile = options.kanbanFile ?? 'kanban.yaml';
+  const kanban = fileRef(kanbanFile, dir);
   const notes: string[] = [];
   const progress = { started: () => ({ stop: () => {} }), finished: () => {}, note: (m: string) => notes.push(m) };
   const prompts = await loadRolePrompts({ rolesDir: './roles', cwd: dir, explicit: false });
@@ -58,7 +59,7 @@ async function run(script: (call: AgentInvocation, index: number) => FakeAgentAn
     progress,
     logger: silent,
   });
-  return { outcome, calls: runner.calls, notes, kanban: () => YAML.parse(fs.readFileSync(path.join(dir, 'kanban.yaml'), 'utf8')) as Record<string, unknown> };
+  return { outcome, calls: runner.calls, notes, kanban: () => YAML.parse(fs.readFileSync(path.join(dir, kanbanFile), 'utf8')) as Record<string, unknown> };
 }
 
 const readLog = () => fs.readFileSync(path.join(dir, 'SUPERVISOR_LOG.md'), 'utf8');
@@ -175,5 +176,16 @@ describe('runWorkflow', () => {
     const { calls } = await run((call) => (isReconcile(call) ? { output: { status: 'ok', message: 'm', tasks: TASKS, next_task: null } } : ok()));
     expect(calls[0]!.stdin.startsWith('MY ARCHITECT RULES\n\n---\n\n## Your inputs')).toBe(true);
     expect(roleOf(calls[1]!)).toBe('Manager');
+  });
+
+  it('resolves task paths against the kanban file\'s directory and gives agents paths from their working directory', async () => {
+    project(Object.fromEntries(Object.entries(standard()).map(([name, text]) => [`board/${name}`, text])));
+    const { outcome, calls, kanban } = await run((call) => (isReconcile(call) ? managerNext(call) : ok()), { kanbanFile: 'board/kanban.yaml' });
+    expect(outcome.exitCode).toBe(0);
+    expect(calls[0]!.stdin).toContain('"task_file": "board/tasks/a.md",\n  "kanban_file": "board/kanban.yaml"');
+    expect(calls[1]!.stdin).toContain('"done_task": "tasks/a.md"');
+    expect(roleOf(calls[2]!)).toBe('Architect'); // board/tasks/b.md's header
+    expect(kanban()).toEqual({ phase: 'complete', current: null, tasks: TASKS });
+    expect(fs.existsSync(path.join(dir, 'kanban.yaml'))).toBe(false);
   });
 });
