@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
 import { registerHookCommand } from './hook.js';
 import { registerInitCommand } from './init.js';
+import { registerKanbanCommand } from './kanban.js';
 import { registerLaunchCommand } from './launch.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerProvidersCommand } from './providers.js';
@@ -22,5 +23,6 @@ export const commands: RegisterCommand[] = [
   registerValidateCommand,
   registerSupervisorModeCommand,
   registerMcpCommand,
+  registerKanbanCommand,
   registerLaunchCommand,
 ];
