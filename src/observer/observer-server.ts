@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { CccError } from '../errors.js';
 import { createObserverHub } from './observer-hub.js';
-import type { ObserverConnection } from './observer-connection.js';
+import type { ObserverConnection, ObserverSocket } from './observer-connection.js';
 import { servePage } from './observer-page.js';
 import { parseClientMessage } from './protocol.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
@@ -109,7 +109,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
   function accept(ws: WebSocket): void {
     sockets.add(ws);
     ws.on('error', (error) => logger.debug('observer: socket error', { error: error.message }));
-    const connection = hub.join(ws);
+    const connection = hub.join(observerSocket(ws));
     ws.on('close', () => {
       sockets.delete(ws);
       if (connection) hub.leave(connection);
@@ -168,6 +168,18 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     });
     await mirror.close();
   }
+}
+
+/** Every message is JSON text: sent as text frames (ws would send a Buffer as binary). */
+function observerSocket(ws: WebSocket): ObserverSocket {
+  return {
+    send: (data) => ws.send(data, { binary: false }),
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    close: (code, reason) => ws.close(code, reason),
+    terminate: () => ws.terminate(),
+  };
 }
 
 function refuseUpgrade(socket: Duplex, status: number, text: string): void {

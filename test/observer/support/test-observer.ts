@@ -27,7 +27,9 @@ export async function connectObserver(url: string, options: WebSocket.ClientOpti
   ws.on('error', () => {});
   const messages: Received[] = [];
   const waiters: Array<() => void> = [];
-  ws.on('message', (data) => {
+  ws.on('message', (data, isBinary) => {
+    // The protocol is JSON text; a binary frame is a defect (browsers would get a Blob).
+    if (isBinary) throw new Error('observer received a binary frame');
     messages.push(JSON.parse(data.toString()) as Received);
     for (const wake of waiters.splice(0)) wake();
   });
