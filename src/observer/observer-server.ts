@@ -26,10 +26,13 @@ export type { ObserverEvent, ObserverHello } from './protocol.js';
  * queue and return. `close()` sends `bye` after everything published so far and shuts down.
  */
 export interface ObserverServer {
-  /** `http://host:port/?token=…`: the page; `ccc observe` accepts it too. */
+  /** `http://host:port/?token=…`: the page; `ccc observe` accepts it too. Print it on stderr. */
   url: string;
   token: string;
+  /** Terminal output, exactly as the user's terminal got it. The chunk is kept until the next
+   *  turn of the event loop: do not modify it after the call. */
   publishPty(chunk: Buffer): void;
+  /** A stream-json frame (transcript message). */
   publishFrame(frame: object): void;
   publishEvent(event: ObserverEvent): void;
   setSession(id: string): void;
@@ -120,6 +123,8 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
   }
 
   function onMessage(connection: ObserverConnection, data: Buffer, isBinary: boolean): void {
+    // Whatever a dropped observer still had in flight is not acted on.
+    if (!connection.isOpen) return;
     const parsed = parseClientMessage(data, isBinary);
     if (!parsed.ok) {
       logger.warn('observer: closing an observer that sent a malformed message', { reason: parsed.reason });
@@ -135,8 +140,14 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     for (const listener of inputListeners) listener(bytes);
   }
 
-  const address = await listen(http, options.host, options.port);
-  const url = `http://${urlHost(options.host)}:${address}/?token=${token}`;
+  let port: number;
+  try {
+    port = await listen(http, options.host, options.port);
+  } catch (error) {
+    await mirror.close();
+    throw error;
+  }
+  const url = `http://${urlHost(options.host)}:${port}/?token=${encodeURIComponent(token)}`;
   let closing: Promise<void> | undefined;
 
   return {

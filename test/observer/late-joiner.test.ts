@@ -116,3 +116,34 @@ describe('late joiner', () => {
     expect(screenText(client)).toBe(screenText(reference));
   });
 });
+
+describe('late joiner after a flood', () => {
+  it('gets the right screen once the program redraws, even after the mirror skipped output to catch up', async () => {
+    const debug: string[] = [];
+    const logger = { info() {}, warn() {}, error() {}, debug: (message: string) => debug.push(message) };
+    server = await startTestObserver({ hello: { cwd: '/p', command: ['claude'], cols, rows, started_at: 'x' }, logger });
+    const line = Buffer.from(`\x1b[33m${'flood '.repeat(9)}\x1b[0m\r\n`);
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < chunk.length; i += line.length) line.copy(chunk, i);
+    for (let sent = 0; sent < 48 * 1024 * 1024; sent += chunk.length) {
+      server.publishPty(Buffer.from(chunk));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // A TUI redraws its whole screen now and then; that is what the joiner must see.
+    const redraw = Buffer.from(`\x1b[H\x1b[2J\x1b[1mClaude Code\x1b[0m\r\n\r\n> the prompt\x1b[${rows};1Hstatus line`);
+    server.publishPty(redraw);
+    const reference = newTerminal(cols, rows);
+    await writeAll(reference, redraw);
+
+    const { client } = await joinAndRender(server);
+    expect(debug).toContain('observer: screen mirror behind, skipping output for the snapshot');
+    expect(visibleRows(client)).toEqual(visibleRows(reference));
+  }, 120_000);
+});
+
+function visibleRows(term: ReturnType<typeof newTerminal>): string[] {
+  const buffer = term.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y < term.rows; y++) lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
+  return lines;
+}

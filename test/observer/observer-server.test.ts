@@ -125,6 +125,15 @@ describe('observer server', () => {
     bearer.ws.close();
   });
 
+  it('says how to fix a port that is taken', async () => {
+    server = await startTestObserver();
+    const port = Number(new URL(server.url).port);
+    await expect(startTestObserver({ port })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringContaining(`Cannot start the observer on 127.0.0.1:${port}: port ${port} is in use; choose another with --observe=<port>`),
+    });
+  });
+
   it('generates a 64-hex-digit token when none is configured', async () => {
     server = await startTestObserver();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
