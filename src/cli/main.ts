@@ -9,6 +9,9 @@ if (argv[0] === 'supervisor-hook') {
   const { runSupervisorHookCommand } = await import('../stop/hook-command.js');
   process.exitCode = await runSupervisorHookCommand(argv.slice(1));
 } else {
-  const { runCli } = await import('./run-cli.js');
-  process.exitCode = await runCli(argv);
+  const { runCli, isSupervisedLaunch } = await import('./run-cli.js');
+  const code = await runCli(argv);
+  // A supervised session leaves stdin, timers and sockets behind by nature; its exit code is final.
+  if (isSupervisedLaunch(argv)) process.exit(code);
+  process.exitCode = code;
 }

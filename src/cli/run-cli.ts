@@ -6,7 +6,14 @@ import { Command, CommanderError } from 'commander';
 import { isCccError } from '../errors.js';
 import { commands } from './commands/index.js';
 
+/** True for `ccc … --supervisor …` (before any `--`): the supervised launch, not a subcommand. */
+export function isSupervisedLaunch(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--supervisor');
+}
+
 export async function runCli(argv: string[]): Promise<number> {
+  if (isSupervisedLaunch(argv)) return guarded(() => launchSupervisedFromCli(argv));
   const program = new Command('ccc')
     .description('Makes Claude Code finish its work: a supervised, transparent proxy around `claude`.')
     .exitOverride()
@@ -16,13 +23,36 @@ export async function runCli(argv: string[]): Promise<number> {
     exitCode = code;
   };
   for (const register of commands) register(program, setExit);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? 0 : 2;
+  return guarded(async () => {
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (error) {
+      if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+      throw error;
     }
+    return exitCode;
+  });
+}
+
+async function launchSupervisedFromCli(argv: string[]): Promise<number> {
+  const { launchSupervised } = await import('../loop/launch-supervised.js');
+  const { providerForSupervisedLaunch } = await import('../providers/supervised-provider.js');
+  const launch = await providerForSupervisedLaunch(argv, { cwd: process.cwd(), env: process.env });
+  return launchSupervised(launch.argv, {
+    cwd: process.cwd(),
+    env: launch.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    providerEnv: launch.providerEnv,
+    extraClaudeArgs: launch.extraClaudeArgs,
+  });
+}
+
+/** Prints a CccError's message and returns its exit code; anything else is a bug (exit 1). */
+async function guarded(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
     if (isCccError(error)) {
       process.stderr.write(`ccc: ${error.message}\n`);
       return error.exitCode;

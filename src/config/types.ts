@@ -69,6 +69,8 @@ export interface ResolvedConfig {
   files: { global?: string; project?: string };
   /** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. */
   configDir: string;
+  /** Problems that did not stop loading (an env value ignored under `onInvalid: 'warn'`); print them. */
+  warnings: string[];
 }
 
 /** Identity helper so `ccc.config.ts` type-checks. */

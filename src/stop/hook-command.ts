@@ -1,5 +1,5 @@
 /** `ccc supervisor-hook`: see stop/supervisor-hook.ts. Kept tiny for a fast cold start. */
-export async function runSupervisorHookCommand(_args: string[]): Promise<number> {
+export async function runSupervisorHookCommand(args: string[]): Promise<number> {
   const { runSupervisorHook } = await import('./supervisor-hook.js');
-  return runSupervisorHook({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+  return runSupervisorHook({ args, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
 }

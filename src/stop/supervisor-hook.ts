@@ -1,13 +1,85 @@
+/**
+ * `ccc supervisor-hook` (document 002): the Stop hook. Reads the hook JSON on stdin and prints
+ * Claude Code's decision on stdout (a block with the feedback, or nothing to allow the stop).
+ *
+ * - `CCC_SUPERVISOR_HOOK=1`: this is the reviewer's own stop: allow at once, never recurse.
+ * - `--proxy` (the hook ccc injects into the claude it launches): hand the stop to that ccc over
+ *   the private stop channel and print its answer.
+ * - `CCC_SUPERVISED` without `--proxy`: a user-installed hook inside a session that a ccc already
+ *   supervises: that ccc decides, so allow here (no double review).
+ * - otherwise: run the checker pipeline right here (the `ccc hook install` case).
+ * Malformed input is a one-line explanation on stderr and never a block.
+ */
 import type { Readable, Writable } from 'node:stream';
+import { isCccError } from '../errors.js';
+import { SUPERVISED_ENV } from '../loop/supervisor-session.js';
+import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from './stop-channel.js';
+import { parseStopInput } from './stop-event.js';
 
 export interface HookIo {
+  args: string[];
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
   env: NodeJS.ProcessEnv;
 }
 
+const MAX_STDIN = 64 * 1024 * 1024;
+
 export async function runSupervisorHook(io: HookIo): Promise<number> {
-  io.stderr.write('ccc supervisor-hook: not built yet\n');
+  if (io.env.CCC_SUPERVISOR_HOOK === '1') return 0;
+  const input = await readAll(io.stdin);
+  if (input === undefined) {
+    io.stderr.write(`ccc supervisor-hook: hook input is larger than ${MAX_STDIN} bytes; stop allowed\n`);
+    return 0;
+  }
+  const parsed = parseStopInput(input);
+  if (!parsed.ok) {
+    io.stderr.write(`ccc supervisor-hook: ${parsed.error}; stop allowed\n`);
+    return 0;
+  }
+  const viaProxy = io.args.includes('--proxy');
+  if (viaProxy) return answerThroughProxy(io, input);
+  if (io.env[SUPERVISED_ENV]) return 0;
+  try {
+    const { decideStandalone } = await import('./standalone-hook.js');
+    const output = await decideStandalone(parsed.value, io.env);
+    if (output) io.stdout.write(output + '\n');
+  } catch (error) {
+    const message = isCccError(error) ? error.message : (error as Error).stack ?? String(error);
+    io.stderr.write(`ccc supervisor-hook: ${message}; stop allowed\n`);
+  }
   return 0;
+}
+
+async function answerThroughProxy(io: HookIo, input: string): Promise<number> {
+  const socket = io.env[SOCKET_ENV];
+  const token = io.env[TOKEN_ENV];
+  if (!socket || !token) {
+    io.stderr.write('ccc supervisor-hook --proxy: not started by a supervising ccc (no stop channel); stop allowed\n');
+    return 0;
+  }
+  try {
+    const output = await askStopChannel(socket, token, input);
+    if (output) io.stdout.write(output + '\n');
+  } catch (error) {
+    io.stderr.write(`ccc supervisor-hook: cannot reach the supervising ccc (${(error as Error).message}); stop allowed\n`);
+  }
+  return 0;
+}
+
+function readAll(stream: Readable): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_STDIN) {
+        stream.destroy();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', reject);
+  });
 }

@@ -3,10 +3,24 @@
  * its exit code through `setExit`. Keep one line per command file.
  */
 import type { Command } from 'commander';
-import { registerObserve } from './observe.js';
+import { registerConfigCommand } from './config.js';
+import { registerHookCommand } from './hook.js';
+import { registerInitCommand } from './init.js';
+import { registerLaunchCommand } from './launch.js';
+import { registerObserveCommand } from './observe.js';
+import { registerProvidersCommand } from './providers.js';
+import { registerSupervisorModeCommand } from './supervisor-mode.js';
+import { registerValidateCommand } from './validate.js';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
 export const commands: RegisterCommand[] = [
-  registerObserve,
+  registerConfigCommand,
+  registerHookCommand,
+  registerInitCommand,
+  registerProvidersCommand,
+  registerValidateCommand,
+  registerObserveCommand,
+  registerSupervisorModeCommand,
+  registerLaunchCommand,
 ];

@@ -3,7 +3,7 @@ import type { RegisterCommand } from './index.js';
 import { runObserveClient } from '../../observer/observe-client.js';
 import { processTerminal } from '../../observer/observe-terminal.js';
 
-export const registerObserve: RegisterCommand = (program, setExit) => {
+export const registerObserveCommand: RegisterCommand = (program, setExit) => {
   program
     .command('observe')
     .description('watch a running session in this terminal: its screen, and the supervisor events beneath')

@@ -1,0 +1,55 @@
+/**
+ * An offline demo of a supervised session: the real `claude` (from node_modules) runs under
+ * `ccc --supervisor` against the scripted model server of the test suite, in a throw-away HOME and
+ * project. The scripted agent first claims it is done without doing anything; the scripted
+ * reviewer looks at the project directory, sees `hello.txt` missing and sends feedback; the agent
+ * then really creates the file with a Bash tool call; the reviewer confirms.
+ *
+ *   npm run demo                  headless (`ccc --supervisor -p …`), works without a terminal
+ *   npm run demo -- --interactive the Claude Code TUI through the proxy (type a task, then /exit)
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cccBin, makeClaudeWorld } from '../test/support/claude-env.js';
+import { isToolResultTurn, startModelServer } from '../test/support/model-server.js';
+
+const interactive = process.argv.includes('--interactive');
+let project = '';
+const server = await startModelServer((request) => {
+  const done = fs.existsSync(path.join(project, 'hello.txt'));
+  if (request.kind === 'review') {
+    return done
+      ? { verdict: { completed: true, feedback: 'hello.txt exists and says hello.' } }
+      : { verdict: { completed: false, feedback: 'You said it is done, but hello.txt does not exist in the project. Create it with the text "hello", then check with `cat hello.txt`.' } };
+  }
+  if (isToolResultTurn(request)) return { text: 'Created hello.txt; `cat hello.txt` prints "hello".' };
+  if (request.lastUserText.includes('hello.txt does not exist')) {
+    return { text: 'You are right, creating it now.', toolUse: { name: 'Bash', input: { command: 'echo hello > hello.txt && cat hello.txt', description: 'Create hello.txt' } } };
+  }
+  return { text: 'Done! hello.txt is created.' };
+});
+const world = makeClaudeWorld({ modelUrl: server.url });
+project = world.cwd;
+fs.writeFileSync(
+  path.join(project, 'SUPERVISOR.md'),
+  '# Review\nCheck the work in the project directory yourself; do not trust claims.\n',
+);
+
+const task = 'Create hello.txt containing the word hello.';
+const args = interactive ? ['--supervisor', '--', '--allowedTools', 'Bash'] : ['--supervisor', '-p', task, '--', '--allowedTools', 'Bash'];
+process.stderr.write(`demo: project ${project}\ndemo: ccc ${args.join(' ')}\n${interactive ? `demo: type: ${task}\n` : ''}\n`);
+const child = spawn(process.execPath, [cccBin, ...args], { cwd: project, env: world.env, stdio: 'inherit' });
+const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+
+const reviews = server.byKind('review').length;
+const turns = server.byKind('agent').length;
+process.stderr.write(
+  `\ndemo: ccc exited ${code}; the model server saw ${turns} agent requests and ${reviews} reviews; hello.txt ${fs.existsSync(path.join(project, 'hello.txt')) ? 'exists' : 'is missing'}.\n`,
+);
+const logDir = path.join(world.claudeDir, 'ccc');
+const log = fs.readdirSync(logDir).find((f) => f.startsWith('supervisor-') && f.endsWith('.log'));
+if (log) process.stderr.write(`demo: the supervisor log:\n${fs.readFileSync(path.join(logDir, log), 'utf8')}`);
+await server.close();
+world.cleanup();
+process.exit(code);

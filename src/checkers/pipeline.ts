@@ -1,0 +1,116 @@
+/**
+ * Runs checkers in configured order; the first "not completed" ends the round. Each checker runs
+ * under its own time limit, raced against abort so that a checker that ignores its signal still
+ * cannot hang the session. A checker that throws, times out or answers the wrong shape fails the
+ * round with a CccError that names it.
+ */
+import { CccError, isCccError } from '../errors.js';
+import type { CheckContext, Checker, Verdict } from './types.js';
+
+export interface PipelineEntry {
+  checker: Checker;
+  timeoutSeconds: number;
+}
+
+export interface PipelineListener {
+  onCheckerStart?(name: string): void;
+  onCheckerVerdict?(name: string, verdict: Verdict, durationMs: number): void;
+  onCheckerError?(name: string, error: CccError, durationMs: number): void;
+}
+
+export interface PipelineOutcome {
+  verdict: Verdict;
+  /** The checker whose verdict decided the round (the last one when all passed). */
+  checker: string;
+}
+
+export async function runPipeline(
+  entries: readonly PipelineEntry[],
+  ctx: CheckContext,
+  options: { signal?: AbortSignal; listener?: PipelineListener } = {},
+): Promise<PipelineOutcome> {
+  let last: PipelineOutcome = { verdict: { completed: true, feedback: '' }, checker: 'none' };
+  for (const entry of entries) {
+    const name = entry.checker.name;
+    const started = Date.now();
+    options.listener?.onCheckerStart?.(name);
+    try {
+      const verdict = await runOne(entry, { ...ctx, timeoutSeconds: entry.timeoutSeconds }, options.signal);
+      options.listener?.onCheckerVerdict?.(name, verdict, Date.now() - started);
+      last = { verdict, checker: name };
+      if (!verdict.completed) return last;
+    } catch (error) {
+      const failure = asCheckerError(name, error);
+      options.listener?.onCheckerError?.(name, failure, Date.now() - started);
+      throw failure;
+    }
+  }
+  return last;
+}
+
+/** After a timeout the checker gets this long to stop its work and report what it knows (exit code, stderr). */
+const SETTLE_AFTER_ABORT_MS = 5000;
+
+async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSignal): Promise<Verdict> {
+  const name = entry.checker.name;
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const timeoutError = () => new CccError('CHECKER_TIMEOUT', `checker "${name}" did not answer within ${entry.timeoutSeconds}s`, { data: { checker: name } });
+  const work = Promise.resolve().then(() => entry.checker.check(ctx, controller.signal));
+  work.catch(() => {}); // observed below; never unhandled when the deadline wins
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    const onAbort = () => {
+      // The checker was told to stop; let it settle (its own error carries exit code and stderr),
+      // but never wait on it for long: a checker that ignores the signal still cannot hang us.
+      const grace = setTimeout(() => reject(timeoutError()), SETTLE_AFTER_ABORT_MS);
+      work.then(
+        () => reject(timeoutError()),
+        (error) => reject(isCccError(error) && error.code === 'CHECKER_TIMEOUT' ? error : timeoutError()),
+      ).finally(() => clearTimeout(grace));
+    };
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(() => controller.abort(new Error('timeout')), entry.timeoutSeconds * 1000);
+  });
+  deadline.catch(() => {});
+  try {
+    const answer = await Promise.race([work, deadline]);
+    return validateVerdict(name, answer);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+    // Give the checker its abort so child processes die even when it answered late or threw.
+    if (!controller.signal.aborted) controller.abort(new Error('round finished'));
+  }
+}
+
+export function validateVerdict(checker: string, value: unknown): Verdict {
+  if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
+    const feedback = v.feedback === undefined ? '' : v.feedback;
+    if (completed !== undefined && typeof feedback === 'string') return { completed, feedback };
+  }
+  throw new CccError(
+    'CHECKER_FAILED',
+    `checker "${checker}" returned ${preview(value)}; expected { completed: boolean, feedback: string }`,
+    { data: { checker } },
+  );
+}
+
+function asCheckerError(checker: string, error: unknown): CccError {
+  if (isCccError(error)) return error.data.checker ? error : new CccError(error.code, `checker "${checker}": ${error.message}`, { data: { ...error.data, checker }, cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  return new CccError('CHECKER_FAILED', `checker "${checker}" threw: ${message}`, { data: { checker }, cause: error });
+}
+
+function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

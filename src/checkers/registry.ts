@@ -1,0 +1,71 @@
+/**
+ * Built-in checkers keyed by the name the config uses, and the step that turns the configured
+ * declarations (`'claude'`, `{ use: 'rule', … }`) into a pipeline, once, at the entry.
+ */
+import type { CccConfig, CheckerDeclaration } from '../config/types.js';
+import { CccError } from '../errors.js';
+import { claudeChecker } from './claude-checker.js';
+import { hookChecker } from './hook-checker.js';
+import type { PipelineEntry } from './pipeline.js';
+import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
+import { ruleChecker } from './rule-checker.js';
+import type { Checker } from './types.js';
+
+export interface BuildContext {
+  config: CccConfig;
+  cwd: string;
+}
+
+export type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;
+
+export const builtInCheckers: Record<string, CheckerBuilder> = {
+  claude: (options, { config }) =>
+    claudeChecker({
+      prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
+      defaultPromptPath: config.supervisor.prompt_path,
+    }),
+  rule: (options) => ruleChecker(options),
+  hook: (options) => hookChecker(options),
+};
+
+/** Loads a plugin checker by path or package name; installed by the plugin loader. */
+export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<Checker>;
+
+export function normalizeDeclaration(declaration: CheckerDeclaration): { use: string; options: Record<string, unknown> } {
+  if (typeof declaration === 'string') return { use: declaration, options: {} };
+  const { use, ...options } = declaration;
+  return { use, options };
+}
+
+/**
+ * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker
+ * name; else a plugin module by path or package name. Plugins load through `loadPlugin` (the
+ * real loader unless a test passes another).
+ */
+export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoader = loadPluginChecker): Promise<PipelineEntry[]> {
+  const named = await loadNamedPlugins(context, Object.keys(builtInCheckers));
+  const entries: PipelineEntry[] = [];
+  for (const declaration of context.config.supervisor.checkers) {
+    const { use, options } = normalizeDeclaration(declaration);
+    const builder = builtInCheckers[use];
+    const plugin = named.get(use);
+    let checker: Checker;
+    if (builder) checker = await builder(options, context);
+    else if (plugin) checker = await instantiatePlugin(plugin.specifier, plugin.exported, options);
+    else if (looksLikePlugin(use)) checker = await loadPlugin(use, options, context);
+    else {
+      throw new CccError(
+        'PLUGIN_INVALID',
+        `Unknown checker "${use}" in supervisor.checkers. Use one of: ${[...Object.keys(builtInCheckers), ...named.keys()].join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
+        { data: { checker: use } },
+      );
+    }
+    const timeout = typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
+    entries.push({ checker, timeoutSeconds: timeout });
+  }
+  return entries;
+}
+
+function looksLikePlugin(use: string): boolean {
+  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+$/.test(use);
+}

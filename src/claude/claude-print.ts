@@ -1,0 +1,141 @@
+/**
+ * One `claude -p … --output-format stream-json --verbose` run, as the reviewer (design section 6)
+ * and headless mode use it. The caller gives the complete argument list; this adds nothing.
+ * Stdout goes through the bounded line splitter and the tolerant frame parser: a bad line is a
+ * WARN, never the end of the run. Frames are counted and handed to `onFrame`, not kept, so a
+ * long run costs constant memory.
+ */
+import { PassThrough } from 'node:stream';
+import type { CheckerLogger } from '../checkers/types.js';
+import { CccError } from '../errors.js';
+import { frameSessionId, type Frame } from '../frames/frame.js';
+import { frames$ } from '../frames/frame-parser.js';
+import { childRunner, type ChildRunner } from '../process/child-process.js';
+
+export interface ClaudePrintOptions {
+  command: string;
+  /** The full argument list, `-p` and `--output-format stream-json --verbose` included. */
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The prompt, written to stdin (safer than a positional argument: no option can swallow it). */
+  stdin?: string;
+  /** Aborting kills claude's whole process tree. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  logger?: CheckerLogger;
+  /** Every frame, in order, as it arrives. A throwing callback is logged and ignored. */
+  onFrame?: (frame: Frame) => void;
+  runner?: ChildRunner;
+  maxLineBytes?: number;
+}
+
+export interface ClaudePrintResult {
+  exitCode: number | null;
+  /** The signal that ended claude (a kill at timeout or abort), else null. */
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  stderrTail: string;
+  /** The session of this run (for a `--fork-session` review: the fork's id, not the parent's). */
+  sessionId?: string;
+  /** The last `result` frame. */
+  resultFrame?: Frame;
+  /** Its `result` text. */
+  resultText?: string;
+  /** Its `structured_output` (`--json-schema`), when claude produced one. */
+  structuredOutput?: unknown;
+  /** Sum of `total_cost_usd` over all result frames (USD). */
+  costUsd: number;
+  /** Frames parsed. */
+  frames: number;
+  /** claude could not be started; see claudeNotFoundError. */
+  spawnError?: Error;
+  durationMs: number;
+}
+
+const silentLogger: CheckerLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+export async function runClaudePrint(options: ClaudePrintOptions): Promise<ClaudePrintResult> {
+  const logger = options.logger ?? silentLogger;
+  const runner = options.runner ?? childRunner;
+  const stdout = new PassThrough();
+  const seen = collectFrames(logger, options.onFrame);
+  const parsed = new Promise<void>((resolve) => {
+    frames$(stdout, { logger, maxLineBytes: options.maxLineBytes, source: 'claude stdout', debugLines: true }).subscribe({
+      next: seen.add,
+      complete: resolve,
+      // The PassThrough only errors if destroyed under us; whatever was parsed still counts.
+      error: (error: Error) => {
+        logger.error('Reading claude output failed', { error: error.message });
+        resolve();
+      },
+    });
+  });
+  logger.debug('Running claude', { command: options.command, args: options.args, cwd: options.cwd });
+  const run = await runner.run({
+    command: options.command,
+    args: options.args,
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    onStdout: (chunk) => stdout.write(chunk),
+  });
+  stdout.end();
+  await parsed;
+  const { resultFrame } = seen;
+  return {
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    aborted: run.aborted,
+    stderrTail: run.stderrTail,
+    ...(seen.sessionId === undefined ? {} : { sessionId: seen.sessionId }),
+    ...(resultFrame === undefined ? {} : { resultFrame }),
+    ...(typeof resultFrame?.result === 'string' ? { resultText: resultFrame.result } : {}),
+    ...(resultFrame?.structured_output === undefined ? {} : { structuredOutput: resultFrame.structured_output }),
+    costUsd: seen.costUsd,
+    frames: seen.count,
+    ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
+    durationMs: run.durationMs,
+  };
+}
+
+function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) | undefined) {
+  const seen = {
+    count: 0,
+    costUsd: 0,
+    sessionId: undefined as string | undefined,
+    resultFrame: undefined as Frame | undefined,
+    add(frame: Frame) {
+      seen.count += 1;
+      seen.sessionId ??= frameSessionId(frame);
+      if (frame.type === 'result') {
+        seen.resultFrame = frame;
+        if (typeof frame.total_cost_usd === 'number' && Number.isFinite(frame.total_cost_usd)) seen.costUsd += frame.total_cost_usd;
+      }
+      try {
+        onFrame?.(frame);
+      } catch (error) {
+        logger.error('A frame listener failed', { error: (error as Error).message, frame_type: frame.type });
+      }
+    },
+  };
+  return seen;
+}
+
+/** The CccError for a claude that could not be started (exit 2: configuration). */
+export function claudeNotFoundError(command: string, spawnError: Error): CccError {
+  const code = (spawnError as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT' && code !== 'EACCES') {
+    return new CccError('INTERNAL', `Could not start claude (${command}): ${spawnError.message}`, { cause: spawnError, data: { command } });
+  }
+  return new CccError(
+    'CLAUDE_NOT_FOUND',
+    `Could not run claude: \`${command}\` ${code === 'EACCES' ? 'is not executable' : 'was not found'}. ` +
+      'Install Claude Code (npm install -g @anthropic-ai/claude-code), or point `claude.command` in the ccc config (or CCC_CLAUDE) at it.',
+    { cause: spawnError, data: { command } },
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * Reading the two file layers: the global `<config dir>/ccc.json` and the project config found
+ * by cosmiconfig. TypeScript files load through jiti, never through the TypeScript compiler API
+ * (design 11b: the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { cosmiconfig, type Loader } from 'cosmiconfig';
+import { CccError } from '../errors.js';
+import { isPlainObject } from './rules.js';
+import { importUserModule } from './user-module.js';
+
+export interface LoadedFile {
+  file: string;
+  config: Record<string, unknown>;
+}
+
+/** Project config file names, in the order they are tried within one directory. */
+export const projectSearchPlaces = [
+  'ccc.config.ts',
+  'ccc.config.mts',
+  'ccc.config.js',
+  'ccc.config.mjs',
+  'ccc.config.cjs',
+  '.cccrc',
+  '.cccrc.json',
+  '.cccrc.yaml',
+  '.cccrc.yml',
+  '.cccrc.js',
+  '.cccrc.ts',
+  'package.json',
+];
+
+export async function readGlobalFile(file: string): Promise<LoadedFile | undefined> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw unreadable(file, error);
+  }
+  if (text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  return { file, config: asObject(parsed, file) };
+}
+
+/**
+ * The nearest project config from `cwd` upwards to the filesystem root, or the explicit file.
+ * Each directory is searched on its own (cosmiconfig's 'global' strategy would also read
+ * `~/.config/ccc/…`, a location ccc does not document).
+ */
+export async function readProjectFile(options: { cwd: string; configPath?: string }): Promise<LoadedFile | undefined> {
+  const explorer = cosmiconfig('ccc', {
+    searchPlaces: projectSearchPlaces,
+    searchStrategy: 'none',
+    cache: false,
+    loaders: { '.ts': loadTypeScript, '.mts': loadTypeScript, '.cts': loadTypeScript },
+  });
+  try {
+    if (options.configPath !== undefined) {
+      const file = path.resolve(options.cwd, options.configPath);
+      if (!fs.existsSync(file)) {
+        throw new CccError('CONFIG_UNREADABLE', `Config file ${file} (given with --config) does not exist. Check the path.`, {
+          data: { file },
+        });
+      }
+      const result = await explorer.load(file);
+      return { file, config: result === null || result.isEmpty ? {} : asObject(result.config, file) };
+    }
+    for (let dir = path.resolve(options.cwd); ; dir = path.dirname(dir)) {
+      const result = await explorer.search(dir);
+      if (result !== null) return { file: result.filepath, config: asObject(result.config, result.filepath) };
+      if (path.dirname(dir) === dir) return undefined;
+    }
+  } catch (error) {
+    if (error instanceof CccError) throw error;
+    const file = (error as { filepath?: unknown }).filepath;
+    throw unreadable(typeof file === 'string' ? file : (options.configPath ?? options.cwd), error);
+  }
+}
+
+/** TypeScript config files load through jiti (see user-module.ts), default export first. */
+const loadTypeScript: Loader = async (filepath) => {
+  const loaded = await importUserModule(filepath);
+  return loaded.default ?? loaded;
+};
+
+function asObject(value: unknown, file: string): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  throw new CccError('CONFIG_INVALID', `Invalid configuration in ${file}: the file must export an object, got ${describe(value)}.`, {
+    data: { file },
+  });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'a non-plain object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function unreadable(file: string, error: unknown): CccError {
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '');
+  return new CccError('CONFIG_UNREADABLE', `Cannot read config file ${file}: ${detail}\nFix the file or remove it.`, {
+    data: { file },
+    cause: error,
+  });
+}

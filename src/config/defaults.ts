@@ -1,0 +1,43 @@
+/**
+ * The built-in defaults: the lowest configuration layer (design section 4, document 002).
+ * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `current_provider`) are
+ * "unset" on purpose: no token means a random one per session, no cost cap means none.
+ */
+import type { CccConfig } from './types.js';
+
+export function defaultConfig(): CccConfig {
+  // A function, not a constant: every load gets its own copy, so no caller can mutate the defaults.
+  return {
+    claude: { command: 'claude', args: [] },
+    supervisor: {
+      max_iterations: 20,
+      timeout_seconds: 600,
+      log_level: 'info',
+      prompt_path: '~/.claude/SUPERVISOR.md',
+      completion_marker: '[TASK_COMPLETED]',
+      checkers: ['claude'],
+      no_progress_limit: 3,
+    },
+    observer: {
+      host: '127.0.0.1',
+      port: 0,
+      allow_input: false,
+      scrollback_bytes: 1_048_576,
+      max_observers: 32,
+    },
+    mcp: {
+      enabled: true,
+      max_restart_attempts: 5,
+      restart_delay_ms: 2000,
+      health_interval_ms: 30_000,
+      health_timeout_ms: 5000,
+      health_failures: 3,
+      queue_timeout_ms: 30_000,
+      http_port: 0,
+    },
+    kanban: { max_retries: 3, roles_dir: './roles' },
+    plugins: [],
+    providers: {},
+    settings: {},
+  };
+}

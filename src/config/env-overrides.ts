@@ -1,0 +1,73 @@
+/**
+ * The environment layer: ONE table of variable → config key path → parser. To add a variable,
+ * add a line; the parser's type is checked against the type of the key it sets.
+ *
+ * An empty variable counts as unset (`CCC_OBSERVER_TOKEN= ccc …` clears nothing and sets
+ * nothing). A value that does not parse is a CONFIG_INVALID error naming the variable, the value
+ * and what is allowed, unless the entry says `onInvalid: 'warn'` (document 003 asks that of
+ * SUPERVISOR_MAX_RESTART_ATTEMPTS): then the lower layers' value stands and a warning is kept.
+ */
+import { CccError } from '../errors.js';
+import { envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
+import { setPath, type ConfigKeyPath, type PathValue } from './key-path.js';
+import type { CccConfig, UserConfig } from './types.js';
+
+export interface EnvOverride {
+  name: string;
+  path: ConfigKeyPath;
+  parser: EnvParser<unknown>;
+  onInvalid: 'error' | 'warn';
+}
+
+function override<P extends ConfigKeyPath>(
+  name: string,
+  path: P,
+  parser: EnvParser<PathValue<CccConfig, P>>,
+  options: { onInvalid?: 'error' | 'warn' } = {},
+): EnvOverride {
+  return { name, path, parser, onInvalid: options.onInvalid ?? 'error' };
+}
+
+export const envOverrides: readonly EnvOverride[] = [
+  override('CCC_SUPERVISOR_MAX_ITERATIONS', 'supervisor.max_iterations', envInteger(1)),
+  override('CCC_SUPERVISOR_TIMEOUT_SECONDS', 'supervisor.timeout_seconds', envNumberAbove(0)),
+  override('CCC_SUPERVISOR_LOG_LEVEL', 'supervisor.log_level', envOneOf(['debug', 'info', 'warn', 'error'] as const)),
+  override('CCC_SUPERVISOR_PROMPT_PATH', 'supervisor.prompt_path', envString()),
+  override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumberAbove(0)),
+  override('CCC_CLAUDE', 'claude.command', envString()),
+  override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
+];
+
+export interface EnvLayer {
+  config: UserConfig;
+  /** Messages for values ignored under `onInvalid: 'warn'`. */
+  warnings: string[];
+}
+
+export function readEnvLayer(env: NodeJS.ProcessEnv, table: readonly EnvOverride[] = envOverrides): EnvLayer {
+  const config: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  for (const entry of table) {
+    const raw = env[entry.name];
+    if (raw === undefined || raw === '') continue;
+    const value = entry.parser.parse(raw);
+    if (value !== undefined) {
+      setPath(config, entry.path, value);
+      continue;
+    }
+    const problem = `environment variable ${entry.name}=${JSON.stringify(raw)}: must be ${entry.parser.allowed} (it sets ${entry.path})`;
+    if (entry.onInvalid === 'warn') {
+      warnings.push(`Ignoring ${problem}; using the configured value instead.`);
+      continue;
+    }
+    throw new CccError('CONFIG_INVALID', `Invalid ${problem}. Fix or unset the variable.`, {
+      data: { variable: entry.name, value: raw, path: entry.path, allowed: entry.parser.allowed },
+    });
+  }
+  return { config: config as UserConfig, warnings };
+}
+
+/** The variable that sets a key path, for `ccc config`'s source column. */
+export function envVariableFor(path: string, table: readonly EnvOverride[] = envOverrides): string | undefined {
+  return table.find((entry) => entry.path === path)?.name;
+}

@@ -1,0 +1,59 @@
+/**
+ * Parsers from an environment variable's text to a typed config value. Each one is strict (no
+ * `parseInt("12abc")` leniency) and reuses the validator's rule, so the "allowed" text of an env
+ * error matches the one a config file would get.
+ */
+import { boolean as booleanRule, integer, nonEmptyString, numberAbove, oneOf, type Rule } from './rules.js';
+
+export interface EnvParser<T> {
+  /** Completes "must be …". */
+  allowed: string;
+  /** The parsed value, or undefined when the text is not allowed. */
+  parse(raw: string): T | undefined;
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function fromRule<T>(rule: Rule, coerce: (raw: string) => T | undefined): EnvParser<T> {
+  return {
+    allowed: rule.allowed,
+    parse(raw) {
+      const value = coerce(raw);
+      return value !== undefined && rule.test(value) ? value : undefined;
+    },
+  };
+}
+
+export function envInteger(min: number, max?: number): EnvParser<number> {
+  return fromRule(integer(min, max), (raw) => (INTEGER_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
+}
+
+export function envNumberAbove(above: number): EnvParser<number> {
+  return fromRule(numberAbove(above), (raw) => (DECIMAL_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
+}
+
+/** Case-insensitive: `CCC_SUPERVISOR_LOG_LEVEL=DEBUG` means `debug`. */
+export function envOneOf<T extends string>(values: readonly T[]): EnvParser<T> {
+  return fromRule(oneOf(values), (raw) => raw.trim().toLowerCase() as T);
+}
+
+/** Taken verbatim (paths and tokens may legitimately carry spaces). */
+export function envString(): EnvParser<string> {
+  return fromRule(nonEmptyString, (raw) => raw);
+}
+
+const TRUE_TEXT = new Set(['true', '1', 'yes', 'on']);
+const FALSE_TEXT = new Set(['false', '0', 'no', 'off']);
+
+export function envBoolean(): EnvParser<boolean> {
+  return {
+    allowed: `${booleanRule.allowed} (also 1/0, yes/no, on/off)`,
+    parse(raw) {
+      const text = raw.trim().toLowerCase();
+      if (TRUE_TEXT.has(text)) return true;
+      if (FALSE_TEXT.has(text)) return false;
+      return undefined;
+    },
+  };
+}

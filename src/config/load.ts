@@ -1,0 +1,65 @@
+/**
+ * `loadConfig`: the one way to get the effective configuration. Layers, lowest first:
+ * built-in defaults < global `<config dir>/ccc.json` < project config (cosmiconfig, from `cwd`
+ * upwards, or `configPath`) < environment < command-line flags. Merged, then validated once.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { readGlobalFile, readProjectFile } from './config-files.js';
+import { defaultConfig } from './defaults.js';
+import { readEnvLayer } from './env-overrides.js';
+import { mergeLayers, type LayerInput } from './merge.js';
+import type { ResolvedConfig, UserConfig } from './types.js';
+import { validateConfig } from './validate.js';
+
+export interface LoadConfigOptions {
+  /** Where the project config search starts (and what relative paths resolve against). */
+  cwd: string;
+  /** Read for HOME, CCC_CONFIG_DIR and the overrides of env-overrides.ts. */
+  env: NodeJS.ProcessEnv;
+  /** Values from command-line flags; `undefined` entries are ignored. */
+  flags?: UserConfig;
+  /** An explicit project config file (`--config`), instead of searching. Must exist. */
+  configPath?: string;
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
+  const home = homeDir(options.env);
+  const configDir = resolveConfigDir(options.env, options.cwd);
+  const globalFile = await readGlobalFile(path.join(configDir, 'ccc.json'));
+  const projectFile = await readProjectFile({ cwd: options.cwd, configPath: options.configPath });
+  const envLayer = readEnvLayer(options.env);
+
+  const layers: LayerInput[] = [{ layer: 'default', config: defaultConfig() as unknown as Record<string, unknown> }];
+  if (globalFile) layers.push({ layer: 'global', config: globalFile.config });
+  if (projectFile) layers.push({ layer: 'project', config: projectFile.config });
+  layers.push({ layer: 'env', config: envLayer.config as Record<string, unknown> });
+  if (options.flags) layers.push({ layer: 'flag', config: options.flags as Record<string, unknown> });
+
+  const { merged, sources } = mergeLayers(layers);
+  const files: ResolvedConfig['files'] = {};
+  if (globalFile) files.global = globalFile.file;
+  if (projectFile) files.project = projectFile.file;
+  const config = validateConfig({ merged, sources, files });
+  config.supervisor.prompt_path = expandHome(config.supervisor.prompt_path, home);
+  return { config, sources, files, configDir, warnings: envLayer.warnings };
+}
+
+/** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. */
+export function resolveConfigDir(env: NodeJS.ProcessEnv, cwd: string): string {
+  const explicit = env.CCC_CONFIG_DIR;
+  if (explicit !== undefined && explicit !== '') return path.resolve(cwd, expandHome(explicit, homeDir(env)));
+  return path.join(homeDir(env), '.claude');
+}
+
+/** HOME from the given environment (tests give each run its own), else the OS's idea of it. */
+export function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
+}
+
+/** `~` and `~/x` become paths under `home`; `~user/x` and everything else stay as written. */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}

@@ -1,0 +1,51 @@
+/**
+ * What `ccc config` prints: every effective leaf value with the layer it came from, or the
+ * plain effective object as JSON.
+ */
+import path from 'node:path';
+import { envVariableFor } from './env-overrides.js';
+import { getPath, leafKeys } from './key-path.js';
+import type { ConfigLayer, ResolvedConfig } from './types.js';
+
+/** Leaf names whose values are credentials: shown masked in text (never in `--json`, which scripts read). */
+const SECRET_KEY = /token|secret|password|api_?key|auth/i;
+
+export function formatConfigText(resolved: ResolvedConfig): string {
+  const config = resolved.config as unknown as Record<string, unknown>;
+  const rows = leafKeys(config).map((keys) => {
+    const dotted = keys.join('.');
+    const value = getPath(config, keys);
+    const shown = SECRET_KEY.test(keys[keys.length - 1]!) && typeof value === 'string' ? mask(value) : JSON.stringify(value);
+    return { left: `${dotted} = ${shown}`, source: sourceLabel(resolved.sources[dotted], dotted, resolved) };
+  });
+  const width = Math.max(...rows.map((r) => r.left.length));
+  const header = [
+    `# config dir: ${resolved.configDir}`,
+    `# global file: ${resolved.files.global ?? `none (${path.join(resolved.configDir, 'ccc.json')} not found)`}`,
+    `# project file: ${resolved.files.project ?? 'none found'}`,
+  ];
+  return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`)].join('\n') + '\n';
+}
+
+export function formatConfigJson(resolved: ResolvedConfig): string {
+  return JSON.stringify(resolved.config, null, 2) + '\n';
+}
+
+function sourceLabel(layer: ConfigLayer | undefined, dotted: string, resolved: ResolvedConfig): string {
+  switch (layer) {
+    case 'global':
+      return `global: ${resolved.files.global ?? '?'}`;
+    case 'project':
+      return `project: ${resolved.files.project ?? '?'}`;
+    case 'env':
+      return `env: ${envVariableFor(dotted) ?? '?'}`;
+    case undefined:
+      return '?';
+    default:
+      return layer;
+  }
+}
+
+function mask(secret: string): string {
+  return secret.length >= 12 ? JSON.stringify(`****${secret.slice(-4)}`) : JSON.stringify('****');
+}

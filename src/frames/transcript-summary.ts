@@ -1,0 +1,91 @@
+/**
+ * What a checker needs from a session's frames: the user's own prompts and what the agent said
+ * last. Works on transcript lines and on stream-json frames alike (same message shapes).
+ *
+ * Shapes seen on claude 2.1.330 (pinned in test/frames/transcript-real.test.ts):
+ * - a typed prompt: `{type:'user', message:{role:'user', content:'<text>'}}` (a string; arrays of
+ *   `{type:'text'}` blocks also occur, for instance with pasted images);
+ * - a tool result: `{type:'user', message:{content:[{type:'tool_result', …}]}}`;
+ * - Stop-hook feedback: `{type:'user', isMeta:true, message:{content:'Stop hook feedback:\n…'}}`
+ *   in the transcript, `isSynthetic:true` with a text block on stream-json stdout;
+ * - `--json-schema` nagging: a synthetic user message `[structured-output-enforce] …`;
+ * - a custom slash command: `<command-message>…<command-name>/x</command-name><command-args>…`
+ *   followed by its expansion as an `isMeta` user message; `!cmd` gives `<bash-input>` and
+ *   `<bash-stdout>` user messages;
+ * - an assistant message is written one content block per line, the lines sharing `message.id`.
+ */
+import type { Frame } from './frame.js';
+
+export interface TranscriptSummary {
+  /** The user's own prompts, oldest first. */
+  userPrompts: string[];
+  /** The text of the last assistant message that had text (its text blocks, joined). */
+  lastAssistantText: string;
+  /** Frames seen. */
+  frames: number;
+}
+
+/** Text that Claude Code writes as a user message but the user did not type as a prompt. */
+const NOT_A_PROMPT = [
+  /^Stop hook feedback:/,
+  /^\[structured-output-enforce\]/,
+  /^\[Request interrupted by user/,
+  /^<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook)>/,
+];
+
+interface MessageFrame extends Frame {
+  message?: { id?: unknown; role?: unknown; content?: unknown };
+}
+
+/** The prompt the user typed, if this frame is one; undefined for everything else. */
+export function userPromptOf(frame: Frame): string | undefined {
+  const { message } = frame as MessageFrame;
+  if (frame.type !== 'user' || !message || frame.isMeta === true || frame.isSynthetic === true) return undefined;
+  if (frame.isSidechain === true || frame.isCompactSummary === true) return undefined;
+  const content = message.content;
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  if (blocks.some((block) => isBlock(block) && block.type === 'tool_result')) return undefined;
+  const texts = blocks
+    .filter((block): block is { type: string; text: string } => isBlock(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text.trim())
+    .filter((text) => text !== '' && !NOT_A_PROMPT.some((pattern) => pattern.test(text)));
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/** The text blocks of an assistant frame with the message id they belong to. */
+export function assistantTextOf(frame: Frame): { messageId: string | undefined; text: string } | undefined {
+  const { message } = frame as MessageFrame;
+  if (frame.type !== 'assistant' || !message || frame.isSidechain === true || !Array.isArray(message.content)) return undefined;
+  const text = message.content
+    .filter((block): block is { type: string; text: string } => isBlock(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n');
+  if (text.trim() === '') return undefined;
+  return { messageId: typeof message.id === 'string' ? message.id : undefined, text };
+}
+
+function isBlock(value: unknown): value is { type?: unknown; text?: unknown } {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Folds frames into a TranscriptSummary without keeping the frames. */
+export function createTranscriptSummary(): { add(frame: Frame): void; result(): TranscriptSummary } {
+  const userPrompts: string[] = [];
+  let frames = 0;
+  let lastText = '';
+  let lastMessageId: string | undefined;
+  return {
+    add(frame) {
+      frames += 1;
+      const prompt = userPromptOf(frame);
+      if (prompt !== undefined) userPrompts.push(prompt);
+      const assistant = assistantTextOf(frame);
+      if (!assistant) return;
+      // Blocks of one message arrive as separate lines: join them; a new message replaces.
+      const sameMessage = assistant.messageId !== undefined && assistant.messageId === lastMessageId;
+      lastText = sameMessage ? `${lastText}\n${assistant.text}` : assistant.text;
+      lastMessageId = assistant.messageId;
+    },
+    result: () => ({ userPrompts: [...userPrompts], lastAssistantText: lastText, frames }),
+  };
+}

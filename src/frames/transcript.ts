@@ -1,0 +1,75 @@
+/**
+ * A Claude Code session transcript: JSONL at `~/.claude/projects/<project dir>/<session_id>.jsonl`
+ * holding the same message shapes as stream-json (see transcript-summary.ts for the shapes).
+ * A transcript can be huge, so it is only ever streamed through the bounded line splitter.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FrameLogger } from './frame-parser.js';
+import { frames$ } from './frame-parser.js';
+import { createTranscriptSummary, type TranscriptSummary } from './transcript-summary.js';
+
+export { tailTranscript, type TailTranscriptOptions } from './transcript-tail.js';
+export type { TranscriptSummary } from './transcript-summary.js';
+
+/** Claude Code caps the project directory name at this many characters, then adds a hash. */
+const MAX_PROJECT_DIR_CHARS = 200;
+
+/**
+ * The directory name Claude Code gives a project: every character other than `[a-zA-Z0-9]`
+ * becomes `-`; names longer than 200 characters are cut and get `-<hash of the cwd>` appended
+ * (the 32-bit Java string hash, base 36; read from the 2.1.330 bundle and pinned in a test).
+ */
+export function projectDirName(cwd: string): string {
+  const name = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  if (name.length <= MAX_PROJECT_DIR_CHARS) return name;
+  return `${name.slice(0, MAX_PROJECT_DIR_CHARS)}-${Math.abs(javaStringHash(cwd)).toString(36)}`;
+}
+
+function javaStringHash(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = ((hash << 5) - hash + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/**
+ * Where Claude Code writes the transcript of `sessionId` run in `cwd`, for a user whose home is
+ * `home` and who has no `CLAUDE_CONFIG_DIR` (see transcriptPathFor). Prefer the Stop hook's
+ * `transcript_path` when there is one: it is authoritative.
+ */
+export function transcriptPath(home: string, cwd: string, sessionId: string): string {
+  return path.join(home, '.claude', 'projects', projectDirName(cwd), `${sessionId}.jsonl`);
+}
+
+/**
+ * The same for the environment claude runs with: `CLAUDE_CONFIG_DIR`, when set, replaces
+ * `~/.claude` (checked on 2.1.330: the transcript goes to `$CLAUDE_CONFIG_DIR/projects/…`).
+ */
+export function transcriptPathFor(env: NodeJS.ProcessEnv, cwd: string, sessionId: string): string {
+  const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME ?? os.homedir(), '.claude');
+  return path.join(configDir, 'projects', projectDirName(cwd), `${sessionId}.jsonl`);
+}
+
+export interface ReadTranscriptOptions {
+  /** Receives a WARN for every line that is not a frame. Default: dropped. */
+  logger?: FrameLogger;
+  maxLineBytes?: number;
+}
+
+/**
+ * Reads a whole transcript and summarises it. Rejects when the file cannot be read (ENOENT
+ * included: the caller knows whether a missing transcript is normal).
+ */
+export function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<TranscriptSummary> {
+  const summary = createTranscriptSummary();
+  return new Promise((resolve, reject) => {
+    frames$(fs.createReadStream(file), { logger: options.logger ?? silentLogger, maxLineBytes: options.maxLineBytes, source: 'transcript' }).subscribe({
+      next: (frame) => summary.add(frame),
+      error: reject,
+      complete: () => resolve(summary.result()),
+    });
+  });
+}
+
+const silentLogger: FrameLogger = { warn: () => {} };

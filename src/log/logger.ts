@@ -1,0 +1,96 @@
+/**
+ * Structured logging (document 002 format, see format.ts). tslog does level filtering and the
+ * pipeline, with its own output hidden; our transport formats the line and appends it
+ * synchronously, so a hook process that exits right after logging loses nothing.
+ *
+ * A logger carries a module name and bound fields (`session_id`, `iteration`, …); `child`
+ * names a new module and adds fields. Writing never throws: a log that cannot be written is
+ * reported once on stderr and the program goes on.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Logger as TsLogger } from 'tslog';
+import type { CheckerLogger } from '../checkers/types.js';
+import type { LogLevel } from '../config/types.js';
+import { formatLogLine, type LevelName } from './format.js';
+
+export interface Logger extends CheckerLogger {
+  /** A logger for another module, with `fields` added to every line. */
+  child(module: string, fields?: Record<string, unknown>): Logger;
+  /** False when lines of `level` are filtered out: skip building expensive fields. */
+  enabled(level: LogLevel): boolean;
+}
+
+export interface LoggerOptions {
+  /** Append lines to this file (its directory is created with mode 0700, the file with 0600). */
+  file?: string;
+  level: LogLevel;
+  module: string;
+  fields?: Record<string, unknown>;
+  /** Also write lines to stderr. */
+  stderr?: boolean;
+}
+
+const LEVEL_IDS: Record<LogLevel, number> = { debug: 2, info: 3, warn: 4, error: 5 };
+const LEVEL_NAMES: Record<LogLevel, LevelName> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
+
+/** What our calls hand to tslog, and what its transport gets back (plus tslog's `_meta`). */
+interface LogRecord {
+  level: LevelName;
+  module: string;
+  fields: Record<string, unknown>;
+  message: string;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const sink = createSink(options);
+  const tslog = new TsLogger<LogRecord>({
+    type: 'hidden',
+    minLevel: LEVEL_IDS[options.level],
+    hideLogPositionForProduction: true,
+    // Pass our record through untouched: no masking or cloning of field values.
+    overwrite: { mask: (args) => args, toLogObj: (args) => ({ ...(args[0] as LogRecord) }) },
+  });
+  tslog.attachTransport((record) => {
+    const date = record._meta?.date instanceof Date ? record._meta.date : new Date();
+    sink(formatLogLine({ date, level: record.level, module: record.module, fields: record.fields, message: record.message }));
+  });
+  return wrap(tslog, options.level, options.module, { ...options.fields });
+}
+
+function wrap(tslog: TsLogger<LogRecord>, minimum: LogLevel, module: string, bound: Record<string, unknown>): Logger {
+  const emit = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
+    const record: LogRecord = { level: LEVEL_NAMES[level], module, fields: fields ? { ...bound, ...fields } : bound, message };
+    tslog.log(LEVEL_IDS[level], LEVEL_NAMES[level], record);
+  };
+  return {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    child: (childModule, fields) => wrap(tslog, minimum, childModule, { ...bound, ...fields }),
+    enabled: (level) => LEVEL_IDS[level] >= LEVEL_IDS[minimum],
+  };
+}
+
+function createSink(options: LoggerOptions): (line: string) => void {
+  const file = options.file;
+  let fileBroken = false;
+  if (file !== undefined) {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch {
+      // Reported by the first append below, which fails the same way.
+    }
+  }
+  return (line) => {
+    if (options.stderr) process.stderr.write(line);
+    if (file === undefined || fileBroken) return;
+    try {
+      fs.appendFileSync(file, line, { mode: 0o600 });
+    } catch (error) {
+      fileBroken = true;
+      process.stderr.write(`ccc: cannot write log file ${file}: ${(error as Error).message}; logging to it stops.\n`);
+    }
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * What the supervisor does, as events: shown on stderr in headless mode, as JSON lines with
+ * `--json`, sent to observers (design section 8), and logged.
+ */
+export type SupervisorEvent =
+  | { kind: 'phase'; phase: 'agent' | 'review' | 'idle'; at: string }
+  | { kind: 'iteration'; n: number; max: number; at: string }
+  | { kind: 'checker'; checker: string; state: 'start' | 'done' | 'error'; duration_ms?: number; at: string }
+  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; at: string }
+  | { kind: 'stopped'; reason: StopReason; message: string; at: string }
+  | { kind: 'error'; message: string; at: string }
+  | { kind: 'end'; exit_code: number | null; at: string };
+
+/** Why the loop let the agent stop. */
+export type StopReason =
+  | 'completed'
+  | 'limit'
+  | 'no-progress'
+  | 'cost-cap'
+  | 'checker-failed'
+  | 'disabled'
+  | 'background-tasks'
+  | 'recursion';
+
+export type EventSink = (event: SupervisorEvent) => void;
+
+type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
+
+export function event(e: WithoutAt<SupervisorEvent>): SupervisorEvent {
+  return { ...e, at: new Date().toISOString() } as SupervisorEvent;
+}

@@ -1,0 +1,137 @@
+/**
+ * `ccc --supervisor -p "<task>"`: the supervised loop without a terminal, for CI. Each agent turn
+ * is a `claude -p` run (the first with the task, the next ones `--resume <session>` with the
+ * checker's feedback, all with the user's claude args); between turns the same `reviewStop` as
+ * the interactive proxy decides. The agent's text goes to stdout, progress to stderr; with
+ * `--json`, stdout carries ccc's event stream as JSON lines instead.
+ */
+import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
+import { ExitCode } from '../errors.js';
+import type { Frame } from '../frames/frame.js';
+import { transcriptPathFor } from '../frames/transcript.js';
+import { event, type EventSink, type SupervisorEvent } from './events.js';
+import { FrameWindow } from './frame-window.js';
+import { reviewStop, type StopDecision } from './review-stop.js';
+import type { SupervisorSession } from './supervisor-session.js';
+
+export interface HeadlessOptions {
+  task: string;
+  json: boolean;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export async function runHeadless(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
+  const { config } = session;
+  const frames = new FrameWindow(500);
+  const emit: EventSink = (e) => {
+    session.emit(e);
+    if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
+    else options.stderr.write(renderEvent(e));
+  };
+  let sessionId: string | undefined;
+  let message = options.task;
+  let turn = 0;
+  for (;;) {
+    turn++;
+    emit(event({ kind: 'phase', phase: 'agent' }));
+    const args = ['-p', '--output-format', 'stream-json', '--verbose', ...(sessionId ? ['--resume', sessionId] : []), ...session.claudeArgs];
+    const result = await runAgentTurn(session, args, message, (frame) => {
+      frames.push(frame);
+      session.onFrame(frame);
+      if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
+      else writeAgentText(frame, options.stdout);
+    });
+    if (result.spawnError) throw result.spawnError;
+    sessionId = result.sessionId ?? sessionId;
+    if (result.exitCode !== 0 || !sessionId) {
+      const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
+      session.logger.error('agent turn failed', { turn, exit_code: result.exitCode, stderr: result.stderrTail });
+      emit(event({ kind: 'error', message: `the agent exited with code ${result.exitCode}: ${result.stderrTail.trim().split('\n').pop() ?? ''}` }));
+      return finish(emit, code);
+    }
+    session.setSessionId(sessionId);
+    const decision = await reviewStop(
+      {
+        sessionId,
+        transcriptPath: transcriptPathFor(session.env, session.cwd, sessionId),
+        cwd: session.cwd,
+        stopHookActive: turn > 1,
+        lastAssistantMessage: result.resultText ?? '',
+        backgroundTasks: [],
+        raw: {},
+      },
+      { ...session.reviewDeps(), frames: frames.items(), userPrompts: [options.task], emit },
+    );
+    if (decision.action === 'block') {
+      message = decision.feedback;
+      continue;
+    }
+    return finish(emit, exitCodeFor(decision), decision);
+  }
+}
+
+function runAgentTurn(session: SupervisorSession, args: string[], message: string, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
+  session.logger.debug('agent turn', { command: [session.config.claude.command, ...args].join(' ') });
+  return runClaudePrint({
+    command: session.config.claude.command,
+    args,
+    stdin: message,
+    cwd: session.cwd,
+    env: session.agentEnv(),
+    logger: session.logger,
+    onFrame: (frame) => {
+      if (frame.type === 'result' && typeof frame.total_cost_usd === 'number') session.addCost(frame.total_cost_usd);
+      onFrame(frame);
+    },
+  });
+}
+
+export function exitCodeFor(decision: Extract<StopDecision, { action: 'allow' }>): number {
+  switch (decision.reason) {
+    case 'completed':
+    case 'disabled':
+    case 'recursion':
+    case 'background-tasks':
+      return ExitCode.completed;
+    case 'checker-failed':
+      return ExitCode.checkerFailed;
+    default:
+      return ExitCode.limit;
+  }
+}
+
+function finish(emit: EventSink, code: number, decision?: Extract<StopDecision, { action: 'allow' }>): number {
+  if (decision && decision.reason !== 'completed') emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
+  emit(event({ kind: 'end', exit_code: code }));
+  return code;
+}
+
+function writeAgentText(frame: Frame, out: NodeJS.WritableStream) {
+  if (frame.type !== 'assistant') return;
+  const content = (frame.message as { content?: Array<{ type: string; text?: string }> } | undefined)?.content;
+  for (const block of content ?? []) if (block.type === 'text' && block.text) out.write(block.text.endsWith('\n') ? block.text : `${block.text}\n`);
+}
+
+/** Human-readable progress on stderr. */
+export function renderEvent(e: SupervisorEvent): string {
+  switch (e.kind) {
+    case 'iteration':
+      return `ccc: review ${e.n}/${e.max}\n`;
+    case 'checker':
+      return e.state === 'start' ? `ccc:   ${e.checker} checking…\n` : e.state === 'done' ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n` : `ccc:   ${e.checker} failed\n`;
+    case 'verdict':
+      return e.completed ? `ccc: ✓ complete (${e.checker})\n` : `ccc: ✗ not complete (${e.checker}): ${firstLine(e.feedback)}\n`;
+    case 'stopped':
+      return `ccc: stopped: ${e.message}\n`;
+    case 'error':
+      return `ccc: error: ${e.message}\n`;
+    default:
+      return '';
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}

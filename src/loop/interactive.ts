@@ -1,0 +1,100 @@
+/**
+ * `ccc --supervisor [claude args]`: the real Claude Code TUI in a pty behind the transparent
+ * proxy. Stops arrive through the Stop hook injected for this launch, which calls back over the
+ * private stop channel; each is decided by `reviewStop`, and the answer goes back to claude as the
+ * hook's output (a block with the feedback, or nothing). The agent's exit code is ours.
+ */
+import crypto from 'node:crypto';
+import { hookOutput } from '../stop/hook-output.js';
+import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
+import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
+import { parseStopInput } from '../stop/stop-event.js';
+import { spawnAgentPty } from '../pty/agent-pty.js';
+import { startProxy } from '../pty/proxy.js';
+import { processTerminal, writeResetSync } from '../pty/terminal.js';
+import { InputRecorder } from '../input/input-recorder.js';
+import { cccDir, inputLogPath } from '../state/paths.js';
+import { registerRunningSession } from './running-session.js';
+import { event } from './events.js';
+import { reviewStop } from './review-stop.js';
+import { reviewTitleUpdater } from './review-status.js';
+import type { SupervisorSession } from './supervisor-session.js';
+import { tailSessionTranscript } from './transcript-frames.js';
+
+const SESSION_CHOOSING_ARGS = ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session'];
+
+export async function runInteractive(session: SupervisorSession): Promise<number> {
+  const terminal = processTerminal();
+  const recorder = new InputRecorder();
+  const ownsSessionId = !session.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
+  const launchId = ownsSessionId ? crypto.randomUUID() : undefined;
+  const bindSession = (id: string) => {
+    if (session.sessionId === id) return;
+    session.setSessionId(id);
+    recorder.bind(inputLogPath(session.configDir, id));
+    running.update({ session_id: id });
+  };
+
+  const channel = await startStopChannel({
+    dir: cccDir(session.configDir),
+    onStop: async (input) => {
+      const parsed = parseStopInput(input);
+      if (!parsed.ok) {
+        session.logger.warn(`malformed Stop hook input: ${parsed.error}`);
+        return '';
+      }
+      bindSession(parsed.value.sessionId);
+      const decision = await reviewStop(parsed.value, session.reviewDeps());
+      session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
+      return hookOutput(decision, { showVerdict: true });
+    },
+    onError: (error) => session.logger.error(`stop channel: ${error.message}`),
+  });
+
+  const timeout = session.config.supervisor.timeout_seconds * Math.max(1, session.pipeline.length) + 30;
+  const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
+  const args = withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...session.claudeArgs], hook, session.cwd);
+  const { cols, rows } = terminal.size();
+  const pty = spawnAgentPty({
+    command: session.config.claude.command,
+    args,
+    cwd: session.cwd,
+    env: session.agentEnv({ [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
+    cols,
+    rows,
+  });
+  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command: [session.config.claude.command, ...session.claudeArgs] });
+  if (launchId) bindSession(launchId);
+  session.logger.info('interactive session started', { agent_pid: pty.pid });
+
+  const restoreRaw = terminal.enterRaw();
+  const proxy = startProxy({ terminal, pty });
+  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
+  const subscriptions = [
+    proxy.input$.subscribe((chunk) => recorder.record(chunk)),
+    session.events$.subscribe((e) => title.onEvent(e)),
+  ];
+  const emergencyRestore = () => {
+    restoreRaw();
+    if (terminal.isTTY) writeResetSync(1, proxy.altScreen.active);
+  };
+  process.once('exit', emergencyRestore);
+  const stopTail = launchId || session.sessionId ? tailSessionTranscript(session, () => session.sessionId) : () => {};
+
+  try {
+    const exit = await proxy.exit;
+    const code = exit.signal ? 128 + exit.signal : exit.exitCode;
+    session.logger.info('agent exited', { exit_code: exit.exitCode, signal: exit.signal ?? null });
+    session.emit(event({ kind: 'end', exit_code: code }));
+    return code;
+  } finally {
+    title.stop();
+    for (const s of subscriptions) s.unsubscribe();
+    stopTail();
+    emergencyRestore();
+    process.off('exit', emergencyRestore);
+    await recorder.flush();
+    await channel.close();
+    await running.remove();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Shows that a review is running without touching the agent's screen: the terminal title (an OSC
+ * sequence, injected only at safe points between the agent's sequences) names the checker, the
+ * iteration and the elapsed time, and ends with the verdict. Claude Code sets its own title again
+ * on its next update.
+ */
+import type { SupervisorEvent } from './events.js';
+
+export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e: SupervisorEvent): void; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let started = 0;
+  let label = '';
+  const title = (text: string) => inject(`\x1b]0;${text.replace(/[\x00-\x1f\x7f]/g, ' ')}\x07`);
+  const tick = () => title(`ccc: reviewing ${label} · ${Math.round((Date.now() - started) / 1000)}s`);
+  const stopTimer = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+  return {
+    onEvent(e) {
+      if (e.kind === 'iteration') label = `${e.n}/${e.max}`;
+      else if (e.kind === 'checker' && e.state === 'start') {
+        label = `${label.split(' ')[0]} (${e.checker})`;
+        if (!timer) {
+          started = Date.now();
+          timer = setInterval(tick, 1000);
+          timer.unref();
+        }
+        tick();
+      } else if (e.kind === 'verdict') {
+        stopTimer();
+        title(e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`);
+      } else if (e.kind === 'error' || e.kind === 'stopped') {
+        stopTimer();
+        title(`ccc: ${e.message.slice(0, 80)}`);
+      }
+    },
+    stop: stopTimer,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * One stop of the agent, decided: the same code for the interactive proxy, the headless loop and
+ * the standalone Stop hook. It counts the iteration under the session lock, runs the checker
+ * pipeline, applies the spending guards, and says whether the agent may stop or must continue
+ * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
+ * stop (design section 6) and is logged at ERROR with its exit code and stderr.
+ */
+import type { CccConfig } from '../config/types.js';
+import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
+import type { CheckContext, CheckerLogger, Verdict } from '../checkers/types.js';
+import { isCccError } from '../errors.js';
+import type { Frame } from '../frames/frame.js';
+import { readTranscript } from '../frames/transcript.js';
+import { updateSessionState } from '../state/session-state.js';
+import type { StopEvent } from '../stop/stop-event.js';
+import { event, type EventSink, type StopReason } from './events.js';
+import type { StopGuard } from './stop-guard.js';
+
+export type StopDecision =
+  | { action: 'allow'; reason: StopReason; message: string; iteration?: number; verdict?: Verdict; checker?: string }
+  | { action: 'block'; feedback: string; iteration: number; verdict: Verdict; checker: string };
+
+export interface ReviewStopDeps {
+  config: CccConfig;
+  configDir: string;
+  pipeline: readonly PipelineEntry[];
+  logger: CheckerLogger;
+  env: NodeJS.ProcessEnv;
+  claudeArgs: readonly string[];
+  frames?: readonly Frame[];
+  /** The user's prompts when ccc knows them (headless); otherwise read from the transcript. */
+  userPrompts?: readonly string[];
+  guards?: readonly StopGuard[];
+  emit?: EventSink;
+  signal?: AbortSignal;
+  reportCost?(usd: number): void;
+}
+
+export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
+  const { config, logger } = deps;
+  const max = config.supervisor.max_iterations;
+  if (stop.backgroundTasks.length > 0) {
+    logger.info('background tasks still running; review deferred until they finish', { session_id: stop.sessionId, background_tasks: stop.backgroundTasks.length });
+    return { action: 'allow', reason: 'background-tasks', message: 'background tasks are still running' };
+  }
+  const transcript = await readContext(stop, deps);
+  const prompts = deps.userPrompts ? [...deps.userPrompts] : transcript.userPrompts;
+
+  let limitReached = false;
+  let disabled = false;
+  const state = await updateSessionState(deps.configDir, stop.sessionId, (s) => {
+    const fresh = s.prompt_count !== prompts.length;
+    const iteration = fresh ? 0 : s.iteration;
+    disabled = s.enabled === false;
+    limitReached = !disabled && iteration >= max;
+    const next = disabled || limitReached ? iteration : iteration + 1;
+    return { ...s, iteration: next, max_iterations: max, prompt_count: prompts.length };
+  });
+  const iteration = state.iteration;
+  const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
+  if (disabled) {
+    logger.info('supervision is off for this session; stop allowed', fields);
+    return { action: 'allow', reason: 'disabled', message: 'supervision is off for this session' };
+  }
+  if (limitReached) {
+    logger.warn(`iteration limit reached (${max}); stop allowed without review`, fields);
+    return { action: 'allow', reason: 'limit', message: `the iteration limit (${max}) was reached without the checker confirming completion`, iteration };
+  }
+
+  const started = Date.now();
+  logger.info('review started', fields);
+  deps.emit?.(event({ kind: 'iteration', n: iteration, max }));
+  deps.emit?.(event({ kind: 'phase', phase: 'review' }));
+  const ctx: CheckContext = {
+    sessionId: stop.sessionId,
+    transcriptPath: stop.transcriptPath,
+    cwd: stop.cwd,
+    userPrompts: prompts,
+    lastAssistantMessage: stop.lastAssistantMessage ?? transcript.lastAssistantText,
+    iteration,
+    maxIterations: max,
+    completionMarker: config.supervisor.completion_marker,
+    timeoutSeconds: config.supervisor.timeout_seconds,
+    frames: deps.frames ?? [],
+    claudeArgs: deps.claudeArgs,
+    claudeCommand: config.claude.command,
+    env: deps.env,
+    logger,
+    reportCost: deps.reportCost,
+  };
+
+  let outcome;
+  try {
+    outcome = await runPipeline(deps.pipeline, ctx, { signal: deps.signal, listener: pipelineLogger(logger, fields, deps.emit) });
+  } catch (error) {
+    const data = isCccError(error) ? error.data : {};
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error(`checker failed; stop allowed: ${message}`, { ...fields, exit_code: data.exit_code ?? null, signal: data.signal ?? null, stderr: data.stderr ?? '', duration: ms(started) });
+    deps.emit?.(event({ kind: 'error', message }));
+    return { action: 'allow', reason: 'checker-failed', message, iteration };
+  }
+  const { verdict, checker } = outcome;
+  logger.info('review finished', { ...fields, completed: verdict.completed, checker, duration: ms(started) });
+  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration }));
+  await updateSessionState(deps.configDir, stop.sessionId, (s) => ({
+    ...s,
+    last_verdict: { checker, completed: verdict.completed, feedback: verdict.feedback, at: new Date().toISOString() },
+  }));
+  if (verdict.completed) return { action: 'allow', reason: 'completed', message: verdict.feedback, iteration, verdict, checker };
+
+  for (const guard of deps.guards ?? []) {
+    const stopNow = await guard.afterVerdict({ sessionId: stop.sessionId, cwd: stop.cwd, iteration, verdict, checker });
+    if (stopNow) {
+      logger.warn(`${guard.name}: ${stopNow.message}; stop allowed`, fields);
+      return { action: 'allow', reason: stopNow.reason, message: stopNow.message, iteration, verdict, checker };
+    }
+  }
+  return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
+}
+
+async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string }> {
+  if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '' };
+  try {
+    const t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
+    return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText };
+  } catch (error) {
+    deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
+    return { userPrompts: [], lastAssistantText: '' };
+  }
+}
+
+function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, emit?: EventSink) {
+  return {
+    onCheckerStart: (checker: string) => {
+      logger.info('checker started', { ...fields, checker });
+      emit?.(event({ kind: 'checker', checker, state: 'start' }));
+    },
+    onCheckerVerdict: (checker: string, verdict: Verdict, durationMs: number) => {
+      logger.info('checker verdict', { ...fields, checker, completed: verdict.completed, duration: `${durationMs}ms` });
+      emit?.(event({ kind: 'checker', checker, state: 'done', duration_ms: durationMs }));
+    },
+    onCheckerError: (checker: string, _error: unknown, durationMs: number) => {
+      emit?.(event({ kind: 'checker', checker, state: 'error', duration_ms: durationMs }));
+    },
+  };
+}
+
+function ms(since: number): string {
+  return `${Date.now() - since}ms`;
+}

@@ -1,0 +1,25 @@
+/**
+ * Spending guards (design section 6): after a "not completed" verdict, a guard may end the loop
+ * and hand back to the user instead of sending the feedback (no progress, cost cap). Guards keep
+ * their own state across stops of one process; in hook mode they read the session state.
+ */
+import type { Verdict } from '../checkers/types.js';
+import type { StopReason } from './events.js';
+
+export interface GuardInput {
+  sessionId: string;
+  cwd: string;
+  iteration: number;
+  verdict: Verdict;
+  checker: string;
+}
+
+export interface GuardStop {
+  reason: Extract<StopReason, 'no-progress' | 'cost-cap'>;
+  message: string;
+}
+
+export interface StopGuard {
+  name: string;
+  afterVerdict(input: GuardInput): Promise<GuardStop | undefined> | GuardStop | undefined;
+}

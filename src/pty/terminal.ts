@@ -1,0 +1,56 @@
+/**
+ * The user's terminal edge: raw mode, size, resize events, output with backpressure, and a
+ * restore that puts everything back (design section 14) on every exit path.
+ */
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { Undo } from './agent-pty.js';
+import { resetSequence } from './terminal-modes.js';
+
+export interface UserTerminal {
+  readonly isTTY: boolean;
+  readonly input: Readable;
+  size(): { cols: number; rows: number };
+  onResize(listener: () => void): Undo;
+  /** Enters raw mode; the undo restores the mode the terminal had before. */
+  enterRaw(): Undo;
+  /** Writes agent output; false when the terminal is behind (wait for `onDrain`). */
+  write(chunk: Buffer | string): boolean;
+  onDrain(listener: () => void): Undo;
+}
+
+export function processTerminal(): UserTerminal {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  return {
+    isTTY: !!stdin.isTTY && !!stdout.isTTY,
+    input: stdin,
+    size: () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 }),
+    onResize: (listener) => {
+      stdout.on('resize', listener);
+      return () => stdout.off('resize', listener);
+    },
+    enterRaw: () => {
+      if (!stdin.isTTY) return () => {};
+      stdin.setRawMode(true);
+      return () => {
+        if (stdin.isTTY) stdin.setRawMode(false);
+      };
+    },
+    write: (chunk) => stdout.write(chunk),
+    onDrain: (listener) => {
+      stdout.on('drain', listener);
+      return () => stdout.off('drain', listener);
+    },
+  };
+}
+
+/** Writes the mode resets synchronously: used on exit paths where the event loop may not turn again. */
+export function writeResetSync(fd: number, altScreenActive: boolean): void {
+  try {
+    fs.writeSync(fd, resetSequence(altScreenActive));
+  } catch {
+    // the terminal is gone; nothing left to restore
+  }
+}
+

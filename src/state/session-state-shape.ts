@@ -1,0 +1,72 @@
+/** The shape of `supervisor-<session_id>.json`, and a strict reader for it. */
+import { isPlainObject } from '../config/rules.js';
+
+export interface SessionVerdict {
+  checker: string;
+  completed: boolean;
+  feedback: string;
+  /** ISO 8601 time of the verdict. */
+  at: string;
+}
+
+export interface SessionState {
+  session_id: string;
+  /** Reviews run so far in this session (0 before the first). */
+  iteration: number;
+  max_iterations: number;
+  /** False when the user turned supervision off for this session. */
+  enabled: boolean;
+  /** The user's own prompts seen so far. */
+  prompt_count: number;
+  created_at: string;
+  updated_at: string;
+  last_verdict?: SessionVerdict;
+}
+
+const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+const text = (v: unknown) => typeof v === 'string';
+
+/**
+ * The state in `text`, or undefined when it is not valid JSON of the right shape. The file
+ * belongs to `sessionId`: a file claiming another session is as good as corrupt.
+ */
+export function parseSessionState(content: string, sessionId: string): SessionState | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(value)) return undefined;
+  const ok =
+    value.session_id === sessionId &&
+    count(value.iteration) &&
+    count(value.max_iterations) &&
+    typeof value.enabled === 'boolean' &&
+    count(value.prompt_count) &&
+    text(value.created_at) &&
+    text(value.updated_at) &&
+    (value.last_verdict === undefined || isVerdict(value.last_verdict));
+  if (!ok) return undefined;
+  const state: SessionState = {
+    session_id: sessionId,
+    iteration: value.iteration as number,
+    max_iterations: value.max_iterations as number,
+    enabled: value.enabled as boolean,
+    prompt_count: value.prompt_count as number,
+    created_at: value.created_at as string,
+    updated_at: value.updated_at as string,
+  };
+  if (value.last_verdict !== undefined) state.last_verdict = value.last_verdict as SessionVerdict;
+  return state;
+}
+
+function isVerdict(value: unknown): value is SessionVerdict {
+  return (
+    isPlainObject(value) &&
+    text(value.checker) &&
+    typeof value.completed === 'boolean' &&
+    text(value.feedback) &&
+    text(value.at)
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * What `ccc supervisor-hook` prints for a decision. Blocking prints Claude Code's
+ * `{"decision":"block","reason":…}`; allowing prints no decision. `systemMessage` (shown to the
+ * user in the Claude Code TUI, never to the model) carries the verdict so it is visible.
+ */
+import type { StopDecision } from '../loop/review-stop.js';
+
+export function hookOutput(decision: StopDecision, options: { showVerdict: boolean }): string {
+  if (decision.action === 'block') {
+    const out: Record<string, string> = { decision: 'block', reason: decision.feedback };
+    if (options.showVerdict) out.systemMessage = `ccc: review ${decision.iteration} (${decision.checker}): not complete, feedback sent to the agent`;
+    return JSON.stringify(out);
+  }
+  if (!options.showVerdict) return '';
+  const message = visibleAllowMessage(decision);
+  return message ? JSON.stringify({ systemMessage: message }) : '';
+}
+
+function visibleAllowMessage(decision: Extract<StopDecision, { action: 'allow' }>): string | undefined {
+  switch (decision.reason) {
+    case 'completed':
+      return `ccc: review ${decision.iteration ?? ''} (${decision.checker ?? 'checker'}): complete`.replace('  ', ' ');
+    case 'limit':
+    case 'no-progress':
+    case 'cost-cap':
+    case 'checker-failed':
+      return `ccc: stopped supervising: ${decision.message}`;
+    default:
+      return undefined;
+  }
+}

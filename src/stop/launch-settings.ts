@@ -1,0 +1,64 @@
+/**
+ * The per-launch settings that put ccc's Stop hook into the claude it starts (`--settings`),
+ * leaving the user's settings.json untouched. If the user passed their own `--settings`, ours are
+ * merged into theirs so both apply.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { CccError } from '../errors.js';
+
+export interface HookCommand {
+  /** The executable and arguments that run `ccc supervisor-hook --proxy`. */
+  argv: string[];
+  timeoutSeconds: number;
+}
+
+/** `node /abs/dist/cli/main.js` — how this very ccc is started again. */
+export function selfCommand(): string[] {
+  return [process.execPath, process.argv[1] ?? ''];
+}
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function stopHookSettings(hook: HookCommand): Record<string, unknown> {
+  return {
+    hooks: {
+      Stop: [{ hooks: [{ type: 'command', command: hook.argv.map(shellQuote).join(' '), timeout: hook.timeoutSeconds }] }],
+    },
+  };
+}
+
+/** Returns claude args with ccc's settings added (merged into a user `--settings` when present). */
+export function withLaunchSettings(claudeArgs: readonly string[], ours: Record<string, unknown>, cwd: string): string[] {
+  const args = [...claudeArgs];
+  const at = args.findIndex((a) => a === '--settings' || a.startsWith('--settings='));
+  if (at === -1) return ['--settings', JSON.stringify(ours), ...args];
+  const inline = args[at]!.startsWith('--settings=');
+  const value = inline ? args[at]!.slice('--settings='.length) : args[at + 1];
+  if (value === undefined) throw new CccError('USAGE', '--settings needs a value (a JSON string or a file path)');
+  const theirs = readSettingsValue(value, cwd);
+  const merged = mergeHooks(theirs, ours);
+  args.splice(at, inline ? 1 : 2, '--settings', JSON.stringify(merged));
+  return args;
+}
+
+function readSettingsValue(value: string, cwd: string): Record<string, unknown> {
+  const text = value.trim().startsWith('{') ? value : fs.readFileSync(path.resolve(cwd, value), 'utf8');
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new CccError('USAGE', `--settings ${value}: not a JSON object`);
+}
+
+function mergeHooks(theirs: Record<string, unknown>, ours: Record<string, unknown>): Record<string, unknown> {
+  const theirHooks = (theirs.hooks ?? {}) as Record<string, unknown[]>;
+  const ourHooks = ours.hooks as Record<string, unknown[]>;
+  const hooks: Record<string, unknown[]> = { ...theirHooks };
+  for (const [name, entries] of Object.entries(ourHooks)) hooks[name] = [...(theirHooks[name] ?? []), ...entries];
+  return { ...theirs, hooks };
+}

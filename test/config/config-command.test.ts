@@ -1,0 +1,83 @@
+/** `ccc config` through the built CLI (dist/cli/main.js): what a user sees, exit codes included. */
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cccBin } from '../support/claude-env.js';
+import { runProcess } from '../support/run-process.js';
+import { makeTempHome, type TempHome } from '../support/temp-home.js';
+
+let t: TempHome;
+beforeEach(() => {
+  t = makeTempHome();
+});
+afterEach(() => t.cleanup());
+
+function ccc(args: string[], env: NodeJS.ProcessEnv = {}, cwd = t.project) {
+  return runProcess(process.execPath, [cccBin, ...args], { cwd, env: { ...t.env, ...env } });
+}
+
+describe('ccc config', () => {
+  it('prints every effective value with its layer, naming the env variable and the files', async () => {
+    const globalFile = t.write('home/.claude/ccc.json', JSON.stringify({ supervisor: { timeout_seconds: 120 }, observer: { token: 'abcdefghijklmnop' } }));
+    const projectFile = t.write('work/project/ccc.config.ts', "import { defineConfig } from 'ccc-supervisor';\nconst n: number = 3;\nexport default defineConfig({ kanban: { max_retries: n } });\n");
+    const r = await ccc(['config'], { CCC_SUPERVISOR_MAX_ITERATIONS: '30' });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^supervisor\.max_iterations = 30 +\(env: CCC_SUPERVISOR_MAX_ITERATIONS\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^supervisor\\.timeout_seconds = 120 +\\(global: ${escape(globalFile)}\\)$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^kanban\\.max_retries = 3 +\\(project: ${escape(projectFile)}\\)$`)));
+    expect(lines).toContainEqual(expect.stringMatching(/^supervisor\.log_level = "info" +\(default\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^supervisor\.checkers = \["claude"\] +\(default\)$/));
+    // A credential is masked in the human-readable listing.
+    expect(r.stdout).not.toContain('abcdefghijklmnop');
+    expect(lines).toContainEqual(expect.stringMatching(/^observer\.token = "\*\*\*\*mnop" +\(global: /));
+    // The source column is aligned.
+    const valueLines = lines.filter((l) => / = /.test(l));
+    expect(new Set(valueLines.map((l) => l.indexOf('   ('))).size).toBe(1);
+  });
+
+  it('--json prints the plain effective config; .supervisor.max_iterations is a number', async () => {
+    const r = await ccc(['config', '--json'], { CCC_SUPERVISOR_MAX_ITERATIONS: '42' });
+    expect(r.code).toBe(0);
+    const config = JSON.parse(r.stdout);
+    expect(config.supervisor.max_iterations).toBe(42);
+    expect(typeof config.supervisor.max_iterations).toBe('number');
+    expect(config.supervisor.prompt_path).toBe(path.join(t.home, '.claude', 'SUPERVISOR.md'));
+    expect(Object.keys(config).sort()).toEqual(['claude', 'kanban', 'mcp', 'observer', 'plugins', 'providers', 'settings', 'supervisor']);
+  });
+
+  it('an invalid value exits 2 with the key path, the value, what is allowed and the file', async () => {
+    const file = t.write('work/project/ccc.config.ts', 'export default { supervisor: { max_iterations: -1 } };\n');
+    const r = await ccc(['config']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`ccc: Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer >= 1.\n`);
+  });
+
+  it('a bad env value exits 2 naming the variable', async () => {
+    const r = await ccc(['config', '--json'], { CCC_SUPERVISOR_LOG_LEVEL: 'verbose' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('CCC_SUPERVISOR_LOG_LEVEL="verbose": must be one of "debug", "info", "warn", "error"');
+  });
+
+  it('an unreadable config file exits 2 naming the file', async () => {
+    const file = t.write('work/project/.cccrc.json', '{ "supervisor": { ');
+    const r = await ccc(['config']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`ccc: Cannot read config file ${file}:`);
+  });
+
+  it('--config <path> reads that file; a missing one exits 2', async () => {
+    const file = t.write('elsewhere/team.yaml', 'supervisor:\n  no_progress_limit: 5\n');
+    const ok = await ccc(['config', '--config', file]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(new RegExp(`supervisor\\.no_progress_limit = 5 +\\(project: ${escape(file)}\\)`));
+    const missing = await ccc(['config', '--config', 'missing.ts']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${path.join(t.project, 'missing.ts')} (given with --config) does not exist`);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,131 @@
+/** The env table and its parsers: strict, typed, errors that name variable, value and what is allowed. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { envBoolean, envInteger, envNumberAbove, envOneOf, envString } from '../../src/config/env-parsers.js';
+import { envOverrides, envVariableFor, readEnvLayer, type EnvOverride } from '../../src/config/env-overrides.js';
+
+describe('env parsers', () => {
+  it('integers: exact decimal integers within range only', () => {
+    const p = envInteger(1);
+    expect(p.parse('30')).toBe(30);
+    expect(p.parse(' 7 ')).toBe(7);
+    for (const bad of ['0', '-1', '1.5', '12abc', '1e3', '', ' ', '0x10', 'NaN', 'Infinity', '99999999999999999999']) {
+      expect(p.parse(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('fuzz: an integer parser accepts exactly the safe integers >= min, written in decimal', () => {
+    const p = envInteger(1);
+    fc.assert(
+      fc.property(fc.string(), (raw) => {
+        const v = p.parse(raw);
+        const t = raw.trim();
+        const expected = /^[+-]?\d+$/.test(t) && Number.isSafeInteger(Number(t)) && Number(t) >= 1 ? Number(t) : undefined;
+        expect(v).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (n) => {
+      expect(p.parse(String(n))).toBe(n);
+    }));
+    fc.assert(fc.property(fc.integer({ max: 0 }), (n) => {
+      expect(p.parse(String(n))).toBeUndefined();
+    }));
+  });
+
+  it('fuzz: a number parser returns a finite number above the bound or nothing, and round-trips numbers', () => {
+    const p = envNumberAbove(0);
+    fc.assert(
+      fc.property(fc.string(), (raw) => {
+        const v = p.parse(raw);
+        if (v !== undefined) {
+          expect(Number.isFinite(v) && v > 0).toBe(true);
+          expect(v).toBe(Number(raw.trim()));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.double({ min: Number.MIN_VALUE, noNaN: true, noDefaultInfinity: true }), (n) => {
+        expect(p.parse(String(n))).toBe(n);
+      }),
+    );
+    expect(p.parse('0')).toBeUndefined();
+    expect(p.parse('1.5')).toBe(1.5);
+    expect(p.parse('.5')).toBe(0.5);
+    expect(p.parse('Infinity')).toBeUndefined();
+    expect(p.parse('1,5')).toBeUndefined();
+  });
+
+  it('enums are case-insensitive; strings are verbatim and non-empty; booleans take the usual words', () => {
+    const level = envOneOf(['debug', 'info'] as const);
+    expect(level.parse('DEBUG')).toBe('debug');
+    expect(level.parse('verbose')).toBeUndefined();
+    expect(envString().parse(' a b ')).toBe(' a b ');
+    expect(envString().parse('')).toBeUndefined();
+    const b = envBoolean();
+    expect(['true', 'YES', '1', 'on'].map((s) => b.parse(s))).toEqual([true, true, true, true]);
+    expect(['false', 'No', '0', 'off'].map((s) => b.parse(s))).toEqual([false, false, false, false]);
+    expect(b.parse('maybe')).toBeUndefined();
+  });
+
+  it('fuzz: no parser throws on any text', () => {
+    const parsers = envOverrides.map((e) => e.parser);
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (raw) => {
+      parsers.forEach((p) => p.parse(raw));
+    }), { numRuns: 300 });
+  });
+});
+
+describe('readEnvLayer', () => {
+  it('builds a config object from the variables that are set, ignoring empty ones', () => {
+    const layer = readEnvLayer({
+      CCC_SUPERVISOR_MAX_ITERATIONS: '30',
+      CCC_SUPERVISOR_LOG_LEVEL: 'warn',
+      CCC_CLAUDE: '',
+      CCC_OBSERVER_TOKEN: 'abc',
+      UNRELATED: 'x',
+    });
+    expect(layer.config).toEqual({ supervisor: { max_iterations: 30, log_level: 'warn' }, observer: { token: 'abc' } });
+    expect(layer.warnings).toEqual([]);
+  });
+
+  it('fuzz: any value either parses into the table path or throws CONFIG_INVALID naming the variable', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...envOverrides), fc.string({ minLength: 1 }), (entry, raw) => {
+        try {
+          const layer = readEnvLayer({ [entry.name]: raw });
+          const keys = entry.path.split('.');
+          expect((layer.config as Record<string, Record<string, unknown>>)[keys[0]!]![keys[1]!]).toBe(entry.parser.parse(raw));
+        } catch (error) {
+          expect((error as { code: string }).code).toBe('CONFIG_INVALID');
+          expect((error as Error).message).toContain(`${entry.name}=${JSON.stringify(raw)}`);
+          expect((error as Error).message).toContain(entry.parser.allowed);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an entry with onInvalid 'warn' keeps the lower layers' value and reports a warning", () => {
+    const table: EnvOverride[] = [{ name: 'SUPERVISOR_MAX_RESTART_ATTEMPTS', path: 'mcp.max_restart_attempts', parser: envInteger(0), onInvalid: 'warn' }];
+    const layer = readEnvLayer({ SUPERVISOR_MAX_RESTART_ATTEMPTS: '-1' }, table);
+    expect(layer.config).toEqual({});
+    expect(layer.warnings).toEqual([
+      'Ignoring environment variable SUPERVISOR_MAX_RESTART_ATTEMPTS="-1": must be an integer >= 0 (it sets mcp.max_restart_attempts); using the configured value instead.',
+    ]);
+  });
+
+  it('every variable of the brief is in the table', () => {
+    expect(Object.fromEntries(envOverrides.map((e) => [e.name, e.path]))).toEqual({
+      CCC_SUPERVISOR_MAX_ITERATIONS: 'supervisor.max_iterations',
+      CCC_SUPERVISOR_TIMEOUT_SECONDS: 'supervisor.timeout_seconds',
+      CCC_SUPERVISOR_LOG_LEVEL: 'supervisor.log_level',
+      CCC_SUPERVISOR_PROMPT_PATH: 'supervisor.prompt_path',
+      CCC_SUPERVISOR_MAX_COST_USD: 'supervisor.max_cost_usd',
+      CCC_CLAUDE: 'claude.command',
+      CCC_OBSERVER_TOKEN: 'observer.token',
+    });
+    expect(envVariableFor('claude.command')).toBe('CCC_CLAUDE');
+  });
+});

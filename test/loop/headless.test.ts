@@ -1,0 +1,108 @@
+/**
+ * Headless supervised runs (`ccc --supervisor -p`) with the real claude against the scripted
+ * model server: the acceptance checks of the supervised-sessions issue.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { processesIn, readLog, runCcc, SUPERVISOR_TEXT, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+
+describe('ccc --supervisor -p (headless)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function setup(review: (index: number) => Reply, agent: (index: number) => Reply = (i) => ({ text: `agent answer ${i}` })) {
+    server = await startModelServer((r) => (r.kind === 'review' ? review(r.index) : agent(r.index)));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+  }
+
+  it('delivers the feedback into the user session, then exits 0 when the reviewer confirms', async () => {
+    const X = 'FEEDBACK-X: the tests for parse() are missing';
+    await setup((i) => (i === 0 ? { verdict: { completed: false, feedback: X } } : { verdict: { completed: true, feedback: 'looks done' } }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'write parse() with tests']);
+    expect(run.stderr).toContain('Supervisor mode enabled');
+    expect(run.code).toBe(0);
+
+    const agent = server.byKind('agent');
+    const reviews = server.byKind('review');
+    expect(reviews).toHaveLength(2);
+    expect(agent).toHaveLength(2);
+    // X is the agent's next user message, in the user's own session (it still holds the task and the first answer) ...
+    expect(agent[1]!.lastUserText).toContain(X);
+    expect(agent[1]!.text).toContain('write parse() with tests');
+    expect(agent[1]!.text).toContain('agent answer 0');
+    // ... and not in the fork: the agent never sees the review instructions.
+    expect(agent[1]!.text).not.toContain('REVIEW-RULES-7731');
+    for (const review of reviews) expect(review.text).toContain(SUPERVISOR_TEXT);
+    expect(reviews[1]!.text).toContain(X.slice(0, 10)); // the second review forks the session that holds X
+    expect(run.stdout).toContain('agent answer 0');
+    expect(run.stdout).toContain('agent answer 1');
+
+    const log = readLog(world);
+    const line = /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] \[(DEBUG|INFO|WARN|ERROR)\] \[[\w-]+\] .*$/;
+    for (const l of log.trim().split('\n')) expect(l).toMatch(line);
+    expect(log).toMatch(/\[INFO\] \[supervisor\] .*session_id=[0-9a-f-]{36}.*iteration=1\/20/);
+    expect(log).toMatch(/iteration=2\/20/);
+  });
+
+  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback delivered', async () => {
+    // Different feedback each time: the same one three times over an unchanged tree would trip the no-progress guard first.
+    const asks = ['add the missing tests', 'fix the parser edge case', 'document the new flag'];
+    await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' } });
+    expect(run.code).toBe(3);
+    expect(server.byKind('review')).toHaveLength(3);
+    const agent = server.byKind('agent');
+    expect(agent).toHaveLength(4);
+    for (let i = 0; i < 3; i++) expect(agent[i + 1]!.lastUserText).toContain(`still wrong #${i}`);
+    expect(run.stderr).toMatch(/iteration limit \(3\)/);
+    expect(readLog(world)).toMatch(/\[WARN\] .*iteration limit reached/);
+  });
+
+  it('kills a reviewer that never answers at timeout_seconds, logs the failure and exits 4 without leftovers', async () => {
+    await setup(() => ({ hang: true }));
+    const run = await runCcc(world, ['--supervisor', '--timeout', '3', '-p', 'do it']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/did not answer within 3s/);
+    expect(readLog(world)).toMatch(/\[ERROR\] .*exit_code=\S+ signal=\S+ stderr=.*checker failed; stop allowed: .*the claude reviewer did not answer within 3s/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(processesIn(world)).toEqual([]);
+  });
+
+  it('a reviewer that crashes is a checker failure (exit 4), never a hang', async () => {
+    await setup(() => ({ error: { status: 400, message: 'reviewer exploded' } }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
+    expect(run.code).toBe(4);
+    expect(readLog(world)).toMatch(/\[ERROR\] .*exit_code=1/);
+  });
+
+  it('a reviewer that answers garbage is asked again, then fails with exit 4', async () => {
+    await setup(() => ({ text: 'Hmm, I am not sure what to say.' }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/without a parseable verdict/);
+  });
+
+  it('--json prints the event stream as JSON lines on stdout, ending with the end event', async () => {
+    await setup((i) => ({ verdict: { completed: i > 0, feedback: i > 0 ? 'ok' : 'one more thing' } }));
+    const run = await runCcc(world, ['--supervisor', '--json', '-p', 'do it']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const kinds = lines.map((l) => l.kind);
+    expect(kinds).toContain('frame');
+    const verdicts = lines.filter((l) => l.kind === 'verdict');
+    expect(verdicts.map((v) => [v.iteration, v.completed, v.feedback])).toEqual([[1, false, 'one more thing'], [2, true, 'ok']]);
+    expect(lines[lines.length - 1]).toMatchObject({ kind: 'end', exit_code: 0 });
+  });
+
+  it('accepts a verdict given as text with the completion marker', async () => {
+    await setup(() => ({ text: 'I ran the tests, all green.\n[TASK_COMPLETED]\n' }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
+    expect(run.code).toBe(0);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The interactive supervised session in a real pty, typed as a person would, with the real
+ * claude TUI against the scripted model server.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+
+// Feedback that differs from review to review: the same one three times over an unchanged work
+// tree would end the loop through the no-progress guard before max_iterations.
+const ASKS = ['fix the parser', 'cover the CLI flags', 'handle empty input'];
+
+describe('ccc --supervisor (interactive, in a real pty)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  let h: PtyHarness | undefined;
+  afterEach(async () => {
+    h?.kill();
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function launch(options: { reviewsToPass?: number; args?: string } = {}) {
+    const passAt = options.reviewsToPass ?? 1;
+    server = await startModelServer((r) =>
+      r.kind === 'review'
+        ? r.index < passAt
+          ? { verdict: { completed: false, feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1} ${ASKS[r.index % ASKS.length]}` } }
+          : { verdict: { completed: true, feedback: 'all good' } }
+        : { text: `agent answer ${r.index}` },
+    );
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    // stty runs on the same pty before and after ccc: the terminal settings must come back identical.
+    const script = `stty -a > before.txt; "${process.execPath}" "${cccBin}" --supervisor ${options.args ?? ''}; echo "CCC-EXIT=$?"; stty -a > after.txt; echo STTY-SAVED; sleep 5`;
+    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    await h.waitForScreen(/❯/, 60_000);
+    return h;
+  }
+
+  const stty = (name: string) => fs.readFileSync(path.join(world.cwd, name), 'utf8');
+
+  it('runs the loop with visible feedback, returns to the prompt, and /exit leaves the terminal as it was', async () => {
+    const h = await launch();
+    expect(h.output().toString()).toContain('Supervisor mode enabled');
+    await h.type('build the thing');
+    h.press('\r');
+    const screen = await h.waitForScreen(/agent answer 1[\s\S]*review 2 \(claude\): complete/, 60_000);
+    expect(screen).toContain('build the thing');
+    expect(screen).toContain('FEEDBACK-I1 add the README');
+    // the feedback reached the agent as its next message, in the user's session
+    const agent = server.byKind('agent');
+    expect(agent[1]!.lastUserText).toContain('FEEDBACK-I1 add the README');
+    expect(server.byKind('review')[0]!.text).toContain('REVIEW-RULES-7731');
+    expect(server.byKind('review')[0]!.text).toContain('1. build the thing');
+    await h.waitForScreen(/❯\s*\n/, 10_000);
+    await h.type('/exit');
+    await new Promise((r) => setTimeout(r, 300));
+    h.press('\r');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=0/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
+    const log = fs.readdirSync(path.join(world.claudeDir, 'ccc')).find((f) => f.endsWith('.log') && f.startsWith('supervisor-'))!;
+    expect(fs.readFileSync(path.join(world.claudeDir, 'ccc', log), 'utf8')).toMatch(/iteration=2\/20/);
+    const input = fs.readdirSync(path.join(world.claudeDir, 'ccc')).find((f) => f.startsWith('input-'))!;
+    expect(fs.readFileSync(path.join(world.claudeDir, 'ccc', input), 'utf8')).toContain('build the thing');
+    expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))).toEqual([]);
+  });
+
+  it('keeps the loop going past Claude Code\'s own cap of 8 blocks, up to max_iterations', async () => {
+    const h = await launch({ reviewsToPass: 100, args: '--max-iterations 10' });
+    await h.type('never done');
+    h.press('\r');
+    await h.waitForScreen(/iteration limit \(10\) was reached/, 120_000);
+    expect(server.byKind('review')).toHaveLength(10);
+    expect(server.byKind('agent')).toHaveLength(11);
+  });
+
+  it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {
+    const h = await launch();
+    h.resize(90, 30);
+    await h.waitForScreen(/^─{90}$/m, 30_000);
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid, session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
+    expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
+    process.kill(pid, 'SIGTERM');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=143/);
+    const withoutSize = (text: string) => text.replace(/rows \d+; columns \d+/, '');
+    expect(withoutSize(stty('after.txt'))).toBe(withoutSize(stty('before.txt')));
+  });
+
+  it('restores the terminal and exits 137 when the agent is killed with SIGKILL', async () => {
+    const h = await launch();
+    const agentPid = findAgentPid(world);
+    process.kill(agentPid, 'SIGKILL');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
+  });
+});
+
+/** The claude that ccc started: the process in the project directory launched with --session-id. */
+function findAgentPid(world: ClaudeWorld): number {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (fs.readlinkSync(`/proc/${entry}/cwd`) === world.cwd && cmdline.includes('--session-id') && !cmdline.some((a) => a.endsWith('main.js'))) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  throw new Error('the agent process was not found');
+}

@@ -1,0 +1,127 @@
+/** `ccc validate` as a user runs it: offline checks, and --network against local servers only. */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+
+let world: ClaudeWorld;
+const servers: http.Server[] = [];
+beforeEach(() => {
+  world = makeClaudeWorld();
+});
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      s.closeAllConnections();
+      return new Promise((r) => s.close(r));
+    }),
+  );
+  world.cleanup();
+});
+
+function writeProviders(providers: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  fs.writeFileSync(path.join(world.claudeDir, 'ccc.json'), JSON.stringify({ providers, ...extra }));
+}
+
+async function localServer(status: number): Promise<{ url: string; hits: string[] }> {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    res.writeHead(status).end();
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/anthropic`, hits };
+}
+
+/** A port that was just free: nothing listens there. */
+async function closedPortUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('ccc validate', () => {
+  it('reports each missing key with how to fix it, and exits 2', async () => {
+    writeProviders({
+      good: { env: { ANTHROPIC_BASE_URL: 'https://good.example/anthropic', ANTHROPIC_AUTH_TOKEN: 't' } },
+      nourl: { env: { ANTHROPIC_API_KEY: 'k' } },
+      badurl: { env: { ANTHROPIC_BASE_URL: 'good.example/anthropic', ANTHROPIC_API_KEY: 'k' } },
+      nokey: { env: { ANTHROPIC_BASE_URL: 'https://x.example' } },
+    });
+    const result = await runCcc(world, ['validate', '--all']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('good    ok       https://good.example/anthropic');
+    expect(result.stdout).toContain('nourl   INVALID  (no base URL)\n        - ANTHROPIC_BASE_URL is missing: add the provider\'s endpoint to providers.nourl.env.');
+    expect(result.stdout).toContain('- ANTHROPIC_BASE_URL "good.example/anthropic" is not an http(s) URL: write it as https://host[/path].');
+    expect(result.stdout).toContain('- no key: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN in providers.nokey.env.');
+    expect(result.stdout).toContain(`3 of 4 invalid (${path.join(world.claudeDir, 'ccc.json')}).`);
+    expect(result.stdout).not.toContain('"k"'); // secrets are never printed
+  });
+
+  it('checks one named provider, or the current one by default; exit 0 when valid', async () => {
+    writeProviders(
+      { a: { env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_API_KEY: 'k' } }, b: { env: {} } },
+      { current_provider: 'a' },
+    );
+    expect(await runCcc(world, ['validate'])).toMatchObject({ code: 0, stdout: 'a  ok       https://a.example\nAll 1 valid.\n' });
+    expect((await runCcc(world, ['validate', 'b'])).code).toBe(2);
+    const unknown = await runCcc(world, ['validate', 'c']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown provider "c". Known providers: a, b.');
+  });
+
+  it('--network: an endpoint that answers is valid; a refused connection or a 5xx is not', async () => {
+    const up = await localServer(404);
+    const down = await localServer(503);
+    const nothing = await closedPortUrl();
+    writeProviders({
+      up: { env: { ANTHROPIC_BASE_URL: up.url, ANTHROPIC_API_KEY: 'k' } },
+      down: { env: { ANTHROPIC_BASE_URL: down.url, ANTHROPIC_API_KEY: 'k' } },
+      gone: { env: { ANTHROPIC_BASE_URL: nothing, ANTHROPIC_API_KEY: 'k' } },
+    });
+    const result = await runCcc(world, ['validate', '--all', '--network']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(new RegExp(`up    ok       ${up.url} \\(answered HTTP 404 in \\d+ ms\\)`));
+    expect(result.stdout).toContain(`- ${down.url} answered HTTP 503 (a server error): the endpoint is down or wrong.`);
+    expect(result.stdout).toContain(`- ${nothing} cannot be reached (ECONNREFUSED): check the URL and your network.`);
+    expect(up.hits).toEqual(['HEAD /anthropic']);
+
+    const offline = await runCcc(world, ['validate', 'gone']);
+    expect(offline.code).toBe(0); // without --network nothing is sent
+  });
+
+  it('says how to add providers when there are none', async () => {
+    const result = await runCcc(world, ['validate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('No providers configured in');
+  });
+});
+
+describe('ccc providers', () => {
+  it('lists the providers with the current one marked', async () => {
+    writeProviders(
+      { work: { env: { ANTHROPIC_BASE_URL: 'https://work.example' } }, home: { env: {} } },
+      { current_provider: 'home' },
+    );
+    const result = await runCcc(world, ['providers']);
+    expect(result).toMatchObject({ code: 0, stdout: '  work  https://work.example\n* home  (no ANTHROPIC_BASE_URL)\n' });
+  });
+});
+
+describe('checkEndpoint', () => {
+  it('reports an endpoint that accepts the connection but never answers', async () => {
+    const { checkEndpoint } = await import('../../src/providers/validate-provider.js');
+    const server = http.createServer(() => {}); // never answers
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const report = await checkEndpoint({ name: 'slow', baseUrl: url, problems: [] }, { timeoutMs: 300 });
+    expect(report.problems).toEqual([`${url} cannot be reached (no answer within 300 ms): check the URL and your network.`]);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `ccc supervisor-hook` on its own (the `ccc hook install` case), with real sessions of the real
+ * claude: decisions, the recursion guard, malformed input, limits and concurrent hooks.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { jsonLines, runProcess } from '../support/run-process.js';
+
+describe('ccc supervisor-hook', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  beforeEach(async () => {
+    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: `review #${r.index}: add tests` } } : { text: 'I am done' }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+  });
+  afterEach(async () => {
+    await server.close();
+    world.cleanup();
+  });
+
+  async function realSession(): Promise<Record<string, unknown>> {
+    const run = await runProcess(claudeBin, ['-p', 'write the parser', '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
+    const sessionId = jsonLines(run.stdout).find((f) => f.type === 'result')!.session_id as string;
+    const transcript = path.join(world.claudeDir, 'projects', world.cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
+    expect(fs.existsSync(transcript)).toBe(true);
+    return { session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I am done', background_tasks: [] };
+  }
+
+  const hook = (input: unknown, env: NodeJS.ProcessEnv = {}) => runCcc(world, ['supervisor-hook'], { input: typeof input === 'string' ? input : JSON.stringify(input), env });
+  const state = (id: unknown) => JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', `supervisor-${id}.json`), 'utf8'));
+
+  it('blocks with the reviewer feedback, which the reviewer produced from the user prompt', async () => {
+    const input = await realSession();
+    const run = await hook(input);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ decision: 'block', reason: 'review #0: add tests' });
+    const review = server.byKind('review')[0]!;
+    expect(review.text).toContain('REVIEW-RULES-7731');
+    expect(review.text).toContain('1. write the parser');
+    expect(readLog(world, input.session_id as string)).toMatch(/\[INFO\] \[supervisor\] .*session_id=.*supervisor-hook started/);
+  });
+
+  it('allows the stop without any review when CCC_SUPERVISOR_HOOK=1 (the reviewer never recurses)', async () => {
+    const run = await hook({ session_id: 'abc', cwd: world.cwd }, { CCC_SUPERVISOR_HOOK: '1' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('explains malformed input in one line on stderr and never blocks', async () => {
+    for (const bad of ['', 'not json', '[1,2]', '{"cwd":"/tmp"}', '{"session_id": 5}']) {
+      const run = await hook(bad);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/^ccc supervisor-hook: .*stop allowed/);
+    }
+  });
+
+  it('refuses a session id that would escape the state directory', async () => {
+    const run = await hook({ session_id: '../../etc/passwd', cwd: world.cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/session/i);
+  });
+
+  it('waits for background tasks: no review while they run', async () => {
+    const input = await realSession();
+    const run = await hook({ ...input, background_tasks: [{ id: 'b1' }] });
+    expect(run.stdout).toBe('');
+    expect(server.byKind('review')).toHaveLength(0);
+  });
+
+  it('at the iteration limit prints no decision and logs a WARN', async () => {
+    const input = await realSession();
+    const env = { CCC_SUPERVISOR_MAX_ITERATIONS: '1' };
+    expect(JSON.parse((await hook(input, env)).stdout).decision).toBe('block');
+    const second = await hook({ ...input, stop_hook_active: true }, env);
+    expect(second.stdout).toBe('');
+    expect(server.byKind('review')).toHaveLength(1);
+    expect(readLog(world, input.session_id as string)).toMatch(/\[WARN\] .*iteration=1\/1.*iteration limit reached/);
+  });
+
+  it('keeps iteration counts exact when hooks of two sessions, and two of the same session, fire at once', async () => {
+    const a = await realSession();
+    const b = await realSession();
+    const runs = await Promise.all([hook(a), hook({ ...a, stop_hook_active: true }), hook(b)]);
+    for (const run of runs) expect(JSON.parse(run.stdout).decision).toBe('block');
+    expect(state(a.session_id).iteration).toBe(2);
+    expect(state(b.session_id).iteration).toBe(1);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Drives a program in a real pty the way a person would (typing character by character) and
+ * reads the screen through a headless terminal emulator, so assertions are about what a user sees.
+ */
+import xtermHeadless from '@xterm/headless';
+import { spawn, type IPty } from 'node-pty';
+
+const { Terminal } = xtermHeadless as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
+
+export interface PtyHarness {
+  pty: IPty;
+  /** Every byte the program wrote. */
+  output(): Buffer;
+  screen(): string;
+  type(text: string, delayMs?: number): Promise<void>;
+  press(bytes: string): void;
+  waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  exited: Promise<{ exitCode: number; signal?: number }>;
+  /** Resizes the terminal as a user dragging the window would (pty and emulator). */
+  resize(cols: number, rows: number): void;
+  kill(): void;
+}
+
+export function startPty(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness {
+  const cols = options.cols ?? 120;
+  const rows = options.rows ?? 40;
+  const term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 5000 });
+  const pty = spawn(command, args, { cwd: options.cwd, env: options.env as Record<string, string>, cols, rows, name: 'xterm-256color', encoding: null });
+  const chunks: Buffer[] = [];
+  pty.onData((data) => {
+    const chunk = data as unknown as Buffer;
+    chunks.push(chunk);
+    term.write(chunk);
+  });
+  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => pty.onExit(resolve));
+  const screen = () => {
+    const buffer = term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  const waitFor = async (check: () => boolean, describe: () => string, timeoutMs: number) => {
+    const start = Date.now();
+    while (!check()) {
+      if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs}ms waiting for ${describe()}\n--- screen ---\n${screen()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return {
+    pty,
+    output: () => Buffer.concat(chunks),
+    screen,
+    async type(text, delayMs = 15) {
+      for (const ch of text) {
+        pty.write(ch);
+        await new Promise((r) => setTimeout(r, delayMs));
+      }
+    },
+    press: (bytes) => pty.write(bytes),
+    async waitForScreen(pattern, timeoutMs = 30_000) {
+      // the emulator parses asynchronously; give it a tick before reading
+      await waitFor(() => pattern.test(screen()), () => String(pattern), timeoutMs);
+      return screen();
+    },
+    async waitForOutput(pattern, timeoutMs = 30_000) {
+      await waitFor(() => pattern.test(Buffer.concat(chunks).toString('utf8')), () => String(pattern), timeoutMs);
+    },
+    exited,
+    resize: (c, r) => {
+      term.resize(c, r);
+      pty.resize(c, r);
+    },
+    kill: () => {
+      try {
+        pty.kill('SIGKILL');
+      } catch {
+        // gone
+      }
+    },
+  };
+}
