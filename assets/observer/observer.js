@@ -129,6 +129,13 @@
           title: `${event.completed ? '✔' : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration})`,
           detail: event.feedback,
         };
+      case 'checker': {
+        const took = typeof event.duration_ms === 'number' ? ` after ${(event.duration_ms / 1000).toFixed(1)} s` : '';
+        const state = event.state === 'start' ? 'reviewing…' : event.state === 'done' ? `done${took}` : `failed${took}`;
+        return { title: `${event.checker}: ${state}` };
+      }
+      case 'stopped':
+        return { title: `Supervisor stopped (${event.reason})`, detail: event.message };
       case 'error':
         return { title: `Error: ${event.message}` };
       case 'end':

@@ -12,11 +12,17 @@ export function eventText(event: ObserverEvent): string {
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}`;
     }
+    case 'checker':
+      return event.state === 'start'
+        ? `review by ${event.checker} started`
+        : `${event.checker} ${event.state === 'done' ? 'finished' : 'failed'}${event.duration_ms === undefined ? '' : ` after ${(event.duration_ms / 1000).toFixed(1)} s`}`;
+    case 'stopped':
+      return `supervisor stopped (${event.reason}): ${event.message}`;
     case 'error':
       return `error: ${event.message}`;
     case 'end':
       return `session ended (exit code ${event.exit_code ?? 'none'})`;
     default:
-      return `event: ${JSON.stringify(event)}`;
+      return `event: ${JSON.stringify(event satisfies never)}`;
   }
 }

@@ -5,6 +5,7 @@
  * `bye` when the session ends. `hello` is sent again when the session id or the user's terminal
  * size changes. Observers may send only `input`, and it is ignored unless input is allowed.
  */
+import type { SupervisorEvent } from '../loop/events.js';
 
 /** Who is being watched. `cols`/`rows` are the user's terminal size. */
 export interface ObserverHello {
@@ -16,13 +17,12 @@ export interface ObserverHello {
   started_at: string;
 }
 
-/** What the supervisor did, in the order it happened. */
-export type ObserverEvent =
-  | { kind: 'phase'; phase: 'agent' | 'review' | 'idle' | (string & {}); at: string }
-  | { kind: 'iteration'; n: number; max: number; at: string }
-  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; at: string }
-  | { kind: 'error'; message: string; at: string }
-  | { kind: 'end'; exit_code: number | null; at: string };
+/**
+ * What the supervisor did, in the order it happened: the loop's own events, sent as they are
+ * (phase, iteration, checker start/end, verdict, stopped, error, end). Clients show kinds they do
+ * not know generically, so the loop may add kinds without breaking an older page.
+ */
+export type ObserverEvent = SupervisorEvent;
 
 export type ServerMessage =
   | { type: 'hello'; session: ObserverHello; input: boolean }

@@ -66,7 +66,10 @@ describe('ccc observe', () => {
     await watcher.waitForStderr('iteration 1/3');
     const live = '\x1b[32mlive output\x1b[0m\r\nsecond line ✓\r\n';
     server.publishPty(Buffer.from(live));
+    server.publishEvent({ kind: 'checker', checker: 'claude', state: 'start', at });
+    server.publishEvent({ kind: 'checker', checker: 'claude', state: 'done', duration_ms: 12_345, at });
     server.publishEvent({ kind: 'verdict', checker: 'claude', completed: false, feedback: 'Run the tests.\nThey fail.', iteration: 1, at });
+    server.publishEvent({ kind: 'stopped', reason: 'limit', message: 'Reached max_iterations (1).', at });
     server.publishEvent({ kind: 'end', exit_code: 0, at });
     await watcher.waitForStderr('session ended');
     await server.close();
@@ -80,8 +83,11 @@ describe('ccc observe', () => {
     expect(lines[0]).toMatch(/^\[ccc\] watching session test-session in \/work\/project: claude \(80x24\)/);
     expect(lines.slice(1)).toEqual([
       '[ccc] iteration 1/3',
+      '[ccc] review by claude started',
+      '[ccc] claude finished after 12.3 s',
       '[ccc] verdict of claude (iteration 1): not completed: Run the tests.',
       '      They fail.',
+      '[ccc] supervisor stopped (limit): Reached max_iterations (1).',
       '[ccc] session ended (exit code 0)',
       '[ccc] the session is over; stopped watching',
     ]);

@@ -56,15 +56,16 @@ describe('observer page', () => {
     const { page, errors } = await openPage(server.url);
 
     await page.getByText('live', { exact: true }).waitFor();
-    await expect.poll(() => terminalText(page)).toContain('> Fix the failing test in parser.ts');
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('> Fix the failing test in parser.ts');
     // Live output after the page joined, written by a TUI in colour.
     server.publishPty(Buffer.from('\x1b[32m⏺ Edited parser.ts: empty input now returns []\x1b[0m\r\n'));
     server.publishEvent({ kind: 'iteration', n: 2, max: 20, at });
+    server.publishEvent({ kind: 'checker', checker: 'claude', state: 'done', duration_ms: 4200, at });
     server.publishEvent({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'All tests pass.', iteration: 2, at });
-    await expect.poll(() => terminalText(page)).toContain('⏺ Edited parser.ts: empty input now returns []');
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('⏺ Edited parser.ts: empty input now returns []');
 
     const verdicts = page.locator('.event[data-kind="verdict"]');
-    await expect.poll(() => verdicts.count()).toBe(2);
+    await expect.poll(() => verdicts.count(), { timeout: 15_000 }).toBe(2);
     expect(await verdicts.nth(0).getAttribute('data-completed')).toBe('false');
     expect(await verdicts.nth(0).innerText()).toContain('✘ claude: not completed (iteration 1)');
     expect(await verdicts.nth(0).locator('pre').innerText()).toContain('expected [] to equal [""]');
@@ -74,6 +75,7 @@ describe('observer page', () => {
       expect.stringContaining('Iteration 2/20'),
     ]);
     expect(await page.locator('#session').innerText()).toContain('/home/dev/project');
+    expect(await page.locator('.event[data-kind="checker"]').innerText()).toContain('claude: done after 4.2 s');
 
     mkdirSync('test-artifacts', { recursive: true });
     await page.screenshot({ path: 'test-artifacts/observer-page.png' });
@@ -95,7 +97,7 @@ describe('observer page', () => {
     server.publishPty(Buffer.from('visible after reconnect'));
     first.ws.close();
     await page.getByText('live', { exact: true }).waitFor({ timeout: 30_000 });
-    await expect.poll(() => terminalText(page)).toContain('visible after reconnect');
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('visible after reconnect');
     await page.close();
   });
 
