@@ -4,18 +4,14 @@
  * close() at the end. Nothing here ever makes the session wait; see observer-hub.ts for how.
  */
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
+import type { Server } from 'node:http';
 import { CccError } from '../errors.js';
 import { createObserverHub } from './observer-hub.js';
-import type { ObserverConnection, ObserverSocket } from './observer-connection.js';
+import { acceptObserverSockets } from './observer-sockets.js';
 import { servePage } from './observer-page.js';
-import { parseClientMessage } from './protocol.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
 import { startScreenMirror } from './screen-mirror.js';
-import { newToken, requestUrl, tokenFromRequest, tokenMatches } from './token.js';
+import { newToken } from './token.js';
 import { silentLogger } from './observer-logger.js';
 import type { ObserverLogger } from './observer-logger.js';
 
@@ -59,9 +55,6 @@ export interface ObserverOptions {
   logger?: ObserverLogger;
 }
 
-/** ws refuses larger frames itself (1009); the protocol's own 64 KiB limit closes with 1008. */
-const WS_MAX_PAYLOAD = 1024 * 1024;
-const CLOSE_POLICY = 1008;
 /** The screen worker may fall this far behind before it skips output (snapshot only). */
 const MIRROR_BACKLOG_BYTES = 8 * 1024 * 1024;
 
@@ -89,56 +82,22 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     mirror,
     logger,
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false });
-  const sockets = new Set<WebSocket>();
-
   const http = createServer((request, response) => {
     servePage(request, response, token).catch((error: unknown) => {
       logger.warn('observer: page request failed', { error: error instanceof Error ? error.message : String(error) });
       response.destroy();
     });
   });
-  http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const path = requestUrl(request).pathname;
-    if (path !== '/' && path !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
-    if (!tokenMatches(token, tokenFromRequest(request))) {
-      logger.warn('observer: refused a connection without the right token', { remote: request.socket.remoteAddress });
-      return refuseUpgrade(socket, 401, 'Unauthorized');
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
+  const sockets = acceptObserverSockets({
+    http,
+    token,
+    hub,
+    allowInput: options.allowInput,
+    onInput: (data) => {
+      for (const listener of inputListeners) listener(data);
+    },
+    logger,
   });
-
-  function accept(ws: WebSocket): void {
-    sockets.add(ws);
-    ws.on('error', (error) => logger.debug('observer: socket error', { error: error.message }));
-    const connection = hub.join(observerSocket(ws));
-    ws.on('close', () => {
-      sockets.delete(ws);
-      if (connection) hub.leave(connection);
-    });
-    if (!connection) return;
-    logger.info('observer: joined', { observers: hub.observerCount });
-    ws.on('message', (data, isBinary) => onMessage(connection, toBuffer(data), isBinary));
-  }
-
-  function onMessage(connection: ObserverConnection, data: Buffer, isBinary: boolean): void {
-    // Whatever a dropped observer still had in flight is not acted on.
-    if (!connection.isOpen) return;
-    const parsed = parseClientMessage(data, isBinary);
-    if (!parsed.ok) {
-      logger.warn('observer: closing an observer that sent a malformed message', { reason: parsed.reason });
-      connection.close(CLOSE_POLICY, parsed.reason);
-      hub.leave(connection);
-      return;
-    }
-    if (!options.allowInput) {
-      logger.debug('observer: input ignored (observers are read-only; set observer.allow_input to allow it)');
-      return;
-    }
-    const bytes = Buffer.from(parsed.message.data, 'utf8');
-    for (const listener of inputListeners) listener(bytes);
-  }
 
   let port: number;
   try {
@@ -171,40 +130,13 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
   async function shutdown(): Promise<void> {
     hub.end();
     inputListeners.clear();
-    await Promise.all([...sockets].map((ws) => waitClosed(ws)));
-    wss.close();
+    await sockets.closed();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeAllConnections();
     });
     await mirror.close();
   }
-}
-
-/** Every message is JSON text: sent as text frames (ws would send a Buffer as binary). */
-function observerSocket(ws: WebSocket): ObserverSocket {
-  return {
-    send: (data) => ws.send(data, { binary: false }),
-    get bufferedAmount() {
-      return ws.bufferedAmount;
-    },
-    close: (code, reason) => ws.close(code, reason),
-    terminate: () => ws.terminate(),
-  };
-}
-
-function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`);
-}
-
-function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.isBuffer(data) ? data : Buffer.from(data);
-}
-
-function waitClosed(ws: WebSocket): Promise<void> {
-  if (ws.readyState === ws.CLOSED) return Promise.resolve();
-  return new Promise((resolve) => ws.once('close', () => resolve()));
 }
 
 function listen(http: Server, host: string, port: number): Promise<number> {
