@@ -2,6 +2,7 @@
  * The user's terminal edge: raw mode, size, resize events, output with backpressure, and a
  * restore that puts everything back (design section 14) on every exit path.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Undo } from './agent-pty.js';
@@ -33,6 +34,8 @@ export function processTerminal(): UserTerminal {
     enterRaw: () => {
       if (!stdin.isTTY) return () => {};
       stdin.setRawMode(true);
+      disableOutputProcessing();
+      // setRawMode(false) restores the termios libuv saved before the first change, opost included.
       return () => {
         if (stdin.isTTY) stdin.setRawMode(false);
       };
@@ -43,6 +46,20 @@ export function processTerminal(): UserTerminal {
       return () => stdout.off('drain', listener);
     },
   };
+}
+
+/**
+ * libuv's raw mode keeps ONLCR on, so every "\n" the agent writes would reach the user's terminal
+ * as "\r\n" and "\r\n" as "\r\r\n": not byte-transparent. A real raw mode (cfmakeraw, as
+ * script(1) uses) turns output processing off; Node has no termios API, so stty does it on our
+ * stdin. If stty is missing the session still works, only less transparent.
+ */
+function disableOutputProcessing(): void {
+  try {
+    spawnSync('stty', ['-opost'], { stdio: ['inherit', 'ignore', 'ignore'], timeout: 2000 });
+  } catch {
+    // no stty: keep libuv's raw mode
+  }
 }
 
 /** Writes the mode resets synchronously: used on exit paths where the event loop may not turn again. */

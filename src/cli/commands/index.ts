@@ -9,6 +9,7 @@ import { registerInitCommand } from './init.js';
 import { registerKanbanCommand } from './kanban.js';
 import { registerLaunchCommand } from './launch.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerObserveCommand } from './observe.js';
 import { registerProvidersCommand } from './providers.js';
 import { registerSupervisorModeCommand } from './supervisor-mode.js';
 import { registerValidateCommand } from './validate.js';
@@ -21,6 +22,7 @@ export const commands: RegisterCommand[] = [
   registerInitCommand,
   registerProvidersCommand,
   registerValidateCommand,
+  registerObserveCommand,
   registerSupervisorModeCommand,
   registerMcpCommand,
   registerKanbanCommand,
