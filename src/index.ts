@@ -7,5 +7,8 @@ export type { CccConfig, UserConfig, CheckerDeclaration, LogLevel, ProviderConfi
 export { defineChecker } from './checkers/types.js';
 export type { Checker, CheckerFactory, CheckContext, CheckerLogger, SessionInfo, Verdict } from './checkers/types.js';
 export type { Frame } from './frames/frame.js';
+/** For plugins: run a shell command in the project with a timeout; the whole process tree dies on abort. */
+export { runShellCommand, tailLines } from './checkers/shell-command.js';
+export type { ShellCommandOptions, ShellCommandResult } from './checkers/shell-command.js';
 export { CccError } from './errors.js';
 export type { ErrorCode } from './errors.js';

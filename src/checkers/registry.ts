@@ -5,7 +5,10 @@
 import type { CccConfig, CheckerDeclaration } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { claudeChecker } from './claude-checker.js';
+import { hookChecker } from './hook-checker.js';
 import type { PipelineEntry } from './pipeline.js';
+import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
+import { ruleChecker } from './rule-checker.js';
 import type { Checker } from './types.js';
 
 export interface BuildContext {
@@ -21,6 +24,8 @@ export const builtInCheckers: Record<string, CheckerBuilder> = {
       prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
       defaultPromptPath: config.supervisor.prompt_path,
     }),
+  rule: (options) => ruleChecker(options),
+  hook: (options) => hookChecker(options),
 };
 
 /** Loads a plugin checker by path or package name; installed by the plugin loader. */
@@ -32,18 +37,26 @@ export function normalizeDeclaration(declaration: CheckerDeclaration): { use: st
   return { use, options };
 }
 
-export async function buildPipeline(context: BuildContext, loadPlugin?: PluginLoader): Promise<PipelineEntry[]> {
+/**
+ * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker
+ * name; else a plugin module by path or package name. Plugins load through `loadPlugin` (the
+ * real loader unless a test passes another).
+ */
+export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoader = loadPluginChecker): Promise<PipelineEntry[]> {
+  const named = await loadNamedPlugins(context, Object.keys(builtInCheckers));
   const entries: PipelineEntry[] = [];
   for (const declaration of context.config.supervisor.checkers) {
     const { use, options } = normalizeDeclaration(declaration);
     const builder = builtInCheckers[use];
+    const plugin = named.get(use);
     let checker: Checker;
     if (builder) checker = await builder(options, context);
-    else if (loadPlugin && looksLikePlugin(use)) checker = await loadPlugin(use, options, context);
+    else if (plugin) checker = await instantiatePlugin(plugin.specifier, plugin.exported, options);
+    else if (looksLikePlugin(use)) checker = await loadPlugin(use, options, context);
     else {
       throw new CccError(
         'PLUGIN_INVALID',
-        `Unknown checker "${use}" in supervisor.checkers. Use one of: ${Object.keys(builtInCheckers).join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
+        `Unknown checker "${use}" in supervisor.checkers. Use one of: ${[...Object.keys(builtInCheckers), ...named.keys()].join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
         { data: { checker: use } },
       );
     }

@@ -6,6 +6,7 @@
  * always a fallback: a verdict object in fences or bare, amid prose, or the completion marker on a
  * line of its own. Undefined means unparseable: the caller retries or reports the checker failed.
  */
+import { isJsonObject, lastJsonObject } from '../claude/json-in-text.js';
 import type { Frame } from '../frames/frame.js';
 import type { Verdict } from './types.js';
 
@@ -17,12 +18,6 @@ export interface VerdictSources {
   /** `[TASK_COMPLETED]` by default; an empty marker disables the marker rule. */
   completionMarker: string;
 }
-
-/** Only the tail of a long answer is searched for a verdict object: it comes last. */
-const MAX_SEARCH_CHARS = 256 * 1024;
-/** Candidate `{` positions tried, and the longest object considered: bounds the work on garbage. */
-const MAX_CANDIDATES = 500;
-const MAX_OBJECT_CHARS = 64 * 1024;
 
 /** Never throws. */
 export function parseVerdict(input: VerdictSources): Verdict | undefined {
@@ -48,8 +43,8 @@ export function verdictFromResultFrame(frame: Frame, completionMarker: string): 
 
 /** `{completed: boolean, feedback?: string}`, with `allow_stop` accepted for `completed`. */
 function asVerdict(value: unknown): Verdict | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return undefined;
+  const record = value;
   const completed = typeof record.completed === 'boolean' ? record.completed : record.allow_stop;
   if (typeof completed !== 'boolean') return undefined;
   const feedback = record.feedback;
@@ -59,46 +54,8 @@ function asVerdict(value: unknown): Verdict | undefined {
 }
 
 /** The verdict object that starts last in `text` (fences and prose around it are ignored). */
-function lastVerdictObject(fullText: string): Verdict | undefined {
-  const text = fullText.length > MAX_SEARCH_CHARS ? fullText.slice(-MAX_SEARCH_CHARS) : fullText;
-  let candidates = 0;
-  for (let start = text.lastIndexOf('{'); start !== -1 && candidates < MAX_CANDIDATES; start = text.lastIndexOf('{', start - 1)) {
-    candidates += 1;
-    const end = matchingBrace(text, start);
-    if (end === -1) continue;
-    const verdict = asVerdict(tryJson(text.slice(start, end + 1)));
-    if (verdict) return verdict;
-    if (start === 0) break;
-  }
-  return undefined;
-}
-
-/** Index of the `}` that closes the `{` at `start`, skipping JSON strings; -1 if none. */
-function matchingBrace(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  const limit = Math.min(text.length, start + MAX_OBJECT_CHARS);
-  for (let i = start; i < limit; i++) {
-    const char = text[i];
-    if (inString) {
-      if (char === '\\') i += 1;
-      else if (char === '"') inString = false;
-    } else if (char === '"') inString = true;
-    else if (char === '{') depth += 1;
-    else if (char === '}') {
-      depth -= 1;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+function lastVerdictObject(text: string): Verdict | undefined {
+  return lastJsonObject(text, asVerdict);
 }
 
 /**

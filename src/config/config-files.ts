@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cosmiconfig, type Loader } from 'cosmiconfig';
 import { CccError } from '../errors.js';
 import { isPlainObject } from './rules.js';
+import { importUserModule } from './user-module.js';
 
 export interface LoadedFile {
   file: string;
@@ -84,16 +84,10 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
   }
 }
 
-/** jiti is imported on first use: most runs have no TypeScript config and keep a fast start. */
+/** TypeScript config files load through jiti (see user-module.ts), default export first. */
 const loadTypeScript: Loader = async (filepath) => {
-  const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, {
-    fsCache: false,
-    moduleCache: false,
-    // `import { defineConfig } from 'ccc-supervisor'` works even where ccc is installed globally.
-    alias: { 'ccc-supervisor': fileURLToPath(new URL('../index.js', import.meta.url)) },
-  });
-  return jiti.import(filepath, { default: true });
+  const loaded = await importUserModule(filepath);
+  return loaded.default ?? loaded;
 };
 
 function asObject(value: unknown, file: string): Record<string, unknown> {

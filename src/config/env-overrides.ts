@@ -8,7 +8,7 @@
  * SUPERVISOR_MAX_RESTART_ATTEMPTS): then the lower layers' value stands and a warning is kept.
  */
 import { CccError } from '../errors.js';
-import { envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
+import { envBoolean, envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
 import { setPath, type ConfigKeyPath, type PathValue } from './key-path.js';
 import type { CccConfig, UserConfig } from './types.js';
 
@@ -36,6 +36,15 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumberAbove(0)),
   override('CCC_CLAUDE', 'claude.command', envString()),
   override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
+  // `ccc mcp` (document 003 names). SUP-005: an invalid restart limit warns and keeps the default.
+  override('SUPERVISOR_ENABLED', 'mcp.enabled', envBoolean()),
+  override('SUPERVISOR_MAX_RESTART_ATTEMPTS', 'mcp.max_restart_attempts', envInteger(0), { onInvalid: 'warn' }),
+  override('SUPERVISOR_RESTART_DELAY_MS', 'mcp.restart_delay_ms', envInteger(0)),
+  override('SUPERVISOR_HEALTH_INTERVAL_MS', 'mcp.health_interval_ms', envInteger(1)),
+  override('SUPERVISOR_HEALTH_TIMEOUT_MS', 'mcp.health_timeout_ms', envInteger(1)),
+  override('SUPERVISOR_HEALTH_FAILURES', 'mcp.health_failures', envInteger(1)),
+  override('SUPERVISOR_QUEUE_TIMEOUT_MS', 'mcp.queue_timeout_ms', envInteger(0)),
+  override('CCC_MCP_HTTP_PORT', 'mcp.http_port', envInteger(0, 65535)),
 ];
 
 export interface EnvLayer {

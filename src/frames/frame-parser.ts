@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { Observable } from 'rxjs';
 import type { Frame } from './frame.js';
-import { DEFAULT_MAX_LINE_BYTES, splitLines } from './line-splitter.js';
+import { DEFAULT_MAX_LINE_BYTES, isSkippedLine, splitLines, type LineItem } from './line-splitter.js';
 
 /** The part of a logger the frame pipeline uses; `CheckerLogger` and ccc's logger fit. */
 export interface FrameLogger {
@@ -22,13 +22,13 @@ export function parseFrameLine(line: string): ParsedLine {
   // trim() also removes U+FEFF (a BOM at the start of a file or of a concatenated chunk).
   const text = line.trim();
   if (text === '') return { error: 'empty line' };
-  if (looksBinary(text)) return { error: 'binary data' };
-  if (!text.startsWith('{')) return { error: 'not a JSON object' };
+  // "binary data" only explains a line that is not JSON: a valid frame may carry U+FFFD in a string.
+  if (!text.startsWith('{')) return { error: looksBinary(text) ? 'binary data' : 'not a JSON object' };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: `invalid JSON (${(error as Error).message})` };
+    return { error: looksBinary(text) ? 'binary data' : `invalid JSON (${(error as Error).message})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'not a JSON object' };
   if (typeof (value as { type?: unknown }).type !== 'string') return { error: 'JSON object without a string "type"' };
@@ -62,11 +62,12 @@ export function frames$(input: Readable, options: FramesOptions): Observable<Fra
   const { logger, source = 'stream' } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   return new Observable<Frame>((subscriber) => {
-    const lines = splitLines(input, {
-      maxLineBytes,
-      onOverflow: (bytes) => logger.warn(`Skipped a ${source} line longer than the limit`, { source, bytes, max_line_bytes: maxLineBytes }),
-    });
-    const onLine = (line: string) => {
+    const lines = splitLines(input, { maxLineBytes });
+    const onLine = (line: LineItem) => {
+      if (isSkippedLine(line)) {
+        logger.warn(`Skipped a ${source} line longer than the limit`, { source, bytes: line.skippedBytes, max_line_bytes: maxLineBytes });
+        return;
+      }
       if (options.debugLines) logger.debug?.(`${source} line`, { source, line: excerpt(line, DEBUG_LINE_CHARS) });
       const parsed = parseFrameLine(line);
       if ('frame' in parsed) subscriber.next(parsed.frame);

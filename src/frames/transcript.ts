@@ -4,6 +4,7 @@
  * A transcript can be huge, so it is only ever streamed through the bounded line splitter.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FrameLogger } from './frame-parser.js';
 import { frames$ } from './frame-parser.js';
@@ -34,11 +35,20 @@ function javaStringHash(text: string): number {
 
 /**
  * Where Claude Code writes the transcript of `sessionId` run in `cwd`, for a user whose home is
- * `home`. Prefer the Stop hook's `transcript_path` when there is one: it is authoritative
- * (`CLAUDE_CONFIG_DIR` moves the whole tree, for instance).
+ * `home` and who has no `CLAUDE_CONFIG_DIR` (see transcriptPathFor). Prefer the Stop hook's
+ * `transcript_path` when there is one: it is authoritative.
  */
 export function transcriptPath(home: string, cwd: string, sessionId: string): string {
   return path.join(home, '.claude', 'projects', projectDirName(cwd), `${sessionId}.jsonl`);
+}
+
+/**
+ * The same for the environment claude runs with: `CLAUDE_CONFIG_DIR`, when set, replaces
+ * `~/.claude` (checked on 2.1.330: the transcript goes to `$CLAUDE_CONFIG_DIR/projects/…`).
+ */
+export function transcriptPathFor(env: NodeJS.ProcessEnv, cwd: string, sessionId: string): string {
+  const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME ?? os.homedir(), '.claude');
+  return path.join(configDir, 'projects', projectDirName(cwd), `${sessionId}.jsonl`);
 }
 
 export interface ReadTranscriptOptions {

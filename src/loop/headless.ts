@@ -8,7 +8,7 @@
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { ExitCode } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
-import { transcriptPath } from '../frames/transcript.js';
+import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
 import { FrameWindow } from './frame-window.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
@@ -54,7 +54,7 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
     const decision = await reviewStop(
       {
         sessionId,
-        transcriptPath: transcriptPath(session.env.HOME ?? '', session.cwd, sessionId),
+        transcriptPath: transcriptPathFor(session.env, session.cwd, sessionId),
         cwd: session.cwd,
         stopHookActive: turn > 1,
         lastAssistantMessage: result.resultText ?? '',

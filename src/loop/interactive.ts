@@ -14,6 +14,7 @@ import { startProxy } from '../pty/proxy.js';
 import { processTerminal, writeResetSync } from '../pty/terminal.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir, inputLogPath } from '../state/paths.js';
+import { observeSession } from './observe-session.js';
 import { registerRunningSession } from './running-session.js';
 import { event } from './events.js';
 import { reviewStop } from './review-stop.js';
@@ -23,7 +24,13 @@ import { tailSessionTranscript } from './transcript-frames.js';
 
 const SESSION_CHOOSING_ARGS = ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session'];
 
-export async function runInteractive(session: SupervisorSession): Promise<number> {
+export interface InteractiveOptions {
+  /** Start the remote observer (`--observe`). */
+  observe: boolean;
+  stderr: NodeJS.WritableStream;
+}
+
+export async function runInteractive(session: SupervisorSession, options: InteractiveOptions): Promise<number> {
   const terminal = processTerminal();
   const recorder = new InputRecorder();
   const ownsSessionId = !session.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
@@ -55,6 +62,8 @@ export async function runInteractive(session: SupervisorSession): Promise<number
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const args = withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...session.claudeArgs], hook, session.cwd);
   const { cols, rows } = terminal.size();
+  const command = [session.config.claude.command, ...session.claudeArgs];
+  const observer = options.observe ? await observeSession(session, { command, size: { cols, rows }, stderr: options.stderr }) : undefined;
   const pty = spawnAgentPty({
     command: session.config.claude.command,
     args,
@@ -63,7 +72,7 @@ export async function runInteractive(session: SupervisorSession): Promise<number
     cols,
     rows,
   });
-  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command: [session.config.claude.command, ...session.claudeArgs] });
+  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command, observer_url: observer?.url });
   if (launchId) bindSession(launchId);
   session.logger.info('interactive session started', { agent_pid: pty.pid });
 
@@ -74,6 +83,12 @@ export async function runInteractive(session: SupervisorSession): Promise<number
     proxy.input$.subscribe((chunk) => recorder.record(chunk)),
     session.events$.subscribe((e) => title.onEvent(e)),
   ];
+  const undoObserver: Array<() => void> = [];
+  if (observer) {
+    subscriptions.push(proxy.output$.subscribe((chunk) => observer.publishPty(chunk)));
+    undoObserver.push(observer.onInput((data) => proxy.sendToAgent(data)));
+    undoObserver.push(terminal.onResize(() => observer.resize(terminal.size().cols, terminal.size().rows)));
+  }
   const emergencyRestore = () => {
     restoreRaw();
     if (terminal.isTTY) writeResetSync(1, proxy.altScreen.active);
@@ -95,6 +110,9 @@ export async function runInteractive(session: SupervisorSession): Promise<number
     process.off('exit', emergencyRestore);
     await recorder.flush();
     await channel.close();
+    for (const undo of undoObserver) undo();
+    observer?.detach();
+    await observer?.close();
     await running.remove();
   }
 }

@@ -11,6 +11,8 @@ import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { runHeadless } from './headless.js';
 import { runInteractive } from './interactive.js';
+import { observeSession, teeStream } from './observe-session.js';
+import { registerRunningSession } from './running-session.js';
 import { SupervisorSession } from './supervisor-session.js';
 
 export interface LaunchIo {
@@ -44,9 +46,32 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   });
   await session.start();
   try {
-    if (args.task !== undefined) return await runHeadless(session, { task: args.task, json: args.json, stdout: io.stdout, stderr: io.stderr });
-    return await runInteractive(session);
+    const observe = args.observe !== undefined;
+    if (args.task === undefined) return await runInteractive(session, { observe, stderr: io.stderr });
+    return await runHeadlessSession(session, { task: args.task, json: args.json, observe }, io);
   } finally {
     await session.close();
+  }
+}
+
+/** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
+async function runHeadlessSession(session: SupervisorSession, options: { task: string; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
+  const command = [session.config.claude.command, '-p', options.task];
+  const observer = options.observe ? await observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
+  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
+  const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
+  const publish = (chunk: Buffer) => observer?.publishPty(chunk);
+  try {
+    return await runHeadless(session, {
+      task: options.task,
+      json: options.json,
+      stdout: observer ? teeStream(io.stdout, publish) : io.stdout,
+      stderr: observer ? teeStream(io.stderr, publish) : io.stderr,
+    });
+  } finally {
+    onId.unsubscribe();
+    observer?.detach();
+    await observer?.close();
+    await running.remove();
   }
 }

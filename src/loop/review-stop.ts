@@ -121,7 +121,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
 async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string }> {
   if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '' };
   try {
-    const t = await readTranscript(stop.transcriptPath);
+    const t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
     return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText };
   } catch (error) {
     deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });

@@ -13,6 +13,8 @@ import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
 import { SUPERVISED_ENV } from './supervised-env.js';
 import { costCapGuard } from './cost-cap.js';
+import { noProgressGuard } from './no-progress.js';
+import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
 
 export interface SupervisorSessionOptions {
@@ -56,7 +58,11 @@ export class SupervisorSession {
     this.claudeArgs = options.claudeArgs;
     this.pipeline = options.pipeline;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
-    this.guards = [...(options.guards ?? []), costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd)];
+    this.guards = [
+      ...(options.guards ?? []),
+      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
+      costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
+    ];
   }
 
   setSessionId(id: string): void {

@@ -3,14 +3,14 @@
  * same message shapes as stream-json. The tail starts once the session id is known and follows
  * the file as claude appends to it.
  */
-import { tailTranscript, transcriptPath } from '../frames/transcript.js';
+import { tailTranscript, transcriptPathFor } from '../frames/transcript.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 export function tailSessionTranscript(session: SupervisorSession, sessionId: () => string | undefined): () => void {
   const controller = new AbortController();
   const id = sessionId();
   if (!id) return () => {};
-  const subscription = tailTranscript(transcriptPath(session.env.HOME ?? '', session.cwd, id), controller.signal).subscribe({
+  const subscription = tailTranscript(transcriptPathFor(session.env, session.cwd, id), controller.signal, { logger: session.logger }).subscribe({
     next: (frame) => session.onFrame(frame),
     error: (error: Error) => session.logger.warn(`transcript tail stopped: ${error.message}`),
   });

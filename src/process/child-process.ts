@@ -9,6 +9,7 @@
  *   running in its group when it exits is cleaned up too, so no orphan holds its pipes open;
  * - output is bounded: the stderr tail (8 KB) and, without `onStdout`, the stdout tail.
  * A process that moves itself into another group (setsid) escapes; nothing portable catches that.
+ * POSIX only: Windows has no process groups to signal (it would need `taskkill /T`), not handled yet.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,11 @@ export interface RunOptions {
   killGraceMs?: number;
   /** Stdout bytes kept when there is no `onStdout` (the last ones; default 1 MiB). */
   maxStdoutBytes?: number;
+  /**
+   * Called once the child exists, with its pid (= its process group id). For callers that must
+   * find the child again after a crash of ccc itself (`ccc kanban` records it in its lock file).
+   */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -83,7 +89,13 @@ export function runChild(options: RunOptions): Promise<RunResult> {
   } catch (error) {
     return Promise.resolve({ ...base, spawnError: error as Error, durationMs: Date.now() - started });
   }
-  return supervise(child, options, started);
+  const result = supervise(child, options, started);
+  try {
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+  } catch {
+    // A failing observer must not leave the child unsupervised; the child runs on.
+  }
+  return result;
 }
 
 function supervise(child: ChildProcess, options: RunOptions, started: number): Promise<RunResult> {

@@ -20,8 +20,9 @@ export function createOutputTail(limit: number): OutputTail {
       size += chunk.length;
       // Drop whole chunks from the front while the rest still covers the limit.
       while (chunks.length > 1 && size - chunks[0]!.length >= limit) {
-        size -= chunks.shift()!.length;
-        truncated = true;
+        const dropped = chunks.shift()!;
+        size -= dropped.length;
+        if (dropped.length > 0) truncated = true;
       }
     },
     text() {

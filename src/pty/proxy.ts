@@ -12,7 +12,7 @@ import type { UserTerminal } from './terminal.js';
 import { AltScreenTracker, safeToInjectAfter } from './terminal-modes.js';
 
 export interface Proxy {
-  /** Every chunk the agent wrote, after it reached the user's terminal. */
+  /** Every chunk written to the user's terminal (the agent's output and ccc's own title updates), after it was written. */
   readonly output$: Observable<Buffer>;
   /** Every chunk the user typed, after it reached the agent. */
   readonly input$: Observable<Buffer>;
@@ -48,11 +48,14 @@ export function startProxy(options: ProxyOptions): Proxy {
   let lastDataAt = Date.now();
   let paused = false;
 
+  const writeInjection = () => {
+    const bytes = Buffer.from(pendingInjection);
+    pendingInjection = '';
+    terminal.write(bytes);
+    output$.next(bytes);
+  };
   const flushInjection = () => {
-    if (pendingInjection && safeToInjectAfter(lastChunk)) {
-      terminal.write(pendingInjection);
-      pendingInjection = '';
-    }
+    if (pendingInjection && safeToInjectAfter(lastChunk)) writeInjection();
   };
 
   undo.push(
@@ -99,10 +102,7 @@ export function startProxy(options: ProxyOptions): Proxy {
 
   // An injection waiting for a safe point is written once the agent has been quiet for a moment.
   const injectTimer = setInterval(() => {
-    if (pendingInjection && Date.now() - lastDataAt > 100) {
-      terminal.write(pendingInjection);
-      pendingInjection = '';
-    }
+    if (pendingInjection && Date.now() - lastDataAt > 100) writeInjection();
   }, 100);
   injectTimer.unref();
   undo.push(() => clearInterval(injectTimer));

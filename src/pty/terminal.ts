@@ -35,7 +35,7 @@ export function processTerminal(): UserTerminal {
       if (!stdin.isTTY) return () => {};
       stdin.setRawMode(true);
       disableOutputProcessing();
-      // setRawMode(false) restores the whole termios saved before raw mode, OPOST included.
+      // setRawMode(false) restores the termios libuv saved before the first change, opost included.
       return () => {
         if (stdin.isTTY) stdin.setRawMode(false);
       };
@@ -49,16 +49,17 @@ export function processTerminal(): UserTerminal {
 }
 
 /**
- * Node's raw mode keeps output post-processing on (libuv even forces ONLCR), so every `\n` the
- * agent sends would become `\r\n` on the way out: not byte-transparent (an agent that switched
- * ONLCR off on its own pty and moves the cursor down with `\n` would draw a staircase), and the
- * kernel's per-byte output processing cost a third of the proxy's CPU in `npm run bench`
- * throughput. The agent's pty already did any processing the agent asked for, so the user's
- * terminal passes bytes as they are, as with script(1) and tmux (cfmakeraw). Node has no
- * tcsetattr; `stty` on the same terminal does it. Without stty, output stays post-processed.
+ * libuv's raw mode keeps ONLCR on, so every "\n" the agent writes would reach the user's terminal
+ * as "\r\n" and "\r\n" as "\r\r\n": not byte-transparent. A real raw mode (cfmakeraw, as
+ * script(1) uses) turns output processing off; Node has no termios API, so stty does it on our
+ * stdin. If stty is missing the session still works, only less transparent.
  */
 function disableOutputProcessing(): void {
-  spawnSync('stty', ['-opost'], { stdio: [0, 'ignore', 'ignore'], timeout: 2000 });
+  try {
+    spawnSync('stty', ['-opost'], { stdio: ['inherit', 'ignore', 'ignore'], timeout: 2000 });
+  } catch {
+    // no stty: keep libuv's raw mode
+  }
 }
 
 /** Writes the mode resets synchronously: used on exit paths where the event loop may not turn again. */

@@ -51,7 +51,9 @@ describe('ccc --supervisor -p (headless)', () => {
   });
 
   it('stops after max_iterations reviews (from the environment) with exit 3, every feedback delivered', async () => {
-    await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}` } }));
+    // Different feedback each time: the same one three times over an unchanged tree would trip the no-progress guard first.
+    const asks = ['add the missing tests', 'fix the parser edge case', 'document the new flag'];
+    await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
     const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' } });
     expect(run.code).toBe(3);
     expect(server.byKind('review')).toHaveLength(3);

@@ -10,6 +10,10 @@ import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
+// Feedback that differs from review to review: the same one three times over an unchanged work
+// tree would end the loop through the no-progress guard before max_iterations.
+const ASKS = ['fix the parser', 'cover the CLI flags', 'handle empty input'];
+
 describe('ccc --supervisor (interactive, in a real pty)', () => {
   let server: ModelServer;
   let world: ClaudeWorld;
@@ -25,7 +29,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     server = await startModelServer((r) =>
       r.kind === 'review'
         ? r.index < passAt
-          ? { verdict: { completed: false, feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1}` } }
+          ? { verdict: { completed: false, feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1} ${ASKS[r.index % ASKS.length]}` } }
           : { verdict: { completed: true, feedback: 'all good' } }
         : { text: `agent answer ${r.index}` },
     );
@@ -74,7 +78,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     await h.waitForScreen(/iteration limit \(10\) was reached/, 120_000);
     expect(server.byKind('review')).toHaveLength(10);
     expect(server.byKind('agent')).toHaveLength(11);
-  });
+  }, 240_000);
 
   it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {
     const h = await launch();

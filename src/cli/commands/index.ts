@@ -5,7 +5,11 @@
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
 import { registerHookCommand } from './hook.js';
+import { registerInitCommand } from './init.js';
+import { registerKanbanCommand } from './kanban.js';
 import { registerLaunchCommand } from './launch.js';
+import { registerMcpCommand } from './mcp.js';
+import { registerObserveCommand } from './observe.js';
 import { registerProvidersCommand } from './providers.js';
 import { registerSupervisorModeCommand } from './supervisor-mode.js';
 import { registerValidateCommand } from './validate.js';
@@ -15,8 +19,12 @@ export type RegisterCommand = (program: Command, setExit: (code: number) => void
 export const commands: RegisterCommand[] = [
   registerConfigCommand,
   registerHookCommand,
+  registerInitCommand,
   registerProvidersCommand,
   registerValidateCommand,
+  registerObserveCommand,
   registerSupervisorModeCommand,
+  registerMcpCommand,
+  registerKanbanCommand,
   registerLaunchCommand,
 ];

@@ -1,0 +1,173 @@
+// The observer page: mirrors the session's terminal with xterm.js and lists what the supervisor
+// did. Reconnects with backoff; every (re)connection starts from the server's screen snapshot and
+// event replay, so the page never has to patch old state. All text from the session is inserted
+// with textContent: feedback and messages are untrusted.
+(() => {
+  'use strict';
+
+  const token = new URLSearchParams(location.search).get('token') || '';
+  const statusEl = document.getElementById('status');
+  const sessionEl = document.getElementById('session');
+  const timelineEl = document.getElementById('timeline');
+  const term = new window.Terminal({
+    cols: 80,
+    rows: 24,
+    scrollback: 10000,
+    disableStdin: true,
+    cursorBlink: false,
+    fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, monospace',
+    fontSize: 13,
+  });
+  term.open(document.getElementById('terminal'));
+
+  let socket;
+  let attempt = 0;
+  let ended = false;
+  let allowInput = false;
+
+  term.onData((data) => {
+    if (allowInput && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'input', data }));
+  });
+
+  function setStatus(kind, text) {
+    statusEl.className = `status ${kind}`;
+    statusEl.textContent = text;
+  }
+
+  function connect() {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+    socket = ws;
+    let greeted = false;
+    setStatus('connecting', attempt === 0 ? 'connecting…' : 'reconnecting…');
+    ws.onmessage = (message) => {
+      let data;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (data.type === 'hello' && !greeted) {
+        greeted = true;
+        attempt = 0;
+        term.reset();
+        timelineEl.replaceChildren();
+        setStatus('live', 'live');
+      }
+      handle(data);
+    };
+    ws.onclose = (event) => {
+      if (ended || socket !== ws) return;
+      const delay = Math.min(10000, 500 * 2 ** attempt);
+      attempt += 1;
+      const why = event.reason || `code ${event.code}`;
+      setStatus('offline', `disconnected (${why}); retrying in ${Math.round(delay / 1000)}s`);
+      setTimeout(connect, delay);
+    };
+  }
+
+  function handle(message) {
+    switch (message.type) {
+      case 'hello':
+        showSession(message.session);
+        allowInput = message.input === true;
+        term.options.disableStdin = !allowInput;
+        if (term.cols !== message.session.cols || term.rows !== message.session.rows) term.resize(message.session.cols, message.session.rows);
+        return;
+      case 'pty':
+        term.write(base64Bytes(message.data));
+        return;
+      case 'event':
+        addEvent(message.event);
+        return;
+      case 'bye':
+        ended = true;
+        setStatus('ended', 'session ended');
+        socket.close(1000, 'bye');
+        return;
+      default:
+        return; // frames and anything newer: the timeline shows events only
+    }
+  }
+
+  function base64Bytes(text) {
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  function showSession(session) {
+    const fields = [
+      ['session', session.session_id || '(starting)'],
+      ['cwd', session.cwd],
+      ['command', (session.command || []).join(' ')],
+      ['size', `${session.cols}×${session.rows}`],
+    ];
+    sessionEl.replaceChildren(
+      ...fields.map(([name, value]) => {
+        const item = document.createElement('div');
+        const dt = document.createElement('dt');
+        const dd = document.createElement('dd');
+        dt.textContent = name;
+        dd.textContent = value;
+        dd.title = value;
+        item.append(dt, dd);
+        return item;
+      }),
+    );
+  }
+
+  function describe(event) {
+    switch (event.kind) {
+      case 'phase':
+        return { title: `Phase: ${event.phase}` };
+      case 'iteration':
+        return { title: `Iteration ${event.n}/${event.max}` };
+      case 'verdict':
+        return {
+          title: `${event.completed ? '✔' : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration})`,
+          detail: event.feedback,
+        };
+      case 'checker': {
+        const took = typeof event.duration_ms === 'number' ? ` after ${(event.duration_ms / 1000).toFixed(1)} s` : '';
+        const state = event.state === 'start' ? 'reviewing…' : event.state === 'done' ? `done${took}` : `failed${took}`;
+        return { title: `${event.checker}: ${state}` };
+      }
+      case 'stopped':
+        return { title: `Supervisor stopped (${event.reason})`, detail: event.message };
+      case 'error':
+        return { title: `Error: ${event.message}` };
+      case 'end':
+        return { title: `Session ended (exit code ${event.exit_code === null ? 'none' : event.exit_code})` };
+      default:
+        return { title: String(event.kind) };
+    }
+  }
+
+  function addEvent(event) {
+    const { title, detail } = describe(event);
+    const item = document.createElement('li');
+    item.className = 'event';
+    item.dataset.kind = String(event.kind);
+    if (event.kind === 'verdict') item.dataset.completed = String(event.completed);
+    const time = document.createElement('time');
+    time.dateTime = event.at;
+    const date = new Date(event.at);
+    time.textContent = Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString();
+    const heading = document.createElement('div');
+    heading.className = 'title';
+    heading.textContent = title;
+    item.append(time, heading);
+    if (detail) {
+      const pre = document.createElement('pre');
+      pre.textContent = detail;
+      item.append(pre);
+    }
+    const pinned = timelineEl.parentElement.scrollHeight - timelineEl.parentElement.scrollTop - timelineEl.parentElement.clientHeight < 40;
+    timelineEl.append(item);
+    if (pinned) item.scrollIntoView({ block: 'end' });
+  }
+
+  connect();
+})();

@@ -1,0 +1,115 @@
+/**
+ * The `hook` checker: an external command in any language. It gets the check context as one JSON
+ * object on stdin and answers `{"completed": bool, "feedback": string}` on stdout. The command
+ * line is the user's own config and runs through the shell; the context travels ONLY on stdin,
+ * never interpolated into the command. A hook that exits non-zero, prints something else, or runs
+ * past its time limit is a failure of the checker (CHECKER_FAILED / CHECKER_TIMEOUT with its exit
+ * code and stderr tail in `data`), and its whole process tree is killed: it never hangs a session.
+ */
+import { CccError } from '../errors.js';
+import { childRunner, type ChildRunner, type RunResult } from '../process/child-process.js';
+import { checkTimeout, invalidOption, optionalName, rejectUnknownKeys } from './checker-options.js';
+import { childTimeoutMs, tailLines } from './shell-command.js';
+import type { CheckContext, Checker, Verdict } from './types.js';
+
+/** What a hook reads on stdin: the plain data of the context, no functions, no frames. */
+export type HookInput = Pick<
+  CheckContext,
+  'sessionId' | 'transcriptPath' | 'cwd' | 'userPrompts' | 'lastAssistantMessage' | 'iteration' | 'maxIterations' | 'completionMarker' | 'timeoutSeconds'
+>;
+
+export function hookChecker(raw: Record<string, unknown>, deps: { runner?: ChildRunner } = {}): Checker {
+  rejectUnknownKeys('hook', raw, ['command', 'name', 'timeout_seconds']);
+  checkTimeout('hook', raw);
+  if (typeof raw.command !== 'string' || raw.command.trim() === '') {
+    throw invalidOption('hook', 'command', raw.command, 'the command line of the hook, a non-empty string');
+  }
+  const command = raw.command;
+  const runner = deps.runner ?? childRunner;
+  return {
+    name: optionalName('hook', raw),
+    async check(ctx, signal) {
+      const timeoutMs = childTimeoutMs(ctx.timeoutSeconds, Date.now());
+      const result = await runner.run({
+        command,
+        args: [],
+        shell: true,
+        cwd: ctx.cwd,
+        env: ctx.env,
+        stdin: JSON.stringify(hookInput(ctx)),
+        signal,
+        timeoutMs,
+        maxStdoutBytes: 256 * 1024,
+      });
+      return verdictOf(command, result, timeoutMs);
+    },
+  };
+}
+
+export function hookInput(ctx: CheckContext): HookInput {
+  return {
+    sessionId: ctx.sessionId,
+    ...(ctx.transcriptPath === undefined ? {} : { transcriptPath: ctx.transcriptPath }),
+    cwd: ctx.cwd,
+    userPrompts: [...ctx.userPrompts],
+    lastAssistantMessage: ctx.lastAssistantMessage,
+    iteration: ctx.iteration,
+    maxIterations: ctx.maxIterations,
+    completionMarker: ctx.completionMarker,
+    timeoutSeconds: ctx.timeoutSeconds,
+  };
+}
+
+function verdictOf(command: string, result: RunResult, timeoutMs: number): Verdict {
+  const data = { exit_code: result.exitCode, stderr: tailLines(result.stderrTail), stdout: tailLines(result.stdout ?? '', 20) };
+  const fail = (code: 'CHECKER_FAILED' | 'CHECKER_TIMEOUT', problem: string, cause?: unknown) =>
+    new CccError(code, `hook \`${command}\` ${problem}${stderrNote(data.stderr)}`, { data, cause });
+  if (result.spawnError) throw fail('CHECKER_FAILED', `could not start: ${result.spawnError.message}`, result.spawnError);
+  if (result.timedOut) throw fail('CHECKER_TIMEOUT', `did not answer within ${Math.round(timeoutMs / 100) / 10}s and was killed`);
+  if (result.aborted) throw fail('CHECKER_TIMEOUT', 'was stopped because the check was cancelled');
+  if (result.exitCode !== 0) {
+    throw fail('CHECKER_FAILED', result.exitCode === null ? `was killed by ${result.signal ?? 'a signal'}` : `exited with code ${result.exitCode}`);
+  }
+  const answer = parseHookAnswer(result.stdout ?? '');
+  if (!answer.ok) throw fail('CHECKER_FAILED', `${answer.problem}; it must print {"completed": true|false, "feedback": "..."} on stdout`);
+  return answer.verdict;
+}
+
+/**
+ * The verdict on a hook's stdout: the whole output as JSON, or else its last non-empty line (a
+ * script that logs a line before answering still works). `allow_stop` is accepted for `completed`,
+ * and a missing `feedback` means an empty one.
+ */
+export function parseHookAnswer(stdout: string): { ok: true; verdict: Verdict } | { ok: false; problem: string } {
+  const text = stdout.trim();
+  if (text === '') return { ok: false, problem: 'printed nothing' };
+  const lastLine = text.split(/\r?\n/).filter((l) => l.trim() !== '').pop()!;
+  const parsed = tryJson(text) ?? tryJson(lastLine);
+  if (parsed === undefined) return { ok: false, problem: `printed something that is not JSON: ${preview(text)}` };
+  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+    return { ok: false, problem: `printed JSON that is not an object: ${preview(text)}` };
+  }
+  const v = parsed.value as Record<string, unknown>;
+  const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
+  if (completed === undefined) return { ok: false, problem: `answered without a boolean "completed": ${preview(text)}` };
+  if (v.feedback !== undefined && typeof v.feedback !== 'string') return { ok: false, problem: `answered a "feedback" that is not a string: ${preview(text)}` };
+  return { ok: true, verdict: { completed, feedback: (v.feedback as string | undefined) ?? '' } };
+}
+
+function tryJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return JSON.stringify(flat.length > 200 ? `${flat.slice(0, 200)}…` : flat);
+}
+
+function stderrNote(stderr: string): string {
+  const last = stderr.trim().split('\n').pop();
+  return last ? ` (stderr: ${last.slice(0, 300)})` : '';
+}

@@ -1,0 +1,129 @@
+/**
+ * Loads checker plugins: a module given by path (relative to the project directory) or by package
+ * name (resolved from the project directory, like an `import` in the project would), whose
+ * default export is a Checker or a factory `(options) => Checker`. TypeScript plugins load with no
+ * build step (jiti). Every way a plugin can be wrong is a PLUGIN_INVALID error that names the
+ * module and says what is wrong, once, when the pipeline is built, never in the middle of a run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { importUserModule, resolvePackage } from '../config/user-module.js';
+import { CccError, isCccError } from '../errors.js';
+import type { BuildContext, PluginLoader } from './registry.js';
+import type { Checker } from './types.js';
+
+/** Options next to `use` that belong to the pipeline, not to the plugin's factory. */
+const PIPELINE_OPTIONS = new Set(['timeout_seconds']);
+
+/** A path (`./x.ts`, `/abs/x.js`, `x.ts`) rather than a package name. */
+export function isPluginPath(specifier: string): boolean {
+  return specifier.startsWith('.') || path.isAbsolute(specifier) || /\.(c|m)?(t|j)s$/.test(specifier);
+}
+
+/** The module's default export, as loaded: a checker object or a factory, not yet validated. */
+export async function importPluginModule(specifier: string, cwd: string): Promise<{ file: string; exported: unknown }> {
+  const file = await locatePlugin(specifier, cwd);
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = await importUserModule(file);
+  } catch (error) {
+    throw invalid(specifier, `failed to load (${file}): ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+  // jiti's interop answers `.default` with the namespace itself when there is none: ask with `in`.
+  if (!('default' in namespace) || namespace.default === undefined) {
+    const named = Object.keys(namespace).filter((k) => k !== 'default');
+    const has = named.length ? ` (it exports only ${named.join(', ')})` : '';
+    throw invalid(specifier, `has no default export${has}. Write \`export default defineChecker({ name, check })\` or export a factory \`(options) => checker\`.`);
+  }
+  return { file, exported: namespace.default };
+}
+
+/** The PluginLoader that `buildPipeline` uses: import, call the factory with the options, validate. */
+export const loadPluginChecker: PluginLoader = async (specifier, options, context: BuildContext) => {
+  const { exported } = await importPluginModule(specifier, context.cwd);
+  return instantiatePlugin(specifier, exported, options);
+};
+
+export interface NamedPlugin {
+  specifier: string;
+  /** The module's default export, instantiated again with each declaration's options. */
+  exported: unknown;
+}
+
+/**
+ * The modules listed in config `plugins`, keyed by their checker's name, so `supervisor.checkers`
+ * can say `'test-gate'` instead of a path. A factory is called once without options to learn
+ * that name; give its options defaults, or name the plugin by path in `supervisor.checkers`.
+ */
+export async function loadNamedPlugins(context: BuildContext, builtIns: readonly string[]): Promise<Map<string, NamedPlugin>> {
+  const named = new Map<string, NamedPlugin>();
+  for (const specifier of context.config.plugins) {
+    const { exported } = await importPluginModule(specifier, context.cwd);
+    const { name } = await instantiatePlugin(specifier, exported, {});
+    const clash = builtIns.includes(name) ? 'the built-in checker' : named.has(name) ? `the plugin "${named.get(name)!.specifier}"` : undefined;
+    if (clash) throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
+    named.set(name, { specifier, exported });
+  }
+  return named;
+}
+
+/** Turns a default export into a validated Checker: calls a factory with `options`, checks the shape. */
+export async function instantiatePlugin(specifier: string, exported: unknown, options: Record<string, unknown>): Promise<Checker> {
+  const own = Object.fromEntries(Object.entries(options).filter(([key]) => !PIPELINE_OPTIONS.has(key)));
+  if (typeof exported !== 'function') {
+    const extra = Object.keys(own);
+    if (extra.length > 0) {
+      throw invalid(specifier, `exports a checker object, which takes no options, but the config gives ${extra.join(', ')}. Export a factory \`(options) => checker\` to accept options.`);
+    }
+    return validateChecker(specifier, exported);
+  }
+  let made: unknown;
+  try {
+    made = await (exported as (options: Record<string, unknown>) => unknown)(own);
+  } catch (error) {
+    if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
+    throw invalid(specifier, `factory threw: ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+  return validateChecker(specifier, made, 'the checker its factory returned');
+}
+
+export function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
+  if (value === null || typeof value !== 'object') {
+    throw invalid(specifier, `${what} is ${describe(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
+  }
+  const candidate = value as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof candidate.name !== 'string' || candidate.name.trim() === '') problems.push(`"name" must be a non-empty string (got ${describe(candidate.name)})`);
+  if (typeof candidate.check !== 'function') problems.push(`"check" must be a function (got ${describe(candidate.check)})`);
+  for (const hook of ['onSessionStart', 'onFrame', 'onSessionEnd']) {
+    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') problems.push(`"${hook}" must be a function when present (got ${describe(candidate[hook])})`);
+  }
+  if (problems.length > 0) throw invalid(specifier, `${what} is not a checker: ${problems.join('; ')}.`);
+  return value as Checker;
+}
+
+async function locatePlugin(specifier: string, cwd: string): Promise<string> {
+  if (isPluginPath(specifier)) {
+    const file = path.resolve(cwd, specifier);
+    if (!fs.existsSync(file)) throw invalid(specifier, `does not exist (looked for ${file}). Check the path; relative paths start from ${cwd}.`);
+    return file;
+  }
+  const file = await resolvePackage(specifier, cwd);
+  if (file === undefined) {
+    throw invalid(specifier, `is neither a built-in checker nor a package that can be found from ${cwd}. Install it (npm install ${specifier}) or give the plugin's path (./${specifier}.ts).`);
+  }
+  return file;
+}
+
+function invalid(specifier: string, problem: string, cause?: unknown): CccError {
+  return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier }, cause });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}

@@ -1,0 +1,20 @@
+/** `ccc init [--force]`: write a starter SUPERVISOR.md and ccc.config.ts in the current directory. */
+import path from 'node:path';
+import { writeStarterFiles } from '../../init/write-starter-files.js';
+import type { RegisterCommand } from './index.js';
+
+export const registerInitCommand: RegisterCommand = (program) => {
+  program
+    .command('init')
+    .description('Write a starter SUPERVISOR.md (review instructions) and ccc.config.ts (checker pipeline) here.')
+    .option('--force', 'overwrite existing files')
+    .action((options: { force?: boolean }) => {
+      const cwd = process.cwd();
+      const result = writeStarterFiles({ cwd, force: options.force === true });
+      const names = result.written.map((file) => path.relative(cwd, file)).join(' and ');
+      const rule = result.testCommand
+        ? `The rule checker runs \`${result.testCommand}\` before the Claude review; change it in ccc.config.ts if that is not your test command.`
+        : 'No test command was found: add yours to the rule checker in ccc.config.ts.';
+      process.stdout.write(`Wrote ${names}.\n${rule}\nEdit SUPERVISOR.md to say what "done" means in this project, then run \`ccc --supervisor\`.\n`);
+    });
+};

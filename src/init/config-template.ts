@@ -1,0 +1,61 @@
+/**
+ * The starter `ccc.config.ts` that `ccc init` writes: every key commented, the pipeline shown
+ * as `rule` then `claude` (the cheap deterministic check first, the model review only when it
+ * passes). The rule is active only when a test command was found; otherwise it stays commented,
+ * because a rule that can never pass would block the agent forever.
+ */
+export function configTemplate(options: { testCommand?: string; completionMarker: string }): string {
+  const rule = options.testCommand
+    ? `      { use: 'rule', commands: [${quote(options.testCommand)}] },`
+    : `      // { use: 'rule', commands: ['npm test'] },   // no test command found: fill in yours`;
+  return `// ccc configuration (written by \`ccc init\`). \`ccc config\` shows the effective values and
+// where each one came from. Precedence, lowest first: built-in defaults < ~/.claude/ccc.json <
+// this file < CCC_* environment variables < command-line flags.
+import { defineConfig } from 'ccc-supervisor';
+
+export default defineConfig({
+  supervisor: {
+    // Checkers run in this order every time the agent stops. The first one that answers
+    // "not completed" ends the round and its feedback becomes the agent's next message.
+    checkers: [
+      // 1. Deterministic and free: shell commands that must exit 0 in the project directory.
+      //    Also: must_match / must_not_match (regexes over the agent's last message) and
+      //    require_marker: true (the completion marker on a line of its own).
+${rule}
+      // 2. The forked Claude reviewer, instructed by ./SUPERVISOR.md. It runs only when the
+      //    rule above passes, so no model time is spent while the tests are red.
+      'claude',
+      // A hook in any language: the context arrives as JSON on stdin, the answer is
+      // {"completed": true|false, "feedback": "..."} on stdout.
+      // { use: 'hook', command: 'python3 scripts/review.py', timeout_seconds: 120 },
+      // A plugin by path (TypeScript loads without a build step), with its own options:
+      // { use: './node_modules/ccc-supervisor/plugins/test-gate.ts', command: 'npm test' },
+    ],
+    // Reviews per task before ccc gives up and hands back to you (exit 3 in headless runs).
+    max_iterations: 20,
+    // Time limit of each checker, in seconds (a checker may set its own timeout_seconds).
+    timeout_seconds: 600,
+    // Stop when a checker repeats essentially the same feedback this many times in a row
+    // while the work tree does not change.
+    no_progress_limit: 3,
+    // Stop when the agent and the reviewer together have spent this much (USD).
+    // max_cost_usd: 5,
+    // Used by the reviewer and by rules with require_marker.
+    completion_marker: ${quote(options.completionMarker)},
+    // Where the reviewer's instructions come from when ./SUPERVISOR.md does not exist.
+    // prompt_path: '~/.claude/SUPERVISOR.md',
+    // log_level: 'info',   // debug | info | warn | error; logs go to ~/.claude/ccc/
+  },
+  // Plugin modules (paths or package names) loaded at start; each one can then be named in
+  // supervisor.checkers by its checker name.
+  // plugins: ['./checkers/no-leftovers.ts'],
+  // The agent: the claude executable and arguments added to every launch.
+  // claude: { command: 'claude', args: [] },
+});
+`;
+}
+
+/** A single-quoted TypeScript string literal. */
+function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}

@@ -1,0 +1,68 @@
+/**
+ * `ccc init`: writes the starter SUPERVISOR.md and ccc.config.ts into the project directory.
+ * It never replaces a file without `force`, and it also refuses when the project already has
+ * another ccc config file: a new ccc.config.ts would silently take precedence over it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectSearchPlaces } from '../config/config-files.js';
+import { defaultConfig } from '../config/defaults.js';
+import { CccError } from '../errors.js';
+import { configTemplate } from './config-template.js';
+import { supervisorTemplate } from './supervisor-template.js';
+import { detectTestCommand } from './test-command.js';
+
+export const SUPERVISOR_FILE = 'SUPERVISOR.md';
+export const CONFIG_FILE = 'ccc.config.ts';
+
+export interface InitResult {
+  /** Absolute paths, in the order written. */
+  written: string[];
+  /** The test command put into the rule checker, when one was found. */
+  testCommand?: string;
+}
+
+export function writeStarterFiles(options: { cwd: string; force: boolean }): InitResult {
+  const existing = conflictingFiles(options.cwd);
+  if (existing.length > 0 && !options.force) {
+    throw new CccError(
+      'USAGE',
+      `${existing.join(', ')} already ${existing.length === 1 ? 'exists' : 'exist'} in ${options.cwd}. ccc init never overwrites files: run \`ccc init --force\` to replace ${existing.length === 1 ? 'it' : 'them'} with the starter files.`,
+      { data: { existing } },
+    );
+  }
+  const marker = defaultConfig().supervisor.completion_marker;
+  const testCommand = detectTestCommand(options.cwd);
+  const files: Array<[string, string]> = [
+    [SUPERVISOR_FILE, supervisorTemplate(marker)],
+    [CONFIG_FILE, configTemplate({ testCommand, completionMarker: marker })],
+  ];
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const file = path.join(options.cwd, name);
+    // 'wx' fails if the file appeared since the check: even a race never overwrites without --force.
+    fs.writeFileSync(file, text, { flag: options.force ? 'w' : 'wx' });
+    written.push(file);
+  }
+  return { written, ...(testCommand ? { testCommand } : {}) };
+}
+
+/** The files that stop a plain `ccc init`: the two it writes, and any other project config of ccc. */
+function conflictingFiles(cwd: string): string[] {
+  const found = [SUPERVISOR_FILE, CONFIG_FILE].filter((name) => fs.existsSync(path.join(cwd, name)));
+  for (const name of projectSearchPlaces) {
+    if (name === CONFIG_FILE || !fs.existsSync(path.join(cwd, name))) continue;
+    if (name === 'package.json' && !hasCccKey(path.join(cwd, name))) continue;
+    found.push(name === 'package.json' ? 'package.json (with a "ccc" key)' : name);
+  }
+  return found;
+}
+
+function hasCccKey(file: string): boolean {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return pkg.ccc !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * One agent call under document 004's retry rule ("CRITICAL"): an answer that is not in the
+ * required format is logged as a Retry Event and the SAME invocation (the very same argument
+ * array and message) runs again, up to `maxRetries` times; after that the call fails. A claude
+ * that exits without an answer counts as an answer in the wrong format. Interruption (Ctrl-C)
+ * and a claude that cannot be started at all are not retried.
+ */
+import { claudeNotFoundError } from '../claude/claude-print.js';
+import type { CheckerLogger } from '../checkers/types.js';
+import { OUTPUT_SCHEMAS, parseAgentOutput, type AgentOutput, type CheckedOutput } from './agent-output.js';
+import type { AgentRequest } from './agent-request.js';
+import type { AgentRun, AgentRunner } from './agent-runner.js';
+import { firstLine, type Progress } from './progress.js';
+import { formatFailureEvent, formatRetryEvent, type SupervisorLog } from './supervisor-log.js';
+
+export interface AgentCallDeps {
+  runner: AgentRunner;
+  maxRetries: number;
+  log: SupervisorLog;
+  progress: Progress;
+  logger: CheckerLogger;
+  /** For the error when claude cannot be started. */
+  claudeCommand: string;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export type AgentCallResult =
+  | { kind: 'answered'; output: AgentOutput; run: AgentRun }
+  | { kind: 'failed'; message: string }
+  | { kind: 'interrupted' };
+
+/** A format rule that needs more than the answer itself (the Manager's next_task must exist). */
+export type ExtraCheck = (output: AgentOutput) => Promise<string | undefined>;
+
+export async function callAgent(request: AgentRequest, deps: AgentCallDeps, extraCheck?: ExtraCheck): Promise<AgentCallResult> {
+  const now = deps.now ?? (() => new Date());
+  const attempts = deps.maxRetries + 1;
+  for (let attempt = 1; ; attempt++) {
+    const agent = { label: request.label, role: request.role, attempt, attempts };
+    const started = now().getTime();
+    const ticker = deps.progress.started(agent);
+    let run: AgentRun;
+    try {
+      run = await deps.runner.run(request, deps.signal);
+    } finally {
+      ticker.stop();
+    }
+    if (run.spawnError) throw claudeNotFoundError(deps.claudeCommand, run.spawnError);
+    if (run.aborted || deps.signal?.aborted) return { kind: 'interrupted' };
+    const elapsed = now().getTime() - started;
+    const checked = await check(run, request, extraCheck);
+    deps.logger.info('agent answered', {
+      task: request.label, role: request.role, attempt: `${attempt}/${attempts}`, exit_code: run.exitCode, session_id: run.sessionId ?? null,
+      valid: checked.ok, duration: `${elapsed}ms`, ...(checked.ok ? { status: checked.output.status } : { issue: checked.issue, stderr: run.stderrTail }),
+    });
+    if (checked.ok) {
+      deps.progress.finished(agent, elapsed, `${checked.output.status}: ${firstLine(checked.output.message)}`);
+      return { kind: 'answered', output: checked.output, run };
+    }
+    const record = { at: now(), agent: request.role, task: request.label, issue: checked.issue, expected: OUTPUT_SCHEMAS[request.contract], received: receivedText(run) };
+    if (attempt <= deps.maxRetries) {
+      await deps.log.append(formatRetryEvent({ ...record, retry: attempt, maxRetries: deps.maxRetries }));
+      deps.progress.finished(agent, elapsed, `${checked.issue}; retrying with the same input`);
+      continue;
+    }
+    await deps.log.append(formatFailureEvent({ ...record, attempts, maxRetries: deps.maxRetries }));
+    deps.progress.finished(agent, elapsed, checked.issue);
+    return {
+      kind: 'failed',
+      message: `The ${request.role} agent (${request.label}) did not answer in the required format after ${deps.maxRetries} ${deps.maxRetries === 1 ? 'retry' : 'retries'}: ${checked.issue}. Every attempt is in ${deps.log.file.display}.`,
+    };
+  }
+}
+
+async function check(run: AgentRun, request: AgentRequest, extraCheck?: ExtraCheck): Promise<CheckedOutput> {
+  const parsed = parseAgentOutput({ structuredOutput: run.structuredOutput, resultText: run.resultText }, request.contract);
+  if (!parsed.ok) {
+    if (run.exitCode !== 0) {
+      const detail = firstLine(lastLine(run.stderrTail) || run.resultText || '', 300);
+      return { ok: false, issue: `No valid output: claude exited with code ${run.exitCode}${detail ? ` (${detail})` : ''}` };
+    }
+    return { ok: false, issue: `Invalid output format: ${parsed.issue}` };
+  }
+  const extra = extraCheck ? await extraCheck(parsed.output) : undefined;
+  return extra === undefined ? parsed : { ok: false, issue: `Invalid output format: ${extra}` };
+}
+
+/** What the retry log shows as received: the structured output, else the text, else stderr. */
+function receivedText(run: AgentRun): string {
+  if (run.structuredOutput !== undefined) return JSON.stringify(run.structuredOutput);
+  if (run.resultText !== undefined && run.resultText !== '') return run.resultText;
+  return run.stderrTail;
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.trim() ?? '';
+}

@@ -1,0 +1,112 @@
+/**
+ * One `ccc kanban` per kanban file at a time: two runners on the same file would both start
+ * `current` and do it twice. The lock is a small file beside the kanban file holding the owner's
+ * pid; a lock whose owner is gone (a crash, SIGKILL) is taken over, so a rerun after a crash just
+ * works. pid-based rather than mtime-based so that the rerun does not have to wait for staleness.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { CccError } from '../errors.js';
+import { writeFileAtomic } from '../state/atomic-file.js';
+import { identify, stopLeftoverAgent, type ProcessIdentity } from './agent-process.js';
+import type { FileRef } from './kanban-file.js';
+
+export interface KanbanLock {
+  readonly file: string;
+  /** Records the running agent, so that a rerun after a crash of ccc can stop it. */
+  agentStarted(pid: number): void;
+  agentEnded(): void;
+  release(): Promise<void>;
+}
+
+interface LockContent {
+  pid: number;
+  started_at: string;
+  agent?: ProcessIdentity;
+}
+
+export interface LockKanbanOptions {
+  pid?: number;
+  /** Told when a crashed run's agent was found still running and stopped. */
+  onNote?: (message: string) => void;
+}
+
+export function lockFileOf(kanban: FileRef): string {
+  return path.join(path.dirname(kanban.path), `.${path.basename(kanban.path)}.ccc-lock`);
+}
+
+export async function lockKanban(kanban: FileRef, options: LockKanbanOptions = {}): Promise<KanbanLock> {
+  const pid = options.pid ?? process.pid;
+  const file = lockFileOf(kanban);
+  const content: LockContent = { pid, started_at: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await fs.writeFile(file, `${JSON.stringify(content)}\n`, { flag: 'wx', mode: 0o644 });
+      return heldLock(file, content);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readLock(file);
+    if (holder && holder.pid !== pid && isAlive(holder.pid)) {
+      throw new CccError(
+        'KANBAN_INVALID',
+        `Another ccc kanban (pid ${holder.pid}, since ${holder.started_at}) is running the workflow of ${kanban.display}. Wait for it to finish or stop it; if no such process runs, delete ${path.relative(process.cwd(), file) || file}.`,
+        { data: { file: kanban.display, pid: holder.pid } },
+      );
+    }
+    // The owner is gone (or the file is unreadable debris): stop what it left running, take over.
+    if (holder?.agent && (await stopLeftoverAgent(holder.agent))) {
+      options.onNote?.(`stopped the agent (pid ${holder.agent.pid}) that the interrupted run (pid ${holder.pid}) left running`);
+    }
+    await fs.rm(file, { force: true });
+  }
+  throw new CccError('KANBAN_INVALID', `Could not lock ${kanban.display}: ${file} keeps reappearing. Is another ccc kanban starting on the same file?`, {
+    data: { file: kanban.display },
+  });
+}
+
+async function readLock(file: string): Promise<LockContent | undefined> {
+  try {
+    const value = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<LockContent>;
+    if (!Number.isInteger(value.pid) || (value.pid as number) <= 0) return undefined;
+    const agent = value.agent;
+    const validAgent = agent && Number.isInteger(agent.pid) && agent.pid > 0 && typeof agent.start_time === 'string';
+    return { pid: value.pid as number, started_at: String(value.started_at ?? '?'), ...(validAgent ? { agent: { pid: agent.pid, start_time: agent.start_time } } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Signal 0 probes without signalling; EPERM means it exists but belongs to someone else. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function heldLock(file: string, content: LockContent): KanbanLock {
+  // Lock updates are written one after the other, in call order; a failed update costs only the
+  // orphan cleanup after a crash, never the run.
+  let writes = Promise.resolve();
+  const update = (next: LockContent) => {
+    writes = writes.then(() => writeFileAtomic(file, `${JSON.stringify(next)}\n`, { mode: 0o644 })).catch(() => {});
+  };
+  return {
+    file,
+    agentStarted(agentPid) {
+      const agent = identify(agentPid);
+      if (agent) update({ ...content, agent });
+    },
+    agentEnded() {
+      update(content);
+    },
+    async release() {
+      await writes;
+      const holder = await readLock(file);
+      if (holder?.pid === content.pid) await fs.rm(file, { force: true });
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The entry of `ccc kanban <kanban file>`: resolve the configuration, check everything a user could
+ * have wrong before any agent starts (config, kanban file, current task, role prompts, claude, and
+ * for `--supervise` the checkers' prompt: each a clear error, exit 2), take the kanban lock, run
+ * the workflow, and report its outcome. Returns the exit code.
+ */
+import path from 'node:path';
+import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
+import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
+import { loadConfig } from '../config/load.js';
+import type { LogLevel, ResolvedConfig } from '../config/types.js';
+import { createLogger } from '../log/logger.js';
+import { SupervisorSession } from '../loop/supervisor-session.js';
+import { requireClaude } from '../process/resolve-command.js';
+import { cccDir } from '../state/paths.js';
+import type { AgentCallDeps } from './agent-call.js';
+import { claudeAgentRunner } from './agent-runner.js';
+import { fileRef, readKanbanFile, taskRef, type FileRef } from './kanban-file.js';
+import { lockKanban } from './kanban-lock.js';
+import { stderrProgress } from './progress.js';
+import { loadRolePrompts } from './role-prompts.js';
+import { supervisorLog } from './supervisor-log.js';
+import { readTaskHeader } from './task-file.js';
+import { supervisedReview } from './supervised-review.js';
+import { runWorkflow } from './workflow.js';
+
+export interface KanbanArgs {
+  file: string;
+  supervise: boolean;
+  maxRetries?: number;
+  rolesDir?: string;
+  configPath?: string;
+  logLevel?: LogLevel;
+  /** After `--`: passed to every agent, after `claude.args`. */
+  claudeArgs: string[];
+}
+
+export interface KanbanIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Progress and the outcome (stderr). */
+  write: (text: string) => void;
+  /** Ctrl-C: stops the running agent; the kanban file keeps the state before it. */
+  signal?: AbortSignal;
+}
+
+export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number> {
+  const resolved = await loadConfig({
+    cwd: io.cwd,
+    env: io.env,
+    configPath: args.configPath,
+    flags: { kanban: { max_retries: args.maxRetries, roles_dir: args.rolesDir }, supervisor: { log_level: args.logLevel } },
+  });
+  for (const warning of resolved.warnings) io.write(`ccc: warning: ${warning}\n`);
+  const { config } = resolved;
+  const kanban = fileRef(args.file, io.cwd);
+  const say = (text: string) => io.write(`ccc kanban: ${text}\n`);
+  if (!(await preflight(kanban, io.cwd))) {
+    say(`${kanban.display}: nothing to do (the workflow is complete or current is null).`);
+    return 0;
+  }
+  const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, explicit: resolved.sources['kanban.roles_dir'] !== 'default' });
+  const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
+  const claudeArgs = [...config.claude.args, ...args.claudeArgs];
+  const lock = await lockKanban(kanban, { onNote: say });
+  let session: SupervisorSession | undefined;
+  try {
+    if (args.supervise) session = await supervisorSession(resolved, io, claudeArgs);
+    const logger = createLogger({ file: path.join(cccDir(resolved.configDir), 'kanban.log'), level: config.supervisor.log_level, module: 'kanban', fields: { kanban: kanban.path } });
+    const progress = stderrProgress({ write: io.write });
+    const call: AgentCallDeps = {
+      runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
+      maxRetries: config.kanban.max_retries,
+      log: supervisorLog(kanban),
+      progress,
+      logger,
+      claudeCommand,
+      signal: io.signal,
+    };
+    say(`${kanban.display}${session ? ' (supervised: every Implementor answer is reviewed)' : ''}; role prompts: ${Object.entries(prompts).map(([role, p]) => `${role} ${p.source}`).join(', ')}`);
+    const outcome = await runWorkflow({
+      kanban,
+      cwd: io.cwd,
+      prompts,
+      claudeArgs,
+      call,
+      progress,
+      logger,
+      ...(session ? { review: supervisedReview({ session, call, write: io.write }) } : {}),
+    });
+    logger.info('workflow ended', { exit_code: outcome.exitCode, message: outcome.message });
+    say(outcome.message);
+    return outcome.exitCode;
+  } finally {
+    await lock.release();
+    await session?.close();
+  }
+}
+
+/**
+ * Reads the kanban file and the current task's header, so that a bad file is an error before
+ * claude is even looked for. False when there is nothing to do.
+ */
+async function preflight(kanban: FileRef, cwd: string): Promise<boolean> {
+  const doc = await readKanbanFile(kanban);
+  if (doc.kanban.phase === 'complete' || doc.kanban.current === null) return false;
+  if (doc.kanban.done_task !== doc.kanban.current) await readTaskHeader(taskRef(kanban, doc.kanban.current, cwd), `current in ${kanban.display}`);
+  return true;
+}
+
+/** `--supervise`: the same checker pipeline and checks as `ccc --supervisor`. */
+async function supervisorSession(resolved: ResolvedConfig, io: KanbanIo, claudeArgs: string[]): Promise<SupervisorSession> {
+  const { config } = resolved;
+  for (const declaration of config.supervisor.checkers) {
+    const { use, options } = normalizeDeclaration(declaration);
+    if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
+  }
+  const pipeline = await buildPipeline({ config, cwd: io.cwd });
+  io.write('Supervisor mode enabled\n');
+  const session = new SupervisorSession({ resolved, pipeline, cwd: io.cwd, env: io.env, claudeArgs });
+  await session.start();
+  return session;
+}

@@ -1,0 +1,78 @@
+/**
+ * `ccc kanban --supervise`: an Implementor's `ok` goes through the supervisor loop (the checker
+ * pipeline, `reviewStop`) before the Manager sees it. While the checker finds the work incomplete,
+ * the Implementor's own session is resumed (`--resume <session>`) with the feedback, under the
+ * same output schema and the same retry rule; the answer it gives then is reviewed again. The
+ * loop's limits (iterations, no progress, cost cap) and a failing checker stop the workflow with
+ * the exit codes of a headless supervised run.
+ */
+import { transcriptPathFor } from '../frames/transcript.js';
+import { exitCodeFor, renderEvent } from '../loop/headless.js';
+import { reviewStop } from '../loop/review-stop.js';
+import type { SupervisorSession } from '../loop/supervisor-session.js';
+import { ExitCode } from '../errors.js';
+import { callAgent, type AgentCallDeps } from './agent-call.js';
+import type { AgentRequest } from './agent-request.js';
+import type { ImplementorReview } from './workflow.js';
+
+export interface SupervisedReviewOptions {
+  session: SupervisorSession;
+  call: AgentCallDeps;
+  /** Where the review's progress goes (stderr). */
+  write: (text: string) => void;
+}
+
+export function supervisedReview(options: SupervisedReviewOptions): ImplementorReview {
+  const { session } = options;
+  return async (request, first) => {
+    let answer = first;
+    for (let turn = 1; ; turn++) {
+      const sessionId = answer.run.sessionId;
+      if (!sessionId) {
+        return { kind: 'stopped', exitCode: ExitCode.checkerFailed, message: `The Implementor run for ${request.label} reported no session id, so it cannot be reviewed.` };
+      }
+      session.setSessionId(sessionId);
+      // The cost cap of the supervisor loop counts the agent's turns as well as the reviews.
+      session.addCost(answer.run.costUsd);
+      const decision = await reviewStop(
+        {
+          sessionId,
+          transcriptPath: transcriptPathFor(session.env, session.cwd, sessionId),
+          cwd: session.cwd,
+          stopHookActive: turn > 1,
+          lastAssistantMessage: answer.output.message,
+          backgroundTasks: [],
+          raw: {},
+        },
+        { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal, emit: (e) => options.write(renderEvent(e)) },
+      );
+      if (decision.action === 'allow') {
+        const exitCode = exitCodeFor(decision);
+        if (exitCode === ExitCode.completed) return { kind: 'answered', ...answer };
+        return { kind: 'stopped', exitCode, message: `The review of ${request.label} ended without confirming the work: ${decision.message}` };
+      }
+      const resumed = resumeRequest(request, sessionId, decision.feedback, turn);
+      const result = await callAgent(resumed, options.call);
+      if (result.kind !== 'answered' || result.output.status !== 'ok') return result;
+      answer = result;
+    }
+  };
+}
+
+/** The same agent, in its own session, told what the review found; the output rules stay. */
+function resumeRequest(request: AgentRequest, sessionId: string, feedback: string, turn: number): AgentRequest {
+  const [print, ...rest] = request.args;
+  return {
+    ...request,
+    label: `${request.label} (review feedback ${turn})`,
+    args: [print ?? '-p', '--resume', sessionId, ...rest],
+    stdin: [
+      'A review of your work on this task found it incomplete:',
+      '',
+      feedback.trim(),
+      '',
+      'Address this, update the Work Log, then answer again in the same JSON shape as before (with the StructuredOutput tool).',
+      '',
+    ].join('\n'),
+  };
+}

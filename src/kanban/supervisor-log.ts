@@ -1,0 +1,110 @@
+/**
+ * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` of document 004, one
+ * "Retry Event" per rescheduled agent in 004's Markdown format, and a "Failure Event" when the
+ * retries are used up. Appended with an atomic rewrite, so a crash never leaves half an entry.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../state/atomic-file.js';
+import { fileMode, type FileRef } from './kanban-file.js';
+
+export const SUPERVISOR_LOG_FILE = 'SUPERVISOR_LOG.md';
+const HEADING = '## Supervisor Log';
+/** A huge answer is cut in the log; its start says enough about the format it has. */
+const MAX_RECEIVED_CHARS = 16 * 1024;
+
+export interface AttemptRecord {
+  at: Date;
+  agent: string;
+  /** The task file, or the reconciliation of the kanban file for a done task. */
+  task: string;
+  issue: string;
+  /** The output schema the agent was asked for. */
+  expected: object;
+  /** What came back: the structured output or the text, as is. */
+  received: string;
+}
+
+/** 004: `Attempt: {retry_count + 1}/{MAX_RETRIES}`: the number of this retry. */
+export function formatRetryEvent(record: AttemptRecord & { retry: number; maxRetries: number }): string {
+  return entry(record, 'Retry Event', `**Attempt:** ${record.retry}/${record.maxRetries}`, 'Rescheduling with exact same parameters');
+}
+
+export function formatFailureEvent(record: AttemptRecord & { attempts: number; maxRetries: number }): string {
+  return entry(
+    record,
+    'Failure Event',
+    `**Attempts:** ${record.attempts} (${record.maxRetries} retries)`,
+    'Stopped the workflow; the kanban file is unchanged for this task. Run ccc kanban again to start it anew',
+  );
+}
+
+function entry(record: AttemptRecord, title: string, attemptLine: string, action: string): string {
+  return [
+    `### [${record.at.toISOString()}] ${title}`,
+    '',
+    `**Agent:** ${record.agent}  `,
+    `**Task:** ${record.task}  `,
+    `${attemptLine}  `,
+    `**Issue:** ${oneLine(record.issue)}`,
+    '',
+    '**Expected:**',
+    fenced(JSON.stringify(record.expected, null, 2), 'json'),
+    '',
+    '**Received:**',
+    received(record.received),
+    '',
+    `**Action:** ${action}`,
+    '',
+  ].join('\n');
+}
+
+/** JSON is pretty-printed in a json fence; anything else is shown as the text it is. */
+function received(text: string): string {
+  const json = parseJson(text);
+  let shown = json === undefined ? text : JSON.stringify(json, null, 2);
+  if (shown.length > MAX_RECEIVED_CHARS) shown = `${shown.slice(0, MAX_RECEIVED_CHARS)}\n… (${shown.length - MAX_RECEIVED_CHARS} more characters)`;
+  return fenced(shown.trim() === '' ? '(nothing)' : shown, json === undefined ? 'text' : 'json');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fence longer than any backtick run inside, so an answer with its own fences cannot end it. */
+function fenced(text: string, lang: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text}\n${fence}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+export interface SupervisorLog {
+  readonly file: FileRef;
+  append(entry: string): Promise<void>;
+}
+
+export function supervisorLog(kanban: FileRef): SupervisorLog {
+  const dir = path.dirname(kanban.path);
+  const file: FileRef = { path: path.join(dir, SUPERVISOR_LOG_FILE), display: path.join(path.dirname(kanban.display), SUPERVISOR_LOG_FILE) };
+  return {
+    file,
+    async append(text) {
+      const existing = await fs.readFile(file.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return '';
+        throw error;
+      });
+      const hasHeading = existing.split(/\r?\n/).some((line) => line.trim() === HEADING);
+      const base = existing === '' || existing.endsWith('\n\n') ? existing : existing.endsWith('\n') ? `${existing}\n` : `${existing}\n\n`;
+      const next = hasHeading ? `${base}${text}` : `${base}${HEADING}\n\n${text}`;
+      await writeFileAtomic(file.path, next, { mode: await fileMode(file.path) });
+    },
+  };
+}

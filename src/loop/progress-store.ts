@@ -1,0 +1,73 @@
+/**
+ * Where the no-progress guard keeps its short history. In hook mode every stop is a new `ccc`
+ * process, so the history must outlive the process: `<config dir>/ccc/progress-<session_id>.json`,
+ * beside the session state, replaced atomically (a reader never sees half a file). Claude Code
+ * runs one Stop hook of a session at a time, so no lock is needed. The in-memory store is the fake
+ * for unit tests.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../state/atomic-file.js';
+import { cccDir, checkSessionId } from '../state/paths.js';
+
+export interface ProgressEntry {
+  /** The review iteration that gave this verdict (a lower one than the last means a new task). */
+  iteration: number;
+  checker: string;
+  /** The normalized words of the feedback (see feedback-similarity.ts). */
+  tokens: string[];
+  fingerprint: string;
+  at: string;
+}
+
+export interface ProgressStore {
+  load(sessionId: string): Promise<ProgressEntry[]>;
+  save(sessionId: string, entries: ProgressEntry[]): Promise<void>;
+}
+
+export function progressPath(configDir: string, sessionId: string): string {
+  return path.join(cccDir(configDir), `progress-${checkSessionId(sessionId)}.json`);
+}
+
+export function fileProgressStore(configDir: string): ProgressStore {
+  return {
+    async load(sessionId) {
+      let text: string;
+      try {
+        text = await fs.readFile(progressPath(configDir, sessionId), 'utf8');
+      } catch {
+        return [];
+      }
+      // A damaged history only means the guard starts counting again; it must never stop a session.
+      try {
+        const parsed = JSON.parse(text) as { entries?: unknown };
+        return Array.isArray(parsed.entries) ? parsed.entries.filter(isEntry) : [];
+      } catch {
+        return [];
+      }
+    },
+    async save(sessionId, entries) {
+      await writeFileAtomic(progressPath(configDir, sessionId), `${JSON.stringify({ entries }, null, 2)}\n`);
+    },
+  };
+}
+
+export function memoryProgressStore(): ProgressStore & { readonly sessions: Map<string, ProgressEntry[]> } {
+  const sessions = new Map<string, ProgressEntry[]>();
+  return {
+    sessions,
+    async load(sessionId) {
+      return [...(sessions.get(sessionId) ?? [])];
+    },
+    async save(sessionId, entries) {
+      sessions.set(sessionId, [...entries]);
+    },
+  };
+}
+
+function isEntry(value: unknown): value is ProgressEntry {
+  if (value === null || typeof value !== 'object') return false;
+  const e = value as Record<string, unknown>;
+  return typeof e.iteration === 'number' && typeof e.checker === 'string' && typeof e.fingerprint === 'string' &&
+    Array.isArray(e.tokens) && e.tokens.every((t) => typeof t === 'string');
+}

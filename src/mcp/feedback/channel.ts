@@ -1,0 +1,37 @@
+/**
+ * A place where a question can be put to the human: the web page, or the terminal. `ask`
+ * resolves with the answer, or with undefined once `signal` aborts (the question is withdrawn
+ * from that place; nothing is left behind).
+ */
+import type { FeedbackBoard } from './board.js';
+
+export interface FeedbackQuestion {
+  id: string;
+  question: string;
+}
+
+export interface FeedbackChannel {
+  readonly name: 'web' | 'terminal';
+  ask(question: FeedbackQuestion, signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** The web page channel over a board living in this process (single-process mode, and the Supervisor). */
+export function boardChannel(board: FeedbackBoard): FeedbackChannel {
+  return {
+    name: 'web',
+    ask(question, signal) {
+      return new Promise((resolve) => {
+        if (signal.aborted) return resolve(undefined);
+        const onAbort = () => {
+          withdraw();
+          resolve(undefined);
+        };
+        const withdraw = board.open(question, (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answer);
+        });
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+}

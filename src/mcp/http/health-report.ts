@@ -1,0 +1,28 @@
+/**
+ * The body of `GET /api/health` (document 003, HEALTH-API): overall status plus the Supervisor
+ * fields `enabled`, `pid`, `workerStatus`, `restartCount`.
+ */
+export interface HealthReport {
+  status: 'ok' | 'degraded' | 'fatal';
+  mode: 'supervisor' | 'single-process';
+  supervisor: { enabled: boolean; pid: number; workerStatus: string; restartCount: number };
+  worker: { pid: number | null };
+  uptimeSeconds: number;
+}
+
+export function healthReport(input: {
+  mode: 'supervisor' | 'single-process';
+  startedAt: number;
+  workerStatus: string;
+  workerPid: number | null;
+  restartCount: number;
+}): HealthReport {
+  const status = input.workerStatus === 'fatal' ? 'fatal' : ['healthy', 'busy', 'in-process'].includes(input.workerStatus) ? 'ok' : 'degraded';
+  return {
+    status,
+    mode: input.mode,
+    supervisor: { enabled: input.mode === 'supervisor', pid: process.pid, workerStatus: input.workerStatus, restartCount: input.restartCount },
+    worker: { pid: input.workerPid },
+    uptimeSeconds: Math.round((Date.now() - input.startedAt) / 1000),
+  };
+}

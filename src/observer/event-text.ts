@@ -1,0 +1,28 @@
+/** One line of text per supervisor event, for the terminal client (the page has its own view). */
+import type { ObserverEvent } from './protocol.js';
+
+export function eventText(event: ObserverEvent): string {
+  switch (event.kind) {
+    case 'phase':
+      return `phase: ${event.phase}`;
+    case 'iteration':
+      return `iteration ${event.n}/${event.max}`;
+    case 'verdict': {
+      const outcome = event.completed ? 'completed' : 'not completed';
+      const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
+      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}`;
+    }
+    case 'checker':
+      return event.state === 'start'
+        ? `review by ${event.checker} started`
+        : `${event.checker} ${event.state === 'done' ? 'finished' : 'failed'}${event.duration_ms === undefined ? '' : ` after ${(event.duration_ms / 1000).toFixed(1)} s`}`;
+    case 'stopped':
+      return `supervisor stopped (${event.reason}): ${event.message}`;
+    case 'error':
+      return `error: ${event.message}`;
+    case 'end':
+      return `session ended (exit code ${event.exit_code ?? 'none'})`;
+    default:
+      return `event: ${JSON.stringify(event satisfies never)}`;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * One watching observer. It joins in two steps: `hello` goes out at once, then everything
+ * published meanwhile waits here (raw, bounded) until the screen snapshot arrives; after that,
+ * messages go straight to the socket. Either way the bytes it may hold are bounded by
+ * `maxQueueBytes` (what ws still has to send included); past the bound it is dropped, never waited
+ * for. It may reconnect and start again from a fresh snapshot.
+ */
+import { encodePty } from './protocol.js';
+import type { ScreenSnapshot } from './screen-mirror.js';
+
+/** The part of a ws WebSocket an observer needs; a fake stands in for it in unit tests. */
+export interface ObserverSocket {
+  send(data: Buffer): void;
+  /** Bytes accepted by send() and not yet written to the network. */
+  readonly bufferedAmount: number;
+  close(code: number, reason: string): void;
+  terminate(): void;
+}
+
+export const CLOSE_FELL_BEHIND = 4000;
+/** How long a dropped observer gets to read its close frame before its socket is destroyed. */
+const DROP_GRACE_MS = 1000;
+
+type Held = { pty: Buffer; at: number } | { message: Buffer };
+
+export class ObserverConnection {
+  private held: Held[] | undefined = [];
+  private heldBytes = 0;
+  private closed = false;
+
+  constructor(
+    private readonly socket: ObserverSocket,
+    /** Stream position this observer joined at; held output starts here. */
+    readonly joinedAt: number,
+    private readonly maxQueueBytes: number,
+    private readonly onDrop: (connection: ObserverConnection, reason: string) => void,
+  ) {}
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  get isLive(): boolean {
+    return this.held === undefined;
+  }
+
+  /** Live output: `encoded` is the shared pty message, `raw` the bytes (kept while joining). */
+  deliverPty(raw: Buffer, at: number, encoded: () => Buffer): void {
+    if (this.held) this.hold({ pty: raw, at }, raw.length);
+    else this.send(encoded());
+  }
+
+  deliver(message: Buffer): void {
+    if (this.held) this.hold({ message }, message.length);
+    else this.send(message);
+  }
+
+  /** Sends immediately, ahead of anything held (hello, bye). */
+  sendNow(message: Buffer): void {
+    this.send(message);
+  }
+
+  /** Completes the join: the screen, then the events so far, then whatever was held. */
+  start(snapshot: ScreenSnapshot | undefined, history: Buffer[]): void {
+    const held = this.held;
+    if (this.closed || !held) return;
+    this.held = undefined;
+    this.heldBytes = 0;
+    const position = snapshot?.position ?? this.joinedAt;
+    this.send(encodePty(Buffer.from(snapshot?.data ?? '', 'utf8'), true));
+    for (const message of history) this.send(message);
+    for (const item of held) {
+      if ('message' in item) this.send(item.message);
+      else if (item.at + item.pty.length > position) this.send(encodePty(item.pty.subarray(Math.max(0, position - item.at))));
+    }
+  }
+
+  /** Closes with a reason; after `graceMs` a peer that has not finished the handshake is cut off. */
+  close(code: number, reason: string, graceMs = DROP_GRACE_MS): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.held = undefined;
+    this.socket.close(code, closeReason(reason));
+    // A stuck peer never answers the close handshake; its buffered bytes go when the socket does.
+    setTimeout(() => this.socket.terminate(), graceMs).unref();
+  }
+
+  /** The socket closed from the other side. */
+  markClosed(): void {
+    this.closed = true;
+    this.held = undefined;
+  }
+
+  private hold(item: Held, bytes: number): void {
+    if (this.closed) return;
+    if (this.heldBytes + this.socket.bufferedAmount + bytes > this.maxQueueBytes) return this.fallBehind();
+    this.held!.push(item);
+    this.heldBytes += bytes;
+  }
+
+  private send(message: Buffer): void {
+    if (this.closed) return;
+    if (this.socket.bufferedAmount + message.length > this.maxQueueBytes) return this.fallBehind();
+    this.socket.send(message);
+  }
+
+  private fallBehind(): void {
+    const reason = `observer fell behind (over ${this.maxQueueBytes} bytes queued); reconnect for a fresh screen`;
+    this.close(CLOSE_FELL_BEHIND, reason);
+    this.onDrop(this, reason);
+  }
+}
+
+/** WebSocket close reasons are limited to 123 bytes of UTF-8. */
+export function closeReason(reason: string): string {
+  let text = reason;
+  while (Buffer.byteLength(text, 'utf8') > 123) text = text.slice(0, -1);
+  return text;
+}

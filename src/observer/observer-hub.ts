@@ -1,0 +1,162 @@
+/**
+ * Fans the session out to its observers. The producer side (publish*) never waits and does no
+ * per-observer work on the pty path: chunks are only queued, and one setImmediate later the batch
+ * is encoded once, handed to every observer's bounded queue and to the screen mirror.
+ * Everything else (frames, events, size changes) first flushes that batch, so each observer sees
+ * output and events in the order they were published.
+ */
+import { encodeMessage, encodePty } from './protocol.js';
+import type { ObserverEvent, ObserverHello } from './protocol.js';
+import { ObserverConnection } from './observer-connection.js';
+import type { ObserverSocket } from './observer-connection.js';
+import type { ScreenMirror } from './screen-mirror.js';
+import type { ObserverLogger } from './observer-logger.js';
+
+/** Older events fall off the replay list a joiner gets; live observers have seen them all. */
+const MAX_EVENT_HISTORY = 1000;
+export const CLOSE_TOO_MANY = 1013;
+export const CLOSE_SESSION_ENDED = 1001;
+/** At the end, a reading observer gets this long to receive what is still queued for it. */
+const END_GRACE_MS = 3000;
+
+export interface ObserverHubOptions {
+  hello: ObserverHello;
+  allowInput: boolean;
+  maxObservers: number;
+  maxQueueBytes: number;
+  /** Largest snapshot sent to a joiner (serialized screen plus as much scrollback as fits). */
+  snapshotBytes: number;
+  mirror: ScreenMirror;
+  logger: ObserverLogger;
+}
+
+export interface ObserverHub {
+  publishPty(chunk: Buffer): void;
+  publishFrame(frame: object): void;
+  publishEvent(event: ObserverEvent): void;
+  setSession(id: string): void;
+  resize(cols: number, rows: number): void;
+  /** Adds an observer; the returned connection is undefined when it was refused. */
+  join(socket: ObserverSocket): ObserverConnection | undefined;
+  leave(connection: ObserverConnection): void;
+  readonly observerCount: number;
+  /** Sends `bye` after everything published, then closes every observer. */
+  end(): void;
+}
+
+export function createObserverHub(options: ObserverHubOptions): ObserverHub {
+  const connections = new Set<ObserverConnection>();
+  const history: Buffer[] = [];
+  let hello: ObserverHello = { ...options.hello };
+  let chunks: Buffer[] = [];
+  let chunkBytes = 0;
+  let position = 0;
+  let scheduled = false;
+  let ended = false;
+
+  function flush(): void {
+    scheduled = false;
+    if (chunkBytes === 0) return;
+    // One exactly-sized buffer of its own: cheap to hand to the worker and safe to keep.
+    const batch = Buffer.allocUnsafeSlow(chunkBytes);
+    let offset = 0;
+    for (const chunk of chunks) offset += chunk.copy(batch, offset);
+    const at = position;
+    position += chunkBytes;
+    chunks = [];
+    chunkBytes = 0;
+    let encoded: Buffer | undefined;
+    const encode = () => (encoded ??= encodePty(batch));
+    for (const connection of connections) connection.deliverPty(batch, at, encode);
+    options.mirror.write(batch);
+  }
+
+  function broadcast(message: Buffer): void {
+    flush();
+    for (const connection of connections) connection.deliver(message);
+  }
+
+  const helloMessage = () => encodeMessage({ type: 'hello', session: hello, input: options.allowInput });
+
+  const drop = (connection: ObserverConnection, reason: string) => {
+    connections.delete(connection);
+    options.logger.warn('observer: dropped', { reason, observers: connections.size });
+  };
+
+  return {
+    publishPty(chunk) {
+      if (ended || chunk.length === 0) return;
+      chunks.push(chunk);
+      chunkBytes += chunk.length;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    publishFrame(frame) {
+      if (ended) return;
+      const message = encodeMessage({ type: 'frame', frame });
+      if (message.length > options.maxQueueBytes / 2) {
+        options.logger.warn('observer: frame too large to send to observers, skipped', { bytes: message.length });
+        return;
+      }
+      broadcast(message);
+    },
+    publishEvent(event) {
+      if (ended) return;
+      const message = encodeMessage({ type: 'event', event });
+      history.push(message);
+      if (history.length > MAX_EVENT_HISTORY) history.shift();
+      broadcast(message);
+    },
+    setSession(id) {
+      hello = { ...hello, session_id: id };
+      broadcast(helloMessage());
+    },
+    resize(cols, rows) {
+      if (cols === hello.cols && rows === hello.rows) return;
+      hello = { ...hello, cols, rows };
+      flush();
+      options.mirror.resize(cols, rows);
+      broadcast(helloMessage());
+    },
+    join(socket) {
+      if (ended) {
+        socket.close(CLOSE_SESSION_ENDED, 'session ended');
+        return undefined;
+      }
+      if (connections.size >= options.maxObservers) {
+        socket.close(CLOSE_TOO_MANY, `too many observers (max ${options.maxObservers}); try again later`);
+        return undefined;
+      }
+      flush();
+      const connection = new ObserverConnection(socket, position, options.maxQueueBytes, drop);
+      connections.add(connection);
+      connection.sendNow(helloMessage());
+      const events = history.slice();
+      void options.mirror.snapshot(position, options.snapshotBytes).then((snapshot) => {
+        if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
+        connection.start(snapshot, events);
+      });
+      return connection;
+    },
+    leave(connection) {
+      connection.markClosed();
+      connections.delete(connection);
+    },
+    get observerCount() {
+      return connections.size;
+    },
+    end() {
+      if (ended) return;
+      flush();
+      ended = true;
+      const bye = encodeMessage({ type: 'bye' });
+      for (const connection of connections) {
+        connection.sendNow(bye);
+        connection.close(CLOSE_SESSION_ENDED, 'session ended', END_GRACE_MS);
+      }
+      connections.clear();
+    },
+  };
+}

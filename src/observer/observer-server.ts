@@ -1,0 +1,162 @@
+/**
+ * The remote observer server (design section 8): HTTP for the page, WebSocket for the stream,
+ * both behind the token. The session owns it: it publishes output, frames and events, and calls
+ * close() at the end. Nothing here ever makes the session wait; see observer-hub.ts for how.
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { CccError } from '../errors.js';
+import { createObserverHub } from './observer-hub.js';
+import { acceptObserverSockets } from './observer-sockets.js';
+import { servePage } from './observer-page.js';
+import type { ObserverEvent, ObserverHello } from './protocol.js';
+import { startScreenMirror } from './screen-mirror.js';
+import { newToken } from './token.js';
+import { silentLogger } from './observer-logger.js';
+import type { ObserverLogger } from './observer-logger.js';
+
+export type { ObserverEvent, ObserverHello } from './protocol.js';
+
+/**
+ * A running observer server. Publish methods may be called at any rate from the pty path; they
+ * queue and return. `close()` sends `bye` after everything published so far and shuts down.
+ */
+export interface ObserverServer {
+  /** `http://host:port/?token=…`: the page; `ccc observe` accepts it too. Print it on stderr. */
+  url: string;
+  token: string;
+  /** Terminal output, exactly as the user's terminal got it. The chunk is kept until the next
+   *  turn of the event loop: do not modify it after the call. */
+  publishPty(chunk: Buffer): void;
+  /** A stream-json frame (transcript message). */
+  publishFrame(frame: object): void;
+  publishEvent(event: ObserverEvent): void;
+  setSession(id: string): void;
+  /** The user's terminal size. Observers follow it; they never resize the user's terminal. */
+  resize(cols: number, rows: number): void;
+  /** Input typed by observers; only ever fires when `allowInput` is on. Returns the undo. */
+  onInput(listener: (data: Buffer) => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface ObserverOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Random (32 bytes, hex) unless given. */
+  token?: string;
+  allowInput: boolean;
+  /** Size bound of the screen snapshot a joiner gets (screen plus as much scrollback as fits). */
+  scrollbackBytes: number;
+  maxObservers: number;
+  /** Per-observer bound on queued bytes; past it the observer is dropped. */
+  maxQueueBytes?: number;
+  hello: ObserverHello;
+  logger?: ObserverLogger;
+}
+
+/** The screen worker may fall this far behind before it skips output (snapshot only). */
+const MIRROR_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+export async function startObserver(options: ObserverOptions): Promise<ObserverServer> {
+  const logger = options.logger ?? silentLogger;
+  const token = options.token ?? newToken();
+  const snapshotBytes = Math.max(64 * 1024, options.scrollbackBytes);
+  // A full snapshot (base64 grows it by a third) must fit in the queue with room for live output.
+  const maxQueueBytes = options.maxQueueBytes ?? Math.max(8 * 1024 * 1024, 3 * snapshotBytes);
+  const inputListeners = new Set<(data: Buffer) => void>();
+  const mirror = startScreenMirror({
+    cols: options.hello.cols,
+    rows: options.hello.rows,
+    scrollbackLines: Math.min(20_000, Math.ceil(snapshotBytes / Math.max(1, options.hello.cols))),
+    maxBacklogBytes: MIRROR_BACKLOG_BYTES,
+    tailBytes: Math.min(snapshotBytes, 1024 * 1024),
+    logger,
+  });
+  const hub = createObserverHub({
+    hello: options.hello,
+    allowInput: options.allowInput,
+    maxObservers: options.maxObservers,
+    maxQueueBytes,
+    snapshotBytes,
+    mirror,
+    logger,
+  });
+  const http = createServer((request, response) => {
+    servePage(request, response, token).catch((error: unknown) => {
+      logger.warn('observer: page request failed', { error: error instanceof Error ? error.message : String(error) });
+      response.destroy();
+    });
+  });
+  const sockets = acceptObserverSockets({
+    http,
+    token,
+    hub,
+    allowInput: options.allowInput,
+    onInput: (data) => {
+      for (const listener of inputListeners) listener(data);
+    },
+    logger,
+  });
+
+  let port: number;
+  try {
+    port = await listen(http, options.host, options.port);
+  } catch (error) {
+    await mirror.close();
+    throw error;
+  }
+  const url = `http://${urlHost(options.host)}:${port}/?token=${encodeURIComponent(token)}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url,
+    token,
+    publishPty: (chunk) => hub.publishPty(chunk),
+    publishFrame: (frame) => hub.publishFrame(frame),
+    publishEvent: (event) => hub.publishEvent(event),
+    setSession: (id) => hub.setSession(id),
+    resize: (cols, rows) => hub.resize(cols, rows),
+    onInput(listener) {
+      inputListeners.add(listener);
+      return () => inputListeners.delete(listener);
+    },
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+
+  async function shutdown(): Promise<void> {
+    hub.end();
+    inputListeners.clear();
+    await sockets.closed();
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    });
+    await mirror.close();
+  }
+}
+
+function listen(http: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const hint =
+        error.code === 'EADDRINUSE'
+          ? `port ${port} is in use; choose another with --observe=<port> or observer.port (0 picks a free one)`
+          : `${error.message}; check observer.host and observer.port`;
+      reject(new CccError('USAGE', `Cannot start the observer on ${host}:${port}: ${hint}.`, { cause: error }));
+    };
+    http.once('error', onError);
+    http.listen(port, host, () => {
+      http.off('error', onError);
+      const address = http.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,113 @@
+/**
+ * The WebSocket side of the observer server: checks the token on upgrade (HTTP 401 without it),
+ * hands each accepted socket to the hub, and reads what observers send. A malformed message
+ * closes that observer (1008, with the reason) and nothing else; input is passed on only when
+ * allowed.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import type { ObserverHub } from './observer-hub.js';
+import type { ObserverConnection, ObserverSocket } from './observer-connection.js';
+import type { ObserverLogger } from './observer-logger.js';
+import { parseClientMessage } from './protocol.js';
+import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
+
+/** ws refuses larger frames itself (1009); the protocol's own 64 KiB limit closes with 1008. */
+const WS_MAX_PAYLOAD = 1024 * 1024;
+const CLOSE_POLICY = 1008;
+
+export interface ObserverSocketsOptions {
+  http: Server;
+  token: string;
+  hub: ObserverHub;
+  allowInput: boolean;
+  onInput: (data: Buffer) => void;
+  logger: ObserverLogger;
+}
+
+export interface ObserverSockets {
+  /** Resolves when every socket has closed (the hub has already said bye and closed them). */
+  closed(): Promise<void>;
+}
+
+export function acceptObserverSockets(options: ObserverSocketsOptions): ObserverSockets {
+  const { hub, logger } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false });
+  const sockets = new Set<WebSocket>();
+
+  options.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const path = requestUrl(request).pathname;
+    if (path !== '/' && path !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
+    if (!tokenMatches(options.token, tokenFromRequest(request))) {
+      logger.warn('observer: refused a connection without the right token', { remote: request.socket.remoteAddress });
+      return refuseUpgrade(socket, 401, 'Unauthorized');
+    }
+    wss.handleUpgrade(request, socket, head, accept);
+  });
+
+  function accept(ws: WebSocket): void {
+    sockets.add(ws);
+    ws.on('error', (error) => logger.debug('observer: socket error', { error: error.message }));
+    const connection = hub.join(observerSocket(ws));
+    ws.on('close', () => {
+      sockets.delete(ws);
+      if (connection) hub.leave(connection);
+    });
+    if (!connection) return;
+    logger.info('observer: joined', { observers: hub.observerCount });
+    ws.on('message', (data, isBinary) => onMessage(connection, toBuffer(data), isBinary));
+  }
+
+  function onMessage(connection: ObserverConnection, data: Buffer, isBinary: boolean): void {
+    // Whatever a dropped observer still had in flight is not acted on.
+    if (!connection.isOpen) return;
+    const parsed = parseClientMessage(data, isBinary);
+    if (!parsed.ok) {
+      logger.warn('observer: closing an observer that sent a malformed message', { reason: parsed.reason });
+      connection.close(CLOSE_POLICY, parsed.reason);
+      hub.leave(connection);
+      return;
+    }
+    if (!options.allowInput) {
+      logger.debug('observer: input ignored (observers are read-only; set observer.allow_input to allow it)');
+      return;
+    }
+    options.onInput(Buffer.from(parsed.message.data, 'utf8'));
+  }
+
+  return {
+    async closed() {
+      await Promise.all([...sockets].map((ws) => waitClosed(ws)));
+      wss.close();
+    },
+  };
+}
+
+/** Every message is JSON text: sent as text frames (ws would send a Buffer as binary). */
+function observerSocket(ws: WebSocket): ObserverSocket {
+  return {
+    send: (data) => ws.send(data, { binary: false }),
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    close: (code, reason) => ws.close(code, reason),
+    terminate: () => ws.terminate(),
+  };
+}
+
+function refuseUpgrade(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`);
+}
+
+function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
+}
+
+function waitClosed(ws: WebSocket): Promise<void> {
+  if (ws.readyState === ws.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => ws.once('close', () => resolve()));
+}

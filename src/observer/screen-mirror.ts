@@ -1,0 +1,142 @@
+/**
+ * The main-thread side of the screen worker: takes the session's output in batches and answers
+ * "what does the screen look like" for late joiners. It never makes the caller wait: when the
+ * worker falls behind by more than `maxBacklogBytes`, output is skipped (only the most recent
+ * `tailBytes` are kept) and the worker restarts from a clean terminal with that tail once it has
+ * caught up. A TUI redraws itself, so the snapshot becomes right again with its next frame, and the
+ * bytes sent to observers are never affected, only the snapshot.
+ */
+import { Worker } from 'node:worker_threads';
+import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
+import type { ObserverLogger } from './observer-logger.js';
+
+export interface ScreenSnapshot {
+  /** Stream position the snapshot was taken at; live output from here on follows it. */
+  position: number;
+  /** The serialized screen (escape sequences that rebuild it in a fresh terminal). */
+  data: string;
+}
+
+export interface ScreenMirror {
+  /** Appends output in stream order. Takes ownership of `batch`. */
+  write(batch: Buffer): void;
+  resize(cols: number, rows: number): void;
+  /** Screen at the first safe place at or after `from`; undefined when the worker is gone. */
+  snapshot(from: number, maxBytes: number): Promise<ScreenSnapshot | undefined>;
+  close(): Promise<void>;
+}
+
+export interface ScreenMirrorOptions {
+  cols: number;
+  rows: number;
+  scrollbackLines: number;
+  maxBacklogBytes: number;
+  tailBytes: number;
+  logger: ObserverLogger;
+}
+
+export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
+  const worker = spawnScreenWorker({ cols: options.cols, rows: options.rows, scrollbackLines: options.scrollbackLines });
+  let alive = true;
+  let written = 0; // stream position after everything given to write()
+  let posted = 0; // stream position after everything posted to the worker
+  let parsed = 0; // stream position the worker has parsed up to
+  let skipping = false;
+  let tail: Buffer[] = [];
+  let tailLength = 0;
+  let nextId = 1;
+  const pending = new Map<number, (snapshot: ScreenSnapshot | undefined) => void>();
+
+  const post = (message: MirrorRequest) => {
+    if (alive) worker.postMessage(message);
+  };
+
+  function catchUp(): void {
+    const data = Buffer.concat(tail, tailLength);
+    post({ type: 'reset', at: written - tailLength, data });
+    tail = [];
+    tailLength = 0;
+    posted = written;
+    skipping = false;
+  }
+
+  function keepTail(batch: Buffer): void {
+    tail.push(batch);
+    tailLength += batch.length;
+    while (tail.length > 1 && tailLength - tail[0]!.length >= options.tailBytes) tailLength -= tail.shift()!.length;
+  }
+
+  function die(reason: string, error?: unknown): void {
+    if (!alive) return;
+    alive = false;
+    options.logger.warn('observer: screen mirror stopped; late joiners get live output only', {
+      reason,
+      error: error instanceof Error ? error.message : error,
+    });
+    for (const resolve of pending.values()) resolve(undefined);
+    pending.clear();
+  }
+
+  worker.on('message', (reply: MirrorReply) => {
+    if (reply.type === 'ack') {
+      parsed = reply.position;
+      if (skipping && posted - parsed <= options.maxBacklogBytes / 2) catchUp();
+      return;
+    }
+    const resolve = pending.get(reply.id);
+    pending.delete(reply.id);
+    resolve?.({ position: reply.position, data: reply.data });
+  });
+  worker.on('error', (error) => die('worker error', error));
+  worker.on('exit', (code) => die(`worker exited with code ${code}`));
+
+  return {
+    write(batch) {
+      written += batch.length;
+      if (!alive) return;
+      if (!skipping && posted - parsed + batch.length > options.maxBacklogBytes) {
+        skipping = true;
+        options.logger.debug('observer: screen mirror behind, skipping output for the snapshot', { backlog: posted - parsed });
+      }
+      if (skipping) keepTail(batch);
+      else {
+        post({ type: 'write', at: written - batch.length, data: batch });
+        posted = written;
+      }
+    },
+    resize(cols, rows) {
+      post({ type: 'resize', cols, rows });
+    },
+    snapshot(from, maxBytes) {
+      if (!alive) return Promise.resolve(undefined);
+      // The worker must get everything up to `from`, so the joiner does not wait for a catch-up.
+      if (skipping) catchUp();
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        post({ type: 'snapshot', id, from, maxBytes });
+      });
+    },
+    async close() {
+      if (!alive) return;
+      alive = false;
+      for (const resolve of pending.values()) resolve(undefined);
+      pending.clear();
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * The worker runs the compiled `screen-worker.js` next to this file; under vitest, which runs the
+ * TypeScript sources, it loads `screen-worker.ts` through jiti's loader instead.
+ */
+function spawnScreenWorker(data: ScreenWorkerData): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const file = new URL(fromSource ? './screen-worker.ts' : './screen-worker.js', import.meta.url);
+  const worker = new Worker(file, { workerData: data, execArgv: fromSource ? ['--import', 'jiti/register'] : [] });
+  // A session that forgets to close its observer must still be able to exit.
+  worker.unref();
+  return worker;
+}

@@ -1,0 +1,124 @@
+/**
+ * Worker thread that keeps a headless terminal (xterm.js) fed with the session's output, so a
+ * late joiner gets a correct screen at once. It runs off the main thread: parsing terminal output
+ * costs far more than forwarding it, and the user's keystrokes must never wait for it.
+ *
+ * Positions are offsets in the whole output stream since the session started. A snapshot asked
+ * for at position `from` is taken at the first place at or after `from` where no escape sequence
+ * or UTF-8 character is open (see vt-boundary.ts), and the answer says where that was.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import xtermHeadless from '@xterm/headless';
+import serializeAddon from '@xterm/addon-serialize';
+import { createVtBoundary } from './vt-boundary.js';
+import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
+
+/** A joiner waits at most this long for an open sequence to end before it gets the screen as is. */
+const BOUNDARY_WAIT_MS = 1000;
+
+interface Waiting {
+  id: number;
+  from: number;
+  maxBytes: number;
+  timer: NodeJS.Timeout;
+}
+
+const port = parentPort!;
+const init = workerData as ScreenWorkerData;
+const term = new xtermHeadless.Terminal({
+  cols: init.cols,
+  rows: init.rows,
+  scrollback: init.scrollbackLines,
+  allowProposedApi: true,
+});
+const serializer = new serializeAddon.SerializeAddon();
+// The addon's typings name the browser Terminal; the headless one has the same surface.
+term.loadAddon(serializer as unknown as Parameters<typeof term.loadAddon>[0]);
+const boundary = createVtBoundary();
+let position = 0;
+let waiting: Waiting[] = [];
+
+function reply(message: MirrorReply): void {
+  port.postMessage(message);
+}
+
+function serialize(maxBytes: number): string {
+  let lines = Math.max(0, term.buffer.normal.length - term.rows);
+  let text = serializer.serialize({ scrollback: lines });
+  // Less scrollback until it fits; the visible screen itself is always sent.
+  while (Buffer.byteLength(text, 'utf8') > maxBytes && lines > 0) {
+    lines = Math.floor(lines / 2);
+    text = serializer.serialize({ scrollback: lines });
+  }
+  return text;
+}
+
+/** Answers `due` once xterm has parsed everything written before this call. */
+function answerAfterWrites(due: Waiting[], at: number): void {
+  for (const w of due) clearTimeout(w.timer);
+  term.write(new Uint8Array(0), () => {
+    for (const w of due) reply({ type: 'snapshot', id: w.id, position: at, data: serialize(w.maxBytes) });
+  });
+}
+
+function takeDue(limit: number): Waiting[] {
+  const due = waiting.filter((w) => w.from <= limit);
+  waiting = waiting.filter((w) => w.from > limit);
+  return due;
+}
+
+function write(at: number, data: Uint8Array): void {
+  let offset = 0;
+  let written = 0;
+  while (waiting.length > 0) {
+    const earliest = Math.min(...waiting.map((w) => w.from));
+    if (earliest > at + data.length) break;
+    const target = Math.max(earliest - at, offset);
+    boundary.feed(data, offset, target);
+    const safe = boundary.feedToBoundary(data, target);
+    if (safe < 0) {
+      offset = data.length;
+      break;
+    }
+    offset = safe;
+    term.write(data.subarray(written, safe));
+    written = safe;
+    answerAfterWrites(takeDue(at + safe), at + safe);
+  }
+  boundary.feed(data, offset, data.length);
+  position = at + data.length;
+  const end = position;
+  term.write(data.subarray(written), () => reply({ type: 'ack', position: end }));
+}
+
+function requestSnapshot(id: number, from: number, maxBytes: number): void {
+  const timer = setTimeout(() => {
+    // The stream stayed inside a sequence (or stopped there): the screen as it is beats none.
+    const due = waiting.filter((w) => w.id === id);
+    waiting = waiting.filter((w) => w.id !== id);
+    if (due.length > 0) answerAfterWrites(due, position);
+  }, BOUNDARY_WAIT_MS);
+  const entry = { id, from, maxBytes, timer };
+  if (from <= position && boundary.atBoundary()) answerAfterWrites([entry], position);
+  else waiting.push(entry);
+}
+
+port.on('message', (message: MirrorRequest) => {
+  switch (message.type) {
+    case 'write':
+      write(message.at, message.data);
+      return;
+    case 'reset':
+      // Output was skipped to catch up: start from a clean terminal (RIS, in stream order).
+      term.write('\x1bc');
+      boundary.reset();
+      write(message.at, message.data);
+      return;
+    case 'resize':
+      term.write(new Uint8Array(0), () => term.resize(message.cols, message.rows));
+      return;
+    case 'snapshot':
+      requestSnapshot(message.id, message.from, message.maxBytes);
+      return;
+  }
+});

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildPipeline } from '../../src/checkers/registry.js';
+import { defaultConfig } from '../../src/config/defaults.js';
+import type { CheckerDeclaration } from '../../src/config/types.js';
+import { checkContext } from './check-context.js';
+
+const pluginsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../plugins');
+let project: string;
+beforeEach(() => {
+  project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-pipeline-')));
+});
+afterEach(() => fs.rmSync(project, { recursive: true, force: true }));
+
+function build(checkers: CheckerDeclaration[], plugins: string[] = []) {
+  const config = defaultConfig();
+  config.supervisor.checkers = checkers;
+  config.supervisor.timeout_seconds = 77;
+  config.plugins = plugins;
+  return buildPipeline({ config, cwd: project });
+}
+
+describe('building the pipeline from config', () => {
+  it('rule and hook are built-ins; each checker gets its own timeout_seconds or the supervisor default', async () => {
+    const entries = await build([
+      { use: 'rule', commands: ['true'], timeout_seconds: 5 },
+      { use: 'hook', command: 'echo {}' },
+      'claude',
+    ]);
+    expect(entries.map((e) => [e.checker.name, e.timeoutSeconds])).toEqual([['rule', 5], ['hook', 77], ['claude', 77]]);
+  });
+
+  it('a plugin by path, with options, and the example plugins by path, with no build step', async () => {
+    fs.writeFileSync(path.join(project, 'mine.ts'), `export default (o: { n: number }) => ({ name: 'mine-' + o.n, check: () => ({ completed: true, feedback: '' }) });`);
+    const entries = await build([{ use: './mine.ts', n: 4 }, path.join(pluginsDir, 'no-leftovers.ts'), { use: path.join(pluginsDir, 'test-gate.ts'), command: 'make check' }]);
+    expect(entries.map((e) => e.checker.name)).toEqual(['mine-4', 'no-leftovers', 'test-gate']);
+  });
+
+  it('plugins listed in `plugins` are used by their checker name, each declaration with its own options', async () => {
+    fs.writeFileSync(path.join(project, 'says.ts'), `export default (o: { word?: string }) => ({ name: 'says', check: () => ({ completed: false, feedback: o.word ?? 'default' }) });`);
+    const entries = await build([{ use: 'says', word: 'first' }, 'says'], ['./says.ts']);
+    const ctx = checkContext(project);
+    const signal = new AbortController().signal;
+    expect(await entries[0]!.checker.check(ctx, signal)).toEqual({ completed: false, feedback: 'first' });
+    expect(await entries[1]!.checker.check(ctx, signal)).toEqual({ completed: false, feedback: 'default' });
+  });
+
+  it('clear errors when the pipeline is built: unknown names, name clashes, bad built-in options', async () => {
+    fs.writeFileSync(path.join(project, 'rule.ts'), `export default { name: 'rule', check: () => ({ completed: true, feedback: '' }) };`);
+    await expect(build(['claude'], ['./rule.ts'])).rejects.toThrow(/Checker plugin "\.\/rule\.ts" is named "rule", like the built-in checker/);
+    await expect(build(['no such checker'])).rejects.toThrow(/Unknown checker "no such checker" in supervisor.checkers. Use one of: claude, rule, hook/);
+    await expect(build(['ccc-missing-plugin'])).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringContaining('npm install ccc-missing-plugin') });
+    await expect(build([{ use: 'rule', must_not_match: ['[a-'] }])).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringContaining('"must_not_match[0]"') });
+    await expect(build([{ use: 'hook' }])).rejects.toThrow(/Invalid option "command" of the hook checker/);
+  });
+});

@@ -1,0 +1,90 @@
+/** `ccc init` through the built CLI (dist/cli/main.js): the files it writes and what it refuses. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSupervisorPrompt } from '../../src/checkers/supervisor-prompt.js';
+import { cccBin, repoRoot } from '../support/claude-env.js';
+import { runProcess } from '../support/run-process.js';
+import { makeTempHome, type TempHome } from '../support/temp-home.js';
+
+let t: TempHome;
+beforeEach(() => {
+  t = makeTempHome();
+});
+afterEach(() => t.cleanup());
+
+const ccc = (args: string[]) => runProcess(process.execPath, [cccBin, ...args], { cwd: t.project, env: t.env });
+const read = (name: string) => fs.readFileSync(path.join(t.project, name), 'utf8');
+
+describe('ccc init', () => {
+  it('writes SUPERVISOR.md and a ccc.config.ts whose pipeline is rule (the detected test command) then claude', async () => {
+    t.write('work/project/package.json', JSON.stringify({ name: 'p', scripts: { test: 'vitest run' } }));
+    const r = await ccc(['init']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Wrote SUPERVISOR.md and ccc.config.ts.');
+    expect(r.stdout).toContain('runs `npm test` before the Claude review');
+
+    const config = await runProcess(process.execPath, [cccBin, 'config', '--json'], { cwd: t.project, env: t.env });
+    expect(config.code).toBe(0);
+    const effective = JSON.parse(config.stdout) as { supervisor: Record<string, unknown> };
+    expect(effective.supervisor.checkers).toEqual([{ use: 'rule', commands: ['npm test'] }, 'claude']);
+    expect(effective.supervisor.no_progress_limit).toBe(3);
+
+    const prompt = loadSupervisorPrompt({ cwd: t.project, promptPath: '/nonexistent', home: t.home });
+    expect(prompt.path).toBe(path.join(t.project, 'SUPERVISOR.md'));
+    for (const idea of [/Restate the request/, /Verify with tools, not with words/, /git diff/, /A plan instead of action/, /A claim without evidence/, /how the agent can check its fix/]) {
+      expect(prompt.text).toMatch(idea);
+    }
+    // The verdict format is the last thing the reviewer reads about its answer.
+    expect(prompt.text).toMatch(/\{"completed": false, "feedback": "[^"]+"\}/);
+    expect(prompt.text.trimEnd()).toMatch(/\[TASK_COMPLETED\] on a line of its own when \(and only when\) the\nwork is complete\.$/);
+  });
+
+  it('without a test command, leaves the rule commented out and says so', async () => {
+    const r = await ccc(['init']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No test command was found');
+    expect(read('ccc.config.ts')).toContain("// { use: 'rule', commands: ['npm test'] },");
+    const config = await runProcess(process.execPath, [cccBin, 'config', '--json'], { cwd: t.project, env: t.env });
+    expect((JSON.parse(config.stdout) as { supervisor: { checkers: unknown } }).supervisor.checkers).toEqual(['claude']);
+  });
+
+  it('the written ccc.config.ts type-checks against defineConfig', async () => {
+    t.write('work/project/go.mod', 'module example.com/x\n');
+    expect((await ccc(['init'])).code).toBe(0);
+    expect(read('ccc.config.ts')).toContain("{ use: 'rule', commands: ['go test ./...'] },");
+    t.write(
+      'work/project/tsconfig.json',
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true, types: ['node'], typeRoots: [path.join(repoRoot, 'node_modules/@types')], paths: { 'ccc-supervisor': [path.join(repoRoot, 'src/index.ts')] } },
+        files: ['ccc.config.ts'],
+      }),
+    );
+    const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    expect(() => execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: t.project, stdio: 'pipe' })).not.toThrow();
+  }, 120_000);
+
+  it('never overwrites: exit 2 naming the existing files and --force, and nothing is written', async () => {
+    t.write('work/project/SUPERVISOR.md', 'my own rules\n');
+    const r = await ccc(['init']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`ccc: SUPERVISOR.md already exists in ${t.project}. ccc init never overwrites files: run \`ccc init --force\` to replace it with the starter files.\n`);
+    expect(read('SUPERVISOR.md')).toBe('my own rules\n');
+    expect(fs.existsSync(path.join(t.project, 'ccc.config.ts'))).toBe(false);
+
+    const forced = await ccc(['init', '--force']);
+    expect(forced.code).toBe(0);
+    expect(read('SUPERVISOR.md')).toContain('# Supervisor: review the agent');
+  });
+
+  it('refuses when another ccc config file exists, because ccc.config.ts would take precedence over it', async () => {
+    t.write('work/project/.cccrc.json', '{}');
+    t.write('work/project/package.json', JSON.stringify({ name: 'p', ccc: { supervisor: {} } }));
+    const r = await ccc(['init']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.cccrc.json, package.json (with a "ccc" key) already exist');
+    expect(fs.readdirSync(t.project).sort()).toEqual(['.cccrc.json', 'package.json']);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Following a transcript while Claude Code writes it: the file may not exist yet, lines arrive in
+ * pieces, only new bytes are read, and aborting ends the stream.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Frame } from '../../src/frames/frame.js';
+import { tailTranscript } from '../../src/frames/transcript.js';
+
+let dir: string;
+let file: string;
+const controllers: AbortController[] = [];
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-tail-'));
+  file = path.join(dir, 'projects', 'p', 'session.jsonl');
+});
+afterEach(() => {
+  controllers.forEach((c) => c.abort());
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tail(options: { pollMs?: number; logger?: { warn: (m: string, f?: Record<string, unknown>) => void } } = {}) {
+  const controller = new AbortController();
+  controllers.push(controller);
+  return { frames$: tailTranscript(file, controller.signal, { pollMs: 50, ...options }), controller };
+}
+
+/** Resolves with the next `n` frames; subscribes now. */
+function next(frames$: Observable<Frame>, n: number): Promise<Frame[]> {
+  return firstValueFrom(frames$.pipe(take(n), toArray()));
+}
+
+/** Subscribes now; `until(type)` resolves once a frame of that type has arrived. */
+function record(frames$: Observable<Frame>) {
+  const types: string[] = [];
+  const waiters: Array<{ type: string; resolve: () => void }> = [];
+  let complete!: () => void;
+  const completed = new Promise<void>((resolve) => (complete = resolve));
+  frames$.subscribe({
+    next: (frame) => {
+      types.push(frame.type);
+      waiters.filter((w) => w.type === frame.type).forEach((w) => w.resolve());
+    },
+    complete: () => complete(),
+  });
+  return {
+    types,
+    completed,
+    until: (type: string) => (types.includes(type) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ type, resolve }))),
+  };
+}
+
+const line = (type: string, extra: Record<string, unknown> = {}) => `${JSON.stringify({ type, ...extra })}\n`;
+
+describe('tailTranscript', () => {
+  it('waits for a file that does not exist yet, then follows it as lines arrive in pieces', async () => {
+    const { frames$ } = tail();
+    const received = next(frames$, 3);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // a few polls find nothing
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${line('one')}{"type":"tw`);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    fs.appendFileSync(file, `o"}\n${line('three')}`);
+    expect((await received).map((f) => f.type)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('reads each byte once: frames appended later come after, without repeats', async () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, line('a') + line('b'));
+    const { frames$ } = tail();
+    const seen = record(frames$);
+    await seen.until('b');
+    fs.appendFileSync(file, line('c'));
+    await seen.until('c');
+    fs.appendFileSync(file, line('d'));
+    await seen.until('d');
+    expect(seen.types).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('notices appends through fs.watch, without waiting for a poll', async () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, line('first'));
+    const { frames$ } = tail({ pollMs: 3_600_000 });
+    const seen = record(frames$);
+    await seen.until('first');
+    fs.appendFileSync(file, line('second'));
+    await seen.until('second');
+    expect(seen.types).toEqual(['first', 'second']);
+  });
+
+  it('warns about bad lines and keeps following', async () => {
+    const warnings: string[] = [];
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `not json\n${line('ok')}`);
+    const { frames$ } = tail({ logger: { warn: (m) => warnings.push(m) } });
+    expect((await next(frames$, 1))[0]!.type).toBe('ok');
+    expect(warnings).toEqual(['Skipped a transcript line: not a JSON object']);
+  });
+
+  it('starts again from the top when the file is truncated', async () => {
+    const warnings: string[] = [];
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, line('old-1') + line('old-2'));
+    const { frames$ } = tail({ logger: { warn: (m) => warnings.push(m) } });
+    const seen = record(frames$);
+    await seen.until('old-2');
+    fs.writeFileSync(file, line('new'));
+    await seen.until('new');
+    expect(seen.types).toEqual(['old-1', 'old-2', 'new']);
+    expect(warnings).toContain('The transcript got shorter; reading it again from the start');
+  });
+
+  it('completes when the signal aborts, dropping an unfinished last line', async () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${line('only')}{"type":"half`);
+    const { frames$, controller } = tail();
+    const seen = record(frames$);
+    await seen.until('only');
+    controller.abort();
+    await seen.completed;
+    expect(seen.types).toEqual(['only']);
+  });
+
+  it('completes at once for an already aborted signal', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await firstValueFrom(tailTranscript(file, controller.signal).pipe(toArray()))).toEqual([]);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * `ccc kanban` end to end: the built CLI, the real claude as every role agent, the scripted model
+ * server playing the agents. The acceptance checks of issue 8.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { agentOf, answer, firstRequests, read, snapshot, task, tearDown, writeProject, type AgentRequestInfo } from './kanban-world.js';
+
+const KANBAN = `# The demo workflow
+phase: execute
+current: tasks/001-parse.md
+tasks:
+  - tasks/001-parse.md
+  - tasks/002-format.md
+`;
+
+const PROJECT = {
+  'kanban.yaml': KANBAN,
+  'tasks/001-parse.md': task('parse'),
+  'tasks/002-format.md': task('format'),
+};
+
+/** A Manager that walks the list in order and finishes after the last task. */
+function manager(info: AgentRequestInfo): Reply {
+  const tasks = ['tasks/001-parse.md', 'tasks/002-format.md'];
+  const next = tasks[tasks.indexOf(info.task!) + 1] ?? null;
+  return answer({ status: 'ok', message: `reconciled ${info.task}`, tasks, next_task: next });
+}
+
+describe('ccc kanban', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(() => tearDown(world, server));
+
+  async function setup(play: (info: AgentRequestInfo, request: RecordedRequest) => Reply, files: Record<string, string> = PROJECT) {
+    server = await startModelServer((r) => play(agentOf(r), r));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeProject(world, files);
+  }
+
+  it('runs a two-task workflow to complete, consulting the Manager after each task (exit 0)', async () => {
+    await setup((info) => (info.role === 'Manager' ? manager(info) : answer({ status: 'ok', message: `did ${info.task}` })));
+    const run = await runCcc(world, ['kanban', 'kanban.yaml']);
+    expect(run.stderr).toContain('workflow is complete');
+    expect(run.code).toBe(0);
+
+    const calls = firstRequests(server.requests).map((r) => agentOf(r));
+    expect(calls.map((c) => `${c.role}${c.reconcile ? ' reconciles' : ''} ${c.task}`)).toEqual([
+      'Implementor tasks/001-parse.md',
+      'Manager reconciles tasks/001-parse.md',
+      'Implementor tasks/002-format.md',
+      'Manager reconciles tasks/002-format.md',
+    ]);
+    // The Manager gets 004's reconciliation inputs: the kanban file, the done task, the task list.
+    const reconcile = firstRequests(server.requests)[1]!;
+    expect(reconcile.text).toContain('"kanban_file": "kanban.yaml"');
+    expect(reconcile.text).toMatch(/"tasks": \[\s*"tasks\/001-parse.md",\s*"tasks\/002-format.md"\s*\]/);
+
+    const kanban = read(world, 'kanban.yaml');
+    expect(YAML.parse(kanban)).toEqual({ phase: 'complete', current: null, tasks: ['tasks/001-parse.md', 'tasks/002-format.md'] });
+    expect(kanban).toContain('# The demo workflow'); // the user's comment survives ccc's rewrites
+    expect(run.stderr).toMatch(/tasks\/001-parse\.md · Implementor · attempt 1\/4/);
+    expect(run.stderr).toMatch(/tasks\/002-format\.md · Implementor · attempt 1\/4 · ok: did tasks\/002-format\.md \(\d/);
+    expect(() => read(world, 'SUPERVISOR_LOG.md')).toThrow(/ENOENT/);
+  });
+
+  it('retries an answer in the wrong format once with byte-identical input, logs one Retry Event, and goes on', async () => {
+    let implementorRuns = 0;
+    await setup((info) => {
+      if (info.role === 'Manager') return manager(info);
+      if (info.task === 'tasks/001-parse.md' && !info.nag) implementorRuns += 1;
+      if (info.task === 'tasks/001-parse.md' && implementorRuns === 1) return { text: 'All done, the parser works!' };
+      return answer({ status: 'ok', message: `did ${info.task}` });
+    });
+    const run = await runCcc(world, ['kanban', 'kanban.yaml']);
+    expect(run.code).toBe(0);
+
+    const first = firstRequests(server.requests).filter((r) => agentOf(r).role === 'Implementor' && agentOf(r).task === 'tasks/001-parse.md');
+    expect(first).toHaveLength(2);
+    expect(JSON.stringify(first[1]!.body.messages)).toBe(JSON.stringify(first[0]!.body.messages));
+    const schemaTool = (r: RecordedRequest) => JSON.stringify(r.body.tools?.find((t) => t.name === 'StructuredOutput'));
+    expect(schemaTool(first[1]!)).toBe(schemaTool(first[0]!));
+
+    const log = read(world, 'SUPERVISOR_LOG.md');
+    expect(log.match(/^### \[\d{4}-\d\d-\d\dT[\d:.]+Z\] Retry Event$/gm)).toHaveLength(1);
+    expect(log).toMatch(/^## Supervisor Log\n\n### \[/);
+    expect(log).toContain('**Agent:** Implementor  \n**Task:** tasks/001-parse.md  \n**Attempt:** 1/3  \n**Issue:** Invalid output format: the answer holds no JSON object\n');
+    expect(log).toContain('**Expected:**\n```json\n{\n  "type": "object"');
+    expect(log).toContain('**Received:**\n```text\nAll done, the parser works!\n```');
+    expect(log).toContain('**Action:** Rescheduling with exact same parameters');
+    expect(YAML.parse(read(world, 'kanban.yaml')).phase).toBe('complete');
+  });
+
+  it('gives up after three retries of a wrong format: three Retry Events, exit 4, the kanban unchanged', async () => {
+    await setup((info) => (info.role === 'Manager' ? manager(info) : { text: `not json, sorry (${info.nag ? 'nag' : 'first'})` }));
+    const before = snapshot(world.cwd);
+    const run = await runCcc(world, ['kanban', 'kanban.yaml']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/The Implementor agent \(tasks\/001-parse\.md\) did not answer in the required format after 3 retries/);
+
+    const runs = firstRequests(server.requests).map((r) => agentOf(r));
+    expect(runs).toHaveLength(4);
+    expect(runs.every((c) => c.role === 'Implementor')).toBe(true);
+    const log = read(world, 'SUPERVISOR_LOG.md');
+    expect(log.match(/\] Retry Event$/gm)).toHaveLength(3);
+    expect(log.match(/^\*\*Attempt:\*\* (\d)\/3 {2}$/gm)).toEqual(['**Attempt:** 1/3  ', '**Attempt:** 2/3  ', '**Attempt:** 3/3  ']);
+    expect(log).toContain('] Failure Event');
+    const after = snapshot(world.cwd);
+    delete after['SUPERVISOR_LOG.md'];
+    expect(after).toEqual(before);
+  });
+
+  it('stops with exit 5 and the agent\'s message when an agent is blocked', async () => {
+    await setup((info) => (info.role === 'Manager' ? manager(info) : answer({ status: 'blocked', message: 'BLOCKED-42: the API key for the parser service is missing' })));
+    const before = snapshot(world.cwd);
+    const run = await runCcc(world, ['kanban', 'kanban.yaml']);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('with status blocked: BLOCKED-42: the API key for the parser service is missing');
+    expect(firstRequests(server.requests).map((r) => agentOf(r).role)).toEqual(['Implementor']);
+    expect(snapshot(world.cwd)).toEqual(before);
+  });
+
+  it('refuses a corrupt kanban, a missing task file and an unknown role with exit 2, naming the file, changing nothing', async () => {
+    await setup(() => answer({ status: 'ok', message: 'should never run' }));
+    const cases: Array<{ files?: Record<string, string>; remove?: string; error: RegExp }> = [
+      { files: { 'kanban.yaml': 'phase: execute\ncurrent: [unclosed\n' }, error: /The kanban file kanban\.yaml is not valid YAML/ },
+      { files: { 'kanban.yaml': 'phase: shipping\ncurrent: null\ntasks: []\n' }, error: /The kanban file kanban\.yaml has phase "shipping"; use one of design, plan/ },
+      { remove: 'tasks/001-parse.md', error: /The task file tasks\/001-parse\.md \(current in kanban\.yaml\) does not exist/ },
+      { files: { 'tasks/001-parse.md': task('parse', 'Tester') }, error: /The task file tasks\/001-parse\.md names the unknown role "Tester" in its header; use one of Architect, Manager, Implementor/ },
+    ];
+    for (const { files, remove, error } of cases) {
+      writeProject(world, { ...PROJECT, ...files });
+      if (remove) fs.rmSync(path.join(world.cwd, remove));
+      const before = snapshot(world.cwd);
+      const run = await runCcc(world, ['kanban', 'kanban.yaml']);
+      expect(run.stderr).toMatch(error);
+      expect(run.code).toBe(2);
+      expect(snapshot(world.cwd)).toEqual(before);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--supervise: an Implementor answer goes through the checker before the Manager sees it', async () => {
+    const FEEDBACK = 'FEEDBACK-K9: the parser has no tests';
+    let reviews = 0;
+    await setup((info) => {
+      if (info.role === 'Reviewer') {
+        reviews += 1;
+        return { verdict: reviews === 1 ? { completed: false, feedback: FEEDBACK } : { completed: true, feedback: 'verified' } };
+      }
+      if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+      return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
+    }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
+    const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise']);
+    expect(run.stderr).toContain('Supervisor mode enabled');
+    expect(run.code).toBe(0);
+
+    const order = firstRequests(server.requests).map((r) => agentOf(r));
+    expect(order.map((c) => `${c.role}${c.feedback ? ' (feedback)' : ''}`)).toEqual(['Implementor', 'Reviewer', 'Implementor (feedback)', 'Reviewer', 'Manager']);
+    const resumed = firstRequests(server.requests)[2]!;
+    expect(resumed.lastUserText).toContain(FEEDBACK);
+    // Resumed in the Implementor's own session: the conversation still holds its task.
+    expect(resumed.text).toContain('"task_file": "tasks/001-parse.md"');
+    expect(YAML.parse(read(world, 'kanban.yaml'))).toMatchObject({ phase: 'complete', current: null });
+  });
+});

@@ -1,0 +1,86 @@
+/** One ccc kanban per kanban file; a crashed owner's lock is taken over, with its agent stopped. */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isCccError } from '../../src/errors.js';
+import { identify } from '../../src/kanban/agent-process.js';
+import { fileRef } from '../../src/kanban/kanban-file.js';
+import { lockFileOf, lockKanban } from '../../src/kanban/kanban-lock.js';
+
+let dir: string;
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function setup() {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-lock-')));
+  return fileRef(path.join(dir, 'kanban.yaml'), dir);
+}
+
+/** A pid that surely names no process: a child that has exited and been reaped. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((r) => child.on('close', r));
+  return child.pid!;
+}
+
+describe('lockKanban', () => {
+  it('refuses a second runner while the first one lives, and frees the file on release', async () => {
+    const kanban = setup();
+    const lock = await lockKanban(kanban);
+    const error = await lockKanban(kanban, { pid: process.pid + 1 }).catch((e: unknown) => e);
+    expect(isCccError(error) && error.code).toBe('KANBAN_INVALID');
+    expect((error as Error).message).toMatch(new RegExp(`^Another ccc kanban \\(pid ${process.pid}, since .*\\) is running the workflow of kanban\\.yaml\\. Wait for it`));
+    await lock.release();
+    expect(fs.existsSync(lockFileOf(kanban))).toBe(false);
+  });
+
+  it('takes over the lock of a dead owner and stops the agent it left running', async () => {
+    const kanban = setup();
+    const agent = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    const exited = new Promise((r) => agent.on('exit', (_code, signal) => r(signal)));
+    const identity = identify(agent.pid!);
+    expect(identity).toBeDefined();
+    fs.writeFileSync(lockFileOf(kanban), JSON.stringify({ pid: await deadPid(), started_at: 'then', agent: identity }));
+    const notes: string[] = [];
+    const lock = await lockKanban(kanban, { onNote: (n) => notes.push(n) });
+    expect(await exited).toBe('SIGTERM');
+    expect(notes).toEqual([expect.stringMatching(new RegExp(`^stopped the agent \\(pid ${agent.pid}\\) that the interrupted run \\(pid \\d+\\) left running$`))]);
+    expect(JSON.parse(fs.readFileSync(lock.file, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('never signals a process that merely reuses a recorded pid', async () => {
+    const kanban = setup();
+    const stranger = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    try {
+      fs.writeFileSync(lockFileOf(kanban), JSON.stringify({ pid: await deadPid(), started_at: 'then', agent: { pid: stranger.pid, start_time: '1' } }));
+      const lock = await lockKanban(kanban);
+      // Still running, not a zombie: nothing signalled it.
+      const stat = fs.readFileSync(`/proc/${stranger.pid}/stat`, 'utf8');
+      expect(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)).toBe('S');
+      await lock.release();
+    } finally {
+      stranger.kill('SIGKILL');
+    }
+  });
+
+  it('records the running agent in the lock file and clears it when the agent ends', async () => {
+    const kanban = setup();
+    const lock = await lockKanban(kanban);
+    const agentInFile = () => JSON.parse(fs.readFileSync(lock.file, 'utf8')).agent as unknown;
+    lock.agentStarted(process.pid);
+    await until(() => agentInFile() !== undefined);
+    expect(agentInFile()).toEqual(identify(process.pid));
+    lock.agentEnded();
+    await until(() => agentInFile() === undefined);
+    lock.agentStarted(process.pid);
+    await lock.release(); // waits for the queued write, then removes the file
+    expect(fs.existsSync(lock.file)).toBe(false);
+  });
+});
+
+/** Polls without a deadline of its own: the test timeout is the only limit (noisy machine). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 10));
+}

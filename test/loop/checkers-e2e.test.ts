@@ -1,0 +1,125 @@
+/**
+ * The acceptance checks of the checker-pipeline issue: headless supervised runs (`ccc --supervisor
+ * -p`) with the real claude against the scripted model server, driven by the rule, hook and plugin
+ * checkers, and ended by the spending guards.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { processesIn, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const BASH = ['--', '--allowedTools', 'Bash'];
+
+/** Claims to be done at once; after the first feedback creates DONE with a real Bash tool call. */
+const lazyThenDone = (r: RecordedRequest): Reply => {
+  if (r.index === 0) return { text: 'All done, trust me.' };
+  if (isToolResultTurn(r)) return { text: 'Created DONE.' };
+  return { toolUse: { name: 'Bash', input: { command: 'touch DONE', description: 'create the DONE file' } } };
+};
+
+describe('checker pipeline, end to end (headless)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function setup(config: Record<string, unknown>, agent: (r: RecordedRequest) => Reply, review: (r: RecordedRequest) => Reply = () => ({ verdict: { completed: true, feedback: 'ok' } })) {
+    server = await startModelServer((r) => (r.kind === 'review' ? review(r) : agent(r)));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
+  }
+
+  it('a rule checker alone drives the run: its feedback names the failing check, the agent creates DONE with Bash, exit 0, no model review', async () => {
+    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['test -f DONE'] }] } }, lazyThenDone);
+    const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
+    expect(run.stderr).toContain('Supervisor mode enabled');
+    expect(run.code).toBe(0);
+    expect(fs.existsSync(path.join(world.cwd, 'DONE'))).toBe(true);
+    expect(server.byKind('review')).toHaveLength(0);
+    const agent = server.byKind('agent');
+    expect(agent[1]!.lastUserText).toContain('The command `test -f DONE` failed with exit code 1.');
+    expect(run.stderr).toContain('✓ complete (rule)');
+  });
+
+  it('a hook checker written in Python drives the loop', async () => {
+    await setup({ supervisor: { checkers: [{ use: 'hook', command: `python3 ${path.join(fixtures, 'done-hook.py')}` }] } }, lazyThenDone);
+    const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
+    expect(run.code).toBe(0);
+    expect(server.byKind('agent')[1]!.lastUserText).toContain(`PY-HOOK-42: there is no DONE file in ${world.cwd}`);
+    expect(server.byKind('review')).toHaveLength(0);
+    expect(run.stderr).toContain('✓ complete (hook)');
+  });
+
+  it('a TypeScript plugin from plugins/, loaded by path with --checker and no build step, drives the loop', async () => {
+    await setup({}, lazyThenDone);
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', scripts: { test: 'test -f DONE' } }));
+    const run = await runCcc(world, ['--supervisor', '--checker', path.join(repoRoot, 'plugins', 'test-gate.ts'), '-p', 'create a file named DONE', ...BASH]);
+    expect(run.code).toBe(0);
+    expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');
+    expect(run.stderr).toContain('✓ complete (test-gate)');
+  });
+
+  it('pipeline rule then claude: the reviewer never runs while the rule fails', async () => {
+    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['test -f DONE'] }, 'claude'] } }, lazyThenDone);
+    writeSupervisorPrompt(world);
+    const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
+    expect(run.code).toBe(0);
+    const reviews = server.byKind('review');
+    expect(reviews).toHaveLength(1);
+    // The one review came after the Bash call had created DONE.
+    const order = server.requests.filter((r) => r.kind !== 'background');
+    const toolResult = order.findIndex((r) => r.kind === 'agent' && isToolResultTurn(r));
+    expect(toolResult).toBeGreaterThan(-1);
+    expect(order.indexOf(reviews[0]!)).toBeGreaterThan(toolResult);
+    expect(run.stderr).toContain('✓ complete (claude)');
+  });
+
+  it('the no-progress breaker ends the loop with exit 3 and says so', async () => {
+    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['echo "3 tests failed in 0.$$s"; exit 1'] }], no_progress_limit: 3 } }, (r) => ({ text: `I think it works now (${r.index}).` }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'fix the tests']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('no progress: the checker gave the same feedback 3 times in a row and the work tree did not change');
+    expect(server.byKind('agent')).toHaveLength(3); // the task and two feedbacks; the third feedback is not sent
+    expect(fs.readdirSync(path.join(world.claudeDir, 'ccc')).some((f) => /^progress-[\w-]+\.json$/.test(f))).toBe(true);
+  });
+
+  it('the cost cap ends the loop with exit 3 and says so', async () => {
+    await setup({ supervisor: { max_cost_usd: 0.000001 } }, (r) => ({ text: `answer ${r.index}` }), (r) => ({ verdict: { completed: false, feedback: `not yet #${r.index}` } }));
+    writeSupervisorPrompt(world);
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/the cost cap of \$0\.000001 was reached \(\$\d+\.\d{4} spent by the agent and the reviewer\)/);
+    expect(server.byKind('review')).toHaveLength(1);
+    expect(server.byKind('agent')).toHaveLength(1);
+  });
+
+  it('a plugin that throws, hangs past its timeout, or answers the wrong shape: named in a clear error, exit 4, nothing left running', async () => {
+    const plugins: Record<string, string> = {
+      'throws.ts': `export default { name: 'thrower', check() { throw new Error('cannot reach the CI server'); } };`,
+      'hangs.ts': `export default { name: 'sleeper', check: () => new Promise(() => {}) };`,
+      'shape.ts': `export default { name: 'shapeless', check: () => ({ ok: true }) };`,
+    };
+    const expected: Record<string, RegExp> = {
+      'throws.ts': /checker "thrower" threw: cannot reach the CI server/,
+      'hangs.ts': /checker "sleeper" did not answer within 2s/,
+      'shape.ts': /checker "shapeless" returned \{"ok":true\}; expected \{ completed: boolean, feedback: string \}/,
+    };
+    await setup({}, (r) => ({ text: `answer ${r.index}` }));
+    for (const [file, source] of Object.entries(plugins)) {
+      fs.writeFileSync(path.join(world.cwd, file), source);
+      fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: [{ use: `./${file}`, timeout_seconds: 2 }] } }));
+      const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
+      expect(run.code, file).toBe(4);
+      expect(run.stderr, file).toMatch(expected[file]!);
+      expect(readLog(world), file).toMatch(/\[ERROR\] .*checker failed; stop allowed/);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(processesIn(world)).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The observer on a real supervised session: the real claude TUI in a pty under
+ * `ccc --supervisor --observe`, three WebSocket observers and the page in a real Chromium.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetSequence } from '../../src/pty/terminal-modes.js';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { connectObserver, type TestObserver } from './support/test-observer.js';
+
+const chromiumPath = '/usr/bin/chromium';
+
+describe('ccc --supervisor --observe with the real claude', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  let h: PtyHarness | undefined;
+  let browser: Browser | undefined;
+  afterEach(async () => {
+    h?.kill();
+    await browser?.close();
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('three observers get exactly the terminal bytes, the frames and the events; the page shows the run', async () => {
+    if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (.ci/run does it)`);
+    server = await startModelServer((r) =>
+      r.kind === 'review'
+        ? r.index === 0
+          ? { verdict: { completed: false, feedback: 'FEEDBACK-OBS add the changelog' } }
+          : { verdict: { completed: true, feedback: 'changelog present' } }
+        : { text: `observed answer ${r.index}` },
+    );
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    h = startPty(process.execPath, [cccBin, '--supervisor', '--observe'], { cwd: world.cwd, env: world.env });
+    await h.waitForOutput(/Observer: http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/, 30_000);
+    const url = /Observer: (\S+)/.exec(h.output().toString())![1]!;
+    const observers: TestObserver[] = await Promise.all([connectObserver(url), connectObserver(url), connectObserver(url)]);
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1500, height: 800 } });
+    await page.goto(url);
+
+    await h.waitForScreen(/❯/, 60_000);
+    await h.type('write the changelog');
+    h.press('\r');
+    await h.waitForScreen(/observed answer 1[\s\S]*review 2 \(claude\): complete/, 90_000);
+
+    // The page: the terminal text and the verdict timeline of this run.
+    const verdicts = page.locator('.event[data-kind="verdict"]');
+    await expect.poll(() => verdicts.count(), { timeout: 20_000 }).toBe(2);
+    expect(await verdicts.nth(0).innerText()).toContain('FEEDBACK-OBS add the changelog');
+    expect(await verdicts.nth(1).getAttribute('data-completed')).toBe('true');
+    const rows = async () => (await page.locator('.xterm-rows > div').allTextContents()).join('\n').replace(/\u00a0/g, ' ');
+    await expect.poll(rows, { timeout: 20_000 }).toContain('observed answer 1');
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/observer-e2e.png' });
+
+    await h.type('/exit');
+    await new Promise((r) => setTimeout(r, 300));
+    h.press('\r');
+    expect((await h.exited).exitCode).toBe(0);
+    // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only.
+    const userTerminal = h.output();
+    const reset = Buffer.from(resetSequence(false));
+    expect(userTerminal.subarray(userTerminal.length - reset.length).equals(reset)).toBe(true);
+    const agentBytes = userTerminal.subarray(0, userTerminal.length - reset.length);
+    for (const observer of observers) {
+      await observer.waitFor((m) => m.type === 'bye', 'bye');
+      // Byte for byte: what the observer got live is exactly what the user's terminal got from then on.
+      const live = observer.liveBytes();
+      expect(live.length).toBeGreaterThan(2000);
+      expect(agentBytes.subarray(agentBytes.length - live.length).equals(live)).toBe(true);
+      expect(observer.messages.some((m) => m.type === 'frame' && (m.frame as { type?: string }).type === 'assistant')).toBe(true);
+      const events = observer.messages.filter((m) => m.type === 'event').map((m) => m.event as { kind: string; completed?: boolean; n?: number });
+      const verdictEvents = events.filter((e) => e.kind === 'verdict');
+      expect(verdictEvents.map((e) => e.completed)).toEqual([false, true]);
+      expect(events.filter((e) => e.kind === 'iteration').map((e) => e.n)).toEqual([1, 2]);
+      expect(events.findIndex((e) => e.kind === 'verdict' && e.completed)).toBeGreaterThan(events.findIndex((e) => e.kind === 'verdict' && !e.completed));
+      expect(events[events.length - 1]!.kind).toBe('end');
+    }
+  }, 240_000);
+});

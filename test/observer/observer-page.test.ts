@@ -1,0 +1,112 @@
+/**
+ * The observer page in a real Chromium: it renders the session's terminal with the bundled
+ * xterm.js, lists the supervisor's events, shows the connection state and reconnects by itself.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { ObserverServer } from '../../src/observer/observer-server.js';
+import { connectObserver } from './support/test-observer.js';
+import { startTestObserver } from './support/start-test-observer.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const at = '2026-11-22T01:02:03.000Z';
+let browser: Browser;
+let server: ObserverServer | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (.ci/run does it)`);
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function terminalText(page: Page): Promise<string> {
+  const rows = await page.locator('.xterm-rows > div').allTextContents();
+  return rows.map((row) => row.replace(/\u00a0/g, ' ').trimEnd()).join('\n');
+}
+
+async function openPage(url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 720 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(url);
+  return { page, errors };
+}
+
+describe('observer page', () => {
+  it('shows the terminal text and the verdict timeline, then the end of the session', async () => {
+    server = await startTestObserver({ hello: { session_id: 'sess-42', cwd: '/home/dev/project', command: ['claude', '--model', 'opus'], cols: 90, rows: 20, started_at: at } });
+    server.publishPty(Buffer.from('\x1b[1m> \x1b[0mFix the failing test in parser.ts\r\n\r\n'));
+    server.publishEvent({ kind: 'iteration', n: 1, max: 20, at });
+    server.publishEvent({ kind: 'phase', phase: 'review', at });
+    server.publishEvent({ kind: 'verdict', checker: 'claude', completed: false, feedback: 'The test `parser handles empty input` still fails:\n  expected [] to equal [""]', iteration: 1, at });
+    const { page, errors } = await openPage(server.url);
+
+    await page.getByText('live', { exact: true }).waitFor();
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('> Fix the failing test in parser.ts');
+    // Live output after the page joined, written by a TUI in colour.
+    server.publishPty(Buffer.from('\x1b[32m⏺ Edited parser.ts: empty input now returns []\x1b[0m\r\n'));
+    server.publishEvent({ kind: 'iteration', n: 2, max: 20, at });
+    server.publishEvent({ kind: 'checker', checker: 'claude', state: 'done', duration_ms: 4200, at });
+    server.publishEvent({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'All tests pass.', iteration: 2, at });
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('⏺ Edited parser.ts: empty input now returns []');
+
+    const verdicts = page.locator('.event[data-kind="verdict"]');
+    await expect.poll(() => verdicts.count(), { timeout: 15_000 }).toBe(2);
+    expect(await verdicts.nth(0).getAttribute('data-completed')).toBe('false');
+    expect(await verdicts.nth(0).innerText()).toContain('✘ claude: not completed (iteration 1)');
+    expect(await verdicts.nth(0).locator('pre').innerText()).toContain('expected [] to equal [""]');
+    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2)');
+    expect(await page.locator('.event[data-kind="iteration"]').allInnerTexts()).toEqual([
+      expect.stringContaining('Iteration 1/20'),
+      expect.stringContaining('Iteration 2/20'),
+    ]);
+    expect(await page.locator('#session').innerText()).toContain('/home/dev/project');
+    expect(await page.locator('.event[data-kind="checker"]').innerText()).toContain('claude: done after 4.2 s');
+
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/observer-page.png' });
+
+    server.publishEvent({ kind: 'end', exit_code: 0, at });
+    await server.close();
+    server = undefined;
+    await page.locator('#status', { hasText: 'session ended' }).waitFor();
+    expect(await page.locator('.event[data-kind="end"]').innerText()).toContain('Session ended (exit code 0)');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says why it is not connected and reconnects by itself when it can', async () => {
+    server = await startTestObserver({ maxObservers: 1 });
+    const first = await connectObserver(server.url);
+    const { page } = await openPage(server.url);
+    await page.locator('#status', { hasText: /too many observers \(max 1\).*retrying/ }).waitFor();
+    server.publishPty(Buffer.from('visible after reconnect'));
+    first.ws.close();
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('visible after reconnect');
+    await page.close();
+  });
+
+  it('shows nothing of the session without the token', async () => {
+    server = await startTestObserver();
+    const page = await browser.newPage();
+    const response = await page.goto(server.url.replace(/\?.*$/, ''));
+    expect(response?.status()).toBe(401);
+    expect(await page.content()).not.toContain('xterm');
+    await page.close();
+  });
+});
