@@ -4,7 +4,8 @@
  *
  * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):
  *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=3  BENCH_HOOK_RUNS=20
- *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200
+ *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_OBSERVERS_MB=200
+ *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_ONLY=hook,keystroke,throughput,memory,frames   (a subset)
  *   BENCH_LABEL=before   (results file bench/results/<date>-before.json; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
@@ -14,11 +15,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { benchFrames } from './frames.mjs';
 import { benchHook } from './hook.mjs';
+import { benchObserversMemory } from './observers.mjs';
 import { benchKeystrokes } from './keystroke.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
 import { consoleReport, markdownReport } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
-import { CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
+import { CLI, COMPARE_CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
 import { benchProxyMemory, benchThroughput } from './throughput.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -37,6 +39,8 @@ const config = {
   framesMiB: num('BENCH_FRAMES_MB', 1024, 64),
   hugeLineMB: num('BENCH_HUGE_LINE_MB', 50, 50),
   memoryMiB: num('BENCH_MEMORY_MB', 200, 20),
+  observersMiB: num('BENCH_OBSERVERS_MB', 200, 10),
+  observers: 50,
 };
 const only = new Set((process.env.BENCH_ONLY ?? 'hook,keystroke,throughput,memory,frames').split(',').map((s) => s.trim()));
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
@@ -59,6 +63,7 @@ const variants = VARIANTS.map((v) => v.id).filter((id) => {
 });
 
 const results = { date: new Date().toISOString(), machine: machineInfo(), loadAverage: { start: loadAverage() }, config, notes };
+if (COMPARE_CLI) results.compareCli = COMPARE_CLI;
 const workspace = makeWorkspace();
 try {
   if (only.has('hook')) {
@@ -80,9 +85,15 @@ try {
     } catch (error) {
       results.memory = { mb: config.memoryMiB, unavailable: error.message };
     }
-    results.observers = fs.existsSync(path.join(ROOT, 'dist/observer'))
-      ? { unavailable: 'the observer is built, but this harness does not attach observers yet' }
-      : { unavailable: 'the observer (src/observer/) is not on this build' };
+    if (!fs.existsSync(path.join(ROOT, 'dist/observer'))) results.observers = { unavailable: 'the observer (src/observer/) is not on this build' };
+    else {
+      log(`proxy memory with ${config.observers} observers, one stuck…`);
+      try {
+        results.observers = await benchObserversMemory({ bytes: config.observersMiB * MiB, observers: config.observers });
+      } catch (error) {
+        results.observers = { unavailable: error.message };
+      }
+    }
   }
   if (only.has('frames')) {
     log('frame parsing…');

@@ -31,7 +31,7 @@ export class PtyDriver {
     this.proc.onData((chunk) => {
       const at = process.hrtime.bigint();
       this.bytes += chunk.length;
-      if (this.head.length < 2000) this.head += chunk.toString('latin1');
+      if (this.head.length < 4000) this.head += chunk.toString('latin1');
       this.onChunk(chunk, at);
     });
   }

@@ -84,9 +84,18 @@ export function tablesOf(r) {
   }
   if (r.memory) {
     const m = r.memory;
-    const rows = 'unavailable' in m ? [] : [[`ccc --supervisor, ${m.mb} MiB of output`, f(m.rssAtStartMiB, 0), f(m.rssMaxSampledMiB, 0), f(m.hwmMiB, 0), f(m.mbPerS, 1)]];
-    const notes = 'unavailable' in m ? [`not measured: ${m.unavailable}`] : [];
-    if (r.observers) notes.push(`50 observers, one stuck: ${r.observers.unavailable}`);
+    const o = r.observers ?? { unavailable: 'not measured' };
+    const rows = [];
+    const notes = [];
+    if ('unavailable' in m) notes.push(`not measured: ${m.unavailable}`);
+    else rows.push([`ccc --supervisor, ${m.mb} MiB of output`, f(m.rssAtStartMiB, 0), f(m.rssMaxSampledMiB, 0), f(m.hwmMiB, 0), f(m.mbPerS, 1)]);
+    if ('unavailable' in o) notes.push(`${r.config.observers} observers, one stuck: not measured: ${o.unavailable}`);
+    else {
+      rows.push([`ccc --supervisor --observe, ${o.observers} observers (one stuck), ${o.mb} MiB`, f(o.rssAtStartMiB, 0), f(o.rssMaxSampledMiB, 0), f(o.hwmMiB, 0), f(o.mbPerS, 1)]);
+      notes.push(
+        `stuck observer ${o.stuckDropped ? 'dropped by the session' : 'NOT dropped'}; healthy observers dropped: ${o.healthyDropped}; each healthy observer received ${f(o.healthyMinMiB, 0)}–${f(o.healthyMaxMiB, 0)} MiB (output as base64 JSON).`,
+      );
+    }
     tables.push({ title: 'Proxy memory (RSS of the ccc process, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
   }
   return tables;
