@@ -26,7 +26,7 @@ describe('agent pty input', () => {
 
   it('delivers a paste far larger than the pty buffer, in order, to an agent that reads late', async () => {
     // Raw mode, so the bytes arrive as sent; the agent sleeps first, so the writes hit a full buffer.
-    const { exited } = start('stty raw -echo; sleep 1; timeout 20 head -c 1000000 > received');
+    const { exited } = start('stty raw -echo; sleep 1; timeout --foreground 20 head -c 1000000 > received');
     await new Promise((r) => setTimeout(r, 300)); // stty has run
     const expected = Buffer.alloc(1_000_000);
     for (let i = 0; i < expected.length; i++) expected[i] = 0x20 + (i % 90);
