@@ -5,7 +5,7 @@
  * ends the stream (document 002, "解析错误处理").
  */
 import type { Readable } from 'node:stream';
-import { Observable } from 'rxjs';
+import { Observable } from '../rx.js';
 import type { Frame } from './frame.js';
 import { DEFAULT_MAX_LINE_BYTES, isSkippedLine, splitLines, type LineItem } from './line-splitter.js';
 

@@ -4,7 +4,7 @@
  * bounded like every other frame stream.
  */
 import { PassThrough } from 'node:stream';
-import { Observable } from 'rxjs';
+import { Observable } from '../rx.js';
 import { followFile } from './file-follower.js';
 import type { Frame } from './frame.js';
 import { frames$, type FrameLogger } from './frame-parser.js';

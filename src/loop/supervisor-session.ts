@@ -3,7 +3,7 @@
  * pipeline, the session logger, the event stream, the running cost, and the environment the agent
  * gets. Built once at the entry (interactive or headless), torn down in `close()`.
  */
-import { ReplaySubject, Subject } from 'rxjs';
+import { ReplaySubject, Subject } from '../rx.js';
 import type { PipelineEntry } from '../checkers/pipeline.js';
 import type { CheckerLogger } from '../checkers/types.js';
 import type { ResolvedConfig } from '../config/types.js';

@@ -6,7 +6,7 @@
  * Flow control: when the user's terminal is behind, the pty is paused until it drains, so the
  * agent feels the same backpressure it would in a direct terminal and memory stays bounded.
  */
-import { Subject, type Observable } from 'rxjs';
+import { Subject, type Observable } from '../rx.js';
 import type { AgentExit, AgentPty, Undo } from './agent-pty.js';
 import type { UserTerminal } from './terminal.js';
 import { AltScreenTracker, safeToInjectAfter } from './terminal-modes.js';
