@@ -32,6 +32,11 @@ export function tablesOf(r) {
       }
       rows.push([label(id), us(x.p50), us(x.p90), us(x.p99), us(x.max), times(ratio(x.p50, a.p50)), times(ratio(x.p50, b.p50)), times(ratio(x.p99, a.p99)), f(x.proxyCpuMsPer1000, 0)]);
     }
+    const ref = r.keystroke['node-pty'];
+    const c = r.keystroke['ccc-sup'];
+    if (ref && c && 'p50' in ref && 'p50' in c) {
+      notes.push(`(c) ÷ (r), what ccc adds over a bare node-pty proxy: p50 ${times(ratio(c.p50, ref.p50))}, p99 ${times(ratio(c.p99, ref.p99))}, CPU ${times(ratio(c.proxyCpuMsPer1000, ref.proxyCpuMsPer1000))}.`);
+    }
     tables.push({
       title: `Keystroke round trip (µs, ${r.config.keystrokes} keystrokes per variant, one at a time, variants alternating)`,
       ...table(['variant', 'p50', 'p90', 'p99', 'max', 'p50/(a)', 'p50/(b)', 'p99/(a)', 'proxy CPU ms/1000 keys'], rows),
@@ -49,6 +54,11 @@ export function tablesOf(r) {
         continue;
       }
       rows.push([label(id), f(x.mbPerS, 1), times(ratio(x.mbPerS, r.throughput.direct?.mbPerS)), times(ratio(x.mbPerS, r.throughput.script?.mbPerS)), f(x.proxyCpuMsPerMiB, 1), x.runs.join(' / ')]);
+    }
+    const ref = r.throughput['node-pty'];
+    const c = r.throughput['ccc-sup'];
+    if (ref && c && 'mbPerS' in ref && 'mbPerS' in c) {
+      notes.push(`(c) ÷ (r), ccc against a bare node-pty proxy: ${times(ratio(c.mbPerS, ref.mbPerS))} the throughput, ${times(ratio(c.proxyCpuMsPerMiB, ref.proxyCpuMsPerMiB))} the CPU per MiB.`);
     }
     tables.push({
       title: `Throughput (${r.config.throughputMiB} MiB of text lines, median of ${r.config.throughputReps})`,

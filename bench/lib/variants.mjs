@@ -6,6 +6,8 @@
  * (b) script   `script -qfc` between the harness and the stand-in: the classic C proxy
  * (c) ccc-sup  `ccc --supervisor`, the stand-in as the agent through CCC_CLAUDE
  * (d) ccc      plain `ccc` (the stand-in launched with the terminal inherited)
+ * (r) node-pty a 15-line Node proxy (fixtures/bare-proxy.mjs): a reference, no target; it shows
+ *              how much of (c)'s cost is Node and node-pty themselves
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +31,7 @@ export const VARIANTS = [
   { id: 'ccc-sup', label: '(c) ccc --supervisor' },
   ...(COMPARE_CLI ? [{ id: 'ccc-sup-cmp', label: "(c') ccc --supervisor, compare build" }] : []),
   { id: 'ccc', label: '(d) ccc (plain)' },
+  { id: 'node-pty', label: '(r) bare node-pty proxy' },
 ];
 
 /**
@@ -72,6 +75,8 @@ export function variantSpec(variant, agent, workspace, extraEnv = {}) {
       return { file: process.execPath, args: [...nodeArgs, COMPARE_CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'ccc':
       return { file: process.execPath, args: [...nodeArgs, CLI], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    case 'node-pty':
+      return { file: process.execPath, args: [path.join(FIXTURES, 'bare-proxy.mjs')], cwd, env: { ...env, CCC_CLAUDE: agent } };
     default:
       throw new Error(`unknown variant ${variant}`);
   }
