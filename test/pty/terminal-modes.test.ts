@@ -38,4 +38,27 @@ describe('terminal modes', () => {
       }),
     );
   });
+
+  it('the alternate screen state is decided by the last enter or leave of each chunk', () => {
+    // Near misses too: the shared prefix with another final byte, and the sequences' own parts.
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom('\x1b[?1049h', '\x1b[?1049l', '\x1b[?1049', '\x1b[?1049;', '\x1b[?1047h', '\x1b[?104', 'h', 'l', '\x1b'),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 12 }), { maxLength: 6 }), (chunks) => {
+        const tracker = new AltScreenTracker();
+        let expected = false;
+        for (const pieces of chunks) {
+          const chunk = Buffer.from(pieces.join(''));
+          const enter = chunk.lastIndexOf('\x1b[?1049h');
+          const leave = chunk.lastIndexOf('\x1b[?1049l');
+          if (enter !== -1 || leave !== -1) expected = enter > leave;
+          tracker.observe(chunk);
+          expect(tracker.active).toBe(expected);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
