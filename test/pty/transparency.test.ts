@@ -1,0 +1,34 @@
+/**
+ * The proxy is byte-transparent: a program under `ccc --supervisor` puts exactly the bytes on the
+ * user's terminal that it puts there in a direct pty, and its exit code is ccc's.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetSequence } from '../../src/pty/terminal-modes.js';
+import { cccBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startPty } from '../support/pty-harness.js';
+
+const writer = path.join(repoRoot, 'test', 'fixtures', 'byte-writer.mjs');
+
+describe('byte transparency', () => {
+  let world: ClaudeWorld;
+  afterEach(() => world?.cleanup());
+
+  it('every byte value, UTF-8, escapes and newlines arrive unchanged, with the agent exit code', async () => {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    const direct = startPty(writer, [], { cwd: world.cwd, env: world.env });
+    expect((await direct.exited).exitCode).toBe(7);
+    const viaCcc = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: { ...world.env, CCC_CLAUDE: writer } });
+    expect((await viaCcc.exited).exitCode).toBe(7);
+
+    const expected = direct.output();
+    const got = viaCcc.output();
+    const start = got.indexOf('BEGIN');
+    expect(got.subarray(0, start).toString()).toBe('Supervisor mode enabled\r\n');
+    const reset = Buffer.from(resetSequence(false));
+    expect(got.subarray(got.length - reset.length).equals(reset)).toBe(true);
+    expect(got.subarray(start, got.length - reset.length).equals(expected)).toBe(true);
+  });
+});
