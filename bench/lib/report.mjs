@@ -142,6 +142,19 @@ export function markdownReport(r, jsonName) {
     `- Load average at start / end: ${r.loadAverage.start.join(' ')} / ${r.loadAverage.end.join(' ')} (the machine is shared; every target is a ratio of figures from the same run, measured in alternation)`,
     `- Scale: ${Object.entries(r.config).map(([k, v]) => `${k}=${v}`).join(', ')}`,
     '',
+    '## How to read this',
+    '',
+    '- The harness is the pty master (the terminal) for every variant: (a) the stand-in agent in a direct pty, the physical limit;',
+    '  (b) under `script -qfc`, the classic C proxy; (c) under `ccc --supervisor` (stand-in as the agent via `CCC_CLAUDE`);',
+    "  (d) plain `ccc`, which hands the terminal to the agent and proxies nothing; (r) a 15-line Node proxy on node-pty",
+    '  (`bench/fixtures/bare-proxy.mjs`), the floor for any proxy built on Node and node-pty: (c) ÷ (r) is what ccc itself adds.',
+    '- The stand-ins are shell scripts (`bench/fixtures/`): `stty raw` + `cat` echoes keystrokes; `yes | head -c` floods.',
+    '- "proxy CPU" is user + system CPU of the process between the harness and the stand-in (script, ccc), from /proc.',
+    '- Hook cases: `proxy` is the hook ccc injects into every supervised claude (the stop goes over the private channel to',
+    '  the running ccc, here a channel in the harness that allows at once); `rule` and `reviewer` decide on their own',
+    '  (`ccc hook install`) with a trivial rule checker, or the claude checker with a stand-in reviewer that answers at once.',
+    '- The 50 observers run in a separate process on the same machine; they receive every byte as base64 JSON.',
+    '',
     '## Targets',
     '',
     '| status | target | value | limit |',
@@ -156,6 +169,7 @@ export function markdownReport(r, jsonName) {
     lines.push(...t.rows.map((row) => `| ${row.map(md).join(' | ')} |`), '');
     if (t.notes.length) lines.push(...t.notes.map((n) => `- ${md(n)}`), '');
   }
+  if (r.compareCli) r.notes.push(`(c') is \`ccc --supervisor\` of another build: ${r.compareCli}`);
   if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return lines.join('\n');
 }
