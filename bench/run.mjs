@@ -87,6 +87,13 @@ try {
     }
     if (!fs.existsSync(path.join(ROOT, 'dist/observer'))) results.observers = { unavailable: 'the observer (src/observer/) is not on this build' };
     else {
+      // Issue 5: one observer that never reads must not slow the user's terminal (within 10%).
+      log('throughput and memory with one stuck observer…');
+      try {
+        results.stuckObserver = await benchObserversMemory({ bytes: config.memoryMiB * MiB, observers: 1 });
+      } catch (error) {
+        results.stuckObserver = { unavailable: error.message };
+      }
       log(`proxy memory with ${config.observers} observers, one stuck…`);
       try {
         results.observers = await benchObserversMemory({ bytes: config.observersMiB * MiB, observers: config.observers });

@@ -99,6 +99,11 @@ export function tablesOf(r) {
     const notes = [];
     if ('unavailable' in m) notes.push(`not measured: ${m.unavailable}`);
     else rows.push([`ccc --supervisor, ${m.mb} MiB of output`, f(m.rssAtStartMiB, 0), f(m.rssMaxSampledMiB, 0), f(m.hwmMiB, 0), f(m.mbPerS, 1)]);
+    const one = r.stuckObserver;
+    if (one && !('unavailable' in one)) {
+      rows.push([`ccc --supervisor --observe, one stuck observer, ${one.mb} MiB`, f(one.rssAtStartMiB, 0), f(one.rssMaxSampledMiB, 0), f(one.hwmMiB, 0), f(one.mbPerS, 1)]);
+      notes.push(`the stuck observer was ${one.stuckDropped ? 'dropped by the session' : 'NOT dropped'} (${one.stuckCloseReason || 'no reason'}).`);
+    } else if (one) notes.push(`one stuck observer: not measured: ${one.unavailable}`);
     if ('unavailable' in o) notes.push(`${r.config.observers} observers, one stuck: not measured: ${o.unavailable}`);
     else {
       rows.push([`ccc --supervisor --observe, ${o.observers} observers (one stuck), ${o.mb} MiB`, f(o.rssAtStartMiB, 0), f(o.rssMaxSampledMiB, 0), f(o.hwmMiB, 0), f(o.mbPerS, 1)]);

@@ -66,6 +66,10 @@ export function evaluateTargets(results) {
   if (mem) {
     const why = 'hwmMiB' in mem ? undefined : mem.unavailable;
     out.push(check(`proxy peak RSS (MiB) while ${mem.mb ?? '?'} MiB pass`, mem.hwmMiB, 120, '<', why));
+    const one = results.stuckObserver;
+    const oneWhy = one && 'mbPerS' in one && 'mbPerS' in mem ? undefined : (one?.unavailable ?? mem.unavailable ?? 'not measured');
+    out.push(check('throughput with one stuck observer / without observers', oneWhy ? undefined : one.mbPerS / mem.mbPerS, 0.9, '≥', oneWhy));
+    out.push(check(`proxy peak RSS (MiB) with one stuck observer while ${one?.mb ?? '?'} MiB pass`, one?.hwmMiB, 120, '<', oneWhy));
     const obs = results.observers;
     out.push(check(`proxy peak RSS (MiB) with ${obs?.observers ?? 50} observers, one stuck, while ${obs?.mb ?? '?'} MiB pass`, obs?.hwmMiB, 120, '<', obs && 'hwmMiB' in obs ? undefined : (obs?.unavailable ?? 'not measured')));
   }

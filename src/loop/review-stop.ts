@@ -49,7 +49,9 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   let limitReached = false;
   let disabled = false;
   const state = await updateSessionState(deps.configDir, stop.sessionId, (s) => {
-    const fresh = s.prompt_count !== prompts.length;
+    // A new task (the user typed again) starts the count afresh. A stop while the agent continues
+    // because of our own block is never a new task, whatever the transcript shows at that moment.
+    const fresh = !stop.stopHookActive && s.prompt_count !== prompts.length;
     const iteration = fresh ? 0 : s.iteration;
     disabled = s.enabled === false;
     limitReached = !disabled && iteration >= max;
@@ -118,10 +120,19 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
 }
 
+const TRANSCRIPT_RETRIES = 10;
+const TRANSCRIPT_RETRY_MS = 200;
+
 async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string }> {
   if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '' };
   try {
-    const t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
+    // Claude Code may not have flushed the turn to the transcript when the hook fires (seen on a
+    // loaded machine): a transcript without the user's prompt is read again, briefly.
+    let t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
+    for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && t.userPrompts.length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_RETRY_MS));
+      t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
+    }
     return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText };
   } catch (error) {
     deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
