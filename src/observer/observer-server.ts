@@ -71,6 +71,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     scrollbackLines: Math.min(20_000, Math.ceil(snapshotBytes / Math.max(1, options.hello.cols))),
     maxBacklogBytes: MIRROR_BACKLOG_BYTES,
     tailBytes: Math.min(snapshotBytes, 1024 * 1024),
+    lazy: true,
     logger,
   });
   const hub = createObserverHub({

@@ -32,6 +32,12 @@ export interface ScreenMirrorOptions {
   scrollbackLines: number;
   maxBacklogBytes: number;
   tailBytes: number;
+  /**
+   * Parse only when a joiner asks: keep the last `tailBytes` of output and replay them into a fresh
+   * terminal for each snapshot. The session then pays nothing for the mirror between joins (a
+   * worker parsing every byte took half of a 2-core machine's throughput during a flood).
+   */
+  lazy?: boolean;
   logger: ObserverLogger;
 }
 
@@ -94,6 +100,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     write(batch) {
       written += batch.length;
       if (!alive) return;
+      if (options.lazy) return keepTail(batch);
       if (!skipping && posted - parsed + batch.length > options.maxBacklogBytes) {
         skipping = true;
         options.logger.debug('observer: screen mirror behind, skipping output for the snapshot', { backlog: posted - parsed });
@@ -110,7 +117,8 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     snapshot(from, maxBytes) {
       if (!alive) return Promise.resolve(undefined);
       // The worker must get everything up to `from`, so the joiner does not wait for a catch-up.
-      if (skipping) catchUp();
+      if (options.lazy) post({ type: 'reset', at: written - tailLength, data: Buffer.concat(tail, tailLength) });
+      else if (skipping) catchUp();
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve);
