@@ -9,9 +9,7 @@ import { hookOutput } from '../stop/hook-output.js';
 import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
 import { parseStopInput } from '../stop/stop-event.js';
-import { spawnAgentPty } from '../pty/agent-pty.js';
-import { startProxy } from '../pty/proxy.js';
-import { processTerminal, writeResetSync } from '../pty/terminal.js';
+import { startAgentProxy } from '../pty/agent-proxy.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir, inputLogPath } from '../state/paths.js';
 import { observeSession } from './observe-session.js';
@@ -31,7 +29,6 @@ export interface InteractiveOptions {
 }
 
 export async function runInteractive(session: SupervisorSession, options: InteractiveOptions): Promise<number> {
-  const terminal = processTerminal();
   const recorder = new InputRecorder();
   const ownsSessionId = !session.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
   const launchId = ownsSessionId ? crypto.randomUUID() : undefined;
@@ -61,23 +58,21 @@ export async function runInteractive(session: SupervisorSession, options: Intera
   const timeout = session.config.supervisor.timeout_seconds * Math.max(1, session.pipeline.length) + 30;
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const args = withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...session.claudeArgs], hook, session.cwd);
-  const { cols, rows } = terminal.size();
   const command = [session.config.claude.command, ...session.claudeArgs];
-  const observer = options.observe ? await observeSession(session, { command, size: { cols, rows }, stderr: options.stderr }) : undefined;
-  const pty = spawnAgentPty({
+  const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
+  const observer = options.observe ? await observeSession(session, { command, size, stderr: options.stderr }) : undefined;
+  const proxy = startAgentProxy({
     command: session.config.claude.command,
     args,
     cwd: session.cwd,
     env: session.agentEnv({ [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
-    cols,
-    rows,
+    teeOutput: !!observer,
+    onError: (message) => session.logger.error(message),
   });
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command, observer_url: observer?.url });
   if (launchId) bindSession(launchId);
-  session.logger.info('interactive session started', { agent_pid: pty.pid });
+  void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
-  const restoreRaw = terminal.enterRaw();
-  const proxy = startProxy({ terminal, pty });
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
   const subscriptions = [
     proxy.input$.subscribe((chunk) => recorder.record(chunk)),
@@ -87,12 +82,10 @@ export async function runInteractive(session: SupervisorSession, options: Intera
   if (observer) {
     subscriptions.push(proxy.output$.subscribe((chunk) => observer.publishPty(chunk)));
     undoObserver.push(observer.onInput((data) => proxy.sendToAgent(data)));
-    undoObserver.push(terminal.onResize(() => observer.resize(terminal.size().cols, terminal.size().rows)));
+    undoObserver.push(proxy.onResize(() => observer.resize(proxy.size().cols, proxy.size().rows)));
+    subscriptions.push(proxy.gap$.subscribe((lost) => observer.outputGap(lost)));
   }
-  const emergencyRestore = () => {
-    restoreRaw();
-    if (terminal.isTTY) writeResetSync(1, proxy.altScreen.active);
-  };
+  const emergencyRestore = () => proxy.restoreTerminal();
   process.once('exit', emergencyRestore);
   const stopTail = launchId || session.sessionId ? tailSessionTranscript(session, () => session.sessionId) : () => {};
 

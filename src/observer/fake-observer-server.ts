@@ -10,6 +10,7 @@ export interface FakeObserverServer extends ObserverServer {
   readonly events: ObserverEvent[];
   readonly sessionIds: string[];
   readonly sizes: Array<{ cols: number; rows: number }>;
+  readonly gaps: number[];
   readonly closed: boolean;
   /** What an observer typing would cause (listeners fire regardless of allowInput here). */
   emitInput(data: Buffer): void;
@@ -25,10 +26,12 @@ export function createFakeObserverServer(url = 'http://127.0.0.1:0/?token=fake')
     events: [] as ObserverEvent[],
     sessionIds: [] as string[],
     sizes: [] as Array<{ cols: number; rows: number }>,
+    gaps: [] as number[],
     closed: false,
     publishPty: (chunk: Buffer) => void fake.pty.push(Buffer.from(chunk)),
     publishFrame: (frame: object) => void fake.frames.push(frame),
     publishEvent: (event: ObserverEvent) => void fake.events.push(event),
+    outputGap: (lost: number) => void fake.gaps.push(lost),
     setSession: (id: string) => void fake.sessionIds.push(id),
     resize: (cols: number, rows: number) => void fake.sizes.push({ cols, rows }),
     onInput(listener: (data: Buffer) => void) {

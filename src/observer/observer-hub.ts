@@ -8,7 +8,7 @@
 import { encodeMessage, encodePty } from './protocol.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
 import { ObserverConnection } from './observer-connection.js';
-import type { ObserverSocket } from './observer-connection.js';
+import { CLOSE_FELL_BEHIND, type ObserverSocket } from './observer-connection.js';
 import type { ScreenMirror } from './screen-mirror.js';
 import type { ObserverLogger } from './observer-logger.js';
 
@@ -34,6 +34,12 @@ export interface ObserverHub {
   publishPty(chunk: Buffer): void;
   publishFrame(frame: object): void;
   publishEvent(event: ObserverEvent): void;
+  /**
+   * `lost` bytes of output never reached ccc (the native relay's copy overflowed while this
+   * process was busy): every observer has a hole in its screen, so each is closed to reconnect
+   * for a fresh snapshot. The user's terminal lost nothing.
+   */
+  outputGap(lost: number): void;
   setSession(id: string): void;
   resize(cols: number, rows: number): void;
   /** Adds an observer; the returned connection is undefined when it was refused. */
@@ -108,6 +114,13 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       history.push(message);
       if (history.length > MAX_EVENT_HISTORY) history.shift();
       broadcast(message);
+    },
+    outputGap(lost) {
+      flush();
+      const reason = `observers fell behind the output (${lost} bytes missed); reconnect for a fresh screen`;
+      for (const connection of connections) connection.close(CLOSE_FELL_BEHIND, reason);
+      if (connections.size > 0) options.logger.warn('observer: all dropped', { reason, observers: connections.size });
+      connections.clear();
     },
     setSession(id) {
       hello = { ...hello, session_id: id };

@@ -31,6 +31,8 @@ export interface ObserverServer {
   /** A stream-json frame (transcript message). */
   publishFrame(frame: object): void;
   publishEvent(event: ObserverEvent): void;
+  /** Output observers missed (see `ObserverHub.outputGap`). */
+  outputGap(lost: number): void;
   setSession(id: string): void;
   /** The user's terminal size. Observers follow it; they never resize the user's terminal. */
   resize(cols: number, rows: number): void;
@@ -116,6 +118,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     publishPty: (chunk) => hub.publishPty(chunk),
     publishFrame: (frame) => hub.publishFrame(frame),
     publishEvent: (event) => hub.publishEvent(event),
+    outputGap: (lost) => hub.outputGap(lost),
     setSession: (id) => hub.setSession(id),
     resize: (cols, rows) => hub.resize(cols, rows),
     onInput(listener) {

@@ -18,7 +18,8 @@ export interface Proxy {
   readonly input$: Observable<Buffer>;
   /** Resolves when the agent has exited and its last output has been drained. */
   readonly exit: Promise<AgentExit>;
-  readonly altScreen: AltScreenTracker;
+  /** Whether the agent left the user's terminal on the alternate screen (restore leaves it). */
+  readonly altScreen: { readonly active: boolean };
   /**
    * Writes ccc's own bytes (a terminal title update) to the user's terminal at the next point
    * where they cannot split one of the agent's escape or UTF-8 sequences.

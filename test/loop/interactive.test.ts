@@ -104,13 +104,13 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   });
 });
 
-/** The claude that ccc started: the process in the project directory launched with --session-id. */
+/** The claude that ccc started: the process in the project directory launched with --session-id (not ccc, not its relay). */
 function findAgentPid(world: ClaudeWorld): number {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (fs.readlinkSync(`/proc/${entry}/cwd`) === world.cwd && cmdline.includes('--session-id') && !cmdline.some((a) => a.endsWith('main.js'))) return Number(entry);
+      if (fs.readlinkSync(`/proc/${entry}/cwd`) === world.cwd && cmdline.includes('--session-id') && !cmdline.some((a) => a.endsWith('main.js')) && !cmdline[0]!.endsWith('ccc-relay')) return Number(entry);
     } catch {
       // gone
     }

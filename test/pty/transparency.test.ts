@@ -15,12 +15,16 @@ describe('byte transparency', () => {
   let world: ClaudeWorld;
   afterEach(() => world?.cleanup());
 
-  it('every byte value, UTF-8, escapes and newlines arrive unchanged, with the agent exit code', async () => {
+  // The native relay is the default byte path; CCC_RELAY=off is the Node proxy (no C compiler).
+  it.each([
+    ['the native relay', {}],
+    ['the Node proxy', { CCC_RELAY: 'off' }],
+  ])('every byte value, UTF-8, escapes and newlines arrive unchanged, with the agent exit code, through %s', async (_name, relayEnv) => {
     world = makeClaudeWorld();
     writeSupervisorPrompt(world);
     const direct = startPty(writer, [], { cwd: world.cwd, env: world.env });
     expect((await direct.exited).exitCode).toBe(7);
-    const viaCcc = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: { ...world.env, CCC_CLAUDE: writer } });
+    const viaCcc = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: { ...world.env, ...relayEnv, CCC_CLAUDE: writer } });
     expect((await viaCcc.exited).exitCode).toBe(7);
 
     const expected = direct.output();

@@ -1,0 +1,558 @@
+/*
+ * ccc-relay: the byte path of a supervised interactive session, outside the JavaScript event loop.
+ *
+ *   ccc-relay [--tee-output] [--cols N --rows N] -- command [args...]
+ *
+ * Runs `command` in a new pseudo-terminal and copies bytes between it and the user's terminal
+ * (fd 0 and fd 1) with one poll loop, the way script(1) does: no Node event loop, no stream
+ * machinery, no copies. Everything ccc needs from the byte path goes over fd 3, a socket to the
+ * ccc process, in both directions and never on the byte path's critical section:
+ *
+ *   frames:  type (1 byte) | length (u32 little endian) | payload
+ *
+ *   relay -> ccc   'P' pid (i32)        the agent started
+ *                  'E' text             the agent could not be started (then 'X' with 127)
+ *                  'O' bytes            what the user's terminal received (only with the tee on)
+ *                  'G' lost (u64)       the tee fell more than TEE_LIMIT behind; bytes were lost
+ *                  'I' bytes            what the user typed, in batches
+ *                  'S' active (u8)      the agent entered (1) or left (0) the alternate screen
+ *                  'X' code, signal     the agent exited and its last output was drained
+ *   ccc -> relay   'T' bytes            write to the user's terminal where it cannot split a sequence
+ *                  'W' bytes            send to the agent as if typed
+ *                  'K' signal (i32)     signal the agent
+ *                  'R' cols, rows (u16) resize the agent's terminal
+ *                  'O' on (u8)          tee the user's output to ccc, or stop
+ *
+ * The user's terminal is put in raw mode (cfmakeraw) and restored, with the modes a TUI may leave
+ * on switched off, before the relay exits with the agent's code (128 + signal when killed).
+ * If ccc goes away the relay keeps the session running for the user and stops sending frames.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHAN 3
+#define READ_SIZE 65536
+#define TEE_LIMIT (16u << 20)      /* output queued for ccc before the tee drops bytes */
+#define INPUT_LIMIT (1u << 20)     /* typed bytes waiting for the agent, and for ccc */
+#define INPUT_BATCH 4096
+#define INPUT_FLUSH_MS 200
+#define INJECT_IDLE_MS 100
+#define DRAIN_QUIET_MS 50
+#define DRAIN_MAX_MS 1000
+
+static const char ALT_SCREEN[] = "\x1b[?1049"; /* + 'h' enter, 'l' leave */
+#define ALT_LEN 7
+static const char MODE_RESETS[] =
+    "\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?25h";
+
+typedef struct {
+  unsigned char *data;
+  size_t head, len, cap;
+} queue_t;
+
+static int signal_pipe[2] = {-1, -1};
+static int master = -1;
+static pid_t child = -1;
+static int child_status = 0, child_exited = 0;
+static long long exited_at = 0, last_output_at = 0, input_batch_since = 0;
+static int stdin_open = 1, master_eof = 0, chan_open = 1, tee_on = 0, alt_active = 0, last_unsafe = 0;
+static unsigned long long tee_lost = 0;
+static unsigned char alt_carry[ALT_LEN];
+static size_t alt_carry_len = 0;
+static queue_t to_user, to_agent, to_ccc, input_batch, injection, from_ccc;
+
+static long long now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "ccc-relay: %s: %s\n", what, strerror(errno));
+  exit(125);
+}
+
+static unsigned char *queue_tail(queue_t *q, size_t n) {
+  if (q->head > 0 && q->head + q->len + n > q->cap) {
+    memmove(q->data, q->data + q->head, q->len);
+    q->head = 0;
+  }
+  if (q->len + n > q->cap) {
+    size_t cap = q->cap ? q->cap : 4096;
+    while (cap < q->len + n) cap *= 2;
+    unsigned char *data = realloc(q->data, cap);
+    if (!data) die("out of memory");
+    q->data = data;
+    q->cap = cap;
+  }
+  unsigned char *tail = q->data + q->head + q->len;
+  q->len += n;
+  return tail;
+}
+
+static void queue_push(queue_t *q, const void *bytes, size_t n) {
+  if (n) memcpy(queue_tail(q, n), bytes, n);
+}
+
+static void queue_drop(queue_t *q, size_t n) {
+  q->head += n;
+  q->len -= n;
+  if (q->len == 0) q->head = 0;
+}
+
+static void queue_clear(queue_t *q) { q->head = q->len = 0; }
+
+/* Writes as much of the queue as the fd takes now; -1 when the fd is gone. */
+static int queue_flush(queue_t *q, int fd) {
+  while (q->len) {
+    ssize_t n = write(fd, q->data + q->head, q->len);
+    if (n > 0) {
+      queue_drop(q, (size_t)n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return 0;
+    } else {
+      queue_clear(q);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Writes now when nothing is queued before it; otherwise (or for what the fd did not take) queues. */
+static int write_or_queue(queue_t *q, int fd, const unsigned char *bytes, size_t n) {
+  if (q->len == 0) {
+    while (n) {
+      ssize_t w = write(fd, bytes, n);
+      if (w > 0) {
+        bytes += w;
+        n -= (size_t)w;
+      } else if (w < 0 && errno == EINTR) {
+        continue;
+      } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        break;
+      } else {
+        return -1;
+      }
+    }
+  }
+  queue_push(q, bytes, n);
+  return 0;
+}
+
+static void frame(char type, const void *payload, size_t n) {
+  if (!chan_open) return;
+  unsigned char header[5] = {(unsigned char)type, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >> 24) & 0xff};
+  queue_push(&to_ccc, header, 5);
+  queue_push(&to_ccc, payload, n);
+}
+
+static void frame_i32s(char type, int32_t a, int32_t b, int count) {
+  unsigned char p[8];
+  for (int i = 0; i < 4; i++) p[i] = ((uint32_t)a >> (8 * i)) & 0xff;
+  for (int i = 0; i < 4; i++) p[4 + i] = ((uint32_t)b >> (8 * i)) & 0xff;
+  frame(type, p, 4 * (size_t)count);
+}
+
+/* A copy of what the user's terminal received, for observers: bounded, never waited for. */
+static void tee_output(const unsigned char *bytes, size_t n) {
+  if (!tee_on || !chan_open) return;
+  if (to_ccc.len + n + 5 > TEE_LIMIT) {
+    tee_lost += n;
+    return;
+  }
+  if (tee_lost) {
+    unsigned char p[8];
+    for (int i = 0; i < 8; i++) p[i] = (tee_lost >> (8 * i)) & 0xff;
+    frame('G', p, 8);
+    tee_lost = 0;
+  }
+  frame('O', bytes, n);
+}
+
+/* --- where ccc's own bytes may go: the same rules as src/pty/terminal-modes.ts --- */
+
+static int ends_inside_utf8(const unsigned char *b, size_t n) {
+  for (size_t back = 1; back <= 3 && back <= n; back++) {
+    unsigned char c = b[n - back];
+    if (c < 0x80) return 0;
+    if (c >= 0xc0) {
+      size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+      return back < need;
+    }
+  }
+  return 0;
+}
+
+static int ends_inside_escape(const unsigned char *b, size_t n) {
+  size_t from = n > 256 ? n - 256 : 0;
+  const unsigned char *esc = memrchr(b + from, 0x1b, n - from);
+  if (!esc) return 0;
+  const unsigned char *rest = esc + 1;
+  size_t len = (size_t)(b + n - rest);
+  if (len == 0) return 1;
+  unsigned char kind = rest[0];
+  if (kind == 0x5b) {
+    for (size_t i = 1; i < len; i++)
+      if (rest[i] >= 0x40 && rest[i] <= 0x7e) return 0;
+    return 1;
+  }
+  if (kind == 0x5d || kind == 0x50 || kind == 0x5f || kind == 0x5e)
+    return !memchr(rest, 0x07, len) && !memchr(rest, 0x9c, len);
+  return 0;
+}
+
+/* The last enter or leave of the alternate screen decides; a sequence split across reads counts. */
+static void track_alt_screen(const unsigned char *b, size_t n) {
+  int state = -1;
+  if (alt_carry_len) {
+    unsigned char window[2 * ALT_LEN + 1];
+    size_t take = n < ALT_LEN + 1 ? n : ALT_LEN + 1;
+    memcpy(window, alt_carry, alt_carry_len);
+    memcpy(window + alt_carry_len, b, take);
+    size_t wlen = alt_carry_len + take;
+    for (size_t at = 0; at < alt_carry_len && at + ALT_LEN < wlen; at++)
+      if (memcmp(window + at, ALT_SCREEN, ALT_LEN) == 0 && (window[at + ALT_LEN] == 'h' || window[at + ALT_LEN] == 'l'))
+        state = window[at + ALT_LEN] == 'h';
+  }
+  const unsigned char *p = b, *end = b + n;
+  while (p < end) {
+    const unsigned char *hit = memmem(p, (size_t)(end - p), ALT_SCREEN, ALT_LEN);
+    if (!hit || hit + ALT_LEN >= end) break;
+    if (hit[ALT_LEN] == 'h' || hit[ALT_LEN] == 'l') state = hit[ALT_LEN] == 'h';
+    p = hit + 1;
+  }
+  if (n >= ALT_LEN) {
+    memcpy(alt_carry, end - ALT_LEN, ALT_LEN);
+    alt_carry_len = ALT_LEN;
+  } else {
+    size_t keep = alt_carry_len + n > ALT_LEN ? ALT_LEN - n : alt_carry_len;
+    memmove(alt_carry, alt_carry + alt_carry_len - keep, keep);
+    memcpy(alt_carry + keep, b, n);
+    alt_carry_len = keep + n;
+  }
+  if (state != -1 && state != alt_active) {
+    alt_active = state;
+    unsigned char s = (unsigned char)state;
+    frame('S', &s, 1);
+  }
+}
+
+static void write_injection(void) {
+  if (!injection.len) return;
+  write_or_queue(&to_user, 1, injection.data + injection.head, injection.len);
+  tee_output(injection.data + injection.head, injection.len);
+  queue_clear(&injection);
+}
+
+static void on_output(const unsigned char *bytes, size_t n) {
+  write_or_queue(&to_user, 1, bytes, n);
+  last_output_at = now_ms();
+  last_unsafe = ends_inside_escape(bytes, n) || ends_inside_utf8(bytes, n);
+  track_alt_screen(bytes, n);
+  tee_output(bytes, n);
+  if (injection.len && !last_unsafe) write_injection();
+}
+
+static void on_input(const unsigned char *bytes, size_t n) {
+  if (to_agent.len + n <= INPUT_LIMIT) write_or_queue(&to_agent, master, bytes, n);
+  if (!chan_open || input_batch.len + n > INPUT_LIMIT) return;
+  if (!input_batch.len) input_batch_since = now_ms();
+  queue_push(&input_batch, bytes, n);
+}
+
+static void flush_input_batch(void) {
+  if (!input_batch.len) return;
+  frame('I', input_batch.data + input_batch.head, input_batch.len);
+  queue_clear(&input_batch);
+}
+
+static void copy_window_size(void) {
+  struct winsize ws;
+  if (ioctl(0, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0) ioctl(master, TIOCSWINSZ, &ws);
+}
+
+static void signal_agent(int sig) {
+  if (child > 0 && !child_exited) kill(child, sig);
+}
+
+static uint32_t read_u32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void on_control(char type, const unsigned char *p, uint32_t n) {
+  switch (type) {
+    case 'T':
+      queue_push(&injection, p, n);
+      if (!last_unsafe) write_injection();
+      break;
+    case 'W':
+      if (to_agent.len + n <= INPUT_LIMIT && !child_exited) write_or_queue(&to_agent, master, p, n);
+      break;
+    case 'K':
+      if (n >= 4) signal_agent((int)read_u32(p));
+      break;
+    case 'R':
+      if (n >= 4) {
+        struct winsize ws = {.ws_col = (unsigned short)(p[0] | p[1] << 8), .ws_row = (unsigned short)(p[2] | p[3] << 8)};
+        if (ws.ws_col > 0 && ws.ws_row > 0) ioctl(master, TIOCSWINSZ, &ws);
+      }
+      break;
+    case 'O':
+      if (n >= 1) tee_on = p[0] != 0;
+      break;
+    default:
+      break; /* unknown frames are skipped: an older relay under a newer ccc keeps working */
+  }
+}
+
+static void read_control(void) {
+  unsigned char buf[READ_SIZE];
+  ssize_t n = read(CHAN, buf, sizeof buf);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+  if (n <= 0) {
+    /* ccc is gone: nobody supervises the session any more, so it ends the way a closed terminal
+       ends it, and the user's terminal is restored below. */
+    chan_open = 0;
+    queue_clear(&to_ccc);
+    signal_agent(SIGHUP);
+    return;
+  }
+  queue_push(&from_ccc, buf, (size_t)n);
+  while (from_ccc.len >= 5) {
+    const unsigned char *f = from_ccc.data + from_ccc.head;
+    uint32_t len = read_u32(f + 1);
+    if (from_ccc.len < 5 + (size_t)len) break;
+    on_control((char)f[0], f + 5, len);
+    queue_drop(&from_ccc, 5 + (size_t)len);
+  }
+}
+
+static void on_signal(int sig) {
+  int saved = errno;
+  unsigned char s = (unsigned char)sig;
+  if (write(signal_pipe[1], &s, 1) < 0) { /* the pipe is full: a signal of this kind is already pending */ }
+  errno = saved;
+}
+
+static void handle_signals(void) {
+  unsigned char sigs[64];
+  ssize_t n;
+  while ((n = read(signal_pipe[0], sigs, sizeof sigs)) > 0) {
+    for (ssize_t i = 0; i < n; i++) {
+      int sig = sigs[i];
+      if (sig == SIGCHLD) {
+        int status;
+        if (!child_exited && waitpid(child, &status, WNOHANG) == child) {
+          child_status = status;
+          child_exited = 1;
+          exited_at = now_ms();
+        }
+      } else if (sig == SIGWINCH) {
+        copy_window_size();
+      } else {
+        signal_agent(sig);
+      }
+    }
+  }
+}
+
+static void set_flags(int fd, int fl, int fdfl) {
+  if (fl) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | fl);
+  if (fdfl) fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | fdfl);
+}
+
+static const int HANDLED[] = {SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+
+static void install_signals(void) {
+  if (pipe(signal_pipe) < 0) die("pipe");
+  set_flags(signal_pipe[0], O_NONBLOCK, FD_CLOEXEC);
+  set_flags(signal_pipe[1], O_NONBLOCK, FD_CLOEXEC);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < sizeof HANDLED / sizeof HANDLED[0]; i++) sigaction(HANDLED[i], &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGTTOU, SIG_IGN);
+}
+
+static void spawn_agent(char **argv, struct termios *mode, struct winsize *ws) {
+  master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0) die("posix_openpt");
+  char *name = ptsname(master);
+  if (!name) die("ptsname");
+  int slave = open(name, O_RDWR | O_NOCTTY);
+  if (slave < 0) die("open pty");
+  if (mode) tcsetattr(slave, TCSANOW, mode);
+  ioctl(slave, TIOCSWINSZ, ws);
+  int errors[2];
+  if (pipe(errors) < 0) die("pipe");
+  set_flags(errors[1], 0, FD_CLOEXEC);
+  child = fork();
+  if (child < 0) die("fork");
+  if (child == 0) {
+    for (size_t i = 0; i < sizeof HANDLED / sizeof HANDLED[0]; i++) signal(HANDLED[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGTTOU, SIG_DFL);
+    setsid();
+    ioctl(slave, TIOCSCTTY, 0);
+    dup2(slave, 0);
+    dup2(slave, 1);
+    dup2(slave, 2);
+    if (slave > 2) close(slave);
+    close(master);
+    close(errors[0]);
+    execvp(argv[0], argv);
+    int err = errno;
+    if (write(errors[1], &err, sizeof err) < 0) { /* the parent sees 127 either way */ }
+    _exit(127);
+  }
+  close(slave);
+  close(errors[1]);
+  int err = 0;
+  ssize_t got;
+  while ((got = read(errors[0], &err, sizeof err)) < 0 && errno == EINTR) {}
+  close(errors[0]);
+  set_flags(master, O_NONBLOCK, FD_CLOEXEC);
+  if (got == sizeof err) {
+    char text[512];
+    int len = snprintf(text, sizeof text, "cannot run %s: %s", argv[0], strerror(err));
+    frame('E', text, (size_t)len);
+  } else {
+    frame_i32s('P', child, 0, 1);
+  }
+}
+
+/* Blocks (bounded) until the queue is written: used only at the end. */
+static void flush_blocking(queue_t *q, int fd, int timeout_ms) {
+  long long until = now_ms() + timeout_ms;
+  while (q->len && now_ms() < until) {
+    if (queue_flush(q, fd) < 0) return;
+    if (q->len) {
+      struct pollfd p = {.fd = fd, .events = POLLOUT};
+      poll(&p, 1, (int)(until - now_ms()));
+    }
+  }
+}
+
+static int timeout_until(long long at, long long now, int current) {
+  long long left = at - now;
+  if (left < 0) left = 0;
+  return current < 0 || left < current ? (int)left : current;
+}
+
+int main(int argc, char **argv) {
+  int cols = 80, rows = 24, i = 1;
+  for (; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    } else if (strcmp(argv[i], "--tee-output") == 0) {
+      tee_on = 1;
+    } else if (strcmp(argv[i], "--cols") == 0 && i + 1 < argc) {
+      cols = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
+      rows = atoi(argv[++i]);
+    } else {
+      fprintf(stderr, "ccc-relay: unknown option %s\n", argv[i]);
+      return 125;
+    }
+  }
+  if (i >= argc) {
+    fprintf(stderr, "usage: ccc-relay [--tee-output] [--cols N --rows N] -- command [args...]\n");
+    return 125;
+  }
+  if (fcntl(CHAN, F_GETFD) < 0) chan_open = 0;
+  else set_flags(CHAN, O_NONBLOCK, FD_CLOEXEC);
+
+  install_signals();
+  struct winsize ws = {.ws_col = (unsigned short)cols, .ws_row = (unsigned short)rows};
+  struct termios saved, raw;
+  int user_tty = isatty(0) && tcgetattr(0, &saved) == 0;
+  if (user_tty) {
+    struct winsize real;
+    if (ioctl(0, TIOCGWINSZ, &real) == 0 && real.ws_col > 0 && real.ws_row > 0) ws = real;
+  }
+  spawn_agent(argv + i, user_tty ? &saved : NULL, &ws);
+  if (user_tty) {
+    raw = saved;
+    cfmakeraw(&raw);
+    tcsetattr(0, TCSADRAIN, &raw);
+  }
+
+  unsigned char buf[READ_SIZE];
+  last_output_at = now_ms();
+  for (;;) {
+    long long now = now_ms();
+    if (child_exited) {
+      int quiet = now - last_output_at >= DRAIN_QUIET_MS;
+      if ((master_eof || quiet || now - exited_at >= DRAIN_MAX_MS) && !to_user.len) break;
+      if (now - exited_at >= 5 * DRAIN_MAX_MS) break; /* the user's terminal takes nothing more */
+    }
+    struct pollfd p[5];
+    int timeout = -1;
+    p[0] = (struct pollfd){.fd = signal_pipe[0], .events = POLLIN};
+    short master_events = (short)((!to_user.len && !master_eof ? POLLIN : 0) | (to_agent.len && !master_eof ? POLLOUT : 0));
+    p[1] = (struct pollfd){.fd = master_events ? master : -1, .events = master_events};
+    p[2] = (struct pollfd){.fd = stdin_open && to_agent.len < INPUT_LIMIT ? 0 : -1, .events = POLLIN};
+    p[3] = (struct pollfd){.fd = to_user.len ? 1 : -1, .events = POLLOUT};
+    p[4] = (struct pollfd){.fd = chan_open ? CHAN : -1, .events = (short)(POLLIN | (to_ccc.len ? POLLOUT : 0))};
+    if (injection.len) timeout = timeout_until(last_output_at + INJECT_IDLE_MS, now, timeout);
+    if (input_batch.len) timeout = timeout_until(input_batch_since + INPUT_FLUSH_MS, now, timeout);
+    if (child_exited) timeout = timeout_until(last_output_at + DRAIN_QUIET_MS, now, timeout);
+    if (poll(p, 5, timeout) < 0) {
+      if (errno == EINTR) continue;
+      die("poll");
+    }
+    if (p[0].revents) handle_signals();
+    if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+      if (master_events & POLLIN) {
+        ssize_t n = read(master, buf, sizeof buf);
+        if (n > 0) on_output(buf, (size_t)n);
+        else if (n == 0 || (errno != EINTR && errno != EAGAIN)) master_eof = 1;
+      } else if (p[1].revents & (POLLHUP | POLLERR)) {
+        queue_clear(&to_agent); /* nobody left to type to */
+      }
+    }
+    if (p[1].revents & POLLOUT && queue_flush(&to_agent, master) < 0) queue_clear(&to_agent);
+    if (p[2].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t n = read(0, buf, sizeof buf);
+      if (n > 0) on_input(buf, (size_t)n);
+      else if (n == 0 || (errno != EINTR && errno != EAGAIN)) stdin_open = 0;
+    }
+    if (p[3].revents && queue_flush(&to_user, 1) < 0) stdin_open = 0; /* the user's terminal is gone */
+    if (p[4].revents & (POLLIN | POLLHUP | POLLERR)) read_control();
+    if (chan_open && p[4].revents & POLLOUT && queue_flush(&to_ccc, CHAN) < 0) chan_open = 0;
+    now = now_ms();
+    if (injection.len && now - last_output_at >= INJECT_IDLE_MS && !to_user.len) write_injection();
+    if (input_batch.len && (input_batch.len >= INPUT_BATCH || now - input_batch_since >= INPUT_FLUSH_MS)) flush_input_batch();
+  }
+
+  flush_blocking(&to_user, 1, 2000);
+  if (user_tty) tcsetattr(0, TCSADRAIN, &saved);
+  if (isatty(1)) {
+    if (alt_active) write_or_queue(&to_user, 1, (const unsigned char *)"\x1b[?1049l", 8);
+    write_or_queue(&to_user, 1, (const unsigned char *)MODE_RESETS, sizeof MODE_RESETS - 1);
+    flush_blocking(&to_user, 1, 1000);
+  }
+  int code = WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
+  flush_input_batch();
+  frame_i32s('X', WIFSIGNALED(child_status) ? 0 : code, WIFSIGNALED(child_status) ? WTERMSIG(child_status) : 0, 2);
+  if (chan_open) flush_blocking(&to_ccc, CHAN, 2000);
+  return code;
+}

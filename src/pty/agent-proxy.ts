@@ -1,0 +1,86 @@
+/**
+ * Starts the agent behind the transparent proxy, on the fastest byte path available: the native
+ * relay (`ccc-relay`, built with the package) or, where it was not built or `CCC_RELAY=off`, the
+ * Node proxy on node-pty. Both give the same `Proxy`: output and input copies, the exit, title
+ * injection, observer input; and both leave the user's terminal as they found it.
+ */
+import tty from 'node:tty';
+import { Subject, type Observable } from '../rx.js';
+import { spawnAgentPty, type Undo } from './agent-pty.js';
+import { findRelay, startNativeRelay } from './native-relay.js';
+import { startProxy, type Proxy } from './proxy.js';
+import { processTerminal, writeResetSync } from './terminal.js';
+
+export interface AgentProxyOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Observers are attached: copy the output to `output$`. */
+  teeOutput: boolean;
+  onError(message: string): void;
+  /** Defaults to `findRelay()`; undefined means the Node proxy. */
+  relayPath?: string | undefined;
+}
+
+export interface AgentProxy extends Proxy {
+  readonly kind: 'relay' | 'node';
+  readonly pid: Promise<number | undefined>;
+  /** Output bytes observers missed (the relay's tee overflowed while ccc was busy). */
+  readonly gap$: Observable<number>;
+  /** The user's terminal size, and its changes. */
+  size(): { cols: number; rows: number };
+  onResize(listener: () => void): Undo;
+  /** Puts the user's terminal back (raw mode off, modes reset); safe to call more than once. */
+  restoreTerminal(): void;
+}
+
+const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+
+export function startAgentProxy(options: AgentProxyOptions): AgentProxy {
+  const relayPath = 'relayPath' in options ? options.relayPath : findRelay();
+  return relayPath ? relayProxy(relayPath, options) : nodeProxy(options);
+}
+
+function relayProxy(relayPath: string, options: AgentProxyOptions): AgentProxy {
+  const stdout = process.stdout;
+  const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
+  const relay = startNativeRelay({ relayPath, ...options, ...size() });
+  const forwards = FORWARDED.map((signal) => {
+    const forward = () => relay.kill(signal);
+    process.on(signal, forward);
+    return () => process.off(signal, forward);
+  });
+  void relay.exit.then(() => forwards.forEach((undo) => undo()));
+  return Object.assign(relay, {
+    kind: 'relay' as const,
+    size,
+    onResize: (listener: () => void) => {
+      stdout.on('resize', listener);
+      return () => void stdout.off('resize', listener);
+    },
+    // The relay restores the terminal itself before it reports the exit (or ccc does, if it was killed).
+    restoreTerminal: () => {},
+  });
+}
+
+function nodeProxy(options: AgentProxyOptions): AgentProxy {
+  const terminal = processTerminal();
+  const pty = spawnAgentPty({ ...options, ...terminal.size() });
+  const restoreRaw = terminal.enterRaw();
+  const proxy = startProxy({ terminal, pty, forwardSignals: FORWARDED });
+  let restored = false;
+  return Object.assign(proxy, {
+    kind: 'node' as const,
+    pid: Promise.resolve(pty.pid),
+    gap$: new Subject<number>(), // the Node proxy hands output over synchronously: it cannot fall behind
+    size: terminal.size,
+    onResize: terminal.onResize,
+    restoreTerminal: () => {
+      if (restored) return;
+      restored = true;
+      restoreRaw();
+      if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, proxy.altScreen.active);
+    },
+  });
+}

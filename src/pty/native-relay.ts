@@ -1,0 +1,163 @@
+/**
+ * The byte path in native code: `ccc-relay` (native/relay.c) runs the agent in a pty and copies
+ * bytes between it and the user's terminal with one poll loop, as script(1) does, so keystrokes and
+ * output never wait for this process's event loop (a Node proxy on node-pty measured 1.6× script's
+ * keystroke latency and 0.7× its throughput: `npm run bench`). ccc stays beside the byte path and
+ * talks to the relay over a socket (fd 3): title updates and observer input go in; a copy of the
+ * output (only while observers are attached), the typed input in batches, alternate-screen changes
+ * and the exit come out.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import tty from 'node:tty';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Subject, type Observable } from '../rx.js';
+import type { AgentExit } from './agent-pty.js';
+import type { Proxy } from './proxy.js';
+import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
+import { writeResetSync } from './terminal.js';
+
+export interface NativeRelayOptions {
+  relayPath: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Used when the user's stdin is not a terminal (the relay asks the terminal otherwise). */
+  cols: number;
+  rows: number;
+  /** Copy the user's output to `output$` (observers). Off, the relay sends none. */
+  teeOutput: boolean;
+  /** A problem the session survives (the agent could not start, a broken relay stream). */
+  onError(message: string): void;
+}
+
+export interface NativeRelay extends Proxy {
+  /** The agent's pid once it runs; undefined when it could not be started. */
+  readonly pid: Promise<number | undefined>;
+  /** Bytes of output observers missed because ccc fell too far behind the relay's tee. */
+  readonly gap$: Observable<number>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** The relay built next to this file (dist/relay/ccc-relay), or undefined when it was not built. */
+export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const chosen = env.CCC_RELAY;
+  if (chosen === 'off') return undefined;
+  const candidates = chosen ? [chosen] : [new URL('../relay/ccc-relay', import.meta.url), new URL('../../dist/relay/ccc-relay', import.meta.url)].map((u) => fileURLToPath(u));
+  return candidates.find((path) => {
+    try {
+      fs.accessSync(path, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
+  const output$ = new Subject<Buffer>();
+  const input$ = new Subject<Buffer>();
+  const gap$ = new Subject<number>();
+  const altScreen = { active: false };
+  // process.stdin is never touched: creating its stream would compete with the relay for the keys.
+  const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
+  const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
+  const child = spawn(
+    options.relayPath,
+    [...(options.teeOutput ? ['--tee-output'] : []), '--cols', String(options.cols), '--rows', String(options.rows), '--', options.command, ...options.args],
+    { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', 'pipe'] },
+  );
+  const channel = child.stdio[3] as Socket;
+  const decoder = new RelayFrameDecoder();
+  let resolvePid!: (pid: number | undefined) => void;
+  const pid = new Promise<number | undefined>((resolve) => (resolvePid = resolve));
+  let reported: AgentExit | undefined;
+
+  const onFrame = ({ type, payload }: RelayFrame) => {
+    switch (type) {
+      case 'O':
+        output$.next(payload);
+        break;
+      case 'I':
+        input$.next(payload);
+        break;
+      case 'S':
+        altScreen.active = payload[0] === 1;
+        break;
+      case 'G':
+        gap$.next(Number(payload.readBigUInt64LE(0)));
+        break;
+      case 'P':
+        resolvePid(payload.readInt32LE(0));
+        break;
+      case 'E':
+        resolvePid(undefined);
+        options.onError(payload.toString());
+        break;
+      case 'X':
+        reported = { exitCode: payload.readInt32LE(0), ...(payload.readInt32LE(4) ? { signal: payload.readInt32LE(4) } : {}) };
+        break;
+    }
+  };
+  channel.on('data', (chunk: Buffer) => {
+    try {
+      for (const frame of decoder.push(chunk)) onFrame(frame);
+    } catch (error) {
+      options.onError(`relay: ${(error as Error).message}`);
+      channel.destroy();
+    }
+  });
+  channel.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
+
+  const send = (type: string, payload: Buffer) => {
+    if (!channel.destroyed && channel.writable) channel.write(encodeRelayFrame(type, payload));
+  };
+
+  const exit = new Promise<AgentExit>((resolve) => {
+    child.once('error', (error) => {
+      options.onError(`cannot start ${options.relayPath}: ${error.message}`);
+    });
+    child.once('close', (code, signal) => {
+      resolvePid(undefined);
+      if (!reported) {
+        // The relay died without reporting (killed): put the user's terminal back ourselves.
+        if (savedMode) restoreTerminalMode(savedMode);
+        if (tty.isatty(1)) writeResetSync(1, altScreen.active);
+        options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
+      }
+      output$.complete();
+      input$.complete();
+      gap$.complete();
+      resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
+    });
+  });
+
+  return {
+    output$,
+    input$,
+    gap$,
+    exit,
+    pid,
+    altScreen,
+    inject: (bytes) => send('T', Buffer.from(bytes)),
+    sendToAgent: (bytes) => send('W', bytes),
+    kill: (signal) => {
+      const payload = Buffer.alloc(4);
+      payload.writeInt32LE(os.constants.signals[signal]);
+      send('K', payload);
+    },
+  };
+}
+
+/** `stty -g` of the user's terminal, to restore it if the relay is killed before it can. */
+function saveTerminalMode(): string | undefined {
+  const saved = spawnSync('stty', ['-g'], { stdio: ['inherit', 'pipe', 'ignore'], timeout: 2000, encoding: 'utf8' });
+  return saved.status === 0 ? saved.stdout.trim() : undefined;
+}
+
+function restoreTerminalMode(mode: string): void {
+  spawnSync('stty', [mode], { stdio: ['inherit', 'ignore', 'ignore'], timeout: 2000 });
+}
