@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DONE, PtyDriver, READY } from './lib/pty-driver.mjs';
-import { procMemory, sampleRss } from './lib/proc-status.mjs';
+import { procMemory, proxyPids, sampleRss } from './lib/proc-status.mjs';
 import { FIXTURES, makeWorkspace, ROOT, variantSpec } from './lib/variants.mjs';
 
 const MiB = 1024 * 1024;
@@ -64,14 +64,15 @@ export async function benchObserversMemory({ bytes, observers }) {
     if (!url) throw new Error(`no observer URL in the output: ${JSON.stringify(driver.head.slice(0, 400))}`);
     clients = startObservers(url, observers);
     await clients.ready();
-    const before = procMemory(driver.pid);
-    const stopSampling = sampleRss(driver.pid);
+    const pids = proxyPids(driver.pid);
+    const before = procMemory(pids);
+    const stopSampling = sampleRss(pids);
     const done = driver.waitFor(DONE, 900000, 'flood with observers');
     const t0 = process.hrtime.bigint();
     driver.write('g');
     const t1 = await done;
     const sampledMax = stopSampling();
-    const after = procMemory(driver.pid);
+    const after = procMemory(pids);
     const report = await clients.finish();
     driver.write('q');
     return {

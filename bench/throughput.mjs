@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { DONE, PtyDriver, READY } from './lib/pty-driver.mjs';
-import { procCpuMs, procMemory, sampleRss } from './lib/proc-status.mjs';
+import { procCpuMs, procMemory, proxyPids, sampleRss } from './lib/proc-status.mjs';
 import { median } from './lib/stats.mjs';
 import { FIXTURES, variantSpec } from './lib/variants.mjs';
 
@@ -20,17 +20,18 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
   const driver = new PtyDriver(variantSpec(variant, AGENT, workspace, { BENCH_FLOOD_BYTES: String(bytes) }));
   try {
     await driver.waitFor(READY, 20000, variant);
-    const before = memory ? procMemory(driver.pid) : undefined;
-    const stopSampling = memory ? sampleRss(driver.pid) : () => NaN;
+    const pids = proxyPids(driver.pid);
+    const before = memory ? procMemory(pids) : undefined;
+    const stopSampling = memory ? sampleRss(pids) : () => NaN;
     const startBytes = driver.bytes;
-    const cpuBefore = procCpuMs(driver.pid);
+    const cpuBefore = procCpuMs(pids);
     const done = driver.waitFor(DONE, 600000, `${variant} flood`);
     const t0 = process.hrtime.bigint();
     driver.write('g');
     const t1 = await done;
     const sampledMax = stopSampling();
-    const after = memory ? procMemory(driver.pid) : undefined;
-    const cpuMs = procCpuMs(driver.pid) - cpuBefore;
+    const after = memory ? procMemory(pids) : undefined;
+    const cpuMs = procCpuMs(pids) - cpuBefore;
     const seconds = Number(t1 - t0) / 1e9;
     const received = driver.bytes - startBytes;
     driver.write('q');

@@ -32,11 +32,10 @@ export function tablesOf(r) {
       }
       rows.push([label(id), us(x.p50), us(x.p90), us(x.p99), us(x.max), times(ratio(x.p50, a.p50)), times(ratio(x.p50, b.p50)), times(ratio(x.p99, a.p99)), f(x.proxyCpuMsPer1000, 0)]);
     }
-    const ref = r.keystroke['node-pty'];
-    const c = r.keystroke['ccc-sup'];
-    if (ref && c && 'p50' in ref && 'p50' in c) {
-      notes.push(`(c) ÷ (r), what ccc adds over a bare node-pty proxy: p50 ${times(ratio(c.p50, ref.p50))}, p99 ${times(ratio(c.p99, ref.p99))}, CPU ${times(ratio(c.proxyCpuMsPer1000, ref.proxyCpuMsPer1000))}.`);
-    }
+    const ks = (id) => (r.keystroke[id] && 'p50' in r.keystroke[id] ? r.keystroke[id] : undefined);
+    const [c, n, ref] = [ks('ccc-sup'), ks('ccc-sup-node'), ks('node-pty')];
+    if (c && n) notes.push(`(c) ÷ (n), the native relay against ccc's Node proxy: p50 ${times(ratio(c.p50, n.p50))}, p99 ${times(ratio(c.p99, n.p99))}, CPU ${times(ratio(c.proxyCpuMsPer1000, n.proxyCpuMsPer1000))}.`);
+    if (n && ref) notes.push(`(n) ÷ (r), what ccc's Node proxy adds over a bare node-pty proxy: p50 ${times(ratio(n.p50, ref.p50))}, p99 ${times(ratio(n.p99, ref.p99))}, CPU ${times(ratio(n.proxyCpuMsPer1000, ref.proxyCpuMsPer1000))}.`);
     tables.push({
       title: `Keystroke round trip (µs, ${r.config.keystrokes} keystrokes per variant, one at a time, variants alternating)`,
       ...table(['variant', 'p50', 'p90', 'p99', 'max', 'p50/(a)', 'p50/(b)', 'p99/(a)', 'proxy CPU ms/1000 keys'], rows),
@@ -55,11 +54,10 @@ export function tablesOf(r) {
       }
       rows.push([label(id), f(x.mbPerS, 1), times(ratio(x.mbPerS, r.throughput.direct?.mbPerS)), times(ratio(x.mbPerS, r.throughput.script?.mbPerS)), f(x.proxyCpuMsPerMiB, 1), x.runs.join(' / ')]);
     }
-    const ref = r.throughput['node-pty'];
-    const c = r.throughput['ccc-sup'];
-    if (ref && c && 'mbPerS' in ref && 'mbPerS' in c) {
-      notes.push(`(c) ÷ (r), ccc against a bare node-pty proxy: ${times(ratio(c.mbPerS, ref.mbPerS))} the throughput, ${times(ratio(c.proxyCpuMsPerMiB, ref.proxyCpuMsPerMiB))} the CPU per MiB.`);
-    }
+    const tp = (id) => (r.throughput[id] && 'mbPerS' in r.throughput[id] ? r.throughput[id] : undefined);
+    const [c, n, ref] = [tp('ccc-sup'), tp('ccc-sup-node'), tp('node-pty')];
+    if (c && n) notes.push(`(c) ÷ (n), the native relay against ccc's Node proxy: ${times(ratio(c.mbPerS, n.mbPerS))} the throughput, ${times(ratio(c.proxyCpuMsPerMiB, n.proxyCpuMsPerMiB))} the CPU per MiB.`);
+    if (n && ref) notes.push(`(n) ÷ (r), ccc's Node proxy against a bare node-pty proxy: ${times(ratio(n.mbPerS, ref.mbPerS))} the throughput, ${times(ratio(n.proxyCpuMsPerMiB, ref.proxyCpuMsPerMiB))} the CPU per MiB.`);
     tables.push({
       title: `Throughput (${r.config.throughputMiB} MiB of text lines, median of ${r.config.throughputReps})`,
       ...table(['variant', 'MiB/s', '/(a)', '/(b)', 'proxy CPU ms/MiB', 'runs MiB/s'], rows),
@@ -150,11 +148,14 @@ export function markdownReport(r, jsonName) {
     '## How to read this',
     '',
     '- The harness is the pty master (the terminal) for every variant: (a) the stand-in agent in a direct pty, the physical limit;',
-    '  (b) under `script -qfc`, the classic C proxy; (c) under `ccc --supervisor` (stand-in as the agent via `CCC_CLAUDE`);',
-    "  (d) plain `ccc`, which hands the terminal to the agent and proxies nothing; (r) a 15-line Node proxy on node-pty",
-    '  (`bench/fixtures/bare-proxy.mjs`), the floor for any proxy built on Node and node-pty: (c) ÷ (r) is what ccc itself adds.',
+    '  (b) under `script -qfc`, the classic C proxy; (c) under `ccc --supervisor` (stand-in as the agent via `CCC_CLAUDE`), whose',
+    '  bytes go through the native relay `ccc-relay` (native/relay.c); (n) the same with `CCC_RELAY=off`: ccc\'s Node proxy on',
+    '  node-pty, the fallback where the relay cannot be built and the byte path before the relay; (d) plain `ccc`, which hands the',
+    '  terminal to the agent and proxies nothing; (r) a 15-line Node proxy on node-pty (`bench/fixtures/bare-proxy.mjs`), the',
+    '  floor for any proxy built on Node and node-pty.',
     '- The stand-ins are shell scripts (`bench/fixtures/`): `stty raw` + `cat` echoes keystrokes; `yes | head -c` floods.',
-    '- "proxy CPU" is user + system CPU of the process between the harness and the stand-in (script, ccc), from /proc.',
+    '- "proxy CPU" is user + system CPU of the processes between the harness and the stand-in (script; ccc and its relay), from',
+    '  /proc; "proxy RSS" likewise sums ccc and its relay.',
     '- Hook cases: `proxy` is the hook ccc injects into every supervised claude (the stop goes over the private channel to',
     '  the running ccc, here a channel in the harness that allows at once); `rule` and `reviewer` decide on their own',
     '  (`ccc hook install`) with a trivial rule checker, or the claude checker with a stand-in reviewer that answers at once.',

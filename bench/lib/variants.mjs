@@ -4,7 +4,10 @@
  *
  * (a) direct   the stand-in in the harness's pty: the physical limit
  * (b) script   `script -qfc` between the harness and the stand-in: the classic C proxy
- * (c) ccc-sup  `ccc --supervisor`, the stand-in as the agent through CCC_CLAUDE
+ * (c) ccc-sup  `ccc --supervisor`, the stand-in as the agent through CCC_CLAUDE (the native relay
+ *              carries the bytes)
+ * (n) ccc-sup-node  the same with CCC_RELAY=off: ccc's Node proxy on node-pty, the fallback where
+ *              the relay could not be built, and what (c) was before the relay
  * (d) ccc      plain `ccc` (the stand-in launched with the terminal inherited)
  * (r) node-pty a 15-line Node proxy (fixtures/bare-proxy.mjs): a reference, no target; it shows
  *              how much of (c)'s cost is Node and node-pty themselves
@@ -30,6 +33,7 @@ export const VARIANTS = [
   { id: 'script', label: '(b) script -qfc' },
   { id: 'ccc-sup', label: '(c) ccc --supervisor' },
   ...(COMPARE_CLI ? [{ id: 'ccc-sup-cmp', label: "(c') ccc --supervisor, compare build" }] : []),
+  { id: 'ccc-sup-node', label: '(n) ccc --supervisor, Node proxy (CCC_RELAY=off)' },
   { id: 'ccc', label: '(d) ccc (plain)' },
   { id: 'node-pty', label: '(r) bare node-pty proxy' },
 ];
@@ -71,6 +75,8 @@ export function variantSpec(variant, agent, workspace, extraEnv = {}) {
       return { file: 'script', args: ['-qfc', agent, '/dev/null'], cwd, env };
     case 'ccc-sup':
       return { file: process.execPath, args: [...nodeArgs, CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    case 'ccc-sup-node':
+      return { file: process.execPath, args: [...nodeArgs, CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent, CCC_RELAY: 'off' } };
     case 'ccc-sup-cmp':
       return { file: process.execPath, args: [...nodeArgs, COMPARE_CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'ccc':
