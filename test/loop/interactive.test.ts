@@ -102,18 +102,34 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
     expect(stty('after.txt')).toBe(stty('before.txt'));
   });
+
+  it('puts the terminal back itself and exits 137 when its relay is killed, and the agent goes too', async () => {
+    const h = await launch();
+    const agentPid = findAgentPid(world);
+    process.kill(findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay')), 'SIGKILL');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
+    // The agent's terminal closed with the relay: it got SIGHUP, as in a closed terminal window.
+    await expect.poll(() => fs.existsSync(`/proc/${agentPid}`), { timeout: 10_000 }).toBe(false);
+  });
 });
 
 /** The claude that ccc started: the process in the project directory launched with --session-id (not ccc, not its relay). */
 function findAgentPid(world: ClaudeWorld): number {
+  return findProcess(world, (cmdline) => cmdline.includes('--session-id') && !cmdline.some((a) => a.endsWith('main.js')) && !cmdline[0]!.endsWith('ccc-relay'));
+}
+
+/** A process running in the project directory whose command line matches. */
+function findProcess(world: ClaudeWorld, matches: (cmdline: string[]) => boolean): number {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (fs.readlinkSync(`/proc/${entry}/cwd`) === world.cwd && cmdline.includes('--session-id') && !cmdline.some((a) => a.endsWith('main.js')) && !cmdline[0]!.endsWith('ccc-relay')) return Number(entry);
+      if (fs.readlinkSync(`/proc/${entry}/cwd`) === world.cwd && matches(cmdline)) return Number(entry);
     } catch {
       // gone
     }
   }
-  throw new Error('the agent process was not found');
+  throw new Error('the process was not found');
 }

@@ -200,6 +200,25 @@ describe('observer server', () => {
     await fourth.waitFor((m) => m.type === 'pty', 'the snapshot');
   });
 
+  it('closes every observer with a reason when output was lost on its way to them, and a reconnect gets a fresh screen', async () => {
+    server = await startTestObserver({});
+    const observers = await Promise.all([1, 2].map(() => connectObserver(server!.url)));
+    for (const o of observers) await o.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
+    server.publishPty(Buffer.from('before the gap'));
+    server.outputGap(123456);
+    for (const o of observers) {
+      const closed = await o.closed;
+      expect(closed.code).toBe(4000);
+      expect(closed.reason).toBe('observers fell behind the output (123456 bytes missed); reconnect for a fresh screen');
+      expect(o.liveBytes().toString()).toBe('before the gap');
+    }
+    server.publishPty(Buffer.from(' and after'));
+    const again = await connectObserver(server.url);
+    const snapshot = await again.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
+    expect(Buffer.from(String((snapshot as { data: string }).data), 'base64').toString()).toContain('and after');
+    again.ws.close();
+  });
+
   it('drops an observer whose queue passes the bound, with a reason, while the others keep everything', async () => {
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => warnings.push(`${message} ${String(fields?.reason)}`) };

@@ -1,0 +1,129 @@
+/**
+ * The native relay (native/relay.c) under ccc's side of it (src/pty/native-relay.ts), in a real
+ * pty: what ccc sees of the session (the output copy, typed input, the alternate screen, the exit)
+ * must match what the user's terminal got, and ccc's own bytes must land where they cannot split
+ * the agent's sequences. The frame codec between the two is fuzzed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findRelay } from '../../src/pty/native-relay.js';
+import { encodeRelayFrame, MAX_FRAME_BYTES, RelayFrameDecoder } from '../../src/pty/relay-frames.js';
+import { resetSequence } from '../../src/pty/terminal-modes.js';
+import { repoRoot } from '../support/claude-env.js';
+import { startPty } from '../support/pty-harness.js';
+
+const driver = path.join(repoRoot, 'test', 'fixtures', 'relay-driver.mjs');
+
+interface Report {
+  exit: { exitCode: number; signal?: number };
+  pid: number | undefined;
+  output: string;
+  input: string;
+  altScreen: boolean;
+  errors: string[];
+}
+
+describe('relay frames', () => {
+  it('decode to what was encoded, however the stream is cut', () => {
+    const frame = fc.record({ type: fc.constantFrom('O', 'I', 'S', 'X', 'P', 'G', 'E'), payload: fc.uint8Array({ maxLength: 300 }) });
+    fc.assert(
+      fc.property(fc.array(frame, { maxLength: 20 }), fc.array(fc.nat(2000), { maxLength: 10 }), (frames, cuts) => {
+        const stream = Buffer.concat(frames.map((f) => encodeRelayFrame(f.type, Buffer.from(f.payload))));
+        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
+        const decoder = new RelayFrameDecoder();
+        const got = [];
+        let from = 0;
+        for (const at of [...points, stream.length]) {
+          got.push(...decoder.push(stream.subarray(from, at)));
+          from = at;
+        }
+        expect(got.map((f) => ({ type: f.type, payload: [...f.payload] }))).toEqual(frames.map((f) => ({ type: f.type, payload: [...f.payload] })));
+      }),
+    );
+  });
+
+  it('refuses a length no relay sends, naming it', () => {
+    const header = Buffer.alloc(5);
+    header[0] = 0x4f;
+    header.writeUInt32LE(MAX_FRAME_BYTES + 1, 1);
+    expect(() => new RelayFrameDecoder().push(header)).toThrow(/relay frame of \d+ bytes \(type "O"\): the stream is broken/);
+  });
+});
+
+describe('native relay', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-relay-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is built with the package, and CCC_RELAY=off or a missing path chooses the Node proxy', () => {
+    expect(findRelay({})).toMatch(/ccc-relay$/);
+    expect(findRelay({ CCC_RELAY: 'off' })).toBeUndefined();
+    expect(findRelay({ CCC_RELAY: path.join(dir, 'nowhere') })).toBeUndefined();
+  });
+
+  async function run(script: string, env: Record<string, string> = {}, act?: (h: ReturnType<typeof startPty>) => Promise<void>) {
+    const report = path.join(dir, 'report.json');
+    const h = startPty(process.execPath, [driver, '/bin/sh', '-c', script], { cwd: dir, env: { ...process.env, RELAY_REPORT: report, ...env }, cols: 100, rows: 30 });
+    await act?.(h);
+    const exited = await h.exited;
+    const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
+    return { exited, terminal: h.output(), result, output: Buffer.from(result.output, 'base64'), input: Buffer.from(result.input, 'base64') };
+  }
+
+  it('copies exactly what the user terminal got, reports typed input, the alternate screen and the exit code, and restores the terminal', async () => {
+    const script = `printf 'READY\\n'; stty raw -echo; head -c 5 > typed.txt; printf '\\033[?1049hon the alternate screen \\342\\234\\223'; exit 5`;
+    const { exited, terminal, result, output, input } = await run(script, {}, async (h) => {
+      await h.waitForOutput(/READY/);
+      await h.type('hello', 20);
+    });
+    expect(exited.exitCode).toBe(5);
+    expect(result.exit).toEqual({ exitCode: 5 });
+    expect(result.pid).toBeGreaterThan(0);
+    expect(result.errors).toEqual([]);
+    expect(fs.readFileSync(path.join(dir, 'typed.txt'), 'utf8')).toBe('hello');
+    expect(input.toString()).toBe('hello');
+    expect(result.altScreen).toBe(true);
+    // The terminal got the copy's bytes, then the relay's restore: leave the alternate screen, modes off.
+    const reset = Buffer.from(resetSequence(true));
+    expect(terminal.subarray(terminal.length - reset.length).equals(reset)).toBe(true);
+    expect(terminal.subarray(0, terminal.length - reset.length).equals(output)).toBe(true);
+    expect(output.toString()).toContain('on the alternate screen ✓');
+  });
+
+  it('writes an injected title where it cannot split a sequence of the agent', async () => {
+    const title = '\x1b]0;ccc: reviewing\x07';
+    // The agent stops for 50 ms inside an SGR sequence; the title is asked for right then.
+    const script = `printf 'READY\\n\\033[31'; sleep 0.05; printf 'mRED\\033[0m\\n'; sleep 0.3; printf 'END\\n'`;
+    const { output, terminal } = await run(script, { RELAY_INJECT: title, RELAY_INJECT_AFTER: '\x1b[31' });
+    const text = terminal.toString('latin1');
+    expect(text).toContain('\x1b[31mRED');
+    expect(text.indexOf(title)).toBeGreaterThan(text.indexOf('\x1b[31mRED'));
+    expect(output.toString('latin1')).toContain(title);
+  });
+
+  it('passes a signal from ccc on to the agent and reports it', async () => {
+    const { exited, result } = await run(`printf 'READY\\n'; exec sleep 30`, { RELAY_KILL: 'SIGTERM', RELAY_KILL_AFTER: 'READY' });
+    expect(result.exit).toEqual({ exitCode: 0, signal: 15 });
+    expect(exited.exitCode).toBe(143);
+  });
+
+  it('reports an agent that cannot be started, with exit code 127', async () => {
+    const report = path.join(dir, 'report.json');
+    const h = startPty(process.execPath, [driver, path.join(dir, 'no-such-agent')], { cwd: dir, env: { ...process.env, RELAY_REPORT: report } });
+    expect((await h.exited).exitCode).toBe(127);
+    const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
+    expect(result.errors).toEqual([`cannot run ${path.join(dir, 'no-such-agent')}: No such file or directory`]);
+    expect(result.pid).toBeUndefined();
+  });
+
+  it('sends no output copy when no observer needs it', async () => {
+    const { output, terminal } = await run(`printf 'some output\\n'`, { RELAY_TEE: '0' });
+    expect(terminal.toString()).toContain('some output');
+    expect(output.length).toBe(0);
+  });
+});
