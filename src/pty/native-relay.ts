@@ -75,6 +75,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   let resolvePid!: (pid: number | undefined) => void;
   const pid = new Promise<number | undefined>((resolve) => (resolvePid = resolve));
   let reported: AgentExit | undefined;
+  let settled = false;
 
   const onFrame = ({ type, payload }: RelayFrame) => {
     switch (type) {
@@ -119,8 +120,19 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   const exit = new Promise<AgentExit>((resolve) => {
     child.once('error', (error) => {
       options.onError(`cannot start ${options.relayPath}: ${error.message}`);
+      if (child.pid === undefined && !settled) {
+        // Never started: nothing ran and the terminal was never touched.
+        settled = true;
+        resolvePid(undefined);
+        output$.complete();
+        input$.complete();
+        gap$.complete();
+        resolve({ exitCode: 127 });
+      }
     });
     child.once('close', (code, signal) => {
+      if (settled) return;
+      settled = true;
       resolvePid(undefined);
       if (!reported) {
         // The relay died without reporting (killed): put the user's terminal back ourselves.

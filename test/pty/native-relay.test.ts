@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findRelay } from '../../src/pty/native-relay.js';
+import { findRelay, startNativeRelay } from '../../src/pty/native-relay.js';
 import { encodeRelayFrame, MAX_FRAME_BYTES, RelayFrameDecoder } from '../../src/pty/relay-frames.js';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { repoRoot } from '../support/claude-env.js';
@@ -119,6 +119,24 @@ describe('native relay', () => {
     const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
     expect(result.errors).toEqual([`cannot run ${path.join(dir, 'no-such-agent')}: No such file or directory`]);
     expect(result.pid).toBeUndefined();
+  });
+
+  it('reports a relay that cannot be started as exit 127 with the reason, and nothing hangs', async () => {
+    const errors: string[] = [];
+    const relay = startNativeRelay({
+      relayPath: path.join(dir, 'no-relay'),
+      command: '/bin/true',
+      args: [],
+      cwd: dir,
+      env: process.env,
+      cols: 80,
+      rows: 24,
+      teeOutput: false,
+      onError: (message) => errors.push(message),
+    });
+    expect(await relay.exit).toEqual({ exitCode: 127 });
+    expect(await relay.pid).toBeUndefined();
+    expect(errors).toEqual([expect.stringMatching(/^cannot start .*no-relay: spawn .*no-relay ENOENT$/)]);
   });
 
   it('sends no output copy when no observer needs it', async () => {
