@@ -1,7 +1,7 @@
 /*
  * ccc-relay: the byte path of a supervised interactive session, outside the JavaScript event loop.
  *
- *   ccc-relay [--tee-output] [--cols N --rows N] -- command [args...]
+ *   ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] -- command [args...]
  *
  * Runs `command` in a new pseudo-terminal and copies bytes between it and the user's terminal
  * (fd 0 and fd 1) with one poll loop, the way script(1) does: no Node event loop, no stream
@@ -13,6 +13,8 @@
  *   relay -> ccc   'P' pid (i32)        the agent started
  *                  'E' text             the agent could not be started (then 'X' with 127)
  *                  'O' bytes            what the user's terminal received (only with the tee on)
+ *                  'R' bytes            the last --tail-bytes of that output, sent when the tee
+ *                                       is switched on: what a screen mirror needs to catch up
  *                  'G' lost (u64)       the tee fell more than TEE_LIMIT behind; bytes were lost
  *                  'I' bytes            what the user typed, in batches
  *                  'S' active (u8)      the agent entered (1) or left (0) the alternate screen
@@ -21,7 +23,8 @@
  *                  'W' bytes            send to the agent as if typed
  *                  'K' signal (i32)     signal the agent
  *                  'R' cols, rows (u16) resize the agent's terminal
- *                  'O' on (u8)          tee the user's output to ccc, or stop
+ *                  'O' on (u8)          tee the user's output to ccc, or stop (ccc switches it
+ *                                       on only while observers watch: otherwise it costs nothing)
  *
  * The user's terminal is put in raw mode (cfmakeraw) and restored, with the modes a TUI may leave
  * on switched off, before the relay exits with the agent's code (128 + signal when killed).
@@ -72,6 +75,9 @@ static unsigned long long tee_lost = 0;
 static unsigned char alt_carry[ALT_LEN];
 static size_t alt_carry_len = 0;
 static queue_t to_user, to_agent, to_ccc, input_batch, injection, from_ccc;
+/* The last output, kept while the tee is off: a ring of tail_cap bytes. */
+static unsigned char *tail_ring = NULL;
+static size_t tail_cap = 0, tail_len = 0, tail_at = 0;
 
 static long long now_ms(void) {
   struct timespec ts;
@@ -183,6 +189,32 @@ static void tee_output(const unsigned char *bytes, size_t n) {
   frame('O', bytes, n);
 }
 
+static void keep_tail(const unsigned char *bytes, size_t n) {
+  if (!tail_cap) return;
+  if (n >= tail_cap) {
+    memcpy(tail_ring, bytes + n - tail_cap, tail_cap);
+    tail_at = 0;
+    tail_len = tail_cap;
+    return;
+  }
+  size_t first = tail_cap - tail_at < n ? tail_cap - tail_at : n;
+  memcpy(tail_ring + tail_at, bytes, first);
+  memcpy(tail_ring, bytes + first, n - first);
+  tail_at = (tail_at + n) % tail_cap;
+  tail_len = tail_len + n > tail_cap ? tail_cap : tail_len + n;
+}
+
+/* The tail, oldest byte first, as one 'R' frame. */
+static void send_tail(void) {
+  unsigned char header[5] = {'R', tail_len & 0xff, (tail_len >> 8) & 0xff, (tail_len >> 16) & 0xff, (tail_len >> 24) & 0xff};
+  if (!chan_open) return;
+  queue_push(&to_ccc, header, 5);
+  size_t start = (tail_at + tail_cap - tail_len) % (tail_cap ? tail_cap : 1);
+  size_t first = tail_cap - start < tail_len ? tail_cap - start : tail_len;
+  queue_push(&to_ccc, tail_ring + start, first);
+  queue_push(&to_ccc, tail_ring, tail_len - first);
+}
+
 /* --- where ccc's own bytes may go: the same rules as src/pty/terminal-modes.ts --- */
 
 static int ends_inside_utf8(const unsigned char *b, size_t n) {
@@ -255,6 +287,7 @@ static void write_injection(void) {
   if (!injection.len) return;
   write_or_queue(&to_user, 1, injection.data + injection.head, injection.len);
   tee_output(injection.data + injection.head, injection.len);
+  keep_tail(injection.data + injection.head, injection.len);
   queue_clear(&injection);
 }
 
@@ -264,6 +297,7 @@ static void on_output(const unsigned char *bytes, size_t n) {
   last_unsafe = ends_inside_escape(bytes, n) || ends_inside_utf8(bytes, n);
   track_alt_screen(bytes, n);
   tee_output(bytes, n);
+  keep_tail(bytes, n);
   if (injection.len && !last_unsafe) write_injection();
 }
 
@@ -312,7 +346,13 @@ static void on_control(char type, const unsigned char *p, uint32_t n) {
       }
       break;
     case 'O':
-      if (n >= 1) tee_on = p[0] != 0;
+      if (n >= 1 && (p[0] != 0) != tee_on) {
+        tee_on = p[0] != 0;
+        if (tee_on) {
+          tee_lost = 0; /* whoever was missing bytes is gone; the tail starts the new copy */
+          send_tail();
+        }
+      }
       break;
     default:
       break; /* unknown frames are skipped: an older relay under a newer ccc keeps working */
@@ -464,6 +504,10 @@ int main(int argc, char **argv) {
       break;
     } else if (strcmp(argv[i], "--tee-output") == 0) {
       tee_on = 1;
+    } else if (strcmp(argv[i], "--tail-bytes") == 0 && i + 1 < argc) {
+      long bytes = atol(argv[++i]);
+      tail_cap = bytes > 0 && bytes <= (64l << 20) ? (size_t)bytes : 0;
+      if (tail_cap && !(tail_ring = malloc(tail_cap))) die("out of memory");
     } else if (strcmp(argv[i], "--cols") == 0 && i + 1 < argc) {
       cols = atoi(argv[++i]);
     } else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
@@ -474,7 +518,7 @@ int main(int argc, char **argv) {
     }
   }
   if (i >= argc) {
-    fprintf(stderr, "usage: ccc-relay [--tee-output] [--cols N --rows N] -- command [args...]\n");
+    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] -- command [args...]\n");
     return 125;
   }
   if (fcntl(CHAN, F_GETFD) < 0) chan_open = 0;

@@ -60,13 +60,13 @@ export async function runInteractive(session: SupervisorSession, options: Intera
   const args = withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...session.claudeArgs], hook, session.cwd);
   const command = [session.config.claude.command, ...session.claudeArgs];
   const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
-  const observer = options.observe ? await observeSession(session, { command, size, stderr: options.stderr }) : undefined;
+  const observer = options.observe ? await observeSession(session, { command, size, stderr: options.stderr, awaitOutputSource: true }) : undefined;
   const proxy = startAgentProxy({
     command: session.config.claude.command,
     args,
     cwd: session.cwd,
     env: session.agentEnv({ [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
-    teeOutput: !!observer,
+    observe: observer ? { tailBytes: observer.tailBytes } : undefined,
     onError: (message) => session.logger.error(message),
   });
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command, observer_url: observer?.url });
@@ -84,6 +84,9 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     undoObserver.push(observer.onInput((data) => proxy.sendToAgent(data)));
     undoObserver.push(proxy.onResize(() => observer.resize(proxy.size().cols, proxy.size().rows)));
     subscriptions.push(proxy.gap$.subscribe((lost) => observer.outputGap(lost)));
+    // The relay copies output only while someone watches, and keeps the tail for a joiner's screen.
+    subscriptions.push(proxy.tail$.subscribe((tail) => observer.replaceTail(tail)));
+    observer.setOutputSource(proxy.kind === 'relay' ? proxy : undefined);
   }
   const emergencyRestore = () => proxy.restoreTerminal();
   process.once('exit', emergencyRestore);

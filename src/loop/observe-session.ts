@@ -10,7 +10,7 @@ import type { SupervisorSession } from './supervisor-session.js';
 
 export async function observeSession(
   session: SupervisorSession,
-  options: { command: string[]; size: { cols: number; rows: number }; stderr: NodeJS.WritableStream },
+  options: { command: string[]; size: { cols: number; rows: number }; stderr: NodeJS.WritableStream; awaitOutputSource?: boolean },
 ): Promise<ObserverServer & { detach(): void }> {
   const o = session.config.observer;
   const server = await startObserver({
@@ -22,6 +22,7 @@ export async function observeSession(
     maxObservers: o.max_observers,
     hello: { session_id: session.sessionId, cwd: session.cwd, command: options.command, cols: options.size.cols, rows: options.size.rows, started_at: new Date().toISOString() },
     logger: session.logger,
+    ...(options.awaitOutputSource ? { awaitOutputSource: true } : {}),
   });
   options.stderr.write(`Observer: ${server.url}\n`);
   session.logger.info('observer started', { url: server.url.replace(/token=[^&]+/, 'token=…') });

@@ -32,6 +32,9 @@ export function createFakeObserverServer(url = 'http://127.0.0.1:0/?token=fake')
     publishFrame: (frame: object) => void fake.frames.push(frame),
     publishEvent: (event: ObserverEvent) => void fake.events.push(event),
     outputGap: (lost: number) => void fake.gaps.push(lost),
+    setOutputSource: () => {},
+    replaceTail: (tail: Buffer) => void fake.pty.push(Buffer.from(tail)),
+    tailBytes: 1024 * 1024,
     setSession: (id: string) => void fake.sessionIds.push(id),
     resize: (cols: number, rows: number) => void fake.sizes.push({ cols, rows }),
     onInput(listener: (data: Buffer) => void) {

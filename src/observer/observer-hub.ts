@@ -28,10 +28,25 @@ export interface ObserverHubOptions {
   snapshotBytes: number;
   mirror: ScreenMirror;
   logger: ObserverLogger;
+  /** Joiners wait for `setOutputSource` before their snapshot (the source starts after the server). */
+  awaitOutputSource?: boolean;
+}
+
+/**
+ * Where the output comes from, when it can stop copying it while nobody watches (the native
+ * relay): on at the first observer, off after the last; `watch(true)` resolves once the tail it
+ * kept meanwhile was handed to `replaceTail`, so a joiner's snapshot shows the current screen.
+ */
+export interface OutputSource {
+  watch(on: boolean): Promise<void>;
 }
 
 export interface ObserverHub {
   publishPty(chunk: Buffer): void;
+  /** The last output, kept by the source while nobody watched (see `OutputSource`). */
+  replaceTail(tail: Buffer): void;
+  /** Undefined: the output comes without asking (joiners waiting for the decision go on). */
+  setOutputSource(source: OutputSource | undefined): void;
   publishFrame(frame: object): void;
   publishEvent(event: ObserverEvent): void;
   /**
@@ -59,6 +74,20 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   let position = 0;
   let scheduled = false;
   let ended = false;
+  let source: OutputSource | undefined;
+  let watching: Promise<void> | undefined;
+  let sourceDecided!: () => void;
+  const sourceKnown = options.awaitOutputSource ? new Promise<void>((resolve) => (sourceDecided = resolve)) : Promise.resolve();
+
+  /** The source copies output only while someone watches. */
+  function updateWatch(): void {
+    if (!source || ended) return;
+    if (connections.size > 0 && !watching) watching = source.watch(true);
+    else if (connections.size === 0 && watching) {
+      watching = undefined;
+      void source.watch(false);
+    }
+  }
 
   function flush(): void {
     scheduled = false;
@@ -87,6 +116,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   const drop = (connection: ObserverConnection, reason: string) => {
     connections.delete(connection);
     options.logger.warn('observer: dropped', { reason, observers: connections.size });
+    updateWatch();
   };
 
   return {
@@ -121,6 +151,18 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       for (const connection of connections) connection.close(CLOSE_FELL_BEHIND, reason);
       if (connections.size > 0) options.logger.warn('observer: all dropped', { reason, observers: connections.size });
       connections.clear();
+      updateWatch();
+    },
+    replaceTail(tail) {
+      if (ended) return;
+      flush();
+      position += tail.length;
+      options.mirror.replaceTail(tail);
+    },
+    setOutputSource(next) {
+      source = next;
+      updateWatch();
+      sourceDecided?.();
     },
     setSession(id) {
       hello = { ...hello, session_id: id };
@@ -145,17 +187,23 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       flush();
       const connection = new ObserverConnection(socket, position, options.maxQueueBytes, drop);
       connections.add(connection);
+      updateWatch();
       connection.sendNow(helloMessage());
       const events = history.slice();
-      void options.mirror.snapshot(position, options.snapshotBytes).then((snapshot) => {
-        if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
-        connection.start(snapshot, events);
-      });
+      // Once the source's tail arrived the stream has moved on (`replaceTail`): the snapshot starts there.
+      void sourceKnown
+        .then(() => watching)
+        .then(() => options.mirror.snapshot(position, options.snapshotBytes))
+        .then((snapshot) => {
+          if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
+          connection.start(snapshot, events);
+        });
       return connection;
     },
     leave(connection) {
       connection.markClosed();
       connections.delete(connection);
+      updateWatch();
     },
     get observerCount() {
       return connections.size;

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { CccError } from '../errors.js';
-import { createObserverHub } from './observer-hub.js';
+import { createObserverHub, type OutputSource } from './observer-hub.js';
 import { acceptObserverSockets } from './observer-sockets.js';
 import { servePage } from './observer-page.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
@@ -33,6 +33,11 @@ export interface ObserverServer {
   publishEvent(event: ObserverEvent): void;
   /** Output observers missed (see `ObserverHub.outputGap`). */
   outputGap(lost: number): void;
+  /** See `OutputSource`: the relay copies output only while someone watches. Undefined: there is none. */
+  setOutputSource(source: OutputSource | undefined): void;
+  replaceTail(tail: Buffer): void;
+  /** How much recent output a snapshot replays: what an output source should keep. */
+  readonly tailBytes: number;
   setSession(id: string): void;
   /** The user's terminal size. Observers follow it; they never resize the user's terminal. */
   resize(cols: number, rows: number): void;
@@ -55,6 +60,8 @@ export interface ObserverOptions {
   maxQueueBytes?: number;
   hello: ObserverHello;
   logger?: ObserverLogger;
+  /** Joiners wait for `setOutputSource` (the interactive session starts its relay after the server). */
+  awaitOutputSource?: boolean;
 }
 
 /** The screen worker may fall this far behind before it skips output (snapshot only). */
@@ -67,12 +74,13 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
   // A full snapshot (base64 grows it by a third) must fit in the queue with room for live output.
   const maxQueueBytes = options.maxQueueBytes ?? Math.max(8 * 1024 * 1024, 3 * snapshotBytes);
   const inputListeners = new Set<(data: Buffer) => void>();
+  const tailBytes = Math.min(snapshotBytes, 1024 * 1024);
   const mirror = startScreenMirror({
     cols: options.hello.cols,
     rows: options.hello.rows,
     scrollbackLines: Math.min(20_000, Math.ceil(snapshotBytes / Math.max(1, options.hello.cols))),
     maxBacklogBytes: MIRROR_BACKLOG_BYTES,
-    tailBytes: Math.min(snapshotBytes, 1024 * 1024),
+    tailBytes,
     lazy: true,
     logger,
   });
@@ -84,6 +92,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     snapshotBytes,
     mirror,
     logger,
+    ...(options.awaitOutputSource ? { awaitOutputSource: true } : {}),
   });
   const http = createServer((request, response) => {
     servePage(request, response, token).catch((error: unknown) => {
@@ -119,6 +128,9 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     publishFrame: (frame) => hub.publishFrame(frame),
     publishEvent: (event) => hub.publishEvent(event),
     outputGap: (lost) => hub.outputGap(lost),
+    setOutputSource: (source) => hub.setOutputSource(source),
+    replaceTail: (tail) => hub.replaceTail(tail),
+    tailBytes,
     setSession: (id) => hub.setSession(id),
     resize: (cols, rows) => hub.resize(cols, rows),
     onInput(listener) {

@@ -20,6 +20,11 @@ export interface ScreenSnapshot {
 export interface ScreenMirror {
   /** Appends output in stream order. Takes ownership of `batch`. */
   write(batch: Buffer): void;
+  /**
+   * The output source kept the last bytes while nobody watched: they replace what the mirror has
+   * and count as `tail.length` more bytes of the stream.
+   */
+  replaceTail(tail: Buffer): void;
   resize(cols: number, rows: number): void;
   /** Screen at the first safe place at or after `from`; undefined when the worker is gone. */
   snapshot(from: number, maxBytes: number): Promise<ScreenSnapshot | undefined>;
@@ -110,6 +115,13 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
         post({ type: 'write', at: written - batch.length, data: batch });
         posted = written;
       }
+    },
+    replaceTail(data) {
+      written += data.length;
+      tail = [data];
+      tailLength = data.length;
+      if (!alive || options.lazy) return;
+      catchUp();
     },
     resize(cols, rows) {
       post({ type: 'resize', cols, rows });

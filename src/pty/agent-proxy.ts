@@ -16,8 +16,11 @@ export interface AgentProxyOptions {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Observers are attached: copy the output to `output$`. */
-  teeOutput: boolean;
+  /**
+   * Observers may attach: the Node proxy copies all output to `output$`; the relay keeps the
+   * last `tailBytes` and copies only between `watch(true)` and `watch(false)`.
+   */
+  observe: { tailBytes: number } | undefined;
   onError(message: string): void;
   /** Defaults to `findRelay()`; undefined means the Node proxy. */
   relayPath?: string | undefined;
@@ -28,6 +31,10 @@ export interface AgentProxy extends Proxy {
   readonly pid: Promise<number | undefined>;
   /** Output bytes observers missed (the relay's tee overflowed while ccc was busy). */
   readonly gap$: Observable<number>;
+  /** The latest output, when the copy is switched back on (relay only). */
+  readonly tail$: Observable<Buffer>;
+  /** Switches the output copy on (resolves once `tail$` delivered) or off; the Node proxy always copies. */
+  watch(on: boolean): Promise<void>;
   /** The user's terminal size, and its changes. */
   size(): { cols: number; rows: number };
   onResize(listener: () => void): Undo;
@@ -45,7 +52,7 @@ export function startAgentProxy(options: AgentProxyOptions): AgentProxy {
 function relayProxy(relayPath: string, options: AgentProxyOptions): AgentProxy {
   const stdout = process.stdout;
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
-  const relay = startNativeRelay({ relayPath, ...options, ...size() });
+  const relay = startNativeRelay({ relayPath, ...options, teeOutput: false, tailBytes: options.observe?.tailBytes ?? 0, ...size() });
   const forwards = FORWARDED.map((signal) => {
     const forward = () => relay.kill(signal);
     process.on(signal, forward);
@@ -74,6 +81,8 @@ function nodeProxy(options: AgentProxyOptions): AgentProxy {
     kind: 'node' as const,
     pid: Promise.resolve(pty.pid),
     gap$: new Subject<number>(), // the Node proxy hands output over synchronously: it cannot fall behind
+    tail$: new Subject<Buffer>(),
+    watch: () => Promise.resolve(),
     size: terminal.size,
     onResize: terminal.onResize,
     restoreTerminal: () => {

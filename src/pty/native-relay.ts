@@ -28,8 +28,10 @@ export interface NativeRelayOptions {
   /** Used when the user's stdin is not a terminal (the relay asks the terminal otherwise). */
   cols: number;
   rows: number;
-  /** Copy the user's output to `output$` (observers). Off, the relay sends none. */
+  /** Copy the user's output to `output$` from the start. Off, the relay sends none until `watch(true)`. */
   teeOutput: boolean;
+  /** How much of the latest output the relay keeps for `tail$` while the copy is off (0: none). */
+  tailBytes?: number;
   /** A problem the session survives (the agent could not start, a broken relay stream). */
   onError(message: string): void;
 }
@@ -39,6 +41,10 @@ export interface NativeRelay extends Proxy {
   readonly pid: Promise<number | undefined>;
   /** Bytes of output observers missed because ccc fell too far behind the relay's tee. */
   readonly gap$: Observable<number>;
+  /** The latest output (up to `tailBytes`), sent when the copy is switched on, before `output$` resumes. */
+  readonly tail$: Observable<Buffer>;
+  /** Switches the output copy on or off; on resolves once `tail$` delivered the tail. */
+  watch(on: boolean): Promise<void>;
   kill(signal: NodeJS.Signals): void;
 }
 
@@ -61,13 +67,15 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   const output$ = new Subject<Buffer>();
   const input$ = new Subject<Buffer>();
   const gap$ = new Subject<number>();
+  const tail$ = new Subject<Buffer>();
+  const tailWaiters: Array<() => void> = [];
   const altScreen = { active: false };
   // process.stdin is never touched: creating its stream would compete with the relay for the keys.
   const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
   const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
   const child = spawn(
     options.relayPath,
-    [...(options.teeOutput ? ['--tee-output'] : []), '--cols', String(options.cols), '--rows', String(options.rows), '--', options.command, ...options.args],
+    [...(options.teeOutput ? ['--tee-output'] : []), ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []), '--cols', String(options.cols), '--rows', String(options.rows), '--', options.command, ...options.args],
     { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', 'pipe'] },
   );
   const channel = child.stdio[3] as Socket;
@@ -87,6 +95,10 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
         break;
       case 'S':
         altScreen.active = payload[0] === 1;
+        break;
+      case 'R':
+        tail$.next(payload);
+        for (const resolve of tailWaiters.splice(0)) resolve();
         break;
       case 'G':
         gap$.next(Number(payload.readBigUInt64LE(0)));
@@ -117,6 +129,13 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     if (!channel.destroyed && channel.writable) channel.write(encodeRelayFrame(type, payload));
   };
 
+  const finish = () => {
+    for (const resolve of tailWaiters.splice(0)) resolve();
+    output$.complete();
+    input$.complete();
+    gap$.complete();
+    tail$.complete();
+  };
   const exit = new Promise<AgentExit>((resolve) => {
     child.once('error', (error) => {
       options.onError(`cannot start ${options.relayPath}: ${error.message}`);
@@ -124,9 +143,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
         // Never started: nothing ran and the terminal was never touched.
         settled = true;
         resolvePid(undefined);
-        output$.complete();
-        input$.complete();
-        gap$.complete();
+        finish();
         resolve({ exitCode: 127 });
       }
     });
@@ -140,9 +157,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
         if (tty.isatty(1)) writeResetSync(1, altScreen.active);
         options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
       }
-      output$.complete();
-      input$.complete();
-      gap$.complete();
+      finish();
       resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
     });
   });
@@ -151,11 +166,17 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     output$,
     input$,
     gap$,
+    tail$,
     exit,
     pid,
     altScreen,
     inject: (bytes) => send('T', Buffer.from(bytes)),
     sendToAgent: (bytes) => send('W', bytes),
+    watch: (on) => {
+      if (settled || channel.destroyed) return Promise.resolve();
+      send('O', Buffer.from([on ? 1 : 0]));
+      return on ? new Promise<void>((resolve) => tailWaiters.push(resolve)) : Promise.resolve();
+    },
     kill: (signal) => {
       const payload = Buffer.alloc(4);
       payload.writeInt32LE(os.constants.signals[signal]);

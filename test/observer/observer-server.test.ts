@@ -219,6 +219,32 @@ describe('observer server', () => {
     again.ws.close();
   });
 
+  it('asks an output source to copy only while someone watches, and shows a joiner the tail it kept', async () => {
+    server = await startTestObserver({ awaitOutputSource: true });
+    const calls: boolean[] = [];
+    const first = await connectObserver(server.url); // joins before the source exists: it waits for it
+    server.setOutputSource({
+      watch: async (on) => {
+        calls.push(on);
+        if (!on) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        server!.replaceTail(Buffer.from('\x1b[2J\x1b[Hscreen drawn while nobody watched'));
+      },
+    });
+    const snapshot = await first.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
+    expect(Buffer.from(String((snapshot as { data: string }).data), 'base64').toString()).toContain('screen drawn while nobody watched');
+    server.publishPty(Buffer.from(' live'));
+    await first.waitFor((m) => m.type === 'pty' && m.snapshot !== true, 'live output');
+    expect(first.liveBytes().toString()).toBe(' live');
+    const second = await connectObserver(server.url);
+    await second.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
+    expect(calls).toEqual([true]); // already watching: no second request
+    first.ws.close();
+    second.ws.close();
+    await Promise.all([first.closed, second.closed]);
+    await expect.poll(() => calls).toEqual([true, false]);
+  });
+
   it('drops an observer whose queue passes the bound, with a reason, while the others keep everything', async () => {
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => warnings.push(`${message} ${String(fields?.reason)}`) };

@@ -23,6 +23,7 @@ interface Report {
   output: string;
   input: string;
   altScreen: boolean;
+  tails: string[];
   errors: string[];
 }
 
@@ -137,6 +138,17 @@ describe('native relay', () => {
     expect(await relay.exit).toEqual({ exitCode: 127 });
     expect(await relay.pid).toBeUndefined();
     expect(errors).toEqual([expect.stringMatching(/^cannot start .*no-relay: spawn .*no-relay ENOENT$/)]);
+  });
+
+  it('keeps the tail while nobody watches, and sends it before the live copy when watching starts', async () => {
+    const script = `i=0; while [ $i -lt 100 ]; do printf x; i=$((i+1)); done; printf TAIL-END; sleep 0.8; printf 'LIVE\\n'`;
+    const { terminal, result, output } = await run(script, { RELAY_TAIL: '20', RELAY_WATCH_MS: '300' });
+    expect(result.tails).toEqual([Buffer.from('xxxxxxxxxxxxTAIL-END').toString('base64'), 'watching']);
+    const reset = Buffer.from(resetSequence(false));
+    // Tail and live copy together are the terminal's last bytes (before the relay's restore).
+    const copied = Buffer.concat([Buffer.from('xxxxxxxxxxxxTAIL-END'), output]);
+    expect(terminal.subarray(terminal.length - reset.length - copied.length, terminal.length - reset.length).equals(copied)).toBe(true);
+    expect(output.toString()).toMatch(/^LIVE\r?\n$/);
   });
 
   it('sends no output copy when no observer needs it', async () => {
