@@ -47,7 +47,7 @@
 
 #define CHAN 3
 #define READ_SIZE 65536
-#define TEE_LIMIT (16u << 20)      /* output queued for ccc before the tee drops bytes */
+#define TEE_LIMIT (4u << 20)       /* output queued for ccc before the tee drops bytes */
 #define INPUT_LIMIT (1u << 20)     /* typed bytes waiting for the agent, and for ccc */
 #define INPUT_BATCH 4096
 #define INPUT_FLUSH_MS 200

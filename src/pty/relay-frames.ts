@@ -11,7 +11,7 @@ export interface RelayFrame {
 }
 
 const HEADER = 5;
-/** Larger than anything the relay sends (its tee queue is 16 MiB); a bigger length is a broken stream. */
+/** Larger than anything the relay sends (its tee queue is 4 MiB); a bigger length is a broken stream. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 export function encodeRelayFrame(type: string, payload: Buffer = Buffer.alloc(0)): Buffer {
