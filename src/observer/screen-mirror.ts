@@ -43,11 +43,18 @@ export interface ScreenMirrorOptions {
    * worker parsing every byte took half of a 2-core machine's throughput during a flood).
    */
   lazy?: boolean;
+  /** A lazy mirror's worker ends after this long without a snapshot (default 5 s); the next one starts it again. */
+  idleWorkerMs?: number;
   logger: ObserverLogger;
 }
 
+/** A lazy mirror's worker (a V8 isolate of its own, about 20 MB) ends when no joiner asked for this long. */
+const IDLE_WORKER_MS = 5000;
+
 export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
-  const worker = spawnScreenWorker({ cols: options.cols, rows: options.rows, scrollbackLines: options.scrollbackLines });
+  let size = { cols: options.cols, rows: options.rows };
+  let worker: Worker | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
   let alive = true;
   let written = 0; // stream position after everything given to write()
   let posted = 0; // stream position after everything posted to the worker
@@ -58,8 +65,31 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let nextId = 1;
   const pending = new Map<number, (snapshot: ScreenSnapshot | undefined) => void>();
 
+  /** The worker, started when needed: at once for an eager mirror, at a snapshot for a lazy one. */
+  const ensureWorker = (): Worker => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = undefined;
+    if (worker) return worker;
+    const started = spawnScreenWorker({ ...size, scrollbackLines: options.scrollbackLines });
+    started.on('message', onReply);
+    started.on('error', (error) => die('worker error', error));
+    started.on('exit', (code) => die(`worker exited with code ${code}`));
+    worker = started;
+    return started;
+  };
+  /** A lazy mirror rebuilds the screen from its tail at every snapshot: an idle worker can go. */
+  const retireWhenIdle = () => {
+    if (!options.lazy || pending.size > 0 || !worker) return;
+    idleTimer = setTimeout(() => {
+      const idle = worker;
+      worker = undefined;
+      idle?.removeAllListeners('exit');
+      void idle?.terminate();
+    }, options.idleWorkerMs ?? IDLE_WORKER_MS);
+    idleTimer.unref();
+  };
   const post = (message: MirrorRequest) => {
-    if (alive) worker.postMessage(message);
+    if (alive) ensureWorker().postMessage(message);
   };
 
   function catchUp(): void {
@@ -88,7 +118,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     pending.clear();
   }
 
-  worker.on('message', (reply: MirrorReply) => {
+  function onReply(reply: MirrorReply): void {
     if (reply.type === 'ack') {
       parsed = reply.position;
       if (skipping && posted - parsed <= options.maxBacklogBytes / 2) catchUp();
@@ -97,9 +127,9 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     const resolve = pending.get(reply.id);
     pending.delete(reply.id);
     resolve?.({ position: reply.position, data: reply.data });
-  });
-  worker.on('error', (error) => die('worker error', error));
-  worker.on('exit', (code) => die(`worker exited with code ${code}`));
+    retireWhenIdle();
+  }
+  if (!options.lazy) ensureWorker();
 
   return {
     write(batch) {
@@ -124,7 +154,8 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
       catchUp();
     },
     resize(cols, rows) {
-      post({ type: 'resize', cols, rows });
+      size = { cols, rows };
+      if (worker) post({ type: 'resize', cols, rows });
     },
     snapshot(from, maxBytes) {
       if (!alive) return Promise.resolve(undefined);
@@ -140,10 +171,13 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     async close() {
       if (!alive) return;
       alive = false;
+      if (idleTimer) clearTimeout(idleTimer);
       for (const resolve of pending.values()) resolve(undefined);
       pending.clear();
-      worker.removeAllListeners('exit');
-      await worker.terminate();
+      const last = worker;
+      worker = undefined;
+      last?.removeAllListeners('exit');
+      await last?.terminate();
     },
   };
 }
