@@ -109,7 +109,10 @@ export function tablesOf(r) {
         `stuck observer ${o.stuckDropped ? 'dropped by the session' : 'NOT dropped'}; healthy observers dropped: ${o.healthyDropped}; each healthy observer received ${f(o.healthyMinMiB, 0)}–${f(o.healthyMaxMiB, 0)} MiB (output as base64 JSON).`,
       );
     }
-    tables.push({ title: 'Proxy memory (RSS of the ccc process, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
+    if (m.runsMbPerS && one?.runsMbPerS) {
+      notes.push(`floods without and with the stuck observer alternated ${m.runsMbPerS.length} times; MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`);
+    }
+    tables.push({ title: 'Proxy memory (RSS of ccc and its relay, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
   }
   return tables;
 }
