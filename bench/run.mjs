@@ -4,7 +4,7 @@
  *
  * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):
  *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=3  BENCH_HOOK_RUNS=20
- *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_MEMORY_REPS=3  BENCH_OBSERVERS_MB=200
+ *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_MEMORY_REPS=4  BENCH_OBSERVERS_MB=200
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_ONLY=hook,keystroke,throughput,memory,frames   (a subset)
  *   BENCH_LABEL=before   (results file bench/results/<date>-before.json; RESULTS.md untouched)
@@ -39,7 +39,7 @@ const config = {
   framesMiB: num('BENCH_FRAMES_MB', 1024, 64),
   hugeLineMB: num('BENCH_HUGE_LINE_MB', 50, 50),
   memoryMiB: num('BENCH_MEMORY_MB', 200, 20),
-  memoryReps: num('BENCH_MEMORY_REPS', 3, 1),
+  memoryReps: num('BENCH_MEMORY_REPS', 4, 1),
   observersMiB: num('BENCH_OBSERVERS_MB', 200, 10),
   observers: 50,
 };
@@ -91,22 +91,29 @@ try {
     if (!observersBuilt) results.observers = { unavailable: 'the observer (src/observer/) is not on this build' };
     // Issue 5: one observer that never reads must not slow the user's terminal (within 10%). A
     // single flood's MiB/s moves by ±15% on the shared machine, so the floods without and with the
-    // stuck observer alternate, BENCH_MEMORY_REPS times; medians for speed, the worst peak RSS.
+    // stuck observer alternate, BENCH_MEMORY_REPS times (4 by default); medians for speed, the
+    // worst peak RSS.
     const plain = [];
     const stuck = [];
-    for (let rep = 0; rep < config.memoryReps; rep++) {
-      log(`proxy memory, and with one stuck observer (${rep + 1}/${config.memoryReps})…`);
+    // ABBA order: each kind runs first as often as second, so a drift within the pair cannot bias the ratio.
+    const floodPlain = async () => {
       try {
         plain.push(await benchProxyMemory({ bytes: config.memoryMiB * MiB, workspace }));
       } catch (error) {
         results.memory = { mb: config.memoryMiB, unavailable: error.message };
       }
-      if (!observersBuilt) continue;
+    };
+    const floodStuck = async () => {
+      if (!observersBuilt) return;
       try {
         stuck.push(await benchObserversMemory({ bytes: config.memoryMiB * MiB, observers: 1 }));
       } catch (error) {
         results.stuckObserver = { unavailable: error.message };
       }
+    };
+    for (let rep = 0; rep < config.memoryReps; rep++) {
+      log(`proxy memory, and with one stuck observer (${rep + 1}/${config.memoryReps})…`);
+      for (const flood of rep % 2 === 0 ? [floodPlain, floodStuck] : [floodStuck, floodPlain]) await flood();
     }
     if (plain.length) results.memory = medianRun(plain);
     if (stuck.length) results.stuckObserver = medianRun(stuck);

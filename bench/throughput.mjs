@@ -25,6 +25,7 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
     const stopSampling = memory ? sampleRss(pids) : () => NaN;
     const startBytes = driver.bytes;
     const cpuBefore = procCpuMs(pids);
+    const cpuBeforeEach = pids.map((pid) => procCpuMs(pid));
     const done = driver.waitFor(DONE, 600000, `${variant} flood`);
     const t0 = process.hrtime.bigint();
     driver.write('g');
@@ -32,6 +33,7 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
     const sampledMax = stopSampling();
     const after = memory ? procMemory(pids) : undefined;
     const cpuMs = procCpuMs(pids) - cpuBefore;
+    const cpuMsEach = pids.map((pid, i) => Math.round(procCpuMs(pid) - cpuBeforeEach[i]));
     const seconds = Number(t1 - t0) / 1e9;
     const received = driver.bytes - startBytes;
     driver.write('q');
@@ -41,6 +43,7 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
       received,
       // CPU of the process in the middle (script, ccc) per MiB; for (a) it is the stand-in's shell.
       proxyCpuMsPerMiB: cpuMs / (bytes / MiB),
+      cpuMsEach,
       ...(memory ? { rssAtStartMiB: before.rssMiB, rssMaxSampledMiB: sampledMax, hwmMiB: after.hwmMiB } : {}),
     };
   } finally {
@@ -82,5 +85,5 @@ export async function benchThroughput({ variants, bytes, reps, workspace, log })
 /** Proxy RSS while `bytes` of output pass through `ccc --supervisor` (issue 4, item 7). */
 export async function benchProxyMemory({ bytes, workspace }) {
   const r = await floodOnce('ccc-sup', bytes, workspace, { memory: true });
-  return { mb: bytes / MiB, mbPerS: r.mbPerS, rssAtStartMiB: r.rssAtStartMiB, rssMaxSampledMiB: r.rssMaxSampledMiB, hwmMiB: r.hwmMiB };
+  return { mb: bytes / MiB, mbPerS: r.mbPerS, rssAtStartMiB: r.rssAtStartMiB, rssMaxSampledMiB: r.rssMaxSampledMiB, hwmMiB: r.hwmMiB, cpuMs: r.cpuMsEach };
 }

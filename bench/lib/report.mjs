@@ -110,7 +110,7 @@ export function tablesOf(r) {
       );
     }
     if (m.runsMbPerS && one?.runsMbPerS) {
-      notes.push(`floods without and with the stuck observer alternated ${m.runsMbPerS.length} times; MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`);
+      notes.push(`floods without and with the stuck observer alternated ${m.runsMbPerS.length} times (ABBA order); MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`);
     }
     tables.push({ title: 'Proxy memory (RSS of ccc and its relay, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
   }
