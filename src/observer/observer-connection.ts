@@ -1,9 +1,9 @@
 /**
  * One watching observer. It joins in two steps: `hello` goes out at once, then everything
  * published meanwhile waits here (raw, bounded) until the screen snapshot arrives; after that,
- * messages go straight to the socket. Either way the bytes it may hold are bounded by
- * `maxQueueBytes` (what ws still has to send included); past the bound it is dropped, never waited
- * for. It may reconnect and start again from a fresh snapshot.
+ * messages go straight to the socket. Either way the bytes it may hold are bounded by its queue
+ * limit (what ws still has to send included; the hub shares a budget among observers); past the
+ * bound it is dropped, never waited for. It may reconnect and start again from a fresh snapshot.
  */
 import { encodePty } from './protocol.js';
 import type { ScreenSnapshot } from './screen-mirror.js';
@@ -32,7 +32,8 @@ export class ObserverConnection {
     private readonly socket: ObserverSocket,
     /** Stream position this observer joined at; held output starts here. */
     readonly joinedAt: number,
-    private readonly maxQueueBytes: number,
+    /** Bytes this observer may have queued right now (the hub shares a budget among observers). */
+    private readonly queueLimit: () => number,
     private readonly onDrop: (connection: ObserverConnection, reason: string) => void,
   ) {}
 
@@ -93,19 +94,19 @@ export class ObserverConnection {
 
   private hold(item: Held, bytes: number): void {
     if (this.closed) return;
-    if (this.heldBytes + this.socket.bufferedAmount + bytes > this.maxQueueBytes) return this.fallBehind();
+    if (this.heldBytes + this.socket.bufferedAmount + bytes > this.queueLimit()) return this.fallBehind();
     this.held!.push(item);
     this.heldBytes += bytes;
   }
 
   private send(message: Buffer): void {
     if (this.closed) return;
-    if (this.socket.bufferedAmount + message.length > this.maxQueueBytes) return this.fallBehind();
+    if (this.socket.bufferedAmount + message.length > this.queueLimit()) return this.fallBehind();
     this.socket.send(message);
   }
 
   private fallBehind(): void {
-    const reason = `observer fell behind (over ${this.maxQueueBytes} bytes queued); reconnect for a fresh screen`;
+    const reason = `observer fell behind (over ${this.queueLimit()} bytes queued); reconnect for a fresh screen`;
     this.close(CLOSE_FELL_BEHIND, reason);
     this.onDrop(this, reason);
   }

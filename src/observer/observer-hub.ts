@@ -24,6 +24,13 @@ export interface ObserverHubOptions {
   allowInput: boolean;
   maxObservers: number;
   maxQueueBytes: number;
+  /**
+   * What all observers together may hold: with many observers each gets an equal share, down to
+   * `minQueueBytes` (room for a snapshot), never more than `maxQueueBytes`. 50 observers behind a
+   * flood otherwise held 8 MB each.
+   */
+  totalQueueBytes?: number;
+  minQueueBytes?: number;
   /** Largest snapshot sent to a joiner (serialized screen plus as much scrollback as fits). */
   snapshotBytes: number;
   mirror: ScreenMirror;
@@ -113,6 +120,11 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
 
   const helloMessage = () => encodeMessage({ type: 'hello', session: hello, input: options.allowInput });
 
+  const queueLimit = () => {
+    const share = Math.floor((options.totalQueueBytes ?? Infinity) / Math.max(1, connections.size));
+    return Math.min(options.maxQueueBytes, Math.max(options.minQueueBytes ?? 0, share));
+  };
+
   const drop = (connection: ObserverConnection, reason: string) => {
     connections.delete(connection);
     options.logger.warn('observer: dropped', { reason, observers: connections.size });
@@ -185,7 +197,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
         return undefined;
       }
       flush();
-      const connection = new ObserverConnection(socket, position, options.maxQueueBytes, drop);
+      const connection = new ObserverConnection(socket, position, queueLimit, drop);
       connections.add(connection);
       updateWatch();
       connection.sendNow(helloMessage());

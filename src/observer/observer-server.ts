@@ -64,6 +64,9 @@ export interface ObserverOptions {
   awaitOutputSource?: boolean;
 }
 
+/** What all observers of a session may hold queued together (see `ObserverHubOptions.totalQueueBytes`). */
+const TOTAL_QUEUE_BYTES = 32 * 1024 * 1024;
+
 /** The screen worker may fall this far behind before it skips output (snapshot only). */
 const MIRROR_BACKLOG_BYTES = 8 * 1024 * 1024;
 
@@ -89,6 +92,9 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     allowInput: options.allowInput,
     maxObservers: options.maxObservers,
     maxQueueBytes,
+    totalQueueBytes: TOTAL_QUEUE_BYTES,
+    // A snapshot (base64: 4/3 of the screen text) must fit, with room for live output.
+    minQueueBytes: 2 * snapshotBytes,
     snapshotBytes,
     mirror,
     logger,
