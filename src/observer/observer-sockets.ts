@@ -86,16 +86,56 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
   };
 }
 
-/** Every message is JSON text: sent as text frames (ws would send a Buffer as binary). */
+/**
+ * Every message is JSON text, sent as a text frame. The hub hands the same message Buffer to every
+ * observer, so it is framed once (`framedOnce`) and written to each socket as one buffer: ws would
+ * build a header and two writes per socket (50 observers during a flood: 50 × the allocations).
+ * This writes below ws, which is safe because ws queues nothing of its own without compression
+ * (perMessageDeflate is off) and nothing is sent after a close; `bufferedAmount` still counts it.
+ */
 function observerSocket(ws: WebSocket): ObserverSocket {
+  const raw = (ws as unknown as { _socket?: Duplex })._socket;
   return {
-    send: (data) => ws.send(data, { binary: false }),
+    send: (data) => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (raw && !raw.destroyed) raw.write(framedOnce(data));
+      else ws.send(data, { binary: false });
+    },
     get bufferedAmount() {
       return ws.bufferedAmount;
     },
     close: (code, reason) => ws.close(code, reason),
     terminate: () => ws.terminate(),
   };
+}
+
+const framed = new WeakMap<Buffer, Buffer>();
+
+/** `message` as a final, unmasked text frame (RFC 6455 §5.2), built once per message Buffer. */
+function framedOnce(message: Buffer): Buffer {
+  let frame = framed.get(message);
+  if (!frame) {
+    frame = textFrame(message);
+    framed.set(message, frame);
+  }
+  return frame;
+}
+
+export function textFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text); server frames are not masked
+  if (length < 126) frame[1] = length;
+  else if (length < 65536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, header);
+  return frame;
 }
 
 function refuseUpgrade(socket: Duplex, status: number, text: string): void {
