@@ -14,20 +14,14 @@ import tty from 'node:tty';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Subject, type Observable } from '../rx.js';
-import type { AgentExit } from './agent-pty.js';
+import type { AgentExit, AgentPtyOptions } from './agent-pty.js';
 import type { Proxy } from './proxy.js';
 import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
 import { writeResetSync } from './terminal.js';
 
-export interface NativeRelayOptions {
+/** `cols` and `rows` are used when the user's stdin is not a terminal (the relay asks the terminal otherwise). */
+export interface NativeRelayOptions extends AgentPtyOptions {
   relayPath: string;
-  command: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  /** Used when the user's stdin is not a terminal (the relay asks the terminal otherwise). */
-  cols: number;
-  rows: number;
   /** Copy the user's output to `output$` from the start. Off, the relay sends none until `watch(true)`. */
   teeOutput: boolean;
   /** How much of the latest output the relay keeps for `tail$` while the copy is off (0: none). */

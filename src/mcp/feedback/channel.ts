@@ -19,19 +19,26 @@ export interface FeedbackChannel {
 export function boardChannel(board: FeedbackBoard): FeedbackChannel {
   return {
     name: 'web',
-    ask(question, signal) {
-      return new Promise((resolve) => {
-        if (signal.aborted) return resolve(undefined);
-        const onAbort = () => {
-          withdraw();
-          resolve(undefined);
-        };
-        const withdraw = board.open(question, (answer) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(answer);
-        });
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-    },
+    ask: (question, signal) => askUntilAborted(signal, (answer) => board.open(question, answer)),
   };
+}
+
+/**
+ * Puts a question somewhere: `open` shows it and calls `answer` when the human answers; the
+ * function it returns withdraws it. Resolves with the answer, or undefined once `signal` aborts
+ * (and then the question is withdrawn).
+ */
+export function askUntilAborted(signal: AbortSignal, open: (answer: (text: string) => void) => () => void): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(undefined);
+    const onAbort = () => {
+      withdraw();
+      resolve(undefined);
+    };
+    const withdraw = open((text) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(text);
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
