@@ -24,7 +24,6 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
     const before = memory ? procMemory(pids) : undefined;
     const stopSampling = memory ? sampleRss(pids) : () => NaN;
     const startBytes = driver.bytes;
-    const cpuBefore = procCpuMs(pids);
     const cpuBeforeEach = pids.map((pid) => procCpuMs(pid));
     const done = driver.waitFor(DONE, 600000, `${variant} flood`);
     const t0 = process.hrtime.bigint();
@@ -32,8 +31,8 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
     const t1 = await done;
     const sampledMax = stopSampling();
     const after = memory ? procMemory(pids) : undefined;
-    const cpuMs = procCpuMs(pids) - cpuBefore;
-    const cpuMsEach = pids.map((pid, i) => Math.round(procCpuMs(pid) - cpuBeforeEach[i]));
+    const cpuMsEach = pids.map((pid, i) => procCpuMs(pid) - cpuBeforeEach[i]);
+    const cpuMs = cpuMsEach.reduce((sum, ms) => sum + ms, 0);
     const seconds = Number(t1 - t0) / 1e9;
     const received = driver.bytes - startBytes;
     driver.write('q');

@@ -159,10 +159,14 @@ static int write_or_queue(queue_t *q, int fd, const unsigned char *bytes, size_t
   return 0;
 }
 
-static void frame(char type, const void *payload, size_t n) {
-  if (!chan_open) return;
+static void frame_header(char type, size_t n) {
   unsigned char header[5] = {(unsigned char)type, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >> 24) & 0xff};
   queue_push(&to_ccc, header, 5);
+}
+
+static void frame(char type, const void *payload, size_t n) {
+  if (!chan_open) return;
+  frame_header(type, n);
   queue_push(&to_ccc, payload, n);
 }
 
@@ -206,9 +210,8 @@ static void keep_tail(const unsigned char *bytes, size_t n) {
 
 /* The tail, oldest byte first, as one 'R' frame. */
 static void send_tail(void) {
-  unsigned char header[5] = {'R', tail_len & 0xff, (tail_len >> 8) & 0xff, (tail_len >> 16) & 0xff, (tail_len >> 24) & 0xff};
   if (!chan_open) return;
-  queue_push(&to_ccc, header, 5);
+  frame_header('R', tail_len);
   size_t start = (tail_at + tail_cap - tail_len) % (tail_cap ? tail_cap : 1);
   size_t first = tail_cap - start < tail_len ? tail_cap - start : tail_len;
   queue_push(&to_ccc, tail_ring + start, first);

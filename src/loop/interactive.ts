@@ -84,9 +84,10 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     undoObserver.push(observer.onInput((data) => proxy.sendToAgent(data)));
     undoObserver.push(proxy.onResize(() => observer.resize(proxy.size().cols, proxy.size().rows)));
     subscriptions.push(proxy.gap$.subscribe((lost) => observer.outputGap(lost)));
-    // The relay copies output only while someone watches, and keeps the tail for a joiner's screen.
+    // The relay copies output only while someone watches and keeps the tail for a joiner's screen;
+    // the Node proxy always copies (its `watch` resolves at once, it has no tail to send).
     subscriptions.push(proxy.tail$.subscribe((tail) => observer.replaceTail(tail)));
-    observer.setOutputSource(proxy.kind === 'relay' ? proxy : undefined);
+    observer.setOutputSource(proxy);
   }
   const emergencyRestore = () => proxy.restoreTerminal();
   process.once('exit', emergencyRestore);

@@ -7,6 +7,7 @@
 import tty from 'node:tty';
 import { Subject, type Observable } from '../rx.js';
 import { spawnAgentPty, type Undo } from './agent-pty.js';
+import { forwardSignals } from './forward-signals.js';
 import { findRelay, startNativeRelay } from './native-relay.js';
 import { startProxy, type Proxy } from './proxy.js';
 import { processTerminal, writeResetSync } from './terminal.js';
@@ -42,8 +43,6 @@ export interface AgentProxy extends Proxy {
   restoreTerminal(): void;
 }
 
-const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
-
 export function startAgentProxy(options: AgentProxyOptions): AgentProxy {
   const relayPath = 'relayPath' in options ? options.relayPath : findRelay();
   return relayPath ? relayProxy(relayPath, options) : nodeProxy(options);
@@ -53,12 +52,7 @@ function relayProxy(relayPath: string, options: AgentProxyOptions): AgentProxy {
   const stdout = process.stdout;
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   const relay = startNativeRelay({ relayPath, ...options, teeOutput: false, tailBytes: options.observe?.tailBytes ?? 0, ...size() });
-  const forwards = FORWARDED.map((signal) => {
-    const forward = () => relay.kill(signal);
-    process.on(signal, forward);
-    return () => process.off(signal, forward);
-  });
-  void relay.exit.then(() => forwards.forEach((undo) => undo()));
+  void relay.exit.then(forwardSignals((signal) => relay.kill(signal)));
   return Object.assign(relay, {
     kind: 'relay' as const,
     size,
@@ -75,7 +69,7 @@ function nodeProxy(options: AgentProxyOptions): AgentProxy {
   const terminal = processTerminal();
   const pty = spawnAgentPty({ ...options, ...terminal.size() });
   const restoreRaw = terminal.enterRaw();
-  const proxy = startProxy({ terminal, pty, forwardSignals: FORWARDED });
+  const proxy = startProxy({ terminal, pty });
   let restored = false;
   return Object.assign(proxy, {
     kind: 'node' as const,

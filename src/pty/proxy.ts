@@ -9,6 +9,7 @@
 import { Subject, type Observable } from '../rx.js';
 import type { AgentExit, AgentPty, Undo } from './agent-pty.js';
 import type { UserTerminal } from './terminal.js';
+import { forwardSignals } from './forward-signals.js';
 import { AltScreenTracker, safeToInjectAfter } from './terminal-modes.js';
 
 export interface Proxy {
@@ -95,11 +96,7 @@ export function startProxy(options: ProxyOptions): Proxy {
     }),
   );
 
-  for (const signal of options.forwardSignals ?? ['SIGTERM', 'SIGHUP', 'SIGINT']) {
-    const forward = () => pty.kill(signal);
-    process.on(signal, forward);
-    undo.push(() => process.off(signal, forward));
-  }
+  undo.push(forwardSignals((signal) => pty.kill(signal), options.forwardSignals));
 
   // An injection waiting for a safe point is written once the agent has been quiet for a moment.
   const injectTimer = setInterval(() => {
