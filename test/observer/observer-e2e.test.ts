@@ -26,7 +26,11 @@ describe('ccc --supervisor --observe with the real claude', () => {
     world?.cleanup();
   });
 
-  it('three observers get exactly the terminal bytes, the frames and the events; the page shows the run', async () => {
+  // The native relay (copies output only while someone watches) and the Node proxy (CCC_RELAY=off).
+  it.each([
+    ['the native relay', {}, 'observer-e2e.png'],
+    ['the Node proxy', { CCC_RELAY: 'off' }, 'observer-e2e-node-proxy.png'],
+  ])('three observers get exactly the terminal bytes, the frames and the events; the page shows the run (%s)', async (_name, relayEnv, screenshot) => {
     if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (.ci/run does it)`);
     server = await startModelServer((r) =>
       r.kind === 'review'
@@ -35,7 +39,7 @@ describe('ccc --supervisor --observe with the real claude', () => {
           : { verdict: { completed: true, feedback: 'changelog present' } }
         : { text: `observed answer ${r.index}` },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
+    world = makeClaudeWorld({ modelUrl: server.url, env: relayEnv });
     writeSupervisorPrompt(world);
     h = startPty(process.execPath, [cccBin, '--supervisor', '--observe'], { cwd: world.cwd, env: world.env });
     await h.waitForOutput(/Observer: http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/, 30_000);
@@ -61,7 +65,7 @@ describe('ccc --supervisor --observe with the real claude', () => {
     const rows = async () => (await page.locator('.xterm-rows > div').allTextContents()).join('\n').replace(/\u00a0/g, ' ');
     await expect.poll(rows, { timeout: 20_000 }).toContain('observed answer 1');
     mkdirSync('test-artifacts', { recursive: true });
-    await page.screenshot({ path: 'test-artifacts/observer-e2e.png' });
+    await page.screenshot({ path: `test-artifacts/${screenshot}` });
 
     await h.type('/exit');
     await new Promise((r) => setTimeout(r, 300));
