@@ -45,9 +45,9 @@ export class ObserverConnection {
     return this.held === undefined;
   }
 
-  /** Live output: `encoded` is the shared pty message, `raw` the bytes (kept while joining). */
+  /** Live output: `encoded` is the shared pty message, `raw` the bytes (copied while joining: the hub reuses it). */
   deliverPty(raw: Buffer, at: number, encoded: () => Buffer): void {
-    if (this.held) this.hold({ pty: raw, at }, raw.length);
+    if (this.held) this.hold({ pty: Buffer.from(raw), at }, raw.length);
     else this.send(encoded());
   }
 

@@ -1,7 +1,8 @@
 /**
  * Fans the session out to its observers. The producer side (publish*) never waits and does no
- * per-observer work on the pty path: chunks are only queued, and one setImmediate later the batch
- * is encoded once, handed to every observer's bounded queue and to the screen mirror.
+ * per-observer work on the pty path: chunks are only copied into one reused batch buffer, and one
+ * setImmediate later the batch is encoded once (the only allocation per batch), handed to every
+ * observer's bounded queue and copied into the screen mirror's tail.
  * Everything else (frames, events, size changes) first flushes that batch, so each observer sees
  * output and events in the order they were published.
  */
@@ -18,6 +19,9 @@ export const CLOSE_TOO_MANY = 1013;
 export const CLOSE_SESSION_ENDED = 1001;
 /** At the end, a reading observer gets this long to receive what is still queued for it. */
 const END_GRACE_MS = 3000;
+/** The batch buffer starts this large and goes back to it after a batch larger than `BATCH_KEEP`. */
+const BATCH_START = 64 * 1024;
+const BATCH_KEEP = 4 * 1024 * 1024;
 
 export interface ObserverHubOptions {
   hello: ObserverHello;
@@ -49,6 +53,7 @@ export interface OutputSource {
 }
 
 export interface ObserverHub {
+  /** Copies `chunk`: the caller may reuse it once this returns. */
   publishPty(chunk: Buffer): void;
   /** The last output, kept by the source while nobody watched (see `OutputSource`). */
   replaceTail(tail: Buffer): void;
@@ -76,7 +81,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   const connections = new Set<ObserverConnection>();
   const history: Buffer[] = [];
   let hello: ObserverHello = { ...options.hello };
-  let chunks: Buffer[] = [];
+  let batchBuffer = Buffer.allocUnsafeSlow(BATCH_START);
   let chunkBytes = 0;
   let position = 0;
   let scheduled = false;
@@ -99,18 +104,16 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   function flush(): void {
     scheduled = false;
     if (chunkBytes === 0) return;
-    // One exactly-sized buffer of its own: cheap to hand to the worker and safe to keep.
-    const batch = Buffer.allocUnsafeSlow(chunkBytes);
-    let offset = 0;
-    for (const chunk of chunks) offset += chunk.copy(batch, offset);
+    // Reused for the next batch: observers get the encoded message, joiners and the mirror copy.
+    const batch = batchBuffer.subarray(0, chunkBytes);
     const at = position;
     position += chunkBytes;
-    chunks = [];
     chunkBytes = 0;
     let encoded: Buffer | undefined;
     const encode = () => (encoded ??= encodePty(batch));
     for (const connection of connections) connection.deliverPty(batch, at, encode);
     options.mirror.write(batch);
+    if (batchBuffer.length > BATCH_KEEP) batchBuffer = Buffer.allocUnsafeSlow(BATCH_START);
   }
 
   function broadcast(message: Buffer): void {
@@ -134,8 +137,12 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   return {
     publishPty(chunk) {
       if (ended || chunk.length === 0) return;
-      chunks.push(chunk);
-      chunkBytes += chunk.length;
+      if (chunkBytes + chunk.length > batchBuffer.length) {
+        const larger = Buffer.allocUnsafeSlow(Math.max(2 * batchBuffer.length, chunkBytes + chunk.length));
+        batchBuffer.copy(larger, 0, 0, chunkBytes);
+        batchBuffer = larger;
+      }
+      chunkBytes += chunk.copy(batchBuffer, chunkBytes);
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

@@ -13,6 +13,7 @@ import type { ObserverConnection, ObserverSocket } from './observer-connection.j
 import type { ObserverLogger } from './observer-logger.js';
 import { parseClientMessage } from './protocol.js';
 import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
+import { textFrame } from './ws-frame.js';
 
 /** ws refuses larger frames itself (1009); the protocol's own 64 KiB limit closes with 1008. */
 const WS_MAX_PAYLOAD = 1024 * 1024;
@@ -88,8 +89,9 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
 
 /**
  * Every message is JSON text, sent as a text frame. The hub hands the same message Buffer to every
- * observer, so it is framed once (`framedOnce`) and written to each socket as one buffer: ws would
- * build a header and two writes per socket (50 observers during a flood: 50 × the allocations).
+ * observer, so it is framed once (`textFrame`, in place when the message has room for the header)
+ * and written to each socket as one buffer: ws would build a header and two writes per socket
+ * (50 observers during a flood: 50 × the allocations).
  * This writes below ws, which is safe because ws queues nothing of its own without compression
  * (perMessageDeflate is off) and nothing is sent after a close; `bufferedAmount` still counts it.
  */
@@ -98,7 +100,7 @@ function observerSocket(ws: WebSocket): ObserverSocket {
   return {
     send: (data) => {
       if (ws.readyState !== ws.OPEN) return;
-      if (raw && !raw.destroyed) raw.write(framedOnce(data));
+      if (raw && !raw.destroyed) raw.write(textFrame(data));
       else ws.send(data, { binary: false });
     },
     get bufferedAmount() {
@@ -107,35 +109,6 @@ function observerSocket(ws: WebSocket): ObserverSocket {
     close: (code, reason) => ws.close(code, reason),
     terminate: () => ws.terminate(),
   };
-}
-
-const framed = new WeakMap<Buffer, Buffer>();
-
-/** `message` as a final, unmasked text frame (RFC 6455 §5.2), built once per message Buffer. */
-function framedOnce(message: Buffer): Buffer {
-  let frame = framed.get(message);
-  if (!frame) {
-    frame = textFrame(message);
-    framed.set(message, frame);
-  }
-  return frame;
-}
-
-export function textFrame(payload: Buffer): Buffer {
-  const length = payload.length;
-  const header = length < 126 ? 2 : length < 65536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(header + length);
-  frame[0] = 0x81; // FIN, opcode 1 (text); server frames are not masked
-  if (length < 126) frame[1] = length;
-  else if (length < 65536) {
-    frame[1] = 126;
-    frame.writeUInt16BE(length, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeBigUInt64BE(BigInt(length), 2);
-  }
-  payload.copy(frame, header);
-  return frame;
 }
 
 function refuseUpgrade(socket: Duplex, status: number, text: string): void {

@@ -6,6 +6,7 @@
  * size changes. Observers may send only `input`, and it is ignored unless input is allowed.
  */
 import type { SupervisorEvent } from '../loop/events.js';
+import { allocFramable } from './ws-frame.js';
 
 /** Who is being watched. `cols`/`rows` are the user's terminal size. */
 export interface ObserverHello {
@@ -70,10 +71,10 @@ export function encodeMessage(message: ServerMessage): Buffer {
 /** The pty message without building an intermediate object (it is the most frequent one). */
 export function encodePty(bytes: Uint8Array, snapshot = false): Buffer {
   const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  // Written straight into the message: no second string as large as the base64 one (the observer
-  // path of a flood allocates a lot; less of it keeps V8's young generation small).
+  // Written straight into the message, which has room for its WebSocket frame header: one buffer
+  // from the base64 to every socket (the observer path of a flood allocates a lot).
   const suffix = snapshot ? PTY_SNAPSHOT_SUFFIX : PTY_SUFFIX;
-  const message = Buffer.allocUnsafe(PTY_PREFIX.length + base64.length + suffix.length);
+  const message = allocFramable(PTY_PREFIX.length + base64.length + suffix.length);
   PTY_PREFIX.copy(message, 0);
   message.write(base64, PTY_PREFIX.length, 'latin1');
   suffix.copy(message, PTY_PREFIX.length + base64.length);

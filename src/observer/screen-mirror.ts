@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
 import type { ObserverLogger } from './observer-logger.js';
+import { ByteRing } from './byte-ring.js';
 
 export interface ScreenSnapshot {
   /** Stream position the snapshot was taken at; live output from here on follows it. */
@@ -18,11 +19,11 @@ export interface ScreenSnapshot {
 }
 
 export interface ScreenMirror {
-  /** Appends output in stream order. Takes ownership of `batch`. */
+  /** Appends output in stream order. Copies what it keeps: the caller may reuse `batch`. */
   write(batch: Buffer): void;
   /**
    * The output source kept the last bytes while nobody watched: they replace what the mirror has
-   * and count as `tail.length` more bytes of the stream.
+   * and count as `tail.length` more bytes of the stream. Copied like `write`.
    */
   replaceTail(tail: Buffer): void;
   resize(cols: number, rows: number): void;
@@ -43,13 +44,16 @@ export interface ScreenMirrorOptions {
    * worker parsing every byte took half of a 2-core machine's throughput during a flood).
    */
   lazy?: boolean;
-  /** A lazy mirror's worker ends after this long without a snapshot (default 5 s); the next one starts it again. */
+  /** A lazy mirror's worker ends after this long without a snapshot (default 1 s); the next one starts it again. */
   idleWorkerMs?: number;
   logger: ObserverLogger;
 }
 
-/** A lazy mirror's worker (a V8 isolate of its own, about 20 MB) ends when no joiner asked for this long. */
-const IDLE_WORKER_MS = 5000;
+/**
+ * A lazy mirror's worker (a V8 isolate of its own with a terminal and its scrollback, 15–20 MB)
+ * ends when no joiner asked for this long: a burst of joiners shares it, a flood right after does not carry it.
+ */
+const IDLE_WORKER_MS = 1000;
 
 export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let size = { cols: options.cols, rows: options.rows };
@@ -59,9 +63,11 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let written = 0; // stream position after everything given to write()
   let posted = 0; // stream position after everything posted to the worker
   let parsed = 0; // stream position the worker has parsed up to
+  // Lazy: the stream position the running worker's terminal has been given up to, if it is still
+  // one continuous stream (undefined: none yet, or the stream was replaced).
+  let lazyFed: number | undefined;
   let skipping = false;
-  let tail: Buffer[] = [];
-  let tailLength = 0;
+  const tail = new ByteRing(options.tailBytes);
   let nextId = 1;
   const pending = new Map<number, (snapshot: ScreenSnapshot | undefined) => void>();
 
@@ -83,28 +89,41 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     idleTimer = setTimeout(() => {
       const idle = worker;
       worker = undefined;
+      lazyFed = undefined;
       idle?.removeAllListeners('exit');
       void idle?.terminate();
     }, options.idleWorkerMs ?? IDLE_WORKER_MS);
     idleTimer.unref();
   };
-  const post = (message: MirrorRequest) => {
-    if (alive) ensureWorker().postMessage(message);
+  /** `data`, a buffer of its own, is handed over rather than copied again. */
+  const post = (message: MirrorRequest, data?: Buffer) => {
+    if (alive) ensureWorker().postMessage(message, data ? [data.buffer as ArrayBuffer] : []);
+  };
+  /** Starts the worker's terminal afresh from the kept tail. */
+  const postReset = () => {
+    const data = tail.contents();
+    post({ type: 'reset', at: written - data.length, data }, data);
   };
 
-  function catchUp(): void {
-    const data = Buffer.concat(tail, tailLength);
-    post({ type: 'reset', at: written - tailLength, data });
-    tail = [];
-    tailLength = 0;
-    posted = written;
-    skipping = false;
+  /**
+   * A lazy mirror's worker gets what it has not seen yet: only the new bytes while its terminal
+   * still follows the stream (a burst of joiners parses the tail once), the whole tail otherwise.
+   */
+  function feedLazy(): void {
+    if (worker && lazyFed !== undefined && written - lazyFed <= tail.length) {
+      if (written > lazyFed) {
+        const data = tail.last(written - lazyFed);
+        post({ type: 'write', at: lazyFed, data }, data);
+      }
+    } else postReset();
+    lazyFed = written;
   }
 
-  function keepTail(batch: Buffer): void {
-    tail.push(batch);
-    tailLength += batch.length;
-    while (tail.length > 1 && tailLength - tail[0]!.length >= options.tailBytes) tailLength -= tail.shift()!.length;
+  function catchUp(): void {
+    postReset();
+    tail.clear();
+    posted = written;
+    skipping = false;
   }
 
   function die(reason: string, error?: unknown): void {
@@ -135,21 +154,23 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     write(batch) {
       written += batch.length;
       if (!alive) return;
-      if (options.lazy) return keepTail(batch);
+      if (options.lazy) return tail.write(batch);
       if (!skipping && posted - parsed + batch.length > options.maxBacklogBytes) {
         skipping = true;
         options.logger.debug('observer: screen mirror behind, skipping output for the snapshot', { backlog: posted - parsed });
       }
-      if (skipping) keepTail(batch);
+      if (skipping) tail.write(batch);
       else {
-        post({ type: 'write', at: written - batch.length, data: batch });
+        const data = Buffer.allocUnsafeSlow(batch.length);
+        batch.copy(data);
+        post({ type: 'write', at: written - batch.length, data }, data);
         posted = written;
       }
     },
     replaceTail(data) {
       written += data.length;
-      tail = [data];
-      tailLength = data.length;
+      tail.replace(data);
+      lazyFed = undefined;
       if (!alive || options.lazy) return;
       catchUp();
     },
@@ -160,7 +181,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     snapshot(from, maxBytes) {
       if (!alive) return Promise.resolve(undefined);
       // The worker must get everything up to `from`, so the joiner does not wait for a catch-up.
-      if (options.lazy) post({ type: 'reset', at: written - tailLength, data: Buffer.concat(tail, tailLength) });
+      if (options.lazy) feedLazy();
       else if (skipping) catchUp();
       const id = nextId++;
       return new Promise((resolve) => {

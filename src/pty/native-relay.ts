@@ -82,16 +82,16 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   const onFrame = ({ type, payload }: RelayFrame) => {
     switch (type) {
       case 'O':
-        output$.next(payload);
+        output$.next(payload); // a view: see `output$`
         break;
       case 'I':
-        input$.next(payload);
+        input$.next(Buffer.from(payload));
         break;
       case 'S':
         altScreen.active = payload[0] === 1;
         break;
       case 'R':
-        tail$.next(payload);
+        tail$.next(Buffer.from(payload));
         for (const resolve of tailWaiters.splice(0)) resolve();
         break;
       case 'G':
@@ -111,7 +111,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   };
   channel.on('data', (chunk: Buffer) => {
     try {
-      for (const frame of decoder.push(chunk)) onFrame(frame);
+      decoder.push(chunk, onFrame);
     } catch (error) {
       options.onError(`relay: ${(error as Error).message}`);
       channel.destroy();

@@ -13,7 +13,11 @@ import { forwardSignals } from './forward-signals.js';
 import { AltScreenTracker, safeToInjectAfter } from './terminal-modes.js';
 
 export interface Proxy {
-  /** Every chunk written to the user's terminal (the agent's output and ccc's own title updates), after it was written. */
+  /**
+   * Every chunk written to the user's terminal (the agent's output and ccc's own title updates),
+   * after it was written. A chunk may be a view of a buffer that is reused once the subscriber
+   * returns (the relay's frames): copy what you keep.
+   */
   readonly output$: Observable<Buffer>;
   /** Every chunk the user typed, after it reached the agent. */
   readonly input$: Observable<Buffer>;

@@ -1,8 +1,9 @@
 /**
  * The frames on the socket between ccc and `ccc-relay` (native/relay.c has the full table):
  * one type byte, a little-endian u32 payload length, the payload. The decoder takes the socket's
- * chunks as they come, split anywhere, and hands out payloads as views of the chunk when a frame
- * lies inside one (no copy on the observer path).
+ * chunks as they come, split anywhere, and hands out payloads as views (of the chunk when a frame
+ * lies inside one; otherwise of a reused buffer it was assembled in), so the observer path
+ * allocates nothing per frame.
  */
 
 export interface RelayFrame {
@@ -22,36 +23,51 @@ export function encodeRelayFrame(type: string, payload: Buffer = Buffer.alloc(0)
   return frame;
 }
 
-export class RelayFrameDecoder {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+/** A partial frame is assembled in a reused buffer; after a frame larger than this it shrinks back. */
+const ASSEMBLY_KEEP = 4 * 1024 * 1024;
 
-  /** Returns the frames completed by `chunk`; throws on a length no relay sends. */
-  push(chunk: Buffer): RelayFrame[] {
-    const frames: RelayFrame[] = [];
-    let data = chunk;
-    if (this.pendingBytes > 0) {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
-      if (this.pendingBytes < HEADER) return frames;
-      const need = frameLength(Buffer.concat(this.pending, HEADER));
-      if (this.pendingBytes < need) return frames;
-      data = Buffer.concat(this.pending, this.pendingBytes);
-      this.pending = [];
-      this.pendingBytes = 0;
-    }
+export class RelayFrameDecoder {
+  private assembly = Buffer.allocUnsafeSlow(64 * 1024);
+  private assembled = 0;
+
+  /**
+   * Calls `onFrame` for each frame `chunk` completes, in order. A payload is a view of `chunk` or
+   * of the decoder's own buffer, valid only during that call: keep a copy, not the view (a frame
+   * split across reads costs one copy into a buffer that is reused, not an allocation).
+   * Throws on a length no relay sends.
+   */
+  push(chunk: Buffer, onFrame: (frame: RelayFrame) => void): void {
     let at = 0;
-    while (data.length - at >= HEADER) {
-      const length = frameLength(data.subarray(at, at + HEADER));
-      if (data.length - at < length) break;
-      frames.push({ type: String.fromCharCode(data[at]!), payload: data.subarray(at + HEADER, at + length) });
+    if (this.assembled > 0) {
+      at = this.take(chunk, 0, HEADER);
+      if (this.assembled < HEADER) return;
+      const length = frameLength(this.assembly);
+      at = this.take(chunk, at, length);
+      if (this.assembled < length) return;
+      this.assembled = 0;
+      onFrame({ type: String.fromCharCode(this.assembly[0]!), payload: this.assembly.subarray(HEADER, length) });
+      if (this.assembly.length > ASSEMBLY_KEEP) this.assembly = Buffer.allocUnsafeSlow(64 * 1024);
+    }
+    while (chunk.length - at >= HEADER) {
+      const length = frameLength(chunk.subarray(at, at + HEADER));
+      if (chunk.length - at < length) break;
+      onFrame({ type: String.fromCharCode(chunk[at]!), payload: chunk.subarray(at + HEADER, at + length) });
       at += length;
     }
-    if (at < data.length) {
-      this.pending = [data.subarray(at)];
-      this.pendingBytes = data.length - at;
+    if (at < chunk.length) this.take(chunk, at, chunk.length - at);
+  }
+
+  /** Copies bytes of `chunk` from `at` until the assembly holds `upTo` bytes; returns where it stopped. */
+  private take(chunk: Buffer, at: number, upTo: number): number {
+    const count = Math.min(upTo - this.assembled, chunk.length - at);
+    if (count <= 0) return at;
+    if (this.assembled + count > this.assembly.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(2 * this.assembly.length, this.assembled + count));
+      this.assembly.copy(larger, 0, 0, this.assembled);
+      this.assembly = larger;
     }
-    return frames;
+    this.assembled += chunk.copy(this.assembly, this.assembled, at, at + count);
+    return at + count;
   }
 }
 

@@ -11,8 +11,8 @@ describe('lazy screen mirror', () => {
   let mirror: ScreenMirror | undefined;
   afterEach(async () => mirror?.close());
 
-  const start = () =>
-    startScreenMirror({ cols: 40, rows: 5, scrollbackLines: 100, maxBacklogBytes: 1 << 20, tailBytes: 1 << 16, lazy: true, idleWorkerMs: 20, logger: silentLogger });
+  const start = (tailBytes = 1 << 16, idleWorkerMs = 20) =>
+    startScreenMirror({ cols: 40, rows: 5, scrollbackLines: 100, maxBacklogBytes: 1 << 20, tailBytes, lazy: true, idleWorkerMs, logger: silentLogger });
 
   it('answers snapshots before and after its idle worker was retired, at the latest size and position', async () => {
     mirror = start();
@@ -37,5 +37,27 @@ describe('lazy screen mirror', () => {
     expect(snapshot?.data).toContain('current screen');
     expect(snapshot?.data).not.toContain('old screen');
     expect(snapshot?.position).toBe(12 + tail.length);
+  });
+
+  it('gives a running worker only the new output, so a burst of joiners parses the tail once', async () => {
+    // The tail holds 16 bytes: a worker restarted from it could not show the first line any more.
+    mirror = start(16, 60_000);
+    mirror.write(Buffer.from('first\r\n'));
+    expect((await mirror.snapshot(0, 1 << 20))?.data).toContain('first');
+    mirror.write(Buffer.from('second line\r\n'));
+    const next = await mirror.snapshot(0, 1 << 20);
+    expect(next?.data).toContain('first');
+    expect(next?.data).toContain('second line');
+    expect(next?.position).toBe(7 + 13);
+  });
+
+  it('starts afresh from a replaced tail even while its worker runs', async () => {
+    mirror = start(1 << 16, 60_000);
+    mirror.write(Buffer.from('old screen\r\n'));
+    expect((await mirror.snapshot(0, 1 << 20))?.data).toContain('old screen');
+    mirror.replaceTail(Buffer.from('new screen'));
+    const snapshot = await mirror.snapshot(0, 1 << 20);
+    expect(snapshot?.data).toContain('new screen');
+    expect(snapshot?.data).not.toContain('old screen');
   });
 });
