@@ -44,7 +44,7 @@ export interface ScreenMirrorOptions {
    * worker parsing every byte took half of a 2-core machine's throughput during a flood).
    */
   lazy?: boolean;
-  /** A lazy mirror's worker ends after this long without a snapshot (default 1 s); the next one starts it again. */
+  /** A lazy mirror's worker ends after this long without a snapshot (default 250 ms); the next one starts it again. */
   idleWorkerMs?: number;
   logger: ObserverLogger;
 }
@@ -53,7 +53,7 @@ export interface ScreenMirrorOptions {
  * A lazy mirror's worker (a V8 isolate of its own with a terminal and its scrollback, 15–20 MB)
  * ends when no joiner asked for this long: a burst of joiners shares it, a flood right after does not carry it.
  */
-const IDLE_WORKER_MS = 1000;
+const IDLE_WORKER_MS = 250;
 
 export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let size = { cols: options.cols, rows: options.rows };
