@@ -7,7 +7,7 @@
  * output (only while observers are attached), the typed input in batches, alternate-screen changes
  * and the exit come out.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import tty from 'node:tty';
@@ -18,6 +18,7 @@ import type { AgentExit, AgentPtyOptions } from './agent-pty.js';
 import type { Proxy } from './proxy.js';
 import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
 import { writeResetSync } from './terminal.js';
+import { openRelayChannel } from './relay-channel.js';
 
 /** `cols` and `rows` are used when the user's stdin is not a terminal (the relay asks the terminal otherwise). */
 export interface NativeRelayOptions extends AgentPtyOptions {
@@ -67,12 +68,14 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   // process.stdin is never touched: creating its stream would compete with the relay for the keys.
   const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
   const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
-  const child = spawn(
-    options.relayPath,
-    [...(options.teeOutput ? ['--tee-output'] : []), ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []), '--cols', String(options.cols), '--rows', String(options.rows), '--', options.command, ...options.args],
-    { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', 'pipe'] },
-  );
-  const channel = child.stdio[3] as Socket;
+  const args = [
+    ...(options.teeOutput ? ['--tee-output'] : []),
+    ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []),
+    ...['--cols', String(options.cols), '--rows', String(options.rows), '--', options.command, ...options.args],
+  ];
+  /** Undefined until the relay runs; what is sent before waits in `early`. */
+  let channel: Socket | undefined;
+  const early: Buffer[] = [];
   const decoder = new RelayFrameDecoder();
   let resolvePid!: (pid: number | undefined) => void;
   const pid = new Promise<number | undefined>((resolve) => (resolvePid = resolve));
@@ -109,18 +112,19 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
         break;
     }
   };
-  channel.on('data', (chunk: Buffer) => {
+  const onChunk = (chunk: Buffer) => {
     try {
       decoder.push(chunk, onFrame);
     } catch (error) {
       options.onError(`relay: ${(error as Error).message}`);
-      channel.destroy();
+      channel?.destroy();
     }
-  });
-  channel.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
+  };
 
   const send = (type: string, payload: Buffer) => {
-    if (!channel.destroyed && channel.writable) channel.write(encodeRelayFrame(type, payload));
+    if (!channel) {
+      if (!settled) early.push(encodeRelayFrame(type, payload));
+    } else if (!channel.destroyed && channel.writable) channel.write(encodeRelayFrame(type, payload));
   };
 
   const finish = () => {
@@ -130,31 +134,50 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     gap$.complete();
     tail$.complete();
   };
-  const exit = new Promise<AgentExit>((resolve) => {
-    child.once('error', (error) => {
-      options.onError(`cannot start ${options.relayPath}: ${error.message}`);
-      if (child.pid === undefined && !settled) {
-        // Never started: nothing ran and the terminal was never touched.
-        settled = true;
-        resolvePid(undefined);
-        finish();
-        resolve({ exitCode: 127 });
-      }
-    });
-    child.once('close', (code, signal) => {
-      if (settled) return;
-      settled = true;
-      resolvePid(undefined);
-      if (!reported) {
-        // The relay died without reporting (killed): put the user's terminal back ourselves.
-        if (savedMode) restoreTerminalMode(savedMode);
-        if (tty.isatty(1)) writeResetSync(1, altScreen.active);
-        options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
-      }
-      finish();
-      resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
-    });
+  const exit = openRelayChannel(onChunk, options.onError).then((pair) => {
+    const child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', pair.theirs] });
+    if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
+    const ours = pair.ours ?? (child.stdio[3] as Socket);
+    if (!pair.ours) ours.on('data', onChunk);
+    ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
+    channel = ours;
+    for (const frame of early.splice(0)) ours.write(frame);
+    // A pipe from spawn is part of the child's 'close'; our own socket is not: the last frames
+    // (the exit) are read only once it has closed too.
+    const drained = pair.ours ? new Promise((resolve) => ours.once('close', resolve)) : Promise.resolve();
+    return relayExit(child, drained);
   });
+
+  function relayExit(child: ChildProcess, drained: Promise<unknown>): Promise<AgentExit> {
+    return new Promise<AgentExit>((resolve) => {
+      child.once('error', (error) => {
+        options.onError(`cannot start ${options.relayPath}: ${error.message}`);
+        if (child.pid === undefined && !settled) {
+          // Never started: nothing ran and the terminal was never touched.
+          settled = true;
+          channel?.destroy();
+          resolvePid(undefined);
+          finish();
+          resolve({ exitCode: 127 });
+        }
+      });
+      child.once('close', (code, signal) =>
+        void drained.then(() => {
+          if (settled) return;
+          settled = true;
+          resolvePid(undefined);
+          if (!reported) {
+            // The relay died without reporting (killed): put the user's terminal back ourselves.
+            if (savedMode) restoreTerminalMode(savedMode);
+            if (tty.isatty(1)) writeResetSync(1, altScreen.active);
+            options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
+          }
+          finish();
+          resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
+        }),
+      );
+    });
+  }
 
   return {
     output$,
@@ -167,7 +190,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     inject: (bytes) => send('T', Buffer.from(bytes)),
     sendToAgent: (bytes) => send('W', bytes),
     watch: (on) => {
-      if (settled || channel.destroyed) return Promise.resolve();
+      if (settled || channel?.destroyed) return Promise.resolve();
       send('O', Buffer.from([on ? 1 : 0]));
       return on ? new Promise<void>((resolve) => tailWaiters.push(resolve)) : Promise.resolve();
     },
