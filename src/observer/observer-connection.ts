@@ -7,10 +7,15 @@
  */
 import { encodePty } from './protocol.js';
 import type { ScreenSnapshot } from './screen-mirror.js';
+import { framePool } from './frame-pool.js';
 
 /** The part of a ws WebSocket an observer needs; a fake stands in for it in unit tests. */
 export interface ObserverSocket {
-  send(data: Buffer): void;
+  /**
+   * `written`, if the socket calls it, says the bytes are out (or dropped) and `data` may be
+   * reused; a socket that never calls it keeps `data` for good.
+   */
+  send(data: Buffer, written?: () => void): void;
   /** Bytes accepted by send() and not yet written to the network. */
   readonly bufferedAmount: number;
   close(code: number, reason: string): void;
@@ -102,7 +107,8 @@ export class ObserverConnection {
   private send(message: Buffer): void {
     if (this.closed) return;
     if (this.socket.bufferedAmount + message.length > this.queueLimit()) return this.fallBehind();
-    this.socket.send(message);
+    framePool.retain(message);
+    this.socket.send(message, () => framePool.release(message));
   }
 
   private fallBehind(): void {

@@ -1,8 +1,9 @@
 /**
  * Fans the session out to its observers. The producer side (publish*) never waits and does no
  * per-observer work on the pty path: chunks are only copied into one reused batch buffer, and one
- * setImmediate later the batch is encoded once (the only allocation per batch), handed to every
- * observer's bounded queue and copied into the screen mirror's tail.
+ * setImmediate later the batch is encoded once into a pooled message (frame-pool.ts), handed to
+ * every observer's bounded queue and copied into the screen mirror's tail: a flood allocates nothing
+ * per batch.
  * Everything else (frames, events, size changes) first flushes that batch, so each observer sees
  * output and events in the order they were published.
  */
@@ -12,6 +13,7 @@ import { ObserverConnection } from './observer-connection.js';
 import { CLOSE_FELL_BEHIND, type ObserverSocket } from './observer-connection.js';
 import type { ScreenMirror } from './screen-mirror.js';
 import type { ObserverLogger } from './observer-logger.js';
+import { framePool } from './frame-pool.js';
 
 /** Older events fall off the replay list a joiner gets; live observers have seen them all. */
 const MAX_EVENT_HISTORY = 1000;
@@ -110,8 +112,9 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
     position += chunkBytes;
     chunkBytes = 0;
     let encoded: Buffer | undefined;
-    const encode = () => (encoded ??= encodePty(batch));
+    const encode = () => (encoded ??= encodePty(batch, false, (length) => framePool.acquire(length)));
     for (const connection of connections) connection.deliverPty(batch, at, encode);
+    if (encoded) framePool.release(encoded); // each socket write holds it until it is out
     options.mirror.write(batch);
     if (batchBuffer.length > BATCH_KEEP) batchBuffer = Buffer.allocUnsafeSlow(BATCH_START);
   }

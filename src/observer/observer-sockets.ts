@@ -98,10 +98,10 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
 function observerSocket(ws: WebSocket): ObserverSocket {
   const raw = (ws as unknown as { _socket?: Duplex })._socket;
   return {
-    send: (data) => {
-      if (ws.readyState !== ws.OPEN) return;
-      if (raw && !raw.destroyed) raw.write(textFrame(data));
-      else ws.send(data, { binary: false });
+    send: (data, written) => {
+      if (ws.readyState !== ws.OPEN) return written?.();
+      if (raw && !raw.destroyed) raw.write(textFrame(data), () => written?.());
+      else ws.send(data, { binary: false }, () => written?.());
     },
     get bufferedAmount() {
       return ws.bufferedAmount;

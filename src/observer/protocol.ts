@@ -7,6 +7,7 @@
  */
 import type { SupervisorEvent } from '../loop/events.js';
 import { allocFramable } from './ws-frame.js';
+import { base64Into, base64Length } from './base64-into.js';
 
 /** Who is being watched. `cols`/`rows` are the user's terminal size. */
 export interface ObserverHello {
@@ -69,15 +70,15 @@ export function encodeMessage(message: ServerMessage): Buffer {
 }
 
 /** The pty message without building an intermediate object (it is the most frequent one). */
-export function encodePty(bytes: Uint8Array, snapshot = false): Buffer {
-  const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  // Written straight into the message, which has room for its WebSocket frame header: one buffer
-  // from the base64 to every socket (the observer path of a flood allocates a lot).
+export function encodePty(bytes: Uint8Array, snapshot = false, alloc: (length: number) => Buffer = allocFramable): Buffer {
+  // The base64 goes straight into the message, which has room for its WebSocket frame header:
+  // one buffer from the output to every socket, no string (the observer path of a flood would
+  // allocate megabytes a second).
   const suffix = snapshot ? PTY_SNAPSHOT_SUFFIX : PTY_SUFFIX;
-  const message = allocFramable(PTY_PREFIX.length + base64.length + suffix.length);
+  const message = alloc(PTY_PREFIX.length + base64Length(bytes.length) + suffix.length);
   PTY_PREFIX.copy(message, 0);
-  message.write(base64, PTY_PREFIX.length, 'latin1');
-  suffix.copy(message, PTY_PREFIX.length + base64.length);
+  const end = base64Into(bytes, message, PTY_PREFIX.length);
+  suffix.copy(message, end);
   return message;
 }
 

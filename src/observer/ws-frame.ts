@@ -7,14 +7,19 @@
  */
 
 /** The longest header: 2 bytes, then a 64-bit length. */
-const MAX_HEADER = 10;
+export const FRAME_HEADROOM = 10;
 const headroom = new WeakSet<Buffer>();
 const framed = new WeakMap<Buffer, Buffer>();
 
 /** An uninitialised message of `length` bytes with room for its frame header before it. */
 export function allocFramable(length: number): Buffer {
   // Never from Buffer's shared pool: the bytes in front of the message are written when it is framed.
-  const message = Buffer.allocUnsafeSlow(MAX_HEADER + length).subarray(MAX_HEADER);
+  return framableIn(Buffer.allocUnsafeSlow(FRAME_HEADROOM + length), length);
+}
+
+/** A message of `length` bytes in `whole` (which nothing else uses), after room for its header. */
+export function framableIn(whole: Buffer, length: number): Buffer {
+  const message = whole.subarray(FRAME_HEADROOM, FRAME_HEADROOM + length);
   headroom.add(message);
   return message;
 }

@@ -255,16 +255,17 @@ describe('observer server', () => {
     await reader.waitFor((m) => m.type === 'pty', 'the snapshot');
     // The client stops reading from its socket: the server's send buffer has to fill up.
     (stuck.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    // Every chunk differs, so a pooled message reused while a write of it was pending would show.
+    const chunks = randomStream(11, 16 * 1024 * 1024);
     let sent = 0;
-    while (sent < 16 * 1024 * 1024) {
+    for (const [i, chunk] of chunks.entries()) {
       server.publishPty(chunk);
       sent += chunk.length;
-      await new Promise((resolve) => setImmediate(resolve));
+      if (i % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     server.publishEvent({ kind: 'end', exit_code: 0, at });
     await reader.waitFor((m) => m.type === 'event', 'the end event');
-    expect(reader.liveBytes().length).toBe(sent);
+    expect(reader.liveBytes().equals(Buffer.concat(chunks))).toBe(true);
     expect(warnings).toEqual([expect.stringMatching(/^observer: dropped observer fell behind \(over 262144 bytes queued\)/)]);
     (stuck.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     const closed = await stuck.closed;
