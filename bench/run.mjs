@@ -3,7 +3,7 @@
  * prints the tables and the targets, writes bench/results/<date>.json and bench/RESULTS.md.
  *
  * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):
- *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=3  BENCH_HOOK_RUNS=20
+ *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=4  BENCH_HOOK_RUNS=20
  *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_MEMORY_REPS=4  BENCH_OBSERVERS_MB=200
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_ONLY=hook,keystroke,throughput,memory,frames   (a subset)
@@ -20,6 +20,7 @@ import { benchKeystrokes } from './keystroke.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
 import { consoleReport, markdownReport } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
+import { median } from './lib/stats.mjs';
 import { CLI, COMPARE_CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
 import { benchProxyMemory, benchThroughput } from './throughput.mjs';
 
@@ -34,7 +35,7 @@ const num = (name, full, small) => {
 const config = {
   keystrokes: num('BENCH_KEYSTROKES', 5000, 500),
   throughputMiB: num('BENCH_MB', 100, 10),
-  throughputReps: num('BENCH_THROUGHPUT_REPS', 3, 1),
+  throughputReps: num('BENCH_THROUGHPUT_REPS', 4, 1),
   hookRuns: num('BENCH_HOOK_RUNS', 20, 5),
   framesMiB: num('BENCH_FRAMES_MB', 1024, 64),
   hugeLineMB: num('BENCH_HUGE_LINE_MB', 50, 50),
@@ -117,6 +118,13 @@ try {
     }
     if (plain.length) results.memory = medianRun(plain);
     if (stuck.length) results.stuckObserver = medianRun(stuck);
+    if (stuck.length && stuck.length === plain.length) {
+      // The two floods of a repetition ran back to back, under the same load: their ratio is the
+      // figure the machine's drift between repetitions moves least.
+      const pairs = stuck.map((s, i) => Math.round((s.mbPerS / plain[i].mbPerS) * 100) / 100);
+      results.stuckObserver.pairRatios = pairs;
+      results.stuckObserver.pairedRatio = median(pairs);
+    }
     if (observersBuilt) {
       log(`proxy memory with ${config.observers} observers, one stuck…`);
       try {

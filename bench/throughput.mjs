@@ -51,14 +51,17 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
 }
 
 /**
- * Median MB/s of `reps` floods per variant, variants alternating within each repetition.
- * @returns {Promise<Record<string, { mbPerS: number, runs: number[] } | { unavailable: string }>>}
+ * Median MB/s of `reps` floods per variant, variants alternating within each repetition and in
+ * reverse order every other one (so none always runs first). The ratios to (a) and (b) are the
+ * medians of each repetition's own ratio: floods a few seconds apart share the machine's load,
+ * repetitions a minute apart do not.
+ * @returns {Promise<Record<string, { mbPerS: number, runs: number[], vsDirect?: number, vsScript?: number } | { unavailable: string }>>}
  */
 export async function benchThroughput({ variants, bytes, reps, workspace, log }) {
   const runs = new Map(variants.map((id) => [id, []]));
   const results = {};
   for (let rep = 0; rep < reps; rep++) {
-    for (const id of variants) {
+    for (const id of rep % 2 === 0 ? variants : [...variants].reverse()) {
       if (results[id]) continue; // unavailable
       try {
         const r = await floodOnce(id, bytes, workspace);
@@ -70,12 +73,17 @@ export async function benchThroughput({ variants, bytes, reps, workspace, log })
     }
     log(`throughput: repetition ${rep + 1}/${reps}`);
   }
+  const paired = (list, reference) => {
+    const base = runs.get(reference);
+    if (results[reference] || !base || base.length !== list.length) return undefined;
+    return Math.round(median(list.map((r, i) => r.mbPerS / base[i].mbPerS)) * 100) / 100;
+  };
   for (const [id, list] of runs) {
     if (results[id]) continue;
     results[id] = {
       mbPerS: median(list.map((r) => r.mbPerS)),
       runs: list.map((r) => Math.round(r.mbPerS * 10) / 10),
-      ...(id === 'direct' ? {} : { proxyCpuMsPerMiB: median(list.map((r) => r.proxyCpuMsPerMiB)) }),
+      ...(id === 'direct' ? {} : { vsDirect: paired(list, 'direct'), vsScript: paired(list, 'script'), proxyCpuMsPerMiB: median(list.map((r) => r.proxyCpuMsPerMiB)) }),
     };
   }
   return results;

@@ -52,12 +52,15 @@ export function tablesOf(r) {
         notes.push(`${label(id)}: not measured: ${x.unavailable}`);
         continue;
       }
-      rows.push([label(id), f(x.mbPerS, 1), times(ratio(x.mbPerS, r.throughput.direct?.mbPerS)), times(ratio(x.mbPerS, r.throughput.script?.mbPerS)), f(x.proxyCpuMsPerMiB, 1), x.runs.join(' / ')]);
+      const toDirect = id === 'direct' ? 1 : (x.vsDirect ?? ratio(x.mbPerS, r.throughput.direct?.mbPerS));
+      const toScript = id === 'script' ? 1 : (x.vsScript ?? ratio(x.mbPerS, r.throughput.script?.mbPerS));
+      rows.push([label(id), f(x.mbPerS, 1), times(toDirect), times(toScript), f(x.proxyCpuMsPerMiB, 1), x.runs.join(' / ')]);
     }
     const tp = (id) => (r.throughput[id] && 'mbPerS' in r.throughput[id] ? r.throughput[id] : undefined);
     const [c, n, ref] = [tp('ccc-sup'), tp('ccc-sup-node'), tp('node-pty')];
     if (c && n) notes.push(`(c) ÷ (n), the native relay against ccc's Node proxy: ${times(ratio(c.mbPerS, n.mbPerS))} the throughput, ${times(ratio(c.proxyCpuMsPerMiB, n.proxyCpuMsPerMiB))} the CPU per MiB.`);
     if (n && ref) notes.push(`(n) ÷ (r), ccc's Node proxy against a bare node-pty proxy: ${times(ratio(n.mbPerS, ref.mbPerS))} the throughput, ${times(ratio(n.proxyCpuMsPerMiB, ref.proxyCpuMsPerMiB))} the CPU per MiB.`);
+    notes.push('/(a) and /(b): the median of each repetition\'s own ratio (the floods of a repetition run back to back; the order reverses every other repetition).');
     tables.push({
       title: `Throughput (${r.config.throughputMiB} MiB of text lines, median of ${r.config.throughputReps})`,
       ...table(['variant', 'MiB/s', '/(a)', '/(b)', 'proxy CPU ms/MiB', 'runs MiB/s'], rows),
@@ -111,6 +114,7 @@ export function tablesOf(r) {
     }
     if (m.runsMbPerS && one?.runsMbPerS) {
       notes.push(`floods without and with the stuck observer alternated ${m.runsMbPerS.length} times (ABBA order); MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`);
+      if (one.pairRatios) notes.push(`with ÷ without, each repetition's two floods (back to back): ${one.pairRatios.join(' / ')}; median ${one.pairedRatio} (the target's figure).`);
     }
     tables.push({ title: 'Proxy memory (RSS of ccc and its relay, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
   }
