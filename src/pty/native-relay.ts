@@ -135,8 +135,14 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     tail$.complete();
   };
   const exit = openRelayChannel(onChunk, options.onError).then((pair) => {
-    const child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', pair.theirs] });
-    if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
+    let child: ChildProcess;
+    try {
+      child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', pair.theirs] });
+    } catch (error) {
+      return neverStarted(error as Error, pair);
+    } finally {
+      if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
+    }
     const ours = pair.ours ?? (child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', onChunk);
     ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
@@ -148,18 +154,21 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     return relayExit(child, drained);
   });
 
+  /** Nothing ran and the terminal was never touched. */
+  function neverStarted(error: Error, pair: { ours: Socket | undefined }): AgentExit {
+    options.onError(`cannot start ${options.relayPath}: ${error.message}`);
+    pair.ours?.destroy();
+    settled = true;
+    resolvePid(undefined);
+    finish();
+    return { exitCode: 127 };
+  }
+
   function relayExit(child: ChildProcess, drained: Promise<unknown>): Promise<AgentExit> {
     return new Promise<AgentExit>((resolve) => {
       child.once('error', (error) => {
-        options.onError(`cannot start ${options.relayPath}: ${error.message}`);
-        if (child.pid === undefined && !settled) {
-          // Never started: nothing ran and the terminal was never touched.
-          settled = true;
-          channel?.destroy();
-          resolvePid(undefined);
-          finish();
-          resolve({ exitCode: 127 });
-        }
+        if (child.pid === undefined && !settled) resolve(neverStarted(error, { ours: channel }));
+        else options.onError(`relay: ${error.message}`);
       });
       child.once('close', (code, signal) =>
         void drained.then(() => {

@@ -113,6 +113,21 @@ describe('native relay', () => {
     expect(output.toString()).toContain('on the alternate screen ✓');
   });
 
+  it('talks to the relay over a pipe, and says so, when no private socket can be made', async () => {
+    const script = `printf 'READY\\n'; stty raw -echo; head -c 3 > typed.txt; printf 'through the pipe'; exit 4`;
+    const { exited, terminal, result, output, input } = await run(script, { TMPDIR: path.join(dir, 'no-such-dir') }, async (h) => {
+      await h.waitForOutput(/READY/);
+      await h.type('abc', 20);
+    });
+    expect(exited.exitCode).toBe(4);
+    expect(result.exit).toEqual({ exitCode: 4 });
+    expect(result.errors).toEqual([expect.stringMatching(/^relay: no private socket for the relay \(.*ENOENT.*\); using a pipe$/)]);
+    expect(input.toString()).toBe('abc');
+    const reset = Buffer.from(resetSequence(false));
+    expect(terminal.subarray(0, terminal.length - reset.length).equals(output)).toBe(true);
+    expect(output.toString()).toContain('through the pipe');
+  });
+
   it('writes an injected title where it cannot split a sequence of the agent', async () => {
     const title = '\x1b]0;ccc: reviewing\x07';
     // The agent stops for 50 ms inside an SGR sequence; the title is asked for right then.
@@ -155,6 +170,24 @@ describe('native relay', () => {
     expect(await relay.exit).toEqual({ exitCode: 127 });
     expect(await relay.pid).toBeUndefined();
     expect(errors).toEqual([expect.stringMatching(/^cannot start .*no-relay: spawn .*no-relay ENOENT$/)]);
+  });
+
+  it('reports a relay that spawn refuses outright (an argument with a NUL byte) the same way', async () => {
+    const errors: string[] = [];
+    const relay = startNativeRelay({
+      relayPath: findRelay()!,
+      command: '/bin/echo',
+      args: ['bad\0argument'],
+      cwd: dir,
+      env: process.env,
+      cols: 80,
+      rows: 24,
+      teeOutput: false,
+      onError: (message) => errors.push(message),
+    });
+    expect(await relay.exit).toEqual({ exitCode: 127 });
+    expect(await relay.pid).toBeUndefined();
+    expect(errors).toEqual([expect.stringMatching(/^cannot start .*ccc-relay: .*null bytes/)]);
   });
 
   it('keeps the tail while nobody watches, and sends it before the live copy when watching starts', async () => {
