@@ -111,6 +111,7 @@ export function tablesOf(r) {
       notes.push(
         `stuck observer ${o.stuckDropped ? 'dropped by the session' : 'NOT dropped'}; healthy observers dropped: ${o.healthyDropped}; each healthy observer received ${f(o.healthyMinMiB, 0)}–${f(o.healthyMaxMiB, 0)} MiB (output as base64 JSON).`,
       );
+      if (o.runsHwmMiB) notes.push(`${o.observers} observers: the worst of ${o.runsHwmMiB.length} runs (peaks ${o.runsHwmMiB.join(' / ')} MiB).`);
     }
     if (m.runsMbPerS && one?.runsMbPerS) {
       notes.push(`floods without and with the stuck observer alternated ${m.runsMbPerS.length} times (ABBA order); MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`);
