@@ -3,7 +3,7 @@
  * prints the tables and the targets, writes bench/results/<date>.json and bench/RESULTS.md.
  *
  * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):
- *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=4  BENCH_HOOK_RUNS=20
+ *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=6  BENCH_HOOK_RUNS=20
  *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_MEMORY_REPS=4  BENCH_OBSERVERS_MB=200  BENCH_OBSERVER_REPS=3
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_ONLY=hook,keystroke,throughput,memory,frames   (a subset)
@@ -35,7 +35,7 @@ const num = (name, full, small) => {
 const config = {
   keystrokes: num('BENCH_KEYSTROKES', 5000, 500),
   throughputMiB: num('BENCH_MB', 100, 10),
-  throughputReps: num('BENCH_THROUGHPUT_REPS', 4, 1),
+  throughputReps: num('BENCH_THROUGHPUT_REPS', 6, 1),
   hookRuns: num('BENCH_HOOK_RUNS', 20, 5),
   framesMiB: num('BENCH_FRAMES_MB', 1024, 64),
   hugeLineMB: num('BENCH_HUGE_LINE_MB', 50, 50),
