@@ -37,6 +37,7 @@ export async function openRelayChannel(onChunk: (chunk: Buffer) => void, onError
       listener.once('error', reject);
       listener.listen(address, resolve);
     });
+    fs.chmodSync(address, 0o600); // private like every socket of ccc's, for the few milliseconds it exists
     const buffer = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
     const ours = net.connect({ path: address, onread: { buffer, callback: (bytes: number, into: Uint8Array) => keepReading(onChunk, into, bytes) } });
     await new Promise<void>((resolve, reject) => {
