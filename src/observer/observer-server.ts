@@ -67,9 +67,6 @@ export interface ObserverOptions {
 /** What all observers of a session may hold queued together (see `ObserverHubOptions.totalQueueBytes`). */
 const TOTAL_QUEUE_BYTES = 32 * 1024 * 1024;
 
-/** The screen worker may fall this far behind before it skips output (snapshot only). */
-const MIRROR_BACKLOG_BYTES = 8 * 1024 * 1024;
-
 export async function startObserver(options: ObserverOptions): Promise<ObserverServer> {
   const logger = options.logger ?? silentLogger;
   const token = options.token ?? newToken();
@@ -82,9 +79,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     cols: options.hello.cols,
     rows: options.hello.rows,
     scrollbackLines: Math.min(20_000, Math.ceil(snapshotBytes / Math.max(1, options.hello.cols))),
-    maxBacklogBytes: MIRROR_BACKLOG_BYTES,
     tailBytes,
-    lazy: true,
     logger,
   });
   const hub = createObserverHub({

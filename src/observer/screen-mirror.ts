@@ -1,10 +1,10 @@
 /**
- * The main-thread side of the screen worker: takes the session's output in batches and answers
- * "what does the screen look like" for late joiners. It never makes the caller wait: when the
- * worker falls behind by more than `maxBacklogBytes`, output is skipped (only the most recent
- * `tailBytes` are kept) and the worker restarts from a clean terminal with that tail once it has
- * caught up. A TUI redraws itself, so the snapshot becomes right again with its next frame, and the
- * bytes sent to observers are never affected, only the snapshot.
+ * The main-thread side of the screen worker: keeps the last `tailBytes` of the session's output
+ * and answers "what does the screen look like" for late joiners. The session pays nothing for it
+ * between joins: output is only copied into a ring, and the worker (an isolate that parses the
+ * tail into a headless terminal) runs around snapshots only. It never makes the caller wait, and
+ * the bytes sent to observers are never affected, only the snapshot: a TUI redraws itself, so a
+ * screen rebuilt from a tail that starts mid-frame becomes right with its next frame.
  */
 import { Worker } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
@@ -36,22 +36,15 @@ export interface ScreenMirrorOptions {
   cols: number;
   rows: number;
   scrollbackLines: number;
-  maxBacklogBytes: number;
   tailBytes: number;
-  /**
-   * Parse only when a joiner asks: keep the last `tailBytes` of output and replay them into a fresh
-   * terminal for each snapshot. The session then pays nothing for the mirror between joins (a
-   * worker parsing every byte took half of a 2-core machine's throughput during a flood).
-   */
-  lazy?: boolean;
-  /** A lazy mirror's worker ends after this long without a snapshot (default 250 ms); the next one starts it again. */
+  /** The worker ends after this long without a snapshot (default 250 ms); the next one starts it again. */
   idleWorkerMs?: number;
   logger: ObserverLogger;
 }
 
 /**
- * A lazy mirror's worker (a V8 isolate of its own with a terminal and its scrollback, 15–20 MB)
- * ends when no joiner asked for this long: a burst of joiners shares it, a flood right after does not carry it.
+ * The worker (a V8 isolate of its own with a terminal and its scrollback, 15–20 MB) ends when no
+ * joiner asked for this long: a burst of joiners shares it, a flood right after does not carry it.
  */
 const IDLE_WORKER_MS = 250;
 
@@ -61,17 +54,13 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let idleTimer: NodeJS.Timeout | undefined;
   let alive = true;
   let written = 0; // stream position after everything given to write()
-  let posted = 0; // stream position after everything posted to the worker
-  let parsed = 0; // stream position the worker has parsed up to
-  // Lazy: the stream position the running worker's terminal has been given up to, if it is still
-  // one continuous stream (undefined: none yet, or the stream was replaced).
-  let lazyFed: number | undefined;
-  let skipping = false;
+  // The stream position the running worker's terminal has been given up to, while it still follows
+  // one continuous stream (undefined: no worker yet, or the stream was replaced).
+  let fed: number | undefined;
   const tail = new ByteRing(options.tailBytes);
   let nextId = 1;
   const pending = new Map<number, (snapshot: ScreenSnapshot | undefined) => void>();
 
-  /** The worker, started when needed: at once for an eager mirror, at a snapshot for a lazy one. */
   const ensureWorker = (): Worker => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
@@ -83,13 +72,13 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     worker = started;
     return started;
   };
-  /** A lazy mirror rebuilds the screen from its tail at every snapshot: an idle worker can go. */
+  /** Every snapshot rebuilds the screen from the tail: an idle worker can go. */
   const retireWhenIdle = () => {
-    if (!options.lazy || pending.size > 0 || !worker) return;
+    if (pending.size > 0 || !worker) return;
     idleTimer = setTimeout(() => {
       const idle = worker;
       worker = undefined;
-      lazyFed = undefined;
+      fed = undefined;
       idle?.removeAllListeners('exit');
       void idle?.terminate();
     }, options.idleWorkerMs ?? IDLE_WORKER_MS);
@@ -99,31 +88,22 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   const post = (message: MirrorRequest, data?: Buffer) => {
     if (alive) ensureWorker().postMessage(message, data ? [data.buffer as ArrayBuffer] : []);
   };
-  /** Starts the worker's terminal afresh from the kept tail. */
-  const postReset = () => {
-    const data = tail.contents();
-    post({ type: 'reset', at: written - data.length, data }, data);
-  };
 
   /**
-   * A lazy mirror's worker gets what it has not seen yet: only the new bytes while its terminal
-   * still follows the stream (a burst of joiners parses the tail once), the whole tail otherwise.
+   * The worker gets what it has not seen yet: only the new bytes while its terminal still follows
+   * the stream (a burst of joiners parses the tail once), the whole tail on a fresh terminal otherwise.
    */
-  function feedLazy(): void {
-    if (worker && lazyFed !== undefined && written - lazyFed <= tail.length) {
-      if (written > lazyFed) {
-        const data = tail.last(written - lazyFed);
-        post({ type: 'write', at: lazyFed, data }, data);
+  function feed(): void {
+    if (worker && fed !== undefined && written - fed <= tail.length) {
+      if (written > fed) {
+        const data = tail.last(written - fed);
+        post({ type: 'write', at: fed, data }, data);
       }
-    } else postReset();
-    lazyFed = written;
-  }
-
-  function catchUp(): void {
-    postReset();
-    tail.clear();
-    posted = written;
-    skipping = false;
+    } else {
+      const data = tail.contents();
+      post({ type: 'reset', at: written - data.length, data }, data);
+    }
+    fed = written;
   }
 
   function die(reason: string, error?: unknown): void {
@@ -138,41 +118,21 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   }
 
   function onReply(reply: MirrorReply): void {
-    if (reply.type === 'ack') {
-      parsed = reply.position;
-      if (skipping && posted - parsed <= options.maxBacklogBytes / 2) catchUp();
-      return;
-    }
     const resolve = pending.get(reply.id);
     pending.delete(reply.id);
     resolve?.({ position: reply.position, data: reply.data });
     retireWhenIdle();
   }
-  if (!options.lazy) ensureWorker();
 
   return {
     write(batch) {
       written += batch.length;
-      if (!alive) return;
-      if (options.lazy) return tail.write(batch);
-      if (!skipping && posted - parsed + batch.length > options.maxBacklogBytes) {
-        skipping = true;
-        options.logger.debug('observer: screen mirror behind, skipping output for the snapshot', { backlog: posted - parsed });
-      }
-      if (skipping) tail.write(batch);
-      else {
-        const data = Buffer.allocUnsafeSlow(batch.length);
-        batch.copy(data);
-        post({ type: 'write', at: written - batch.length, data }, data);
-        posted = written;
-      }
+      tail.write(batch);
     },
     replaceTail(data) {
       written += data.length;
       tail.replace(data);
-      lazyFed = undefined;
-      if (!alive || options.lazy) return;
-      catchUp();
+      fed = undefined;
     },
     resize(cols, rows) {
       size = { cols, rows };
@@ -180,9 +140,8 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     },
     snapshot(from, maxBytes) {
       if (!alive) return Promise.resolve(undefined);
-      // The worker must get everything up to `from`, so the joiner does not wait for a catch-up.
-      if (options.lazy) feedLazy();
-      else if (skipping) catchUp();
+      // The worker gets everything up to `from` first, so the joiner does not wait for more output.
+      feed();
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve);

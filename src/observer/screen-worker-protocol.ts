@@ -7,12 +7,9 @@ export interface ScreenWorkerData {
 
 export type MirrorRequest =
   | { type: 'write'; at: number; data: Uint8Array }
-  /** Output between the previous write and `at` was skipped: reset the terminal, then write. */
+  /** A fresh terminal from `data` (the tail, which starts at `at`): reset, then write. */
   | { type: 'reset'; at: number; data: Uint8Array }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'snapshot'; id: number; from: number; maxBytes: number };
 
-export type MirrorReply =
-  /** Everything before `position` has been parsed. */
-  | { type: 'ack'; position: number }
-  | { type: 'snapshot'; id: number; position: number; data: string };
+export type MirrorReply = { type: 'snapshot'; id: number; position: number; data: string };

@@ -1,7 +1,8 @@
 /**
- * Worker thread that keeps a headless terminal (xterm.js) fed with the session's output, so a
- * late joiner gets a correct screen at once. It runs off the main thread: parsing terminal output
- * costs far more than forwarding it, and the user's keystrokes must never wait for it.
+ * Worker thread with a headless terminal (xterm.js) that the screen mirror feeds with the tail of
+ * the session's output when a late joiner needs the screen. It runs off the main thread: parsing
+ * terminal output costs far more than forwarding it, and with the Node proxy the user's keystrokes
+ * pass through the main thread.
  *
  * Positions are offsets in the whole output stream since the session started. A snapshot asked
  * for at position `from` is taken at the first place at or after `from` where no escape sequence
@@ -87,8 +88,7 @@ function write(at: number, data: Uint8Array): void {
   }
   boundary.feed(data, offset, data.length);
   position = at + data.length;
-  const end = position;
-  term.write(data.subarray(written), () => reply({ type: 'ack', position: end }));
+  term.write(data.subarray(written));
 }
 
 function requestSnapshot(id: number, from: number, maxBytes: number): void {
@@ -109,7 +109,7 @@ port.on('message', (message: MirrorRequest) => {
       write(message.at, message.data);
       return;
     case 'reset':
-      // Output was skipped to catch up: start from a clean terminal (RIS, in stream order).
+      // A tail that does not follow what this terminal saw: start from a clean one (RIS, in stream order).
       term.write('\x1bc');
       boundary.reset();
       write(message.at, message.data);

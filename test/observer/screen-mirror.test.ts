@@ -1,5 +1,5 @@
 /**
- * The lazy screen mirror keeps only the tail of the output; its worker (a V8 isolate of its own)
+ * The screen mirror keeps only the tail of the output; its worker (a V8 isolate of its own)
  * runs only around snapshots. A snapshot after the worker was retired, a resize and a tail that
  * replaced the stream (the relay's, after nobody watched) must still show the right screen.
  */
@@ -7,12 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startScreenMirror, type ScreenMirror } from '../../src/observer/screen-mirror.js';
 import { silentLogger } from '../../src/observer/observer-logger.js';
 
-describe('lazy screen mirror', () => {
+describe('screen mirror', () => {
   let mirror: ScreenMirror | undefined;
   afterEach(async () => mirror?.close());
 
   const start = (tailBytes = 1 << 16, idleWorkerMs = 20) =>
-    startScreenMirror({ cols: 40, rows: 5, scrollbackLines: 100, maxBacklogBytes: 1 << 20, tailBytes, lazy: true, idleWorkerMs, logger: silentLogger });
+    startScreenMirror({ cols: 40, rows: 5, scrollbackLines: 100, tailBytes, idleWorkerMs, logger: silentLogger });
 
   it('answers snapshots before and after its idle worker was retired, at the latest size and position', async () => {
     mirror = start();
