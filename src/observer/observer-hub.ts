@@ -14,6 +14,7 @@ import { CLOSE_FELL_BEHIND, type ObserverSocket } from './observer-connection.js
 import type { ScreenMirror } from './screen-mirror.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { framePool } from './frame-pool.js';
+import { ReusedBuffer } from '../pty/reused-buffer.js';
 
 /** Older events fall off the replay list a joiner gets; live observers have seen them all. */
 const MAX_EVENT_HISTORY = 1000;
@@ -21,9 +22,6 @@ export const CLOSE_TOO_MANY = 1013;
 export const CLOSE_SESSION_ENDED = 1001;
 /** At the end, a reading observer gets this long to receive what is still queued for it. */
 const END_GRACE_MS = 3000;
-/** The batch buffer starts this large and goes back to it after a batch larger than `BATCH_KEEP`. */
-const BATCH_START = 64 * 1024;
-const BATCH_KEEP = 4 * 1024 * 1024;
 
 export interface ObserverHubOptions {
   hello: ObserverHello;
@@ -83,8 +81,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   const connections = new Set<ObserverConnection>();
   const history: Buffer[] = [];
   let hello: ObserverHello = { ...options.hello };
-  let batchBuffer = Buffer.allocUnsafeSlow(BATCH_START);
-  let chunkBytes = 0;
+  const pendingOutput = new ReusedBuffer(64 * 1024, 4 * 1024 * 1024);
   let position = 0;
   let scheduled = false;
   let ended = false;
@@ -105,18 +102,17 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
 
   function flush(): void {
     scheduled = false;
-    if (chunkBytes === 0) return;
+    if (pendingOutput.length === 0) return;
     // Reused for the next batch: observers get the encoded message, joiners and the mirror copy.
-    const batch = batchBuffer.subarray(0, chunkBytes);
+    const batch = pendingOutput.bytes();
     const at = position;
-    position += chunkBytes;
-    chunkBytes = 0;
+    position += batch.length;
     let encoded: Buffer | undefined;
     const encode = () => (encoded ??= encodePty(batch, false, (length) => framePool.acquire(length)));
     for (const connection of connections) connection.deliverPty(batch, at, encode);
     if (encoded) framePool.release(encoded); // each socket write holds it until it is out
     options.mirror.write(batch);
-    if (batchBuffer.length > BATCH_KEEP) batchBuffer = Buffer.allocUnsafeSlow(BATCH_START);
+    pendingOutput.clear();
   }
 
   function broadcast(message: Buffer): void {
@@ -140,12 +136,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   return {
     publishPty(chunk) {
       if (ended || chunk.length === 0) return;
-      if (chunkBytes + chunk.length > batchBuffer.length) {
-        const larger = Buffer.allocUnsafeSlow(Math.max(2 * batchBuffer.length, chunkBytes + chunk.length));
-        batchBuffer.copy(larger, 0, 0, chunkBytes);
-        batchBuffer = larger;
-      }
-      chunkBytes += chunk.copy(batchBuffer, chunkBytes);
+      pendingOutput.append(chunk);
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

@@ -5,6 +5,7 @@
  * lies inside one; otherwise of a reused buffer it was assembled in), so the observer path
  * allocates nothing per frame.
  */
+import { ReusedBuffer } from './reused-buffer.js';
 
 export interface RelayFrame {
   type: string;
@@ -23,12 +24,9 @@ export function encodeRelayFrame(type: string, payload: Buffer = Buffer.alloc(0)
   return frame;
 }
 
-/** A partial frame is assembled in a reused buffer; after a frame larger than this it shrinks back. */
-const ASSEMBLY_KEEP = 4 * 1024 * 1024;
-
 export class RelayFrameDecoder {
-  private assembly = Buffer.allocUnsafeSlow(64 * 1024);
-  private assembled = 0;
+  /** A frame split across reads is put together here (4 MiB kept; the relay's frames are smaller). */
+  private readonly partial = new ReusedBuffer(64 * 1024, 4 * 1024 * 1024);
 
   /**
    * Calls `onFrame` for each frame `chunk` completes, in order. A payload is a view of `chunk` or
@@ -38,15 +36,15 @@ export class RelayFrameDecoder {
    */
   push(chunk: Buffer, onFrame: (frame: RelayFrame) => void): void {
     let at = 0;
-    if (this.assembled > 0) {
+    if (this.partial.length > 0) {
       at = this.take(chunk, 0, HEADER);
-      if (this.assembled < HEADER) return;
-      const length = frameLength(this.assembly);
+      if (this.partial.length < HEADER) return;
+      const length = frameLength(this.partial.bytes());
       at = this.take(chunk, at, length);
-      if (this.assembled < length) return;
-      this.assembled = 0;
-      onFrame({ type: String.fromCharCode(this.assembly[0]!), payload: this.assembly.subarray(HEADER, length) });
-      if (this.assembly.length > ASSEMBLY_KEEP) this.assembly = Buffer.allocUnsafeSlow(64 * 1024);
+      if (this.partial.length < length) return;
+      const frame = this.partial.bytes();
+      onFrame({ type: String.fromCharCode(frame[0]!), payload: frame.subarray(HEADER, length) });
+      this.partial.clear();
     }
     while (chunk.length - at >= HEADER) {
       const length = frameLength(chunk.subarray(at, at + HEADER));
@@ -54,19 +52,13 @@ export class RelayFrameDecoder {
       onFrame({ type: String.fromCharCode(chunk[at]!), payload: chunk.subarray(at + HEADER, at + length) });
       at += length;
     }
-    if (at < chunk.length) this.take(chunk, at, chunk.length - at);
+    if (at < chunk.length) this.partial.append(chunk.subarray(at));
   }
 
-  /** Copies bytes of `chunk` from `at` until the assembly holds `upTo` bytes; returns where it stopped. */
+  /** Appends bytes of `chunk` from `at` until the partial frame holds `upTo` bytes; returns where it stopped. */
   private take(chunk: Buffer, at: number, upTo: number): number {
-    const count = Math.min(upTo - this.assembled, chunk.length - at);
-    if (count <= 0) return at;
-    if (this.assembled + count > this.assembly.length) {
-      const larger = Buffer.allocUnsafeSlow(Math.max(2 * this.assembly.length, this.assembled + count));
-      this.assembly.copy(larger, 0, 0, this.assembled);
-      this.assembly = larger;
-    }
-    this.assembled += chunk.copy(this.assembly, this.assembled, at, at + count);
+    const count = Math.max(0, Math.min(upTo - this.partial.length, chunk.length - at));
+    this.partial.append(chunk.subarray(at, at + count));
     return at + count;
   }
 }
