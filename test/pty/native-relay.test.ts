@@ -154,39 +154,24 @@ describe('native relay', () => {
     expect(result.pid).toBeUndefined();
   });
 
-  it('reports a relay that cannot be started as exit 127 with the reason, and nothing hangs', async () => {
+  /** A relay that never runs: its exit, its pid and the errors it reported. */
+  async function neverStarted(relayPath: string, command: string, args: string[]) {
     const errors: string[] = [];
-    const relay = startNativeRelay({
-      relayPath: path.join(dir, 'no-relay'),
-      command: '/bin/true',
-      args: [],
-      cwd: dir,
-      env: process.env,
-      cols: 80,
-      rows: 24,
-      teeOutput: false,
-      onError: (message) => errors.push(message),
-    });
-    expect(await relay.exit).toEqual({ exitCode: 127 });
-    expect(await relay.pid).toBeUndefined();
+    const relay = startNativeRelay({ relayPath, command, args, cwd: dir, env: process.env, cols: 80, rows: 24, teeOutput: false, onError: (message) => errors.push(message) });
+    return { exit: await relay.exit, pid: await relay.pid, errors };
+  }
+
+  it('reports a relay that cannot be started as exit 127 with the reason, and nothing hangs', async () => {
+    const { exit, pid, errors } = await neverStarted(path.join(dir, 'no-relay'), '/bin/true', []);
+    expect(exit).toEqual({ exitCode: 127 });
+    expect(pid).toBeUndefined();
     expect(errors).toEqual([expect.stringMatching(/^cannot start .*no-relay: spawn .*no-relay ENOENT$/)]);
   });
 
   it('reports a relay that spawn refuses outright (an argument with a NUL byte) the same way', async () => {
-    const errors: string[] = [];
-    const relay = startNativeRelay({
-      relayPath: findRelay()!,
-      command: '/bin/echo',
-      args: ['bad\0argument'],
-      cwd: dir,
-      env: process.env,
-      cols: 80,
-      rows: 24,
-      teeOutput: false,
-      onError: (message) => errors.push(message),
-    });
-    expect(await relay.exit).toEqual({ exitCode: 127 });
-    expect(await relay.pid).toBeUndefined();
+    const { exit, pid, errors } = await neverStarted(findRelay()!, '/bin/echo', ['bad\0argument']);
+    expect(exit).toEqual({ exitCode: 127 });
+    expect(pid).toBeUndefined();
     expect(errors).toEqual([expect.stringMatching(/^cannot start .*ccc-relay: .*null bytes/)]);
   });
 
