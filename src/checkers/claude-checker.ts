@@ -1,12 +1,19 @@
 /**
  * The default checker: a forked Claude session (`--fork-session --resume <id>`) that sees the
- * whole conversation, can run commands itself, and answers with a structured verdict. The fork
- * leaves the user's session untouched; `CCC_SUPERVISOR_HOOK=1` keeps the reviewer's own Stop hook
- * from starting a review of the review.
+ * whole conversation, verifies the work with tools (reads, the project's tests, read-only git),
+ * and ends its answer with a verdict object. The fork leaves the user's session untouched;
+ * `CCC_SUPERVISOR_HOOK=1` keeps the reviewer's own Stop hook from starting a review of the review.
+ *
+ * Its request is the agent's last request plus the review message, so the conversation is read
+ * from the prompt cache (see reviewer/reviewer-launch.ts). An answer without a verdict is asked
+ * again by continuing the reviewer's own fork, so the retry is a cached read too.
  */
-import { runClaudePrint } from '../claude/claude-print.js';
+import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
-import { buildReviewMessage, reviewerArgs, VERDICT_SCHEMA } from './review-request.js';
+import { detectTestCommand } from '../init/test-command.js';
+import { buildReviewMessage, VERDICT_REMINDER } from './review-request.js';
+import { reviewerLaunch } from './reviewer/reviewer-launch.js';
+import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
@@ -18,6 +25,12 @@ export interface ClaudeCheckerOptions {
   defaultPromptPath: string;
   /** Attempts when the reviewer's answer cannot be parsed as a verdict. */
   attempts?: number;
+  /** `supervisor.reviewer.allow`: permission rules beyond reading and verifying. */
+  allow?: readonly string[];
+  /** The commands of the pipeline's `rule` checkers: the reviewer may run them too. */
+  ruleCommands?: readonly string[];
+  /** `supervisor.reviewer.model`. */
+  model?: string;
 }
 
 export function claudeChecker(options: ClaudeCheckerOptions): Checker {
@@ -25,16 +38,20 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
     name: 'claude',
     async check(ctx, signal) {
       const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
-      const message = buildReviewMessage(prompt.text, ctx);
-      const args = [
-        '-p', '--fork-session', '--resume', ctx.sessionId, '--verbose', '--output-format', 'stream-json',
-        '--json-schema', JSON.stringify(VERDICT_SCHEMA), ...reviewerArgs(ctx.claudeArgs),
-      ];
+      const policy = reviewerPolicy({ testCommand: detectTestCommand(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
       const attempts = Math.max(1, options.attempts ?? 2);
+      let message = buildReviewMessage(prompt.text, ctx, policy);
+      let resume: { fork: string } | { continueFork: string } = { fork: ctx.sessionId };
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        const verdict = await reviewOnce(ctx, args, message, prompt.path, signal);
+        const launch = reviewerLaunch({ resume, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
+        ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
+        const result = await runReviewer(ctx, launch.args, launch.env, message, signal);
+        const verdict = parseVerdict({ resultText: result.resultText, completionMarker: ctx.completionMarker });
         if (verdict) return verdict;
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
+        if (!result.sessionId) break;
+        resume = { continueFork: result.sessionId };
+        message = VERDICT_REMINDER;
       }
       throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {
         data: { checker: 'claude' },
@@ -43,20 +60,11 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
   };
 }
 
-// The message goes on stdin: options such as `--allowedTools` take several values and would
-// swallow a positional prompt, and stdin has no length limit.
-async function reviewOnce(ctx: CheckContext, args: string[], message: string, promptPath: string, signal: AbortSignal): Promise<Verdict | undefined> {
-  ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...args].join(' '), prompt_path: promptPath });
-  const result = await runClaudePrint({
-    command: ctx.claudeCommand,
-    args,
-    stdin: message,
-    cwd: ctx.cwd,
-    env: { ...ctx.env, CCC_SUPERVISOR_HOOK: '1' },
-    signal,
-    logger: ctx.logger,
-  });
-  if (result.costUsd) ctx.reportCost?.(result.costUsd);
+// The message goes on stdin: options such as `--add-dir` take several values and would swallow a
+// positional prompt, and stdin has no length limit.
+async function runReviewer(ctx: CheckContext, args: string[], env: NodeJS.ProcessEnv, message: string, signal: AbortSignal): Promise<ClaudePrintResult> {
+  const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger });
+  ctx.reportUsage?.(result.usage);
   if (result.spawnError) {
     throw new CccError('CLAUDE_NOT_FOUND', `cannot start the reviewer \`${ctx.claudeCommand}\`: ${result.spawnError.message}. Set CCC_CLAUDE or claude.command to the claude executable.`, {
       cause: result.spawnError,
@@ -72,5 +80,5 @@ async function reviewOnce(ctx: CheckContext, args: string[], message: string, pr
       data: { exit_code: result.exitCode, stderr: result.stderrTail },
     });
   }
-  return parseVerdict({ structuredOutput: result.structuredOutput, resultText: result.resultText, completionMarker: ctx.completionMarker });
+  return result;
 }

@@ -23,6 +23,9 @@ export const builtInCheckers: Record<string, CheckerBuilder> = {
     claudeChecker({
       prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
       defaultPromptPath: config.supervisor.prompt_path,
+      allow: config.supervisor.reviewer.allow,
+      model: config.supervisor.reviewer.model,
+      ruleCommands: ruleCommandsOf(config),
     }),
   rule: (options) => ruleChecker(options),
   hook: (options) => hookChecker(options),
@@ -64,6 +67,14 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
     entries.push({ checker, timeoutSeconds: timeout });
   }
   return entries;
+}
+
+/** The reviewer may run what the pipeline's rule checkers run. */
+function ruleCommandsOf(config: CccConfig): string[] {
+  return config.supervisor.checkers.flatMap((declaration) => {
+    const { use, options } = normalizeDeclaration(declaration);
+    return use === 'rule' && Array.isArray(options.commands) ? options.commands.filter((c): c is string => typeof c === 'string') : [];
+  });
 }
 
 function looksLikePlugin(use: string): boolean {

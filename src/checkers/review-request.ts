@@ -1,20 +1,16 @@
 /**
  * The message the forked reviewer receives. The supervisor prompt goes in the user message
- * itself: on `--resume` a system prompt may not replace the recorded one (design section 11).
+ * itself: on `--resume` a system prompt may not replace the recorded one (design section 6). It is
+ * the only new text of the review request (everything before it is the agent's own conversation,
+ * read from the cache), so it stays short. The verdict comes back as a JSON object at the end of
+ * the answer: no `--json-schema`, whose extra tool would break the cache.
  */
+import type { ReviewerPolicy } from './reviewer/reviewer-policy.js';
 import type { CheckContext } from './types.js';
 
-export const VERDICT_SCHEMA = {
-  type: 'object',
-  properties: {
-    completed: { type: 'boolean', description: 'true only when the work the user asked for is verifiably done' },
-    feedback: { type: 'string', description: 'what is missing or wrong and how to verify it; empty or a short confirmation when completed' },
-  },
-  required: ['completed', 'feedback'],
-  additionalProperties: false,
-} as const;
+const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
 
-export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext): string {
+export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy): string {
   const prompts = ctx.userPrompts.length
     ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n')
     : '(no user prompt was recorded)';
@@ -22,7 +18,7 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext):
     supervisorPrompt.trim(),
     '',
     '---',
-    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}). You are a reviewer, not the agent: do not continue the work yourself.`,
+    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}). You are the reviewer, not the agent: do not continue the work and do not change any file.`,
     '',
     '## What the user asked in this session',
     prompts,
@@ -30,36 +26,21 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext):
     "## The agent's last message",
     ctx.lastAssistantMessage.trim() || '(empty)',
     '',
+    '## How to review',
+    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused.`,
+    '',
     '## Your answer',
-    'Verify with tools (read files, run the tests) rather than trusting claims. Then answer with the StructuredOutput tool:',
-    '`{"completed": true|false, "feedback": "..."}`. When the work is not complete, the feedback is given to the agent as its next',
-    `message: make it concrete and say how to verify the fix. If you cannot call the tool, end your answer with that JSON object, or with ${ctx.completionMarker} on its own line when the work is complete.`,
+    `End your answer with this JSON object and nothing after it: ${VERDICT_SHAPE}`,
+    'When the work is not complete, the feedback is given to the agent as its next message: make it concrete, quote what failed, and say how to verify the fix.',
+    `(${ctx.completionMarker} alone on the last line also means complete.)`,
   ].join('\n');
 }
 
-/**
- * The user's claude options that also apply to the forked reviewer: permissions (so it may run
- * the tests), model, settings and MCP. An allowlist, because anything else (a positional prompt,
- * `-p`, `--resume`) would change what the reviewer is.
- */
-const REVIEWER_OPTIONS_WITH_VALUE = new Set([
-  '--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools', '--permission-mode', '--model',
-  '--fallback-model', '--settings', '--setting-sources', '--add-dir', '--mcp-config', '--plugin-dir', '--agents',
-]);
-const REVIEWER_FLAGS = new Set(['--dangerously-skip-permissions', '--strict-mcp-config', '--allow-dangerously-skip-permissions']);
+/** Sent to the reviewer's own fork when its answer had no verdict: a cached follow-up, not a new review. */
+export const VERDICT_REMINDER = `Your answer did not end with the verdict. Reply with only the JSON object ${VERDICT_SHAPE}.`;
 
-export function reviewerArgs(claudeArgs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < claudeArgs.length; i++) {
-    const arg = claudeArgs[i]!;
-    if (arg === '--') break;
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (REVIEWER_FLAGS.has(arg)) out.push(arg);
-    else if (REVIEWER_OPTIONS_WITH_VALUE.has(name)) {
-      if (eq !== -1) out.push(arg);
-      else if (i + 1 < claudeArgs.length) out.push(arg, claudeArgs[++i]!);
-    }
-  }
-  return out;
+function runnable(policy: ReviewerPolicy): string {
+  if (policy.tools.includes('Bash')) return 'You may run any shell command that does not change the project.';
+  const commands = [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)].map((c) => `\`${c}\``);
+  return `You may run ${[...commands, 'read-only git (`git status`, `git diff`, `git log`, `git show`)'].join(', ')}.`;
 }

@@ -8,7 +8,10 @@
  * are optional except `check`, and may be async. A checker must honour `signal`: when it aborts
  * (timeout or shutdown) the checker stops its work and its child processes.
  */
+import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
+
+export type { Usage };
 
 export interface Verdict {
   /** True when the work is done and the agent may stop. */
@@ -53,6 +56,8 @@ export interface CheckContext {
   logger: CheckerLogger;
   /** Cost of this check, reported back by checkers that spend money (USD). */
   reportCost?(usd: number): void;
+  /** Tokens and cost of a model call this check made (summed into the verdict and the cost cap). */
+  reportUsage?(usage: Usage): void;
 }
 
 export interface SessionInfo {

@@ -11,6 +11,7 @@ import { CccError } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
 import { frames$ } from '../frames/frame-parser.js';
 import { childRunner, type ChildRunner } from '../process/child-process.js';
+import { addUsage, NO_USAGE, usageOfResult, type Usage } from './usage.js';
 
 export interface ClaudePrintOptions {
   command: string;
@@ -47,6 +48,8 @@ export interface ClaudePrintResult {
   structuredOutput?: unknown;
   /** Sum of `total_cost_usd` over all result frames (USD). */
   costUsd: number;
+  /** Tokens and cost summed over all result frames. */
+  usage: Usage;
   /** Frames parsed. */
   frames: number;
   /** claude could not be started; see claudeNotFoundError. */
@@ -96,7 +99,8 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
     ...(resultFrame === undefined ? {} : { resultFrame }),
     ...(typeof resultFrame?.result === 'string' ? { resultText: resultFrame.result } : {}),
     ...(resultFrame?.structured_output === undefined ? {} : { structuredOutput: resultFrame.structured_output }),
-    costUsd: seen.costUsd,
+    costUsd: seen.usage.cost_usd,
+    usage: seen.usage,
     frames: seen.count,
     ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
     durationMs: run.durationMs,
@@ -106,7 +110,7 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
 function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) | undefined) {
   const seen = {
     count: 0,
-    costUsd: 0,
+    usage: NO_USAGE,
     sessionId: undefined as string | undefined,
     resultFrame: undefined as Frame | undefined,
     add(frame: Frame) {
@@ -114,7 +118,7 @@ function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) 
       seen.sessionId ??= frameSessionId(frame);
       if (frame.type === 'result') {
         seen.resultFrame = frame;
-        if (typeof frame.total_cost_usd === 'number' && Number.isFinite(frame.total_cost_usd)) seen.costUsd += frame.total_cost_usd;
+        seen.usage = addUsage(seen.usage, usageOfResult(frame));
       }
       try {
         onFrame?.(frame);

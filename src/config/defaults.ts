@@ -1,6 +1,7 @@
 /**
  * The built-in defaults: the lowest configuration layer (design section 4, document 002).
- * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `current_provider`) are
+ * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `supervisor.reviewer.model`,
+ * `current_provider`) are
  * "unset" on purpose: no token means a random one per session, no cost cap means none.
  */
 import type { CccConfig } from './types.js';
@@ -17,6 +18,7 @@ export function defaultConfig(): CccConfig {
       completion_marker: '[TASK_COMPLETED]',
       checkers: ['claude'],
       no_progress_limit: 3,
+      reviewer: { allow: [] },
     },
     observer: {
       host: '127.0.0.1',

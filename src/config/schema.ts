@@ -17,6 +17,7 @@ import {
   stringMap,
   type Rule,
 } from './rules.js';
+import { parseAllowRule } from '../checkers/reviewer/reviewer-policy.js';
 
 export type Issue =
   | { kind: 'value'; path: string; value: unknown; allowed: string }
@@ -97,6 +98,19 @@ const provider: Check = (value, path, report) => {
 
 const port = leaf(integer(0, 65535));
 
+/** `supervisor.reviewer.allow`: Claude Code permission rules, each one readable. */
+const allowRules: Check = (value, path, report) => {
+  if (!Array.isArray(value)) {
+    report({ kind: 'value', path, value, allowed: 'a list of permission rules such as "Bash(make check)", "Bash(npm run lint:*)", "Edit"' });
+    return value;
+  }
+  value.forEach((rule, i) => {
+    const parsed = typeof rule === 'string' ? parseAllowRule(rule) : { ok: false as const, reason: 'a string' };
+    if (!parsed.ok) report({ kind: 'value', path: `${path}[${i}]`, value: rule, allowed: `a permission rule: ${parsed.reason}` });
+  });
+  return value;
+};
+
 export const configSchema: Check = object({
   claude: object({ command: leaf(nonEmptyString), args: leaf(stringList) }),
   supervisor: object({
@@ -108,6 +122,7 @@ export const configSchema: Check = object({
     checkers: checkerList,
     no_progress_limit: leaf(integer(1)),
     max_cost_usd: optional(leaf(numberAbove(0))),
+    reviewer: object({ allow: allowRules, model: optional(leaf(nonEmptyString)) }),
   }),
   observer: object({
     host: leaf(nonEmptyString),

@@ -24,7 +24,13 @@ export function formatConfigText(resolved: ResolvedConfig): string {
     `# global file: ${resolved.files.global ?? `none (${path.join(resolved.configDir, 'ccc.json')} not found)`}`,
     `# project file: ${resolved.files.project ?? 'none found'}`,
   ];
-  return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`)].join('\n') + '\n';
+  return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`), ...notes(resolved)].join('\n') + '\n';
+}
+
+function notes(resolved: ResolvedConfig): string[] {
+  const model = resolved.config.supervisor.reviewer.model;
+  if (!model) return [];
+  return [`# supervisor.reviewer.model = ${model}: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.`];
 }
 
 export function formatConfigJson(resolved: ResolvedConfig): string {

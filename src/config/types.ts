@@ -25,6 +25,13 @@ export interface CccConfig {
     no_progress_limit: number;
     /** Stop when the summed `total_cost_usd` of agent and reviewer reaches this; unset = no cap. */
     max_cost_usd?: number;
+    /** The forked reviewer (the `claude` checker). */
+    reviewer: {
+      /** Permission rules beyond reading and verifying: `Bash(make check)`, `Bash(npm run lint:*)`, `Bash`, `Edit`. */
+      allow: string[];
+      /** Another model than the agent's. It cannot read the agent's prompt cache: every review is a full read. */
+      model?: string;
+    };
   };
   observer: {
     host: string;

@@ -2,14 +2,16 @@
  * What the supervisor does, as events: shown on stderr in headless mode, as JSON lines with
  * `--json`, sent to observers (design section 8), and logged.
  */
+import type { Usage } from '../claude/usage.js';
+
 export type SupervisorEvent =
   | { kind: 'phase'; phase: 'agent' | 'review' | 'idle'; at: string }
   | { kind: 'iteration'; n: number; max: number; at: string }
   | { kind: 'checker'; checker: string; state: 'start' | 'done' | 'error'; duration_ms?: number; at: string }
-  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; at: string }
+  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; usage?: Usage; at: string }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }
   | { kind: 'error'; message: string; at: string }
-  | { kind: 'end'; exit_code: number | null; at: string };
+  | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; at: string };
 
 /** Why the loop let the agent stop. */
 export type StopReason =
@@ -20,7 +22,8 @@ export type StopReason =
   | 'checker-failed'
   | 'disabled'
   | 'background-tasks'
-  | 'recursion';
+  | 'recursion'
+  | 'cancelled';
 
 export type EventSink = (event: SupervisorEvent) => void;
 

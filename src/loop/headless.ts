@@ -11,6 +11,8 @@ import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
 import { FrameWindow } from './frame-window.js';
+import { reviewSummary } from './review-summary.js';
+import { cacheShare, dollars, NO_USAGE, percent, type Usage } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
@@ -48,7 +50,7 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
       session.logger.error('agent turn failed', { turn, exit_code: result.exitCode, stderr: result.stderrTail });
       emit(event({ kind: 'error', message: `the agent exited with code ${result.exitCode}: ${result.stderrTail.trim().split('\n').pop() ?? ''}` }));
-      return finish(emit, code);
+      return finish(session, emit, code);
     }
     session.setSessionId(sessionId);
     const decision = await reviewStop(
@@ -67,7 +69,7 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
       message = decision.feedback;
       continue;
     }
-    return finish(emit, exitCodeFor(decision), decision);
+    return finish(session, emit, exitCodeFor(decision), decision);
   }
 }
 
@@ -101,9 +103,9 @@ export function exitCodeFor(decision: Extract<StopDecision, { action: 'allow' }>
   }
 }
 
-function finish(emit: EventSink, code: number, decision?: Extract<StopDecision, { action: 'allow' }>): number {
+function finish(session: SupervisorSession, emit: EventSink, code: number, decision?: Extract<StopDecision, { action: 'allow' }>): number {
   if (decision && decision.reason !== 'completed') emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
-  emit(event({ kind: 'end', exit_code: code }));
+  emit(event({ kind: 'end', exit_code: code, reviews: session.reviews, review_usage: session.reviewUsage }));
   return code;
 }
 
@@ -121,14 +123,22 @@ export function renderEvent(e: SupervisorEvent): string {
     case 'checker':
       return e.state === 'start' ? `ccc:   ${e.checker} checking…\n` : e.state === 'done' ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n` : `ccc:   ${e.checker} failed\n`;
     case 'verdict':
-      return e.completed ? `ccc: ✓ complete (${e.checker})\n` : `ccc: ✗ not complete (${e.checker}): ${firstLine(e.feedback)}\n`;
+      return e.completed ? `ccc: ✓ complete (${e.checker}${spentText(e.usage)})\n` : `ccc: ✗ not complete (${e.checker}${spentText(e.usage)}): ${firstLine(e.feedback)}\n`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'error':
       return `ccc: error: ${e.message}\n`;
+    case 'end': {
+      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE);
+      return summary ? `ccc: ${summary}\n` : '';
+    }
     default:
       return '';
   }
+}
+
+function spentText(usage: Usage | undefined): string {
+  return usage ? `, ${dollars(usage.cost_usd)}, ${percent(cacheShare(usage))} cached` : '';
 }
 
 function firstLine(text: string): string {

@@ -8,6 +8,7 @@
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
 import type { CheckContext, CheckerLogger, Verdict } from '../checkers/types.js';
+import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { readTranscript } from '../frames/transcript.js';
@@ -32,9 +33,14 @@ export interface ReviewStopDeps {
   userPrompts?: readonly string[];
   guards?: readonly StopGuard[];
   emit?: EventSink;
+  /** Aborting it cancels the review in progress: no verdict is applied and the stop is allowed. */
   signal?: AbortSignal;
-  reportCost?(usd: number): void;
+  /** Every model call a checker reports (the session sums them for the cost cap and the summary). */
+  reportUsage?(usage: Usage): void;
 }
+
+/** The abort reason of a review the user cancelled (Ctrl-C or Esc in the TUI, or the hook went away). */
+export const REVIEW_CANCELLED = 'review cancelled';
 
 export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
   const { config, logger } = deps;
@@ -70,6 +76,11 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   }
 
   const started = Date.now();
+  let usage: Usage = NO_USAGE;
+  const reportUsage = (spent: Usage) => {
+    usage = addUsage(usage, spent);
+    deps.reportUsage?.(spent);
+  };
   logger.info('review started', fields);
   deps.emit?.(event({ kind: 'iteration', n: iteration, max }));
   deps.emit?.(event({ kind: 'phase', phase: 'review' }));
@@ -88,22 +99,28 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     claudeCommand: config.claude.command,
     env: deps.env,
     logger,
-    reportCost: deps.reportCost,
+    reportUsage,
+    reportCost: (usd) => reportUsage({ ...NO_USAGE, cost_usd: usd }),
   };
 
   let outcome;
   try {
     outcome = await runPipeline(deps.pipeline, ctx, { signal: deps.signal, listener: pipelineLogger(logger, fields, deps.emit) });
   } catch (error) {
+    if (deps.signal?.aborted && deps.signal.reason === REVIEW_CANCELLED) {
+      logger.info('review cancelled by the user; no verdict applied, stop allowed', { ...fields, duration: ms(started), ...usage });
+      deps.emit?.(event({ kind: 'stopped', reason: 'cancelled', message: 'the review was cancelled by the user' }));
+      return { action: 'allow', reason: 'cancelled', message: 'the review was cancelled', iteration };
+    }
     const data = isCccError(error) ? error.data : {};
     const message = error instanceof Error ? error.message : String(error);
-    logger.error(`checker failed; stop allowed: ${message}`, { ...fields, exit_code: data.exit_code ?? null, signal: data.signal ?? null, stderr: data.stderr ?? '', duration: ms(started) });
+    logger.error(`checker failed; stop allowed: ${message}`, { ...fields, exit_code: data.exit_code ?? null, signal: data.signal ?? null, stderr: data.stderr ?? '', duration: ms(started), ...spent(usage) });
     deps.emit?.(event({ kind: 'error', message }));
     return { action: 'allow', reason: 'checker-failed', message, iteration };
   }
   const { verdict, checker } = outcome;
-  logger.info('review finished', { ...fields, completed: verdict.completed, checker, duration: ms(started) });
-  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration }));
+  logger.info('review finished', { ...fields, completed: verdict.completed, checker, duration: ms(started), ...spent(usage) });
+  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(usage === NO_USAGE ? {} : { usage }) }));
   await updateSessionState(deps.configDir, stop.sessionId, (s) => ({
     ...s,
     last_verdict: { checker, completed: verdict.completed, feedback: verdict.feedback, at: new Date().toISOString() },
@@ -154,6 +171,11 @@ function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, 
       emit?.(event({ kind: 'checker', checker, state: 'error', duration_ms: durationMs }));
     },
   };
+}
+
+/** The usage fields of a log line, when a checker spent anything. */
+function spent(usage: Usage): Partial<Usage> {
+  return usage === NO_USAGE ? {} : usage;
 }
 
 function ms(since: number): string {

@@ -5,6 +5,7 @@
  */
 import { ReplaySubject, Subject } from '../rx.js';
 import type { PipelineEntry } from '../checkers/pipeline.js';
+import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import type { CheckerLogger } from '../checkers/types.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Frame } from '../frames/frame.js';
@@ -47,6 +48,10 @@ export class SupervisorSession {
   /** The observer page, when `--observe` is on. */
   observerUrl?: string;
   private cost = 0;
+  /** What the checkers' model calls spent in this session (the reviewer's tokens and cost). */
+  reviewUsage: Usage = NO_USAGE;
+  /** Verdicts given in this session. */
+  reviews = 0;
   private readonly guards: StopGuard[];
   sessionId?: string;
 
@@ -73,6 +78,7 @@ export class SupervisorSession {
   }
 
   emit(event: SupervisorEvent): void {
+    if (event.kind === 'verdict') this.reviews += 1;
     this.events$.next(event);
   }
 
@@ -110,7 +116,10 @@ export class SupervisorSession {
       claudeArgs: this.claudeArgs,
       guards: this.guards,
       emit: (e) => this.emit(e),
-      reportCost: (usd) => this.addCost(usd),
+      reportUsage: (usage) => {
+        this.addCost(usage.cost_usd);
+        this.reviewUsage = addUsage(this.reviewUsage, usage);
+      },
     };
   }
 

@@ -31,6 +31,7 @@ describe('layering', () => {
       completion_marker: '[TASK_COMPLETED]',
       checkers: ['claude'],
       no_progress_limit: 3,
+      reviewer: { allow: [] },
     });
     expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32 });
     expect(r.config.claude).toEqual({ command: 'claude', args: [] });
@@ -196,6 +197,17 @@ describe('errors', () => {
     expect(error.message).toBe(`Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer >= 1.`);
   });
 
+  it('a reviewer permission rule that cannot be read names the rule and the syntax', async () => {
+    const file = t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { reviewer: { allow: ['Bash(make check)', 'Edit(src/**)', 'rm -rf'] } } }));
+    const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    const lines = error.message.split('\n');
+    expect(lines).toEqual([
+      `Invalid configuration: supervisor.reviewer.allow[1] = "Edit(src/**)" (from ${file}): must be a permission rule: only Bash rules take a pattern; write Edit to allow the tool.`,
+      `Invalid configuration: supervisor.reviewer.allow[2] = "rm -rf" (from ${file}): must be a permission rule: expected a tool name (Edit) or Bash(<command>) / Bash(<command>:*).`,
+    ]);
+  });
+
   it('reports every problem, naming the layer of each', async () => {
     const globalFile = t.write('home/.claude/ccc.json', JSON.stringify({ observer: { port: 70000 } }));
     const error = await rejection(loadConfig({
@@ -218,7 +230,7 @@ describe('errors', () => {
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
-        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd.',
+        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, reviewer.',
     );
   });
 

@@ -32,13 +32,26 @@ export interface MessagesBody {
 
 type ContentBlock = { type: string; text?: string; content?: unknown; [key: string]: unknown };
 
-/** What the scripted model does for one request. */
-export type Reply =
+/** Token counts the scripted model reports for one answer (the real service's `usage`). */
+export interface ScriptedUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+
+/**
+ * What the scripted model does for one request. A `verdict` is answered as the reviewer is asked
+ * to (text ending with the JSON object), or by calling StructuredOutput when the request offers
+ * that tool (`--json-schema`, as kanban agents use it).
+ */
+export type Reply = (
   | { text: string; delayMs?: number }
   | { toolUse: { name: string; input: Record<string, unknown> }; text?: string; delayMs?: number }
   | { verdict: { completed: boolean; feedback: string }; delayMs?: number }
   | { error: { status: number; message: string } }
-  | { hang: true };
+  | { hang: true }
+) & { usage?: ScriptedUsage };
 
 export type Scenario = (request: RecordedRequest) => Reply;
 
@@ -98,11 +111,18 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
   };
 }
 
-/** A review is a request that offers the StructuredOutput tool (`--json-schema`). */
+/** The line ccc's review message carries (src/checkers/review-request.ts). */
+export const REVIEW_MESSAGE_MARK = 'You are reviewing the work above';
+
+/**
+ * A review is a request whose conversation holds ccc's review message (its tools are the agent's
+ * own, so they cannot tell), or one that offers StructuredOutput (`--json-schema`).
+ */
 function classify(body: MessagesBody): RequestKind {
   const tools = body.tools ?? [];
   if (tools.some((t) => t.name === 'StructuredOutput')) return 'review';
   if (tools.length === 0) return 'background';
+  if (userTexts(body).some((text) => text.includes(REVIEW_MESSAGE_MARK))) return 'review';
   return 'agent';
 }
 
@@ -155,12 +175,14 @@ async function play(reply: Reply, body: MessagesBody, res: http.ServerResponse) 
   if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
   if (res.destroyed) return;
   const blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown }> = [];
-  if ('verdict' in reply) blocks.push({ type: 'tool_use', name: 'StructuredOutput', input: reply.verdict });
+  const offersStructuredOutput = (body.tools ?? []).some((t) => t.name === 'StructuredOutput');
+  if ('verdict' in reply && offersStructuredOutput) blocks.push({ type: 'tool_use', name: 'StructuredOutput', input: reply.verdict });
+  else if ('verdict' in reply) blocks.push({ type: 'text', text: `I checked the work.\n\n${JSON.stringify(reply.verdict)}` });
   else if ('toolUse' in reply) {
     if (reply.text) blocks.push({ type: 'text', text: reply.text });
     blocks.push({ type: 'tool_use', ...reply.toolUse });
   } else blocks.push({ type: 'text', text: reply.text });
-  writeStream(res, body.model ?? 'claude-sonnet-4-5', blocks);
+  writeStream(res, body.model ?? 'claude-sonnet-4-5', blocks, reply.usage);
 }
 
 let toolCounter = 0;
@@ -169,10 +191,11 @@ function writeStream(
   res: http.ServerResponse,
   model: string,
   blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown }>,
+  scripted: ScriptedUsage = {},
 ) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...scripted };
   send('message_start', {
     type: 'message_start',
     message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage },
@@ -189,7 +212,7 @@ function writeStream(
     send('content_block_stop', { type: 'content_block_stop', index });
   });
   const stopReason = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
-  send('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } });
+  send('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   send('message_stop', { type: 'message_stop' });
   res.end();
 }

@@ -1,0 +1,99 @@
+/**
+ * How the forked reviewer is started so that its first request is the agent's last request plus
+ * the review message, read from the prompt cache (design section 6):
+ * - the same tools: no `--json-schema` (it adds a tool); the agent's options that shape the tool
+ *   list, the model and the settings are passed on unchanged;
+ * - no write permission: the agent's `--allowedTools` write rules, `--permission-mode` and
+ *   `--dangerously-skip-permissions` are not passed on; instead a PreToolUse hook (the guard)
+ *   given through `--settings` allows reads and verification commands and denies the rest. A hook
+ *   changes neither the tool list nor the system prompt (checked at the model server in the tests).
+ */
+import { fileURLToPath } from 'node:url';
+import { shellQuote, withLaunchSettings } from '../../stop/launch-settings.js';
+import { POLICY_ENV } from './guard-hook.js';
+import { READ_ONLY_TOOLS, type ReviewerPolicy } from './reviewer-policy.js';
+
+export interface ReviewerLaunchOptions {
+  /** The agent's session to fork, or the reviewer's own fork to continue (a retry). */
+  resume: { fork: string } | { continueFork: string };
+  /** The user's claude arguments for the agent. */
+  claudeArgs: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  policy: ReviewerPolicy;
+  /** `supervisor.reviewer.model`: another model than the agent's (it cannot read the agent's cache). */
+  model?: string;
+}
+
+export interface ReviewerLaunch {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export const GUARD_SCRIPT = fileURLToPath(new URL('./guard-main.js', import.meta.url));
+
+export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
+  const session = 'fork' in options.resume ? ['--fork-session', '--resume', options.resume.fork] : ['--resume', options.resume.continueFork];
+  let inherited = inheritedArgs(options.claudeArgs);
+  if (options.model) inherited = [...withoutOption(inherited, '--model'), '--model', options.model];
+  const args = withLaunchSettings(['-p', ...session, '--verbose', '--output-format', 'stream-json', ...inherited], guardSettings(), options.cwd);
+  return { args, env: { ...options.env, CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) } };
+}
+
+export function guardSettings(): Record<string, unknown> {
+  const command = [process.execPath, GUARD_SCRIPT].map(shellQuote).join(' ');
+  return { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] } };
+}
+
+/** Options passed on with their value(s); the variadic ones take every value up to the next option. */
+const KEPT_WITH_VALUE = new Set(['--model', '--fallback-model', '--settings', '--setting-sources', '--agents']);
+const KEPT_VARIADIC = new Set(['--disallowedTools', '--disallowed-tools', '--add-dir', '--mcp-config', '--plugin-dir']);
+const KEPT_FLAGS = new Set(['--strict-mcp-config']);
+/** Permissions: only their read-only rules are kept, so that the tools they load stay loaded. */
+const ALLOWED_TOOLS = new Set(['--allowedTools', '--allowed-tools']);
+
+export function inheritedArgs(claudeArgs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < claudeArgs.length; i++) {
+    const arg = claudeArgs[i]!;
+    if (arg === '--') break;
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (KEPT_FLAGS.has(arg)) out.push(arg);
+    else if (KEPT_WITH_VALUE.has(name)) {
+      if (inline !== undefined) out.push(arg);
+      else if (i + 1 < claudeArgs.length) out.push(arg, claudeArgs[++i]!);
+    } else if (KEPT_VARIADIC.has(name) || ALLOWED_TOOLS.has(name)) {
+      const values = inline !== undefined ? [inline] : takeValues(claudeArgs, i + 1);
+      if (inline === undefined) i += values.length;
+      const kept = ALLOWED_TOOLS.has(name) ? readOnlyRules(values) : values;
+      if (kept.length) out.push(name, ...kept);
+    }
+  }
+  return out;
+}
+
+function takeValues(args: readonly string[], from: number): string[] {
+  const values: string[] = [];
+  for (let i = from; i < args.length && !args[i]!.startsWith('-'); i++) values.push(args[i]!);
+  return values;
+}
+
+/** `Read`, `Glob`, `mcp__x__y` stay (they load tools); `Bash`, `Edit`, `Write(…)` go. */
+function readOnlyRules(values: string[]): string[] {
+  const rules = values.flatMap((v) => v.split(/,(?![^(]*\))|\s+(?![^(]*\))/)).map((r) => r.trim()).filter(Boolean);
+  return rules.filter((rule) => {
+    const tool = rule.replace(/\(.*$/s, '');
+    return READ_ONLY_TOOLS.includes(tool) || tool.startsWith('mcp__');
+  });
+}
+
+function withoutOption(args: string[], option: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === option) i++;
+    else if (!args[i]!.startsWith(`${option}=`)) out.push(args[i]!);
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+/**
+ * What a `claude -p` run spent, from its `result` frames: tokens by kind and the cost claude
+ * computed. A review's figures go into its verdict (log line, `verdict` event, headless summary)
+ * and the cost cap; the cache share says how much of the input was read from the prompt cache.
+ */
+import type { Frame } from '../frames/frame.js';
+
+export interface Usage {
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+
+export const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, cost_usd: 0 });
+
+/** The usage a `result` frame reports (claude sums it over the run's requests). */
+export function usageOfResult(frame: Frame): Usage {
+  const usage = (frame.usage ?? {}) as Record<string, unknown>;
+  return {
+    input_tokens: count(usage.input_tokens),
+    cache_read_input_tokens: count(usage.cache_read_input_tokens),
+    cache_creation_input_tokens: count(usage.cache_creation_input_tokens),
+    output_tokens: count(usage.output_tokens),
+    cost_usd: count(frame.total_cost_usd),
+  };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cost_usd: a.cost_usd + b.cost_usd,
+  };
+}
+
+/** All input tokens: uncached, read from the cache, and written to it. */
+export function totalInput(u: Usage): number {
+  return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+}
+
+/** The share of the input read from the cache, 0..1 (0 when there was no input). */
+export function cacheShare(u: Usage): number {
+  const total = totalInput(u);
+  return total === 0 ? 0 : u.cache_read_input_tokens / total;
+}
+
+/** `$0.0123, 96% of 51,200 input tokens from cache`. */
+export function describeUsage(u: Usage): string {
+  return `${dollars(u.cost_usd)}, ${percent(cacheShare(u))} of ${totalInput(u).toLocaleString('en-US')} input tokens from cache`;
+}
+
+export function dollars(usd: number): string {
+  return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(3)}`;
+}
+
+export function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
