@@ -1,0 +1,30 @@
+/**
+ * Helpers for scripting a reviewer at the model server: where a review request stands (how many
+ * steps the reviewer took since ccc's review message) and what its tools answered.
+ */
+import { REVIEW_MESSAGE_MARK, type MessagesBody, type RecordedRequest } from './model-server.js';
+
+type Block = { type: string; text?: string; content?: unknown; is_error?: boolean };
+
+/** The number of assistant turns after the review message (0 for the review's first request). */
+export function reviewStep(request: RecordedRequest): number {
+  const messages = request.body.messages;
+  const at = messages.findIndex((m) => m.role === 'user' && textOf(m.content).includes(REVIEW_MESSAGE_MARK));
+  return at === -1 ? 0 : messages.slice(at + 1).filter((m) => m.role === 'assistant').length;
+}
+
+/**
+ * The tool results of the request's last user message, as text. (Claude 2.1.330 may put a
+ * `system` role message after it, e.g. "The user hasn't heard from you in a while".)
+ */
+export function lastToolResults(request: RecordedRequest): Array<{ text: string; isError: boolean }> {
+  const last = request.body.messages.filter((m) => m.role === 'user').pop();
+  if (!last || typeof last.content === 'string') return [];
+  return (last.content as Block[]).filter((b) => b.type === 'tool_result').map((b) => ({ text: textOf(b.content as MessagesBody['messages'][number]['content']), isError: b.is_error === true }));
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as Block[]).map((b) => (typeof b.text === 'string' ? b.text : textOf(b.content))).join('\n');
+}
