@@ -1,0 +1,65 @@
+/**
+ * The whole story, headless, with the real claude: the agent claims it is done while the project's
+ * test fails; the reviewer runs the test itself and quotes the failure; the agent fixes it; the
+ * reviewer runs the test again and confirms. Exit 0, and the summary says what the reviews cost.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { lastToolResults, reviewStep } from '../support/review-script.js';
+
+describe('the reviewer that verifies (headless story)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('catches a false "done" by running the test, the agent fixes it, the reviewer re-runs the test and confirms', async () => {
+    const testResults: string[] = [];
+    const reviewer = (r: RecordedRequest): Reply => {
+      if (reviewStep(r) === 0) return { toolUse: { name: 'Bash', input: { command: 'npm test 2>&1 | tail -n 20', description: 'run the tests' } }, usage: { input_tokens: 80, cache_read_input_tokens: 12000 } };
+      const output = lastToolResults(r)[0]?.text ?? '';
+      testResults.push(output);
+      const failure = output.split('\n').find((line) => line.includes('FAIL'));
+      return failure
+        ? { verdict: { completed: false, feedback: `npm test fails: ${failure.trim()}. Make answer.txt contain 42, then run npm test.` }, usage: { input_tokens: 90, cache_read_input_tokens: 12100 } }
+        : { verdict: { completed: true, feedback: 'npm test passes.' }, usage: { input_tokens: 90, cache_read_input_tokens: 12100 } };
+    };
+    const agent = (r: RecordedRequest): Reply => {
+      if (isToolResultTurn(r)) return { text: 'Fixed: answer.txt now holds 42.' };
+      if (r.lastUserText.includes('npm test fails')) {
+        return { toolUse: { name: 'Write', input: { file_path: path.join(world.cwd, 'answer.txt'), content: '42\n' } } };
+      }
+      return { text: 'All done, everything works.' };
+    };
+    server = await startModelServer((r) => (r.kind === 'review' ? reviewer(r) : agent(r)));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'story', scripts: { test: 'node test.js' } }));
+    fs.writeFileSync(
+      path.join(world.cwd, 'test.js'),
+      "const fs = require('fs');\nconst got = fs.existsSync('answer.txt') ? fs.readFileSync('answer.txt', 'utf8').trim() : '(missing)';\n" +
+        "if (got !== '42') { console.log(`FAIL answer: expected 42, got ${got}`); process.exit(1); }\nconsole.log('PASS answer is 42');\n",
+    );
+
+    const run = await runCcc(world, ['--supervisor', '-p', 'make npm test pass', '--', '--allowedTools', 'Write']);
+    expect(run.code).toBe(0);
+    // The reviewer ran the test twice and saw first the failure, then the pass.
+    expect(testResults).toHaveLength(2);
+    expect(testResults[0]).toContain('FAIL answer: expected 42, got (missing)');
+    expect(testResults[1]).toContain('PASS answer is 42');
+    // Its feedback quoted the failure, and reached the agent as its next message.
+    const agentRequests = server.byKind('agent');
+    expect(agentRequests.some((r) => r.lastUserText.includes('npm test fails: FAIL answer: expected 42, got (missing)'))).toBe(true);
+    expect(fs.readFileSync(path.join(world.cwd, 'answer.txt'), 'utf8')).toBe('42\n');
+    expect(run.stderr).toContain('✗ not complete (claude');
+    expect(run.stderr).toContain('✓ complete (claude');
+    // Two reviews of two requests each: 48,200 of 48,540 input tokens read from the cache.
+    expect(run.stderr).toMatch(/^ccc: 2 reviews, \$\d+\.\d+, 99% of review input read from cache$/m);
+  });
+});
