@@ -37,6 +37,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** True when a run spent anything (a reviewer killed before its first answer spent nothing). */
+export function hasUsage(u: Usage): boolean {
+  return totalInput(u) + u.output_tokens > 0 || u.cost_usd > 0;
+}
+
 /** All input tokens: uncached, read from the cache, and written to it. */
 export function totalInput(u: Usage): number {
   return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;

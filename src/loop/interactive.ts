@@ -41,14 +41,16 @@ export async function runInteractive(session: SupervisorSession, options: Intera
 
   const channel = await startStopChannel({
     dir: cccDir(session.configDir),
-    onStop: async (input) => {
+    onStop: async (input, hookGone) => {
       const parsed = parseStopInput(input);
       if (!parsed.ok) {
         session.logger.warn(`malformed Stop hook input: ${parsed.error}`);
         return '';
       }
       bindSession(parsed.value.sessionId);
-      const decision = await reviewStop(parsed.value, session.reviewDeps());
+      // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
+      // test/loop/review-cancel.test.ts): the hook hanging up cancels the review.
+      const decision = await reviewStop(parsed.value, { ...session.reviewDeps(), signal: hookGone });
       session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
       return hookOutput(decision, { showVerdict: true });
     },

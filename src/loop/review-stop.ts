@@ -8,7 +8,7 @@
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
 import type { CheckContext, CheckerLogger, Verdict } from '../checkers/types.js';
-import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
+import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { readTranscript } from '../frames/transcript.js';
@@ -39,8 +39,7 @@ export interface ReviewStopDeps {
   reportUsage?(usage: Usage): void;
 }
 
-/** The abort reason of a review the user cancelled (Ctrl-C or Esc in the TUI, or the hook went away). */
-export const REVIEW_CANCELLED = 'review cancelled';
+
 
 export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
   const { config, logger } = deps;
@@ -107,10 +106,11 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   try {
     outcome = await runPipeline(deps.pipeline, ctx, { signal: deps.signal, listener: pipelineLogger(logger, fields, deps.emit) });
   } catch (error) {
-    if (deps.signal?.aborted && deps.signal.reason === REVIEW_CANCELLED) {
-      logger.info('review cancelled by the user; no verdict applied, stop allowed', { ...fields, duration: ms(started), ...usage });
-      deps.emit?.(event({ kind: 'stopped', reason: 'cancelled', message: 'the review was cancelled by the user' }));
-      return { action: 'allow', reason: 'cancelled', message: 'the review was cancelled', iteration };
+    if (deps.signal?.aborted) {
+      const why = typeof deps.signal.reason === 'string' ? deps.signal.reason : 'aborted';
+      logger.info(`review cancelled (${why}); no verdict applied, stop allowed`, { ...fields, duration: ms(started), ...spent(usage) });
+      deps.emit?.(event({ kind: 'stopped', reason: 'cancelled', message: 'review cancelled' }));
+      return { action: 'allow', reason: 'cancelled', message: 'review cancelled', iteration };
     }
     const data = isCccError(error) ? error.data : {};
     const message = error instanceof Error ? error.message : String(error);
@@ -120,7 +120,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   }
   const { verdict, checker } = outcome;
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, duration: ms(started), ...spent(usage) });
-  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(usage === NO_USAGE ? {} : { usage }) }));
+  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(hasUsage(usage) ? { usage } : {}) }));
   await updateSessionState(deps.configDir, stop.sessionId, (s) => ({
     ...s,
     last_verdict: { checker, completed: verdict.completed, feedback: verdict.feedback, at: new Date().toISOString() },
@@ -175,7 +175,7 @@ function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, 
 
 /** The usage fields of a log line, when a checker spent anything. */
 function spent(usage: Usage): Partial<Usage> {
-  return usage === NO_USAGE ? {} : usage;
+  return hasUsage(usage) ? usage : {};
 }
 
 function ms(since: number): string {

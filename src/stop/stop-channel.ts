@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const SOCKET_ENV = 'CCC_HOOK_SOCKET';
+/** The abort reason of a stop whose hook process went away before the answer. */
+export const HOOK_GONE = 'the Stop hook was cancelled';
 export const TOKEN_ENV = 'CCC_HOOK_TOKEN';
 const MAX_LINE = 64 * 1024 * 1024;
 
@@ -22,8 +24,12 @@ export interface StopChannelServer {
   close(): Promise<void>;
 }
 
-/** Answers one stop: the text the hook process prints (empty = allow the stop). */
-export type StopRequestHandler = (hookInput: string) => Promise<string>;
+/**
+ * Answers one stop: the text the hook process prints (empty = allow the stop). `gone` aborts when
+ * the hook process hangs up before the answer (claude cancelled its hook, e.g. the user pressed
+ * Esc): nobody is waiting for the review any more.
+ */
+export type StopRequestHandler = (hookInput: string, gone: AbortSignal) => Promise<string>;
 
 export async function startStopChannel(options: { dir: string; onStop: StopRequestHandler; onError?: (e: Error) => void }): Promise<StopChannelServer> {
   const dir = socketDir(options.dir);
@@ -50,12 +56,17 @@ export async function startStopChannel(options: { dir: string; onStop: StopReque
     if (typeof request.token !== 'string' || !tokensEqual(request.token, token)) {
       return void socket.end(JSON.stringify({ error: 'bad token' }) + '\n');
     }
+    const gone = new AbortController();
+    const hungUp = () => gone.abort(HOOK_GONE);
+    socket.once('close', hungUp);
     try {
-      const output = await options.onStop(typeof request.input === 'string' ? request.input : '');
+      const output = await options.onStop(typeof request.input === 'string' ? request.input : '', gone.signal);
       socket.end(JSON.stringify({ output }) + '\n');
     } catch (error) {
       options.onError?.(error as Error);
       socket.end(JSON.stringify({ output: '', error: (error as Error).message }) + '\n');
+    } finally {
+      socket.off('close', hungUp);
     }
   }
 

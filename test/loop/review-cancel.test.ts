@@ -1,0 +1,68 @@
+/**
+ * Interactive, in a real pty with the real claude: the user's Esc or Ctrl-C while a slow review
+ * runs kills the reviewer (its whole process tree) and applies no verdict; the title says so.
+ * Pins a behaviour of claude 2.1.330 this relies on: Esc and Ctrl-C kill a running Stop hook, so
+ * ccc sees the hook hang up on its stop channel.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+
+/** Live processes whose command line has every one of `words` (the reviewer: `--fork-session`). */
+function processesWith(...words: string[]): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (words.every((w) => cmdline.includes(w))) found.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+describe('cancelling a review (interactive)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  let h: PtyHarness | undefined;
+  afterEach(async () => {
+    h?.kill();
+    await server?.close();
+    world?.cleanup();
+  });
+
+  for (const [name, key] of [['Esc', '\x1b'], ['Ctrl-C', '\x03']] as const) {
+    it(`${name} during a slow review kills the reviewer and applies no verdict`, async () => {
+      server = await startModelServer((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
+      world = makeClaudeWorld({ modelUrl: server.url });
+      writeSupervisorPrompt(world);
+      h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
+      await h.waitForScreen(/❯/, 60_000);
+      await h.type('build the thing');
+      h.press('\r');
+      // The review is under way: its request reached the model server and its process is alive.
+      await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBe(1);
+      const sessionId = /--resume\0([0-9a-f-]{36})/.exec(fs.readFileSync(`/proc/${processesWith('--fork-session')[0]}/cmdline`, 'utf8'))?.[1];
+      expect(sessionId).toBeDefined();
+      expect(processesWith('--fork-session', sessionId!)).toHaveLength(1);
+
+      h.press(key);
+      await expect.poll(() => processesWith('--fork-session', sessionId!), { timeout: 10_000 }).toEqual([]);
+      await expect.poll(() => readLog(world), { timeout: 10_000 }).toMatch(/\[INFO\] \[supervisor\] session_id=\S+ iteration=1\/20 max_iterations=20 duration=\d+ms review cancelled \(the Stop hook was cancelled\); no verdict applied, stop allowed/);
+      await h.waitForOutput(/\x1b\]0;ccc: review cancelled\x07/, 10_000);
+      const log = readLog(world);
+      expect(log).not.toMatch(/review finished/);
+      expect(log).not.toMatch(/checker failed/);
+      const state = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', `supervisor-${sessionId}.json`), 'utf8'));
+      expect(state.last_verdict).toBeUndefined();
+      // No feedback reached the agent: it was asked once, by the user.
+      expect(server.byKind('agent').filter((r) => !r.lastUserText.includes('build the thing'))).toEqual([]);
+    });
+  }
+});
