@@ -6,7 +6,8 @@
  *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=6  BENCH_HOOK_RUNS=20
  *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_MEMORY_REPS=4  BENCH_OBSERVERS_MB=200  BENCH_OBSERVER_REPS=3
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
- *   BENCH_ONLY=hook,keystroke,throughput,memory,frames   (a subset)
+ *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
+ *   BENCH_ONLY=hook,keystroke,throughput,memory,frames,review   (a subset)
  *   BENCH_LABEL=before   (results file bench/results/<date>-before.json; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
  */
@@ -17,6 +18,7 @@ import { benchFrames } from './frames.mjs';
 import { benchHook } from './hook.mjs';
 import { benchObserversMemory } from './observers.mjs';
 import { benchKeystrokes } from './keystroke.mjs';
+import { benchReview } from './review.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
 import { consoleReport, markdownReport } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
@@ -44,8 +46,9 @@ const config = {
   observersMiB: num('BENCH_OBSERVERS_MB', 200, 10),
   observers: 50,
   observerReps: num('BENCH_OBSERVER_REPS', 3, 1),
+  reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'hook,keystroke,throughput,memory,frames').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'hook,keystroke,throughput,memory,frames,review').split(',').map((s) => s.trim()));
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
 const MiB = 1024 * 1024;
 
@@ -138,6 +141,14 @@ try {
       } catch (error) {
         results.observers = { unavailable: error.message };
       }
+    }
+  }
+  if (only.has('review')) {
+    log('review: cache share and reviewer start-up (real claude, scripted model server)…');
+    try {
+      results.review = await benchReview({ runs: config.reviewRuns, log });
+    } catch (error) {
+      results.review = { unavailable: error.message };
     }
   }
   if (only.has('frames')) {

@@ -76,6 +76,20 @@ export function tablesOf(r) {
     }
     tables.push({ title: 'Hook latency (process start to decision, median)', ...table(['case', 'ms', '/ node -e 0', 'runs'], rows), notes });
   }
+  if (r.review) {
+    const v = r.review;
+    const rows = [];
+    const notes = [];
+    if ('share' in v) rows.push(["review request shared with the agent's last request (one-answer session)", `${f(v.share * 100, 1)}% of ${f(v.reviewBytes / 1024, 0)} KiB`, '—', '—']);
+    if ('longShare' in v) rows.push(['the same after the agent read three 48 KiB files', `${f(v.longShare * 100, 1)}% of ${f(v.longReviewBytes / 1024, 0)} KiB`, '—', '—']);
+    if ('reviewerMs' in v) {
+      rows.push(['stop received → reviewer\'s first request', f(v.reviewerMs, 0), times(v.ratio), v.runsMs.reviewer.length]);
+      rows.push(['plain `claude -p` → its first request', f(v.plainMs, 0), '1.00×', v.runsMs.plain.length]);
+    }
+    if ('unavailable' in v) notes.push(`not measured: ${v.unavailable}`);
+    notes.push('Real claude against the scripted model server; the stop enters through `ccc supervisor-hook` (config, state lock, transcript, reviewer launch). Alternating, medians.');
+    tables.push({ title: 'Review (cache share, reviewer start-up)', ...table(['what', 'ms / share', '/ plain claude -p', 'runs'], rows), notes });
+  }
   if (r.frames) {
     const rows = [];
     const fr = r.frames;

@@ -20,6 +20,8 @@ export interface RecordedRequest {
   lastUserText: string;
   /** Number of earlier requests of the same kind (0 for the first). */
   index: number;
+  /** `performance.now()` when the request began to arrive (for start-up timings). */
+  receivedAt: number;
 }
 
 export interface MessagesBody {
@@ -66,10 +68,11 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
+    const receivedAt = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      void answer(req, res, Buffer.concat(chunks).toString('utf8'));
+      void answer(req, res, Buffer.concat(chunks).toString('utf8'), receivedAt);
     });
   });
   server.on('connection', (socket) => {
@@ -77,7 +80,7 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
     socket.on('close', () => sockets.delete(socket));
   });
 
-  async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string, receivedAt: number) {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/messages') {
       if (path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: 10 });
@@ -91,6 +94,7 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
       text: allText(body),
       lastUserText: lastUserText(body),
       index: requests.filter((r) => r.kind === kind).length,
+      receivedAt,
     };
     requests.push(recorded);
     const reply = kind === 'background' ? { text: 'ok' } : scenario(recorded);
