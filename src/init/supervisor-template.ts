@@ -23,8 +23,9 @@ A claim is not evidence. "All tests pass", "I fixed the bug", "the build is gree
 when you have seen it yourself:
 
 - Look at what changed: \`git status\` and \`git diff\` (or read the files the agent says it touched).
-- Run the project's checks: the test suite, the type checker, the linter, the build. Use the
-  commands the project documents (README, package.json scripts, Makefile, CI config).
+- Run the project's checks: the test suite, and the type checker, linter or build where the
+  review message lists them among the commands you may run. Anything that changes the project
+  is refused; do not try to work around it.
 - When the task was a bug fix, reproduce the original failure path and confirm it now behaves.
 - When the task added behaviour, find the test that exercises it, or try it directly.
 - Watch for work that only looks finished: placeholders, \`TODO\` left behind, stubbed functions,
