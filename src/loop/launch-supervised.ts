@@ -11,6 +11,7 @@ import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { runHeadless } from './headless.js';
 import { runInteractive } from './interactive.js';
+import { reviewSummary } from './review-summary.js';
 import { observeSession, teeStream } from './observe-session.js';
 import { registerRunningSession } from './running-session.js';
 import { SupervisorSession } from './supervisor-session.js';
@@ -47,7 +48,13 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   await session.start();
   try {
     const observe = args.observe !== undefined;
-    if (args.task === undefined) return await runInteractive(session, { observe, stderr: io.stderr });
+    if (args.task === undefined) {
+      const code = await runInteractive(session, { observe, stderr: io.stderr });
+      // After the TUI is gone and the terminal restored: what this session's reviews cost.
+      const summary = reviewSummary(session.reviews, session.reviewUsage);
+      if (summary) io.stderr.write(`ccc: ${summary}\n`);
+      return code;
+    }
     return await runHeadlessSession(session, { task: args.task, json: args.json, observe }, io);
   } finally {
     await session.close();

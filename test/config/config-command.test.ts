@@ -36,6 +36,17 @@ describe('ccc config', () => {
     expect(new Set(valueLines.map((l) => l.indexOf('   ('))).size).toBe(1);
   });
 
+  it('says that a reviewer model other than the agent\'s cannot read the agent\'s prompt cache', async () => {
+    const plain = await ccc(['config']);
+    expect(plain.stdout).not.toContain('prompt cache');
+    t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { reviewer: { model: 'claude-haiku-4-5', allow: ['Bash(make check)'] } } }));
+    const r = await ccc(['config']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^supervisor\.reviewer\.model = "claude-haiku-4-5" +\(project: /m);
+    expect(r.stdout).toMatch(/^supervisor\.reviewer\.allow = \["Bash\(make check\)"\] +\(project: /m);
+    expect(r.stdout).toContain("# supervisor.reviewer.model = claude-haiku-4-5: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.");
+  });
+
   it('--json prints the plain effective config; .supervisor.max_iterations is a number', async () => {
     const r = await ccc(['config', '--json'], { CCC_SUPERVISOR_MAX_ITERATIONS: '42' });
     expect(r.code).toBe(0);

@@ -85,8 +85,8 @@ describe('reviews read from the prompt cache', () => {
     expect(readLog(world)).toMatch(/\[INFO\] \[supervisor\] .*completed=false .*input_tokens=200 cache_read_input_tokens=18000 cache_creation_input_tokens=100 output_tokens=80 cost_usd=0\.\d+ review finished/);
   });
 
-  it('interactive: the review request shares >= 95% with the TUI agent request before it', async () => {
-    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' } } : { text: 'agent says done' }));
+  it('interactive: the review request shares >= 95% with the TUI agent request before it; the cost is shown after the session', async () => {
+    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' }, usage: REVIEW_USAGE } : { text: 'agent says done' }));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
@@ -97,5 +97,11 @@ describe('reviews read from the prompt cache', () => {
     const starts = reviewStarts(server);
     expect(starts).toHaveLength(1);
     expectCacheIdentical(starts[0]!.review, starts[0]!.agent);
+    await h.waitForScreen(/❯\s*\n/, 10_000);
+    await h.type('/exit');
+    await h.waitForScreen(/❯ \/exit/, 10_000);
+    h.press('\r');
+    // 9,000 of 9,150 input tokens from the cache.
+    await h.waitForOutput(/ccc: 1 review, \$\d+\.\d+, 98% of review input read from cache/, 30_000);
   });
 });
