@@ -12,14 +12,14 @@ import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
-/** Live processes whose command line has every one of `words` (the reviewer: `--fork-session`). */
-function processesWith(...words: string[]): number[] {
+/** Live processes of this test's world whose command line has every one of `words` (the reviewer: `--fork-session`). */
+function processesWith(world: ClaudeWorld, ...words: string[]): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (words.every((w) => cmdline.includes(w))) found.push(Number(entry));
+      if (words.every((w) => cmdline.includes(w)) && fs.readlinkSync(`/proc/${entry}/cwd`).startsWith(world.root)) found.push(Number(entry));
     } catch {
       // gone
     }
@@ -48,12 +48,12 @@ describe('cancelling a review (interactive)', () => {
       h.press('\r');
       // The review is under way: its request reached the model server and its process is alive.
       await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBe(1);
-      const sessionId = /--resume\0([0-9a-f-]{36})/.exec(fs.readFileSync(`/proc/${processesWith('--fork-session')[0]}/cmdline`, 'utf8'))?.[1];
+      const sessionId = /--resume\0([0-9a-f-]{36})/.exec(fs.readFileSync(`/proc/${processesWith(world, '--fork-session')[0]}/cmdline`, 'utf8'))?.[1];
       expect(sessionId).toBeDefined();
-      expect(processesWith('--fork-session', sessionId!)).toHaveLength(1);
+      expect(processesWith(world, '--fork-session', sessionId!)).toHaveLength(1);
 
       h.press(key);
-      await expect.poll(() => processesWith('--fork-session', sessionId!), { timeout: 10_000 }).toEqual([]);
+      await expect.poll(() => processesWith(world, '--fork-session', sessionId!), { timeout: 10_000 }).toEqual([]);
       await expect.poll(() => readLog(world), { timeout: 10_000 }).toMatch(/\[INFO\] \[supervisor\] session_id=\S+ iteration=1\/20 max_iterations=20 duration=\d+ms review cancelled \(the Stop hook was cancelled\); no verdict applied, stop allowed/);
       await h.waitForOutput(/\x1b\]0;ccc: review cancelled\x07/, 10_000);
       const log = readLog(world);

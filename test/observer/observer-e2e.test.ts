@@ -71,8 +71,12 @@ describe('ccc --supervisor --observe with the real claude', () => {
     await new Promise((r) => setTimeout(r, 300));
     h.press('\r');
     expect((await h.exited).exitCode).toBe(0);
-    // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only.
-    const userTerminal = h.output();
+    // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only,
+    // then the line that says what the reviews cost.
+    const withSummary = h.output();
+    const summary = /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache\r\n$/.exec(withSummary.toString('latin1'));
+    expect(summary).not.toBeNull();
+    const userTerminal = withSummary.subarray(0, withSummary.length - summary![0].length);
     const reset = Buffer.from(resetSequence(false));
     expect(userTerminal.subarray(userTerminal.length - reset.length).equals(reset)).toBe(true);
     const agentBytes = userTerminal.subarray(0, userTerminal.length - reset.length);
