@@ -10,7 +10,7 @@ import { ExitCode } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
-import { FrameWindow } from './frame-window.js';
+import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
 import { cacheShare, dollars, NO_USAGE, percent, type Usage } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
@@ -24,8 +24,17 @@ export interface HeadlessOptions {
 }
 
 export async function runHeadless(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
-  const { config } = session;
-  const frames = new FrameWindow(500);
+  // The last frames of the agent, replayed into each review's context.
+  const recent = new ReplaySubject<Frame>(500);
+  const keepRecent = session.frames$.subscribe(recent);
+  try {
+    return await loop(session, options, recent);
+  } finally {
+    keepRecent.unsubscribe();
+  }
+}
+
+async function loop(session: SupervisorSession, options: HeadlessOptions, recent: ReplaySubject<Frame>): Promise<number> {
   const emit: EventSink = (e) => {
     session.emit(e);
     if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
@@ -39,7 +48,6 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
     emit(event({ kind: 'phase', phase: 'agent' }));
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...(sessionId ? ['--resume', sessionId] : []), ...session.claudeArgs];
     const result = await runAgentTurn(session, args, message, (frame) => {
-      frames.push(frame);
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
@@ -63,7 +71,7 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
         backgroundTasks: [],
         raw: {},
       },
-      { ...session.reviewDeps(), frames: frames.items(), userPrompts: [options.task], emit },
+      { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], emit },
     );
     if (decision.action === 'block') {
       message = decision.feedback;
@@ -71,6 +79,13 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
     }
     return finish(session, emit, exitCodeFor(decision), decision);
   }
+}
+
+/** What a ReplaySubject holds now: it replays its buffer synchronously to a new subscriber. */
+function replayed<T>(subject: ReplaySubject<T>): T[] {
+  const items: T[] = [];
+  subject.subscribe((item) => items.push(item)).unsubscribe();
+  return items;
 }
 
 function runAgentTurn(session: SupervisorSession, args: string[], message: string, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {

@@ -18,7 +18,8 @@ import { event } from './events.js';
 import { reviewStop } from './review-stop.js';
 import { reviewTitleUpdater } from './review-status.js';
 import type { SupervisorSession } from './supervisor-session.js';
-import { tailSessionTranscript } from './transcript-frames.js';
+import { tailTranscript, transcriptPathFor } from '../frames/transcript.js';
+import { agentFrames } from './agent-frames.js';
 
 const SESSION_CHOOSING_ARGS = ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session'];
 
@@ -39,6 +40,8 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     running.update({ session_id: id });
   };
 
+  // The review in progress, if any: the agent's exit cancels it, and ccc waits for it to settle.
+  let reviewing: Promise<unknown> | undefined;
   const channel = await startStopChannel({
     dir: cccDir(session.configDir),
     onStop: async (input, hookGone) => {
@@ -50,7 +53,13 @@ export async function runInteractive(session: SupervisorSession, options: Intera
       bindSession(parsed.value.sessionId);
       // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
       // test/loop/review-cancel.test.ts): the hook hanging up cancels the review.
-      const decision = await reviewStop(parsed.value, { ...session.reviewDeps(), signal: hookGone });
+      const review = reviewStop(parsed.value, {
+        ...session.reviewDeps(),
+        signal: AbortSignal.any([hookGone, session.signal]),
+        recentFrames: (id, atLeast) => frames.recent(id, atLeast),
+      });
+      reviewing = review;
+      const decision = await review;
       session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
       return hookOutput(decision, { showVerdict: true });
     },
@@ -93,7 +102,12 @@ export async function runInteractive(session: SupervisorSession, options: Intera
   }
   const emergencyRestore = () => proxy.restoreTerminal();
   process.once('exit', emergencyRestore);
-  const stopTail = launchId || session.sessionId ? tailSessionTranscript(session, () => session.sessionId) : () => {};
+  // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
+  // `/clear` inside the TUI starts another transcript, which the next stop names.
+  const resumed = resumedSessionId(session.claudeArgs);
+  if (resumed) bindSession(resumed);
+  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptPathFor(session.env, session.cwd, id), session.signal, { logger: session.logger }));
+  subscriptions.push(frames.frames$.subscribe((frame) => session.onFrame(frame)));
 
   try {
     const exit = await proxy.exit;
@@ -102,9 +116,11 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     session.emit(event({ kind: 'end', exit_code: code }));
     return code;
   } finally {
+    session.end();
+    await reviewing?.catch(() => {});
     title.stop();
     for (const s of subscriptions) s.unsubscribe();
-    stopTail();
+    frames.stop();
     emergencyRestore();
     process.off('exit', emergencyRestore);
     await recorder.flush();
@@ -114,4 +130,16 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     await observer?.close();
     await running.remove();
   }
+}
+
+/** The session `--resume <id>` continues in place (with `--fork-session` claude starts a new one). */
+function resumedSessionId(args: readonly string[]): string | undefined {
+  if (args.includes('--fork-session')) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if ((arg === '--resume' || arg === '-r') && /^[0-9a-f-]{36}$/i.test(args[i + 1] ?? '')) return args[i + 1];
+    if (arg.startsWith('--resume=') && /^[0-9a-f-]{36}$/i.test(arg.slice(9))) return arg.slice(9);
+  }
+  return undefined;
 }

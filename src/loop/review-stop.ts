@@ -29,6 +29,11 @@ export interface ReviewStopDeps {
   env: NodeJS.ProcessEnv;
   claudeArgs: readonly string[];
   frames?: readonly Frame[];
+  /**
+   * The agent's recent frames of `sessionId` (interactive: the live transcript tail), once it has
+   * seen the `transcriptFrames` the transcript held at the stop. Used when `frames` is not given.
+   */
+  recentFrames?(sessionId: string, transcriptFrames: number): Promise<readonly Frame[]>;
   /** The user's prompts when ccc knows them (headless); otherwise read from the transcript. */
   userPrompts?: readonly string[];
   guards?: readonly StopGuard[];
@@ -93,7 +98,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     maxIterations: max,
     completionMarker: config.supervisor.completion_marker,
     timeoutSeconds: config.supervisor.timeout_seconds,
-    frames: deps.frames ?? [],
+    frames: deps.frames ?? (await deps.recentFrames?.(stop.sessionId, transcript.frames)) ?? [],
     claudeArgs: deps.claudeArgs,
     claudeCommand: config.claude.command,
     env: deps.env,
@@ -140,8 +145,8 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
 const TRANSCRIPT_RETRIES = 10;
 const TRANSCRIPT_RETRY_MS = 200;
 
-async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string }> {
-  if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '' };
+async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string; frames: number }> {
+  if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '', frames: 0 };
   try {
     // Claude Code may not have flushed the turn to the transcript when the hook fires (seen on a
     // loaded machine): a transcript without the user's prompt is read again, briefly.
@@ -150,10 +155,10 @@ async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ use
       await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_RETRY_MS));
       t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
     }
-    return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText };
+    return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText, frames: t.frames };
   } catch (error) {
     deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
-    return { userPrompts: [], lastAssistantText: '' };
+    return { userPrompts: [], lastAssistantText: '', frames: 0 };
   }
 }
 

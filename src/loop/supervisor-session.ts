@@ -45,6 +45,12 @@ export class SupervisorSession {
   readonly frames$ = new Subject<Frame>();
   /** The session id once known (replayed to late subscribers such as the observer). */
   readonly sessionId$ = new ReplaySubject<string>(1);
+  /**
+   * Aborted once, when the session ends (the agent exited): cancels a review still running and
+   * ends every subscription that listens to it.
+   */
+  private readonly lifetime = new AbortController();
+  readonly signal = this.lifetime.signal;
   /** The observer page, when `--observe` is on. */
   observerUrl?: string;
   private cost = 0;
@@ -115,6 +121,7 @@ export class SupervisorSession {
       env: this.env,
       claudeArgs: this.claudeArgs,
       guards: this.guards,
+      signal: this.signal,
       emit: (e) => this.emit(e),
       reportUsage: (usage) => {
         this.addCost(usage.cost_usd);
@@ -127,7 +134,13 @@ export class SupervisorSession {
     for (const entry of this.pipeline) await entry.checker.onSessionStart?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
   }
 
+  /** The agent is gone: cancel what still runs for it. Idempotent; `close()` calls it too. */
+  end(): void {
+    if (!this.lifetime.signal.aborted) this.lifetime.abort('the agent exited');
+  }
+
   async close(): Promise<void> {
+    this.end();
     for (const entry of this.pipeline) {
       try {
         await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });

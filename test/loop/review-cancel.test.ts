@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { processesIn, readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
@@ -35,6 +35,28 @@ describe('cancelling a review (interactive)', () => {
     h?.kill();
     await server?.close();
     world?.cleanup();
+  });
+
+  it('a review still running when the agent exits is killed and applies no verdict', async () => {
+    server = await startModelServer((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
+    await h.waitForScreen(/❯/, 60_000);
+    await h.type('build the thing');
+    h.press('\r');
+    await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => processesWith(world, '--fork-session').length, { timeout: 10_000 }).toBe(1);
+    // The agent: the claude that ccc started with its own --session-id (the launcher and the CLI it runs).
+    const agent = processesWith(world, '--session-id');
+    expect(agent.length).toBeGreaterThan(0);
+    for (const pid of agent) process.kill(pid, 'SIGKILL');
+    expect((await h.exited).exitCode).toBe(137);
+    await expect.poll(() => processesWith(world, '--fork-session'), { timeout: 10_000 }).toEqual([]);
+    const log = readLog(world);
+    expect(log).toMatch(/review cancelled/);
+    expect(log).not.toMatch(/review finished/);
+    await expect.poll(() => processesIn(world), { timeout: 10_000 }).toEqual([]);
   });
 
   for (const [name, key] of [['Esc', '\x1b'], ['Ctrl-C', '\x03']] as const) {
