@@ -3,7 +3,6 @@
  * directions (node-pty with `encoding: null`), never re-encoded, so the proxy stays byte-transparent.
  */
 import { spawn as spawnPty } from 'node-pty';
-import { fdWriter } from './fd-writer.js';
 
 export type Undo = () => void;
 
@@ -43,13 +42,8 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     encoding: null,
   });
   let exited = false;
-  // Unix node-pty exposes the master fd (not in its typings); Windows (ConPTY) has none.
-  const fd = (pty as unknown as { fd?: unknown }).fd;
-  // A write error means the agent's side is gone (EIO); its exit is reported through onExit.
-  const writer = typeof fd === 'number' ? fdWriter(fd) : undefined;
   pty.onExit(() => {
     exited = true;
-    writer?.close();
   });
   return {
     pid: pty.pid,
@@ -63,8 +57,7 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     },
     write: (data) => {
       if (exited) return;
-      if (writer) writer.write(typeof data === 'string' ? Buffer.from(data) : data);
-      else pty.write(data);
+      pty.write(data);
     },
     // A resize after the pty closed throws in node-pty; the guard keeps a late SIGWINCH harmless.
     resize: (cols, rows) => {
