@@ -6,8 +6,6 @@
  * message whose holder never calls back is simply never reused, and the garbage collector takes
  * it like any other buffer; `retain` and `release` ignore messages that are not from the pool.
  */
-import { FRAME_HEADROOM, framableIn } from './ws-frame.js';
-
 /** Free buffers kept for reuse, in bytes; what is released beyond it is left to the collector. */
 const KEEP_FREE_BYTES = 8 * 1024 * 1024;
 /** Larger messages are allocated on their own. */
@@ -21,14 +19,14 @@ export class FramePool {
 
   constructor(private readonly keepFreeBytes = KEEP_FREE_BYTES) {}
 
-  /** An uninitialised message of `length` bytes with room for its frame header, held once. */
+  /** An uninitialised message of `length` bytes, held once. */
   acquire(length: number): Buffer {
-    const size = sizeClass(FRAME_HEADROOM + length);
-    if (size > LARGEST_POOLED) return framableIn(Buffer.allocUnsafeSlow(FRAME_HEADROOM + length), length);
+    const size = sizeClass(length);
+    if (size > LARGEST_POOLED) return Buffer.allocUnsafeSlow(length);
     let whole = this.free.get(size)?.pop();
     if (whole) this.freeBytes -= size;
     else whole = Buffer.allocUnsafeSlow(size);
-    const message = framableIn(whole, length);
+    const message = whole.subarray(0, length);
     this.holders.set(message, { whole, count: 1 });
     return message;
   }

@@ -13,7 +13,6 @@ import type { ObserverConnection, ObserverSocket } from './observer-connection.j
 import type { ObserverLogger } from './observer-logger.js';
 import { parseClientMessage } from './protocol.js';
 import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
-import { textFrame } from './ws-frame.js';
 
 /** ws refuses larger frames itself (1009); the protocol's own 64 KiB limit closes with 1008. */
 const WS_MAX_PAYLOAD = 1024 * 1024;
@@ -88,20 +87,16 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
 }
 
 /**
- * Every message is JSON text, sent as a text frame. The hub hands the same message Buffer to every
- * observer, so it is framed once (`textFrame`, in place when the message has room for the header)
- * and written to each socket as one buffer: ws would build a header and two writes per socket
- * (50 observers during a flood: 50 × the allocations).
- * This writes below ws, which is safe because ws queues nothing of its own without compression
- * (perMessageDeflate is off) and nothing is sent after a close; `bufferedAmount` still counts it.
+ * Every message is JSON text, sent as a text frame through ws's public `send`. The hub hands the
+ * same message Buffer to every observer; without compression (perMessageDeflate is off) ws writes
+ * a small header and that Buffer, uncopied, and calls back once it is written, which is when the
+ * pooled message may be reused.
  */
 function observerSocket(ws: WebSocket): ObserverSocket {
-  const raw = (ws as unknown as { _socket?: Duplex })._socket;
   return {
     send: (data, written) => {
       if (ws.readyState !== ws.OPEN) return written?.();
-      if (raw && !raw.destroyed) raw.write(textFrame(data), () => written?.());
-      else ws.send(data, { binary: false }, () => written?.());
+      ws.send(data, { binary: false }, () => written?.());
     },
     get bufferedAmount() {
       return ws.bufferedAmount;

@@ -6,7 +6,6 @@
  * size changes. Observers may send only `input`, and it is ignored unless input is allowed.
  */
 import type { SupervisorEvent } from '../loop/events.js';
-import { allocFramable } from './ws-frame.js';
 import { base64Into, base64Length } from './base64-into.js';
 
 /** Who is being watched. `cols`/`rows` are the user's terminal size. */
@@ -70,10 +69,9 @@ export function encodeMessage(message: ServerMessage): Buffer {
 }
 
 /** The pty message without building an intermediate object (it is the most frequent one). */
-export function encodePty(bytes: Uint8Array, snapshot = false, alloc: (length: number) => Buffer = allocFramable): Buffer {
-  // The base64 goes straight into the message, which has room for its WebSocket frame header:
-  // one buffer from the output to every socket, no string (the observer path of a flood would
-  // allocate megabytes a second).
+export function encodePty(bytes: Uint8Array, snapshot = false, alloc: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
+  // The base64 goes straight into the message: one buffer from the output to every socket, no
+  // string (the observer path of a flood would allocate megabytes a second).
   const suffix = snapshot ? PTY_SNAPSHOT_SUFFIX : PTY_SUFFIX;
   const message = alloc(PTY_PREFIX.length + base64Length(bytes.length) + suffix.length);
   PTY_PREFIX.copy(message, 0);

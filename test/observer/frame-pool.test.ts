@@ -2,7 +2,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FramePool, sizeClass } from '../../src/observer/frame-pool.js';
-import { textFrame } from '../../src/observer/ws-frame.js';
 
 describe('FramePool', () => {
   it('reuses a buffer once the last holder released it', () => {
@@ -38,16 +37,14 @@ describe('FramePool', () => {
     expect(pool.freeBufferBytes).toBe(8192);
   });
 
-  it('frames a pooled message in place, again after reuse', () => {
+  it('reuses a released message for the next one of its size class', () => {
     const pool = new FramePool();
     const a = pool.acquire(200).fill(0x61);
-    expect(textFrame(a).subarray(4).toString()).toBe('a'.repeat(200));
     pool.release(a);
     const b = pool.acquire(130).fill(0x62);
     expect(b.buffer).toBe(a.buffer);
-    const frame = textFrame(b);
-    expect([...frame.subarray(0, 4)]).toEqual([0x81, 126, 0, 130]);
-    expect(frame.subarray(4).toString()).toBe('b'.repeat(130));
+    expect(b.length).toBe(130);
+    expect(b.toString()).toBe('b'.repeat(130));
   });
 
   it('sizes classes at most a quarter above what was asked', () => {
