@@ -4,7 +4,7 @@
  */
 import type { CccConfig, CheckerDeclaration } from '../config/types.js';
 import { CccError } from '../errors.js';
-import { claudeChecker } from './claude-checker.js';
+import { deferredChecker } from './deferred-checker.js';
 import { hookChecker } from './hook-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
@@ -20,10 +20,12 @@ export type CheckerBuilder = (options: Record<string, unknown>, context: BuildCo
 
 export const builtInCheckers: Record<string, CheckerBuilder> = {
   claude: (options, { config }) =>
-    claudeChecker({
-      prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
-      defaultPromptPath: config.supervisor.prompt_path,
-    }),
+    deferredChecker('claude', async () =>
+      (await import('./claude-checker.js')).claudeChecker({
+        prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
+        defaultPromptPath: config.supervisor.prompt_path,
+      }),
+    ),
   rule: (options) => ruleChecker(options),
   hook: (options) => hookChecker(options),
 };

@@ -12,6 +12,7 @@ import type { SupervisorEvent } from './events.js';
 import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
 import { SUPERVISED_ENV } from './supervised-env.js';
+import { STOP_HOOK_BLOCK_CAP_ENV, supervisedAgentEnv } from './agent-env.js';
 import { costCapGuard } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
@@ -27,10 +28,7 @@ export interface SupervisorSessionOptions {
   stderrLogs?: boolean;
 }
 
-export { SUPERVISED_ENV };
-
-/** Claude Code's own cap on consecutive Stop-hook blocks (8 by default) would end the loop early. */
-export const STOP_HOOK_BLOCK_CAP_ENV = 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP';
+export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
 
 export class SupervisorSession {
   readonly config;
@@ -96,8 +94,7 @@ export class SupervisorSession {
   }
 
   agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    const cap = Math.max(8, this.config.supervisor.max_iterations + 1);
-    return { ...this.env, ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
+    return supervisedAgentEnv(this.env, this.config.supervisor.max_iterations, extra);
   }
 
   reviewDeps(): ReviewStopDeps {
