@@ -68,6 +68,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   const undo: Array<() => void | Promise<void>> = [];
   let current = early;
   try {
+    // The agent runs (or could not start) before the session's modules load and compete with it.
+    await proxy.pid;
     current ??= await openSession(setup);
     session.resolve(current);
     const running = await afterSpawn(current, { proxy, observer, recorder, launchId, command, undo });

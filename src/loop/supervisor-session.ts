@@ -1,128 +1,40 @@
 /**
- * Everything one supervised session shares between its parts: the resolved config, the checker
- * pipeline, the session logger, the event stream, the running cost, and the environment the agent
- * gets. Built once at the entry (interactive or headless), torn down in `close()`.
+ * A supervised session with its streams: what SessionCore holds (config, pipeline, logger, guards,
+ * cost, the agent's environment) plus the events, the frames and the session id as RxJS subjects,
+ * for the title, the observer and the headless output. Built once at the entry (interactive or
+ * headless), torn down in `close()`.
  */
 import { ReplaySubject, Subject } from '../rx.js';
-import type { PipelineEntry } from '../checkers/pipeline.js';
-import type { CheckerLogger } from '../checkers/types.js';
-import type { ResolvedConfig } from '../config/types.js';
 import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from './events.js';
-import type { ReviewStopDeps } from './review-stop.js';
-import { SessionLogger } from './session-logger.js';
-import { SUPERVISED_ENV } from './supervised-env.js';
-import { STOP_HOOK_BLOCK_CAP_ENV, supervisedAgentEnv } from './agent-env.js';
-import { costCapGuard } from './cost-cap.js';
-import { noProgressGuard } from './no-progress.js';
-import { fileProgressStore } from './progress-store.js';
-import type { StopGuard } from './stop-guard.js';
+import { SessionCore, type SessionOptions } from './session-core.js';
 
-export interface SupervisorSessionOptions {
-  resolved: ResolvedConfig;
-  pipeline: PipelineEntry[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  claudeArgs: string[];
-  guards?: StopGuard[];
-  stderrLogs?: boolean;
-}
+export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV } from './session-core.js';
+export type SupervisorSessionOptions = SessionOptions;
 
-export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
-
-export class SupervisorSession {
-  readonly config;
-  readonly configDir;
-  readonly cwd;
-  readonly env;
-  readonly claudeArgs;
-  readonly pipeline;
-  readonly logger: SessionLogger;
+export class SupervisorSession extends SessionCore {
   readonly events$ = new Subject<SupervisorEvent>();
   readonly frames$ = new Subject<Frame>();
   /** The session id once known (replayed to late subscribers such as the observer). */
   readonly sessionId$ = new ReplaySubject<string>(1);
-  /** The observer page, when `--observe` is on. */
-  observerUrl?: string;
-  private cost = 0;
-  private readonly guards: StopGuard[];
-  sessionId?: string;
 
-  constructor(options: SupervisorSessionOptions) {
-    this.config = options.resolved.config;
-    this.configDir = options.resolved.configDir;
-    this.cwd = options.cwd;
-    this.env = options.env;
-    this.claudeArgs = options.claudeArgs;
-    this.pipeline = options.pipeline;
-    this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
-    this.guards = [
-      ...(options.guards ?? []),
-      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
-      costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
-    ];
-  }
-
-  setSessionId(id: string): void {
+  override setSessionId(id: string): void {
     if (this.sessionId === id) return;
-    this.sessionId = id;
-    this.logger.bind(id);
+    super.setSessionId(id);
     this.sessionId$.next(id);
   }
 
-  emit(event: SupervisorEvent): void {
+  override emit(event: SupervisorEvent): void {
     this.events$.next(event);
   }
 
-  onFrame(frame: Frame): void {
+  override onFrame(frame: Frame): void {
     this.frames$.next(frame);
-    for (const entry of this.pipeline) {
-      try {
-        entry.checker.onFrame?.(frame);
-      } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${(error as Error).message}`);
-      }
-    }
+    super.onFrame(frame);
   }
 
-  addCost(usd: number): void {
-    this.cost += usd;
-  }
-
-  get totalCost(): number {
-    return this.cost;
-  }
-
-  agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    return supervisedAgentEnv(this.env, this.config.supervisor.max_iterations, extra);
-  }
-
-  reviewDeps(): ReviewStopDeps {
-    return {
-      config: this.config,
-      configDir: this.configDir,
-      pipeline: this.pipeline,
-      logger: this.logger as CheckerLogger,
-      env: this.env,
-      claudeArgs: this.claudeArgs,
-      guards: this.guards,
-      emit: (e) => this.emit(e),
-      reportCost: (usd) => this.addCost(usd),
-    };
-  }
-
-  async start(): Promise<void> {
-    for (const entry of this.pipeline) await entry.checker.onSessionStart?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
-  }
-
-  async close(): Promise<void> {
-    for (const entry of this.pipeline) {
-      try {
-        await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
-      } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
-      }
-    }
+  override async close(): Promise<void> {
+    await super.close();
     this.events$.complete();
     this.frames$.complete();
     this.sessionId$.complete();

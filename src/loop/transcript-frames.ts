@@ -3,7 +3,8 @@
  * same message shapes as stream-json. The tail starts once the session id is known and follows
  * the file as claude appends to it.
  */
-import { tailTranscript, transcriptPathFor } from '../frames/transcript.js';
+import { transcriptPathFor } from '../frames/transcript.js';
+import { tailTranscript } from '../frames/transcript-tail.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 export function tailSessionTranscript(session: SupervisorSession, sessionId: () => string | undefined): () => void {
