@@ -5,10 +5,8 @@
 import type { CccConfig, CheckerDeclaration } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { deferredChecker } from './deferred-checker.js';
-import { hookChecker } from './hook-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
-import { ruleChecker } from './rule-checker.js';
 import type { Checker } from './types.js';
 
 export interface BuildContext {
@@ -26,8 +24,9 @@ export const builtInCheckers: Record<string, CheckerBuilder> = {
         defaultPromptPath: config.supervisor.prompt_path,
       }),
     ),
-  rule: (options) => ruleChecker(options),
-  hook: (options) => hookChecker(options),
+  // Loaded when configured: their options are still checked while the pipeline is built, before the agent starts.
+  rule: async (options) => (await import('./rule-checker.js')).ruleChecker(options),
+  hook: async (options) => (await import('./hook-checker.js')).hookChecker(options),
 };
 
 /** Loads a plugin checker by path or package name; installed by the plugin loader. */
