@@ -51,7 +51,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   const launchId = ownsSessionId ? crypto.randomUUID() : undefined;
   const timeout = config.supervisor.timeout_seconds * Math.max(1, setup.pipeline.length) + 30;
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
-  const proxy = startAgentProxy({
+  const proxy = await startAgentProxy({
     command: config.claude.command,
     args: withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs], hook, setup.cwd),
     cwd: setup.cwd,
