@@ -12,26 +12,11 @@
  * - nested    CCC_SUPERVISOR_HOOK=1: the reviewer's own stop, allowed before reading stdin
  * - malformed input that is not hook JSON: parsed, explained, allowed
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { median } from './lib/stats.mjs';
+import { timeProcess } from './lib/time-process.mjs';
 import { CLI, COMPARE_CLI, FIXTURES, ROOT } from './lib/variants.mjs';
-
-function timeProcess(args, { env, input, cwd }) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, code, stdout, stderr }));
-    child.stdin.on('error', () => {}); // the nested case exits without reading
-    child.stdin.end(input ?? '');
-  });
-}
 
 function hookEnv(base, extra) {
   const env = { ...process.env, ...extra };

@@ -5,9 +5,10 @@
  * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):
  *   BENCH_KEYSTROKES=5000  BENCH_MB=100  BENCH_THROUGHPUT_REPS=6  BENCH_HOOK_RUNS=20
  *   BENCH_FRAMES_MB=1024  BENCH_HUGE_LINE_MB=50  BENCH_MEMORY_MB=200  BENCH_MEMORY_REPS=4  BENCH_OBSERVERS_MB=200  BENCH_OBSERVER_REPS=3
+ *   BENCH_STARTUP_RUNS=15  BENCH_PROMPT_RUNS=6
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
- *   BENCH_ONLY=hook,keystroke,throughput,memory,frames,review   (a subset)
+ *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,frames,review   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (results file bench/results/<date>-before.json; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
  */
@@ -24,6 +25,7 @@ import { consoleReport, markdownReport } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { median } from './lib/stats.mjs';
 import { CLI, COMPARE_CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
+import { benchStartup } from './startup.mjs';
 import { benchProxyMemory, benchThroughput } from './throughput.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -46,9 +48,11 @@ const config = {
   observersMiB: num('BENCH_OBSERVERS_MB', 200, 10),
   observers: 50,
   observerReps: num('BENCH_OBSERVER_REPS', 3, 1),
+  startupRuns: num('BENCH_STARTUP_RUNS', 15, 5),
+  promptRuns: num('BENCH_PROMPT_RUNS', 6, 2),
   reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'hook,keystroke,throughput,memory,frames,review').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,frames,review').split(',').map((s) => s.trim()));
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
 const MiB = 1024 * 1024;
 
@@ -79,6 +83,7 @@ const results = { date: new Date().toISOString(), machine: machineInfo(), loadAv
 if (COMPARE_CLI) results.compareCli = COMPARE_CLI;
 const workspace = makeWorkspace();
 try {
+  if (only.has('startup')) results.startup = await benchStartup({ runs: config.startupRuns, promptRuns: config.promptRuns, workspace, log });
   if (only.has('hook')) {
     log('hook latency…');
     results.hook = await benchHook({ runs: config.hookRuns, workspace, log });

@@ -67,6 +67,7 @@ export function tablesOf(r) {
       notes,
     });
   }
+  if (r.startup) tables.push(startupTable(r.startup));
   if (r.hook) {
     const rows = [['node -e 0 (floor)', f(r.hook.floorMs, 1), '1.00×', r.hook.floorRuns.length]];
     const notes = [];
@@ -134,6 +135,37 @@ export function tablesOf(r) {
     tables.push({ title: 'Proxy memory (RSS of ccc and its relay, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
   }
   return tables;
+}
+
+const STARTUP_LABELS = {
+  direct: 'stand-in agent, direct pty',
+  claude: 'bare claude',
+  'ccc-sup': 'ccc --supervisor',
+  'ccc-sup-cmp': "ccc --supervisor (compare build)",
+  floor: 'node -e 0',
+  version: 'ccc --version',
+  help: 'ccc --help',
+  config: 'ccc config --json',
+};
+
+/** Issue 16: each group's cases against its floor (the first case of the group). */
+function startupTable(s) {
+  const rows = [];
+  const notes = [];
+  const groups = [
+    ['first byte of the stand-in agent', s.firstByte, 'direct'],
+    ["the claude prompt (❯) on screen", s.prompt, 'claude'],
+    ['wall time, start to exit', s.wall, 'floor'],
+  ];
+  for (const [what, cases, floorName] of groups) {
+    const floor = cases[floorName]?.medianMs;
+    for (const [name, x] of Object.entries(cases)) {
+      const label = STARTUP_LABELS[name] ?? STARTUP_LABELS[name.replace(/-cmp$/, '')] + (name.endsWith('-cmp') ? ' (compare build)' : '');
+      if ('unavailable' in x) notes.push(`${what}, ${label}: not measured: ${x.unavailable}`);
+      else rows.push([what, label, f(x.medianMs, 1), times(ratio(x.medianMs, floor)), f(x.medianMs - floor, 1), x.runs.join(' / ')]);
+    }
+  }
+  return { title: 'Start-up (ms from spawn, median; cases alternate run by run)', ...table(['until', 'case', 'ms', '/ floor', '− floor', 'runs'], rows), notes };
 }
 
 function pad(rows) {

@@ -48,6 +48,7 @@ export function evaluateTargets(results) {
       out.push(check(`throughput ${label} / (b) script`, c.vsScript ?? ratio(c.mbPerS, tp.script?.mbPerS), 1, '≥', why));
     }
   }
+  if (results.startup) out.push(...startupTargets(results.startup));
   const hook = results.hook;
   if (hook) {
     for (const [name, r] of Object.entries(hook.cases)) {
@@ -82,6 +83,20 @@ export function evaluateTargets(results) {
     out.push(check(`proxy peak RSS MiB (limit 120 MB) with one stuck observer while ${one?.mb ?? '?'} MiB pass`, one?.hwmMiB, RSS_LIMIT_MIB, '<', oneWhy));
     const obs = results.observers;
     out.push(check(`proxy peak RSS MiB (limit 120 MB) with ${obs?.observers ?? 50} observers, one stuck, while ${obs?.mb ?? '?'} MiB pass`, obs?.hwmMiB, RSS_LIMIT_MIB, '<', obs && 'hwmMiB' in obs ? undefined : (obs?.unavailable ?? 'not measured')));
+  }
+  return out;
+}
+
+/** Issue 16: ccc adds nothing a user can feel before the prompt appears. */
+function startupTargets({ firstByte, prompt, wall }) {
+  const out = [];
+  const ms = (r) => r?.medianMs;
+  const why = (...rs) => rs.map((r) => (r && 'medianMs' in r ? undefined : missing(r))).find(Boolean);
+  out.push(check('time to the claude prompt: ccc --supervisor / bare claude', ratio(ms(prompt['ccc-sup']), ms(prompt.claude)), 1.1, '≤', why(prompt['ccc-sup'], prompt.claude)));
+  out.push(check("stand-in's first byte: ccc --supervisor − direct (ms)", ms(firstByte['ccc-sup']) - ms(firstByte.direct), 100, '≤', why(firstByte['ccc-sup'], firstByte.direct)));
+  for (const [name, limit] of [['version', 1.5], ['help', 1.5], ['config', 2]]) {
+    const label = name === 'config' ? 'ccc config --json' : `ccc --${name}`;
+    out.push(check(`${label} / node -e 0 (wall)`, ratio(ms(wall[name]), ms(wall.floor)), limit, '≤', why(wall[name], wall.floor)));
   }
   return out;
 }

@@ -4,11 +4,9 @@
  */
 import type { CccConfig, CheckerDeclaration } from '../config/types.js';
 import { CccError } from '../errors.js';
-import { claudeChecker } from './claude-checker.js';
-import { hookChecker } from './hook-checker.js';
+import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
-import { ruleChecker } from './rule-checker.js';
 import type { Checker } from './types.js';
 
 export interface BuildContext {
@@ -20,15 +18,18 @@ export type CheckerBuilder = (options: Record<string, unknown>, context: BuildCo
 
 export const builtInCheckers: Record<string, CheckerBuilder> = {
   claude: (options, { config }) =>
-    claudeChecker({
-      prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
-      defaultPromptPath: config.supervisor.prompt_path,
-      allow: config.supervisor.reviewer.allow,
-      model: config.supervisor.reviewer.model,
-      ruleCommands: ruleCommandsOf(config),
-    }),
-  rule: (options) => ruleChecker(options),
-  hook: (options) => hookChecker(options),
+    deferredChecker('claude', async () =>
+      (await import('./claude-checker.js')).claudeChecker({
+        prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
+        defaultPromptPath: config.supervisor.prompt_path,
+        allow: config.supervisor.reviewer.allow,
+        model: config.supervisor.reviewer.model,
+        ruleCommands: ruleCommandsOf(config),
+      }),
+    ),
+  // Loaded when configured: their options are still checked while the pipeline is built, before the agent starts.
+  rule: async (options) => (await import('./rule-checker.js')).ruleChecker(options),
+  hook: async (options) => (await import('./hook-checker.js')).hookChecker(options),
 };
 
 /** Loads a plugin checker by path or package name; installed by the plugin loader. */

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import type { CheckerLogger } from '../checkers/types.js';
 import { CccError } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
-import { frames$ } from '../frames/frame-parser.js';
+import { readFrames } from '../frames/frame-lines.js';
 import { childRunner, type ChildRunner } from '../process/child-process.js';
 import { addUsage, NO_USAGE, usageOfResult, type Usage } from './usage.js';
 
@@ -65,9 +65,10 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
   const stdout = new PassThrough();
   const seen = collectFrames(logger, options.onFrame);
   const parsed = new Promise<void>((resolve) => {
-    frames$(stdout, { logger, maxLineBytes: options.maxLineBytes, source: 'claude stdout', debugLines: true }).subscribe({
-      next: seen.add,
-      complete: resolve,
+    // Plain callbacks, not frames$: the standalone Stop hook reviews through here and loads no RxJS.
+    readFrames(stdout, { logger, maxLineBytes: options.maxLineBytes, source: 'claude stdout', debugLines: true }, {
+      frame: seen.add,
+      end: resolve,
       // The PassThrough only errors if destroyed under us; whatever was parsed still counts.
       error: (error: Error) => {
         logger.error('Reading claude output failed', { error: error.message });

@@ -1,10 +1,10 @@
 /**
  * Parses the command line with commander and dispatches to the command table. Errors of class
  * CccError print their message and exit with their code; anything else is a bug (exit 1).
+ * The supervised launch skips the parser and the table; commands load what they run on their own
+ * (issue 16: every start paid for every command's modules).
  */
-import { Command, CommanderError } from 'commander';
 import { isCccError } from '../errors.js';
-import { commands } from './commands/index.js';
 
 /** True for `ccc … --supervisor …` (before any `--`): the supervised launch, not a subcommand. */
 export function isSupervisedLaunch(argv: readonly string[]): boolean {
@@ -14,6 +14,8 @@ export function isSupervisedLaunch(argv: readonly string[]): boolean {
 
 export async function runCli(argv: string[]): Promise<number> {
   if (isSupervisedLaunch(argv)) return guarded(() => launchSupervisedFromCli(argv));
+  const { Command, CommanderError } = await import('commander');
+  const { commands } = await import('./commands/index.js');
   const program = new Command('ccc')
     .description('Makes Claude Code finish its work: a supervised, transparent proxy around `claude`.')
     .exitOverride()

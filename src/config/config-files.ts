@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { cosmiconfig, type Loader } from 'cosmiconfig';
+import type { Loader } from 'cosmiconfig';
 import { CccError } from '../errors.js';
+import { mayHoldProjectConfig } from './config-candidates.js';
 import { isPlainObject } from './rules.js';
 import { importUserModule } from './user-module.js';
 
@@ -52,9 +53,12 @@ export async function readGlobalFile(file: string): Promise<LoadedFile | undefin
 /**
  * The nearest project config from `cwd` upwards to the filesystem root, or the explicit file.
  * Each directory is searched on its own (cosmiconfig's 'global' strategy would also read
- * `~/.config/ccc/…`, a location ccc does not document).
+ * `~/.config/ccc/…`, a location ccc does not document). cosmiconfig loads only when there is
+ * something to find.
  */
 export async function readProjectFile(options: { cwd: string; configPath?: string }): Promise<LoadedFile | undefined> {
+  if (options.configPath === undefined && !mayHoldProjectConfig(options.cwd, projectSearchPlaces)) return undefined;
+  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('ccc', {
     searchPlaces: projectSearchPlaces,
     searchStrategy: 'none',

@@ -1,98 +1,24 @@
 /**
- * Lines → frames. A stream-json stdout or a transcript file is a sequence of lines; each line
- * that holds a JSON object with a string `type` is a Frame. Anything else (progress noise,
- * binary garbage, a line cut short by a crash) is logged at WARN and skipped: one bad line never
- * ends the stream (document 002, "解析错误处理").
+ * `frames$`: the frames of a byte stream (stream-json stdout, a transcript) as an Observable.
+ * The parsing, and what happens to lines that are not frames, is in frame-lines.ts.
  */
 import type { Readable } from 'node:stream';
 import { Observable } from '../rx.js';
 import type { Frame } from './frame.js';
-import { DEFAULT_MAX_LINE_BYTES, isSkippedLine, splitLines, type LineItem } from './line-splitter.js';
+import { readFrames, type FramesOptions } from './frame-lines.js';
 
-/** The part of a logger the frame pipeline uses; `CheckerLogger` and ccc's logger fit. */
-export interface FrameLogger {
-  warn(message: string, fields?: Record<string, unknown>): void;
-  debug?(message: string, fields?: Record<string, unknown>): void;
-}
-
-export type ParsedLine = { frame: Frame } | { error: string };
-
-/** Parses one line. Never throws. Tolerates a BOM, `\r` and surrounding whitespace. */
-export function parseFrameLine(line: string): ParsedLine {
-  // trim() also removes U+FEFF (a BOM at the start of a file or of a concatenated chunk).
-  const text = line.trim();
-  if (text === '') return { error: 'empty line' };
-  // "binary data" only explains a line that is not JSON: a valid frame may carry U+FFFD in a string.
-  if (!text.startsWith('{')) return { error: looksBinary(text) ? 'binary data' : 'not a JSON object' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { error: looksBinary(text) ? 'binary data' : `invalid JSON (${(error as Error).message})` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'not a JSON object' };
-  if (typeof (value as { type?: unknown }).type !== 'string') return { error: 'JSON object without a string "type"' };
-  return { frame: value as Frame };
-}
-
-function looksBinary(text: string): boolean {
-  // NUL never appears in JSON text; U+FFFD is what invalid UTF-8 decodes to.
-  return /[\u0000\uFFFD]/.test(text.slice(0, 4096));
-}
-
-export interface FramesOptions {
-  logger: FrameLogger;
-  /** Longest line kept (default 16 MiB); longer lines are skipped with a WARN. */
-  maxLineBytes?: number;
-  /** Names the stream in log fields (`claude stdout`, `transcript`). */
-  source?: string;
-  /** Log every raw line at DEBUG (document 002: "收到输出: DEBUG 级别，包含原始行"). */
-  debugLines?: boolean;
-}
-
-/** Longest excerpt of a line put into a log record. */
-const PREVIEW_CHARS = 200;
-const DEBUG_LINE_CHARS = 4096;
+export { parseFrameLine, type FrameLogger, type FramesOptions, type ParsedLine } from './frame-lines.js';
 
 /**
  * The frames of a byte stream, in order. Completes when the stream ends, errors when it errors.
  * Unsubscribing destroys the stream. Memory is bounded by `maxLineBytes`, whatever the input.
  */
 export function frames$(input: Readable, options: FramesOptions): Observable<Frame> {
-  const { logger, source = 'stream' } = options;
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  return new Observable<Frame>((subscriber) => {
-    const lines = splitLines(input, { maxLineBytes });
-    const onLine = (line: LineItem) => {
-      if (isSkippedLine(line)) {
-        logger.warn(`Skipped a ${source} line longer than the limit`, { source, bytes: line.skippedBytes, max_line_bytes: maxLineBytes });
-        return;
-      }
-      if (options.debugLines) logger.debug?.(`${source} line`, { source, line: excerpt(line, DEBUG_LINE_CHARS) });
-      const parsed = parseFrameLine(line);
-      if ('frame' in parsed) subscriber.next(parsed.frame);
-      else if (parsed.error !== 'empty line') {
-        logger.warn(`Skipped a ${source} line: ${parsed.error}`, { source, length: line.length, line: excerpt(line, PREVIEW_CHARS) });
-      }
-    };
-    const onEnd = () => subscriber.complete();
-    const onError = (error: Error) => subscriber.error(error);
-    lines.on('data', onLine);
-    lines.once('end', onEnd);
-    lines.once('error', onError);
-    return () => {
-      lines.off('data', onLine);
-      lines.off('end', onEnd);
-      lines.off('error', onError);
-      // Errors after unsubscribing (the input torn down under us) have no one left to tell.
-      lines.on('error', () => {});
-      lines.destroy();
-    };
-  });
-}
-
-/** A log-safe excerpt: bounded, control characters escaped (JSON string syntax without quotes). */
-function excerpt(line: string, max: number): string {
-  const head = line.length > max ? `${line.slice(0, max)}…` : line;
-  return JSON.stringify(head).slice(1, -1);
+  return new Observable<Frame>((subscriber) =>
+    readFrames(input, options, {
+      frame: (frame) => subscriber.next(frame),
+      end: () => subscriber.complete(),
+      error: (error) => subscriber.error(error),
+    }),
+  );
 }

@@ -2,15 +2,14 @@
  * A Claude Code session transcript: JSONL at `~/.claude/projects/<project dir>/<session_id>.jsonl`
  * holding the same message shapes as stream-json (see transcript-summary.ts for the shapes).
  * A transcript can be huge, so it is only ever streamed through the bounded line splitter.
+ * Following a live transcript is transcript-tail.ts (RxJS; reading one here needs none).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FrameLogger } from './frame-parser.js';
-import { frames$ } from './frame-parser.js';
+import { readFrames, type FrameLogger } from './frame-lines.js';
 import { createTranscriptSummary, type TranscriptSummary } from './transcript-summary.js';
 
-export { tailTranscript, type TailTranscriptOptions } from './transcript-tail.js';
 export type { TranscriptSummary } from './transcript-summary.js';
 
 /** Claude Code caps the project directory name at this many characters, then adds a hash. */
@@ -64,10 +63,10 @@ export interface ReadTranscriptOptions {
 export function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<TranscriptSummary> {
   const summary = createTranscriptSummary();
   return new Promise((resolve, reject) => {
-    frames$(fs.createReadStream(file), { logger: options.logger ?? silentLogger, maxLineBytes: options.maxLineBytes, source: 'transcript' }).subscribe({
-      next: (frame) => summary.add(frame),
+    readFrames(fs.createReadStream(file), { logger: options.logger ?? silentLogger, maxLineBytes: options.maxLineBytes, source: 'transcript' }, {
+      frame: (frame) => summary.add(frame),
       error: reject,
-      complete: () => resolve(summary.result()),
+      end: () => resolve(summary.result()),
     });
   });
 }

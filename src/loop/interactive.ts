@@ -3,23 +3,24 @@
  * proxy. Stops arrive through the Stop hook injected for this launch, which calls back over the
  * private stop channel; each is decided by `reviewStop`, and the answer goes back to claude as the
  * hook's output (a block with the feedback, or nothing). The agent's exit code is ours.
+ *
+ * The agent starts first (issue 16): before the spawn only what it needs (the stop channel, the
+ * hook settings, the environment; and with `--observe` the observer, whose URL must be printed
+ * before the TUI covers the screen). The session object, its log, the running-session record,
+ * the transcript tail, the title updater and plugins' `onSessionStart` load and start after it,
+ * while claude starts up. Stops cannot come before then: they wait for the session.
  */
 import crypto from 'node:crypto';
-import { hookOutput } from '../stop/hook-output.js';
 import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
-import { parseStopInput } from '../stop/stop-event.js';
-import { startAgentProxy } from '../pty/agent-proxy.js';
+import { startAgentProxy, type AgentProxy } from '../pty/agent-proxy.js';
 import { InputRecorder } from '../input/input-recorder.js';
-import { cccDir, inputLogPath } from '../state/paths.js';
-import { observeSession } from './observe-session.js';
-import { registerRunningSession } from './running-session.js';
+import { cccDir } from '../state/paths.js';
+import { supervisedAgentEnv } from './agent-env.js';
 import { event } from './events.js';
-import { reviewStop } from './review-stop.js';
-import { reviewTitleUpdater } from './review-status.js';
-import type { SupervisorSession } from './supervisor-session.js';
-import { tailTranscript, transcriptPathFor } from '../frames/transcript.js';
-import { agentFrames } from './agent-frames.js';
+import { reviewSummary } from './review-summary.js';
+import type { ObserverServer } from '../observer/observer-server.js';
+import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
 
 const SESSION_CHOOSING_ARGS = ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session'];
 
@@ -29,21 +30,142 @@ export interface InteractiveOptions {
   stderr: NodeJS.WritableStream;
 }
 
-export async function runInteractive(session: SupervisorSession, options: InteractiveOptions): Promise<number> {
-  const recorder = new InputRecorder();
-  const ownsSessionId = !session.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
+type Observer = ObserverServer & { detach(): void };
+
+export async function runInteractive(setup: SupervisorSessionOptions, options: InteractiveOptions): Promise<number> {
+  const { config, configDir } = setup.resolved;
+  const command = [config.claude.command, ...setup.claudeArgs];
+  const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
+  const early = options.observe ? await openSession(setup) : undefined;
+  const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
+  const session = deferred<SupervisorSession>();
+  if (early) session.resolve(early);
+  const logError = (message: string) => void session.promise.then((s) => s.logger.error(message));
+
+  const onStop = deferred<StopHandler>();
+  const channel = await startStopChannel({
+    dir: cccDir(configDir),
+    onStop: async (input, hookGone) => (await onStop.promise)(input, hookGone),
+    onError: (error) => logError(`stop channel: ${error.message}`),
+  });
+  const ownsSessionId = !setup.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
   const launchId = ownsSessionId ? crypto.randomUUID() : undefined;
+  const timeout = config.supervisor.timeout_seconds * Math.max(1, setup.pipeline.length) + 30;
+  const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
+  const proxy = await startAgentProxy({
+    command: config.claude.command,
+    args: withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs], hook, setup.cwd),
+    cwd: setup.cwd,
+    env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
+    observe: observer ? { tailBytes: observer.tailBytes } : undefined,
+    onError: logError,
+  });
+  // Typed input is recorded from the first keystroke, also the ones typed while the session loads.
+  const recorder = new InputRecorder();
+  const recording = proxy.input$.subscribe((chunk) => recorder.record(chunk));
+  const emergencyRestore = () => proxy.restoreTerminal();
+  process.once('exit', emergencyRestore);
+
+  const undo: Array<() => void | Promise<void>> = [];
+  let current = early;
+  let running: AfterSpawnResult | undefined;
+  try {
+    // The agent runs (or could not start) before the session's modules load and compete with it.
+    await proxy.pid;
+    current ??= await openSession(setup);
+    session.resolve(current);
+    running = await afterSpawn(current, { proxy, observer, recorder, launchId, command, undo });
+    onStop.resolve(running.onStop);
+    const exit = await proxy.exit;
+    const code = exit.signal ? 128 + exit.signal : exit.exitCode;
+    current.logger.info('agent exited', { exit_code: exit.exitCode, signal: exit.signal ?? null });
+    current.emit(event({ kind: 'end', exit_code: code }));
+    return code;
+  } finally {
+    // The agent is gone: a review still running is cancelled, and settles before the teardown.
+    current?.end();
+    await running?.settled();
+    recording.unsubscribe();
+    emergencyRestore();
+    process.off('exit', emergencyRestore);
+    for (const step of undo.reverse()) await step();
+    await recorder.flush();
+    await channel.close();
+    observer?.detach();
+    await observer?.close();
+    await current?.close();
+    // After the TUI is gone and the terminal restored: what this session's reviews cost.
+    const summary = current && reviewSummary(current.reviews, current.reviewUsage);
+    if (summary) options.stderr.write(`ccc: ${summary}\n`);
+  }
+}
+
+type StopHandler = (input: string, hookGone: AbortSignal) => Promise<string>;
+
+interface AfterSpawnResult {
+  onStop: StopHandler;
+  /** Resolves when no review is running. */
+  settled(): Promise<void>;
+}
+
+interface AfterSpawn {
+  proxy: AgentProxy;
+  observer: Observer | undefined;
+  recorder: InputRecorder;
+  launchId: string | undefined;
+  command: string[];
+  /** Teardown steps, run in reverse order when the session ends. */
+  undo: Array<() => void | Promise<void>>;
+}
+
+/** Everything the agent's start does not wait for; returns the stop handler. */
+async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<AfterSpawnResult> {
+  const [{ registerRunningSession }, { reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }] =
+    await Promise.all([
+      import('./running-session.js'),
+      import('./review-stop.js'),
+      import('./review-status.js'),
+      import('./agent-frames.js'),
+      import('../frames/transcript-tail.js'),
+      import('../frames/transcript.js'),
+      import('../stop/stop-event.js'),
+      import('../stop/hook-output.js'),
+      import('../state/paths.js'),
+    ]);
+  const { proxy, observer, recorder } = a;
+  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command: a.command, observer_url: observer?.url });
+  a.undo.push(() => running.remove());
   const bindSession = (id: string) => {
     if (session.sessionId === id) return;
     session.setSessionId(id);
     recorder.bind(inputLogPath(session.configDir, id));
     running.update({ session_id: id });
   };
+  if (a.launchId) bindSession(a.launchId);
+  void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
-  // The review in progress, if any: the agent's exit cancels it, and ccc waits for it to settle.
+  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
+  const events = session.events$.subscribe((e) => title.onEvent(e));
+  a.undo.push(() => {
+    title.stop();
+    events.unsubscribe();
+  });
+  if (observer) connectObserver(observer, proxy, a.undo);
+  // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
+  // `/clear` inside the TUI starts another transcript, which the next stop names.
+  const resumed = resumedSessionId(session.claudeArgs);
+  if (resumed) bindSession(resumed);
+  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptPathFor(session.env, session.cwd, id), session.signal, { logger: session.logger }));
+  const framing = frames.frames$.subscribe((frame) => session.onFrame(frame));
+  a.undo.push(() => {
+    framing.unsubscribe();
+    frames.stop();
+  });
+  // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
+  await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
+
   let reviewing: Promise<unknown> | undefined;
-  const channel = await startStopChannel({
-    dir: cccDir(session.configDir),
+  return {
     onStop: async (input, hookGone) => {
       const parsed = parseStopInput(input);
       if (!parsed.ok) {
@@ -52,7 +174,7 @@ export async function runInteractive(session: SupervisorSession, options: Intera
       }
       bindSession(parsed.value.sessionId);
       // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
-      // test/loop/review-cancel.test.ts): the hook hanging up cancels the review.
+      // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
       const review = reviewStop(parsed.value, {
         ...session.reviewDeps(),
         signal: AbortSignal.any([hookGone, session.signal]),
@@ -63,73 +185,44 @@ export async function runInteractive(session: SupervisorSession, options: Intera
       session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
       return hookOutput(decision, { showVerdict: true });
     },
-    onError: (error) => session.logger.error(`stop channel: ${error.message}`),
-  });
+    settled: async () => {
+      await reviewing?.catch(() => {});
+    },
+  };
+}
 
-  const timeout = session.config.supervisor.timeout_seconds * Math.max(1, session.pipeline.length) + 30;
-  const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
-  const args = withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...session.claudeArgs], hook, session.cwd);
-  const command = [session.config.claude.command, ...session.claudeArgs];
-  const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
-  const observer = options.observe ? await observeSession(session, { command, size, stderr: options.stderr, awaitOutputSource: true }) : undefined;
-  const proxy = startAgentProxy({
-    command: session.config.claude.command,
-    args,
-    cwd: session.cwd,
-    env: session.agentEnv({ [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
-    observe: observer ? { tailBytes: observer.tailBytes } : undefined,
-    onError: (message) => session.logger.error(message),
-  });
-  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command, observer_url: observer?.url });
-  if (launchId) bindSession(launchId);
-  void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
-
-  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
+function connectObserver(observer: Observer, proxy: AgentProxy, undo: AfterSpawn['undo']): void {
   const subscriptions = [
-    proxy.input$.subscribe((chunk) => recorder.record(chunk)),
-    session.events$.subscribe((e) => title.onEvent(e)),
-  ];
-  const undoObserver: Array<() => void> = [];
-  if (observer) {
-    subscriptions.push(proxy.output$.subscribe((chunk) => observer.publishPty(chunk)));
-    undoObserver.push(observer.onInput((data) => proxy.sendToAgent(data)));
-    undoObserver.push(proxy.onResize(() => observer.resize(proxy.size().cols, proxy.size().rows)));
-    subscriptions.push(proxy.gap$.subscribe((lost) => observer.outputGap(lost)));
+    proxy.output$.subscribe((chunk) => observer.publishPty(chunk)),
+    proxy.gap$.subscribe((lost) => observer.outputGap(lost)),
     // The relay copies output only while someone watches and keeps the tail for a joiner's screen;
     // the Node proxy always copies (its `watch` resolves at once, it has no tail to send).
-    subscriptions.push(proxy.tail$.subscribe((tail) => observer.replaceTail(tail)));
-    observer.setOutputSource(proxy);
-  }
-  const emergencyRestore = () => proxy.restoreTerminal();
-  process.once('exit', emergencyRestore);
-  // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
-  // `/clear` inside the TUI starts another transcript, which the next stop names.
-  const resumed = resumedSessionId(session.claudeArgs);
-  if (resumed) bindSession(resumed);
-  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptPathFor(session.env, session.cwd, id), session.signal, { logger: session.logger }));
-  subscriptions.push(frames.frames$.subscribe((frame) => session.onFrame(frame)));
-
-  try {
-    const exit = await proxy.exit;
-    const code = exit.signal ? 128 + exit.signal : exit.exitCode;
-    session.logger.info('agent exited', { exit_code: exit.exitCode, signal: exit.signal ?? null });
-    session.emit(event({ kind: 'end', exit_code: code }));
-    return code;
-  } finally {
-    session.end();
-    await reviewing?.catch(() => {});
-    title.stop();
+    proxy.tail$.subscribe((tail) => observer.replaceTail(tail)),
+  ];
+  const offInput = observer.onInput((data) => proxy.sendToAgent(data));
+  const offResize = proxy.onResize(() => observer.resize(proxy.size().cols, proxy.size().rows));
+  observer.setOutputSource(proxy);
+  undo.push(() => {
     for (const s of subscriptions) s.unsubscribe();
-    frames.stop();
-    emergencyRestore();
-    process.off('exit', emergencyRestore);
-    await recorder.flush();
-    await channel.close();
-    for (const undo of undoObserver) undo();
-    observer?.detach();
-    await observer?.close();
-    await running.remove();
-  }
+    offInput();
+    offResize();
+  });
+}
+
+async function openSession(setup: SupervisorSessionOptions): Promise<SupervisorSession> {
+  const { SupervisorSession } = await import('./supervisor-session.js');
+  return new SupervisorSession(setup);
+}
+
+async function startObserver(session: SupervisorSession, command: string[], size: { cols: number; rows: number }, stderr: NodeJS.WritableStream): Promise<Observer> {
+  const { observeSession } = await import('./observe-session.js');
+  return observeSession(session, { command, size, stderr, awaitOutputSource: true });
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /** The session `--resume <id>` continues in place (with `--fork-session` claude starts a new one). */

@@ -1,20 +1,16 @@
 /**
  * The entry of `ccc [provider] --supervisor …`: parse the options, resolve the configuration,
  * check everything a user could have wrong before anything starts (config, SUPERVISOR.md, the
- * claude executable: each a clear error, exit 2), then run the interactive or headless loop.
+ * claude executable, the checkers and plugins: each a clear error, exit 2), then run the
+ * interactive or headless loop. Each mode loads its own modules: the interactive one starts the
+ * agent before the rest of the session (see interactive.ts).
  */
 import { parseSupervisorArgs } from '../cli/supervisor-args.js';
-import { buildPipeline } from '../checkers/registry.js';
+import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
-import { normalizeDeclaration } from '../checkers/registry.js';
 import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
-import { runHeadless } from './headless.js';
-import { runInteractive } from './interactive.js';
-import { reviewSummary } from './review-summary.js';
-import { observeSession, teeStream } from './observe-session.js';
-import { registerRunningSession } from './running-session.js';
-import { SupervisorSession } from './supervisor-session.js';
+import type { SupervisorSession } from './supervisor-session.js';
 
 export interface LaunchIo {
   cwd: string;
@@ -38,23 +34,16 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   }
   const pipeline = await buildPipeline({ config, cwd: io.cwd });
   io.stderr.write('Supervisor mode enabled\n');
-  const session = new SupervisorSession({
-    resolved,
-    pipeline,
-    cwd: io.cwd,
-    env,
-    claudeArgs: [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs],
-  });
+  const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs: [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs] };
+  const observe = args.observe !== undefined;
+  if (args.task === undefined) {
+    const { runInteractive } = await import('./interactive.js');
+    return runInteractive(setup, { observe, stderr: io.stderr });
+  }
+  const { SupervisorSession } = await import('./supervisor-session.js');
+  const session = new SupervisorSession(setup);
   await session.start();
   try {
-    const observe = args.observe !== undefined;
-    if (args.task === undefined) {
-      const code = await runInteractive(session, { observe, stderr: io.stderr });
-      // After the TUI is gone and the terminal restored: what this session's reviews cost.
-      const summary = reviewSummary(session.reviews, session.reviewUsage);
-      if (summary) io.stderr.write(`ccc: ${summary}\n`);
-      return code;
-    }
     return await runHeadlessSession(session, { task: args.task, json: args.json, observe }, io);
   } finally {
     await session.close();
@@ -63,8 +52,12 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
 
 /** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
 async function runHeadlessSession(session: SupervisorSession, options: { task: string; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
+  const { registerRunningSession } = await import('./running-session.js');
+  const { runHeadless } = await import('./headless.js');
   const command = [session.config.claude.command, '-p', options.task];
-  const observer = options.observe ? await observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
+  // The observer (and its WebSocket server) loads only when asked for.
+  const observing = options.observe ? await import('./observe-session.js') : undefined;
+  const observer = observing ? await observing.observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
   const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
   const publish = (chunk: Buffer) => observer?.publishPty(chunk);
@@ -72,8 +65,8 @@ async function runHeadlessSession(session: SupervisorSession, options: { task: s
     return await runHeadless(session, {
       task: options.task,
       json: options.json,
-      stdout: observer ? teeStream(io.stdout, publish) : io.stdout,
-      stderr: observer ? teeStream(io.stderr, publish) : io.stderr,
+      stdout: observing && observer ? observing.teeStream(io.stdout, publish) : io.stdout,
+      stderr: observing && observer ? observing.teeStream(io.stderr, publish) : io.stderr,
     });
   } finally {
     onId.unsubscribe();

@@ -1,153 +1,41 @@
 /**
- * Everything one supervised session shares between its parts: the resolved config, the checker
- * pipeline, the session logger, the event stream, the running cost, and the environment the agent
- * gets. Built once at the entry (interactive or headless), torn down in `close()`.
+ * A supervised session with its streams: what SessionCore holds (config, pipeline, logger, guards,
+ * cost, the agent's environment) plus the events, the frames and the session id as RxJS subjects,
+ * for the title, the observer and the headless output. Built once at the entry (interactive or
+ * headless), torn down in `close()`.
  */
 import { ReplaySubject, Subject } from '../rx.js';
-import type { PipelineEntry } from '../checkers/pipeline.js';
-import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
-import type { CheckerLogger } from '../checkers/types.js';
-import type { ResolvedConfig } from '../config/types.js';
 import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from './events.js';
-import type { ReviewStopDeps } from './review-stop.js';
-import { SessionLogger } from './session-logger.js';
-import { SUPERVISED_ENV } from './supervised-env.js';
-import { costCapGuard } from './cost-cap.js';
-import { noProgressGuard } from './no-progress.js';
-import { fileProgressStore } from './progress-store.js';
-import type { StopGuard } from './stop-guard.js';
+import { SessionCore, type SessionOptions } from './session-core.js';
 
-export interface SupervisorSessionOptions {
-  resolved: ResolvedConfig;
-  pipeline: PipelineEntry[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  claudeArgs: string[];
-  guards?: StopGuard[];
-  stderrLogs?: boolean;
-}
+export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV } from './session-core.js';
+export type SupervisorSessionOptions = SessionOptions;
 
-export { SUPERVISED_ENV };
-
-/** Claude Code's own cap on consecutive Stop-hook blocks (8 by default) would end the loop early. */
-export const STOP_HOOK_BLOCK_CAP_ENV = 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP';
-
-export class SupervisorSession {
-  readonly config;
-  readonly configDir;
-  readonly cwd;
-  readonly env;
-  readonly claudeArgs;
-  readonly pipeline;
-  readonly logger: SessionLogger;
+export class SupervisorSession extends SessionCore {
   readonly events$ = new Subject<SupervisorEvent>();
   readonly frames$ = new Subject<Frame>();
   /** The session id once known (replayed to late subscribers such as the observer). */
   readonly sessionId$ = new ReplaySubject<string>(1);
-  /**
-   * Aborted once, when the session ends (the agent exited): cancels a review still running and
-   * ends every subscription that listens to it.
-   */
-  private readonly lifetime = new AbortController();
-  readonly signal = this.lifetime.signal;
-  /** The observer page, when `--observe` is on. */
-  observerUrl?: string;
-  private cost = 0;
-  /** What the checkers' model calls spent in this session (the reviewer's tokens and cost). */
-  reviewUsage: Usage = NO_USAGE;
-  /** Verdicts given in this session. */
-  reviews = 0;
-  private readonly guards: StopGuard[];
-  sessionId?: string;
 
-  constructor(options: SupervisorSessionOptions) {
-    this.config = options.resolved.config;
-    this.configDir = options.resolved.configDir;
-    this.cwd = options.cwd;
-    this.env = options.env;
-    this.claudeArgs = options.claudeArgs;
-    this.pipeline = options.pipeline;
-    this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
-    this.guards = [
-      ...(options.guards ?? []),
-      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
-      costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
-    ];
-  }
-
-  setSessionId(id: string): void {
+  override setSessionId(id: string): void {
     if (this.sessionId === id) return;
-    this.sessionId = id;
-    this.logger.bind(id);
+    super.setSessionId(id);
     this.sessionId$.next(id);
   }
 
-  emit(event: SupervisorEvent): void {
-    if (event.kind === 'verdict') this.reviews += 1;
+  override emit(event: SupervisorEvent): void {
+    super.emit(event);
     this.events$.next(event);
   }
 
-  onFrame(frame: Frame): void {
+  override onFrame(frame: Frame): void {
     this.frames$.next(frame);
-    for (const entry of this.pipeline) {
-      try {
-        entry.checker.onFrame?.(frame);
-      } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${(error as Error).message}`);
-      }
-    }
+    super.onFrame(frame);
   }
 
-  addCost(usd: number): void {
-    this.cost += usd;
-  }
-
-  get totalCost(): number {
-    return this.cost;
-  }
-
-  agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    const cap = Math.max(8, this.config.supervisor.max_iterations + 1);
-    return { ...this.env, ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
-  }
-
-  reviewDeps(): ReviewStopDeps {
-    return {
-      config: this.config,
-      configDir: this.configDir,
-      pipeline: this.pipeline,
-      logger: this.logger as CheckerLogger,
-      env: this.env,
-      claudeArgs: this.claudeArgs,
-      guards: this.guards,
-      signal: this.signal,
-      emit: (e) => this.emit(e),
-      reportUsage: (usage) => {
-        this.addCost(usage.cost_usd);
-        this.reviewUsage = addUsage(this.reviewUsage, usage);
-      },
-    };
-  }
-
-  async start(): Promise<void> {
-    for (const entry of this.pipeline) await entry.checker.onSessionStart?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
-  }
-
-  /** The agent is gone: cancel what still runs for it. Idempotent; `close()` calls it too. */
-  end(): void {
-    if (!this.lifetime.signal.aborted) this.lifetime.abort('the agent exited');
-  }
-
-  async close(): Promise<void> {
-    this.end();
-    for (const entry of this.pipeline) {
-      try {
-        await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
-      } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
-      }
-    }
+  override async close(): Promise<void> {
+    await super.close();
     this.events$.complete();
     this.frames$.complete();
     this.sessionId$.complete();

@@ -7,12 +7,14 @@ const KEEP_BACKUPS = 10;
  * with a backup, refused when the file does not parse.
  */
 import path from 'node:path';
-import { updateJsonObjectFile, type JsonFileChange } from '../settings/json-file.js';
+import type { JsonFileChange } from '../settings/json-file.js';
 
 export function globalConfigFile(configDir: string): string {
   return path.join(configDir, 'ccc.json');
 }
 
 export async function recordCurrentProvider(configDir: string, provider: string, now?: () => Date): Promise<JsonFileChange> {
+  // The safe-write machinery loads only when a provider is recorded, not on every launch's path.
+  const { updateJsonObjectFile } = await import('../settings/json-file.js');
   return updateJsonObjectFile(globalConfigFile(configDir), (current) => ({ ...current, current_provider: provider }), { now, keepBackups: KEEP_BACKUPS });
 }

@@ -9,13 +9,10 @@
 import { loadConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { requireClaude } from '../process/resolve-command.js';
-import { settingsFilesWithEnv } from '../settings/settings-files.js';
 import { recordCurrentProvider, globalConfigFile } from './current-provider.js';
-import { assertNoEnvConflict } from './env-conflict.js';
 import type { LaunchArgs } from './launch-args.js';
 import { launchEnvironment } from './launch-env.js';
 import { resolveLaunch, type LaunchPlan } from './resolve-launch.js';
-import { runClaude } from './run-claude.js';
 import { withSettingsArg } from './settings-arg.js';
 
 export interface PlainLaunchOptions {
@@ -35,6 +32,9 @@ export async function prepareLaunch(options: { provider?: string; cwd: string; e
   const configFile = globalConfigFile(resolved.configDir);
   const plan = resolveLaunch(resolved.config, options.provider, configFile);
   if (plan.provider) {
+    // Only a provider's environment can conflict: launches without one skip these modules.
+    const { assertNoEnvConflict } = await import('./env-conflict.js');
+    const { settingsFilesWithEnv } = await import('../settings/settings-files.js');
     await assertNoEnvConflict({
       provider: plan.provider,
       providerEnv: plan.env,
@@ -52,5 +52,6 @@ export async function plainLaunch(options: PlainLaunchOptions): Promise<number> 
     await recordCurrentProvider(resolved.configDir, options.args.provider);
   }
   const args = withSettingsArg([...resolved.config.claude.args, ...options.args.claudeArgs], plan.settings, options.cwd);
+  const { runClaude } = await import('./run-claude.js');
   return runClaude({ command, args, env: launchEnvironment(options.env, plan), cwd: options.cwd });
 }

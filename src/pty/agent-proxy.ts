@@ -5,11 +5,11 @@
  * injection, observer input; and both leave the user's terminal as they found it.
  */
 import tty from 'node:tty';
-import { Subject, type Observable } from '../rx.js';
+import type { Observable } from '../rx.js';
 import { spawnAgentPty, type Undo } from './agent-pty.js';
 import { forwardSignals } from './forward-signals.js';
 import { findRelay, startNativeRelay } from './native-relay.js';
-import { startProxy, type Proxy } from './proxy.js';
+import type { Proxy } from './proxy.js';
 import { processTerminal, writeResetSync } from './terminal.js';
 
 export interface AgentProxyOptions {
@@ -43,15 +43,19 @@ export interface AgentProxy extends Proxy {
   restoreTerminal(): void;
 }
 
-export function startAgentProxy(options: AgentProxyOptions): AgentProxy {
+/**
+ * Resolves once the agent has been spawned and its streams exist: subscribe right away, output
+ * and input from the very start are delivered (the relay holds them until then).
+ */
+export async function startAgentProxy(options: AgentProxyOptions): Promise<AgentProxy> {
   const relayPath = 'relayPath' in options ? options.relayPath : findRelay();
   return relayPath ? relayProxy(relayPath, options) : nodeProxy(options);
 }
 
-function relayProxy(relayPath: string, options: AgentProxyOptions): AgentProxy {
+async function relayProxy(relayPath: string, options: AgentProxyOptions): Promise<AgentProxy> {
   const stdout = process.stdout;
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
-  const relay = startNativeRelay({ relayPath, ...options, teeOutput: false, tailBytes: options.observe?.tailBytes ?? 0, ...size() });
+  const relay = await startNativeRelay({ relayPath, ...options, teeOutput: false, tailBytes: options.observe?.tailBytes ?? 0, ...size() });
   void relay.exit.then(forwardSignals((signal) => relay.kill(signal)));
   return Object.assign(relay, {
     kind: 'relay' as const,
@@ -65,7 +69,9 @@ function relayProxy(relayPath: string, options: AgentProxyOptions): AgentProxy {
   });
 }
 
-function nodeProxy(options: AgentProxyOptions): AgentProxy {
+/** The fallback loads RxJS before its spawn: node-pty delivers output only to listeners already there. */
+async function nodeProxy(options: AgentProxyOptions): Promise<AgentProxy> {
+  const [{ Subject }, { startProxy }] = await Promise.all([import('../rx.js'), import('./proxy.js')]);
   const terminal = processTerminal();
   const pty = spawnAgentPty({ ...options, ...terminal.size() });
   const restoreRaw = terminal.enterRaw();

@@ -2,7 +2,15 @@
  * The pty edge: the agent (`claude`) runs in a pseudo-terminal. Bytes flow as Buffers in both
  * directions (node-pty with `encoding: null`), never re-encoded, so the proxy stays byte-transparent.
  */
-import { spawn as spawnPty } from 'node-pty';
+import { createRequire } from 'node:module';
+import type { IPty, IPtyForkOptions } from 'node-pty';
+
+/**
+ * node-pty (a native addon) loads on the first spawn: with the native relay, which is the usual
+ * byte path, a supervised launch never needs it (issue 16). A require, so the spawn stays synchronous.
+ */
+const spawnPty = (file: string, args: string[], options: IPtyForkOptions): IPty =>
+  (createRequire(import.meta.url)('node-pty') as typeof import('node-pty')).spawn(file, args, options);
 
 export type Undo = () => void;
 

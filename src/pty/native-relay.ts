@@ -6,6 +6,10 @@
  * talks to the relay over a socket (fd 3): title updates and observer input go in; a copy of the
  * output (only while observers are attached), the typed input in batches, alternate-screen changes
  * and the exit come out.
+ *
+ * RxJS loads once the relay has been spawned (issue 16: nothing before the agent's start that it
+ * does not need); stream frames that arrive before the caller could subscribe are held and
+ * delivered, in order, right after `startNativeRelay` resolves.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +17,7 @@ import os from 'node:os';
 import tty from 'node:tty';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { Subject, type Observable } from '../rx.js';
+import type { Observable, Subject } from '../rx.js';
 import type { AgentExit, AgentPtyOptions } from './agent-pty.js';
 import type { Proxy } from './proxy.js';
 import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
@@ -58,11 +62,20 @@ export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefi
   });
 }
 
-export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
-  const output$ = new Subject<Buffer>();
-  const input$ = new Subject<Buffer>();
-  const gap$ = new Subject<number>();
-  const tail$ = new Subject<Buffer>();
+interface RelayStreams {
+  output$: Subject<Buffer>;
+  input$: Subject<Buffer>;
+  gap$: Subject<number>;
+  tail$: Subject<Buffer>;
+}
+
+export async function startNativeRelay(options: NativeRelayOptions): Promise<NativeRelay> {
+  let streams: RelayStreams | undefined;
+  /** Stream frames ('O', 'I', 'R', 'G') held until the caller has subscribed; undefined after. */
+  let held: RelayFrame[] | undefined = [];
+  let finished = false;
+  let spawned!: () => void;
+  const started = new Promise<void>((resolve) => (spawned = resolve));
   const tailWaiters: Array<() => void> = [];
   const altScreen = { active: false };
   // process.stdin is never touched: creating its stream would compete with the relay for the keys.
@@ -82,23 +95,36 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
   let reported: AgentExit | undefined;
   let settled = false;
 
-  const onFrame = ({ type, payload }: RelayFrame) => {
+  const onStreamFrame = ({ type, payload }: RelayFrame, s: RelayStreams) => {
     switch (type) {
       case 'O':
-        output$.next(payload); // a view: see `output$`
+        s.output$.next(payload); // a view: see `output$`
         break;
       case 'I':
-        input$.next(Buffer.from(payload));
-        break;
-      case 'S':
-        altScreen.active = payload[0] === 1;
+        s.input$.next(Buffer.from(payload));
         break;
       case 'R':
-        tail$.next(Buffer.from(payload));
+        s.tail$.next(Buffer.from(payload));
         for (const resolve of tailWaiters.splice(0)) resolve();
         break;
       case 'G':
-        gap$.next(Number(payload.readBigUInt64LE(0)));
+        s.gap$.next(Number(payload.readBigUInt64LE(0)));
+        break;
+    }
+  };
+  const onFrame = (frame: RelayFrame) => {
+    const { type, payload } = frame;
+    switch (type) {
+      case 'O':
+      case 'I':
+      case 'R':
+      case 'G':
+        // A held frame keeps a copy: the decoder reuses its buffer.
+        if (held) held.push({ type, payload: Buffer.from(payload) });
+        else if (streams) onStreamFrame(frame, streams);
+        break;
+      case 'S':
+        altScreen.active = payload[0] === 1;
         break;
       case 'P':
         resolvePid(payload.readInt32LE(0));
@@ -127,12 +153,16 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     } else if (!channel.destroyed && channel.writable) channel.write(encodeRelayFrame(type, payload));
   };
 
+  const complete = (s: RelayStreams) => {
+    s.output$.complete();
+    s.input$.complete();
+    s.gap$.complete();
+    s.tail$.complete();
+  };
   const finish = () => {
+    finished = true;
     for (const resolve of tailWaiters.splice(0)) resolve();
-    output$.complete();
-    input$.complete();
-    gap$.complete();
-    tail$.complete();
+    if (streams && !held) complete(streams); // else: once the held frames are delivered
   };
   const exit = openRelayChannel(onChunk, options.onError).then((pair) => {
     let child: ChildProcess;
@@ -142,6 +172,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
       return neverStarted(error as Error, pair);
     } finally {
       if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
+      spawned();
     }
     const ours = pair.ours ?? (child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', onChunk);
@@ -156,6 +187,7 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
 
   /** Nothing ran and the terminal was never touched. */
   function neverStarted(error: Error, pair: { ours: Socket | undefined }): AgentExit {
+    spawned();
     options.onError(`cannot start ${options.relayPath}: ${error.message}`);
     pair.ours?.destroy();
     settled = true;
@@ -188,11 +220,19 @@ export function startNativeRelay(options: NativeRelayOptions): NativeRelay {
     });
   }
 
+  void exit.then(spawned, spawned); // never wait for a spawn that cannot come
+  await started;
+  const { Subject } = await import('../rx.js');
+  const ready: RelayStreams = { output$: new Subject<Buffer>(), input$: new Subject<Buffer>(), gap$: new Subject<number>(), tail$: new Subject<Buffer>() };
+  streams = ready;
+  // The caller subscribes when this function's promise resolves; the held frames follow after that.
+  setImmediate(() => {
+    for (const frame of held?.splice(0) ?? []) onStreamFrame(frame, ready);
+    held = undefined;
+    if (finished) complete(ready);
+  });
   return {
-    output$,
-    input$,
-    gap$,
-    tail$,
+    ...ready,
     exit,
     pid,
     altScreen,

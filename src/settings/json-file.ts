@@ -12,7 +12,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import lockfile from 'proper-lockfile';
 import { isPlainObject } from '../config/rules.js';
 import { CccError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
@@ -103,6 +102,8 @@ export async function updateJsonObjectFile(
   const target = await resolveWriteTarget(file);
   if (options.dryRun) return computeChange(file, change);
   await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+  // Loaded only to write: launches that read settings files (the env-conflict check) never need it.
+  const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile.lock(target, { realpath: false, retries: { retries: 50, minTimeout: 20, maxTimeout: 200 } });
   try {
     const result = await computeChange(file, change);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
-import { tailTranscript } from '../../src/frames/transcript.js';
+import { tailTranscript } from '../../src/frames/transcript-tail.js';
 
 let dir: string;
 let file: string;

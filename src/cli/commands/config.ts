@@ -1,6 +1,4 @@
 /** `ccc config [--json] [--config <path>]`: the effective configuration and where each value came from. */
-import { loadConfig } from '../../config/load.js';
-import { formatConfigJson, formatConfigText } from '../../config/show.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerConfigCommand: RegisterCommand = (program) => {
@@ -10,6 +8,8 @@ export const registerConfigCommand: RegisterCommand = (program) => {
     .option('--json', 'print the effective configuration as JSON')
     .option('--config <path>', 'use this project config file instead of searching for one')
     .action(async (options: { json?: boolean; config?: string }) => {
+      const { loadConfig } = await import('../../config/load.js');
+      const { formatConfigJson, formatConfigText } = await import('../../config/show.js');
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, configPath: options.config });
       for (const warning of resolved.warnings) process.stderr.write(`ccc: warning: ${warning}\n`);
       process.stdout.write(options.json ? formatConfigJson(resolved) : formatConfigText(resolved));

@@ -1,9 +1,4 @@
 /** `ccc hook install [--project] [--dry-run]` / `ccc hook uninstall [--project] [--dry-run]`. */
-import { loadConfig } from '../../config/load.js';
-import { currentCccProcess, supervisorHookCommand } from '../../settings/ccc-command.js';
-import { installHookInFile, uninstallHookFromFile } from '../../settings/hook-install.js';
-import { projectSettingsPath, userSettingsPath } from '../../settings/settings-files.js';
-import { stopHookTimeout } from '../../settings/stop-hook.js';
 import type { RegisterCommand } from './index.js';
 
 interface HookOptions {
@@ -11,7 +6,10 @@ interface HookOptions {
   dryRun?: boolean;
 }
 
-const settingsFile = (options: HookOptions) => (options.project ? projectSettingsPath(process.cwd()) : userSettingsPath(process.env));
+async function settingsFile(options: HookOptions): Promise<string> {
+  const { projectSettingsPath, userSettingsPath } = await import('../../settings/settings-files.js');
+  return options.project ? projectSettingsPath(process.cwd()) : userSettingsPath(process.env);
+}
 
 export const registerHookCommand: RegisterCommand = (program) => {
   const hook = program.command('hook').description("Add or remove ccc's Stop hook in Claude Code's settings.json (merging, with a backup).");
@@ -21,9 +19,13 @@ export const registerHookCommand: RegisterCommand = (program) => {
     .option('--project', 'use ./.claude/settings.json instead of ~/.claude/settings.json')
     .option('--dry-run', 'print the change as a diff and write nothing')
     .action(async (options: HookOptions) => {
+      const { loadConfig } = await import('../../config/load.js');
+      const { currentCccProcess, supervisorHookCommand } = await import('../../settings/ccc-command.js');
+      const { installHookInFile } = await import('../../settings/hook-install.js');
+      const { stopHookTimeout } = await import('../../settings/stop-hook.js');
       const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
       const spec = { command: supervisorHookCommand(currentCccProcess()), timeout: stopHookTimeout(config.supervisor.timeout_seconds) };
-      const result = await installHookInFile({ file: settingsFile(options), spec, dryRun: options.dryRun });
+      const result = await installHookInFile({ file: await settingsFile(options), spec, dryRun: options.dryRun });
       process.stdout.write(result.report);
     });
   hook
@@ -32,7 +34,8 @@ export const registerHookCommand: RegisterCommand = (program) => {
     .option('--project', 'use ./.claude/settings.json instead of ~/.claude/settings.json')
     .option('--dry-run', 'print the change as a diff and write nothing')
     .action(async (options: HookOptions) => {
-      const result = await uninstallHookFromFile({ file: settingsFile(options), dryRun: options.dryRun });
+      const { uninstallHookFromFile } = await import('../../settings/hook-install.js');
+      const result = await uninstallHookFromFile({ file: await settingsFile(options), dryRun: options.dryRun });
       process.stdout.write(result.report);
     });
 };

@@ -1,6 +1,5 @@
 /** `ccc init [--force]`: write a starter SUPERVISOR.md and ccc.config.ts in the current directory. */
 import path from 'node:path';
-import { writeStarterFiles } from '../../init/write-starter-files.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerInitCommand: RegisterCommand = (program) => {
@@ -8,7 +7,8 @@ export const registerInitCommand: RegisterCommand = (program) => {
     .command('init')
     .description('Write a starter SUPERVISOR.md (review instructions) and ccc.config.ts (checker pipeline) here.')
     .option('--force', 'overwrite existing files')
-    .action((options: { force?: boolean }) => {
+    .action(async (options: { force?: boolean }) => {
+      const { writeStarterFiles } = await import('../../init/write-starter-files.js');
       const cwd = process.cwd();
       const result = writeStarterFiles({ cwd, force: options.force === true });
       const names = result.written.map((file) => path.relative(cwd, file)).join(' and ');

@@ -5,7 +5,6 @@
 import type { Command } from 'commander';
 import type { LogLevel } from '../../config/types.js';
 import { CccError } from '../../errors.js';
-import { runKanban } from '../../kanban/run-kanban.js';
 import type { RegisterCommand } from './index.js';
 
 interface KanbanOptions {
@@ -38,6 +37,7 @@ export const registerKanbanCommand: RegisterCommand = (program, setExit) => {
       if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel as LogLevel)) {
         throw new CccError('USAGE', `--log-level must be one of ${LOG_LEVELS.join(', ')} (got "${options.logLevel}").`);
       }
+      const { runKanban } = await import('../../kanban/run-kanban.js');
       const controller = new AbortController();
       const stop = () => controller.abort();
       process.on('SIGINT', stop);

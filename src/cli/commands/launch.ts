@@ -4,8 +4,6 @@
  * The words are read raw (commander drops a leading `--`, which decides what is a provider).
  */
 import type { Command } from 'commander';
-import { parseLaunchArgs } from '../../providers/launch-args.js';
-import { plainLaunch } from '../../providers/plain-launch.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerLaunchCommand: RegisterCommand = (program, setExit) => {
@@ -16,6 +14,8 @@ export const registerLaunchCommand: RegisterCommand = (program, setExit) => {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async () => {
+      const { parseLaunchArgs } = await import('../../providers/launch-args.js');
+      const { plainLaunch } = await import('../../providers/plain-launch.js');
       setExit(await plainLaunch({ args: parseLaunchArgs(rawWords(program)), cwd: process.cwd(), env: process.env }));
     });
 };

@@ -1,7 +1,5 @@
 /** `ccc observe <url> [--token T]`: watch a running supervised session in this terminal. */
 import type { RegisterCommand } from './index.js';
-import { runObserveClient } from '../../observer/observe-client.js';
-import { processTerminal } from '../../observer/observe-terminal.js';
 
 export const registerObserveCommand: RegisterCommand = (program, setExit) => {
   program
@@ -10,6 +8,8 @@ export const registerObserveCommand: RegisterCommand = (program, setExit) => {
     .argument('<url>', 'the URL ccc printed as "Observer: http://host:port/?token=…"')
     .option('--token <token>', 'the observer token, when the URL does not carry it')
     .action(async (url: string, options: { token?: string }) => {
+      const { runObserveClient } = await import('../../observer/observe-client.js');
+      const { processTerminal } = await import('../../observer/observe-terminal.js');
       const terminal = processTerminal();
       try {
         setExit(await runObserveClient({ url, token: options.token, terminal }));

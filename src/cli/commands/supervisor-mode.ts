@@ -6,10 +6,7 @@
  * The session is the one the command runs in: Claude Code gives the commands it runs (Bash tool
  * calls, `!` commands, hooks) CLAUDE_CODE_SESSION_ID (checked on 2.1.330).
  */
-import { loadConfig, resolveConfigDir } from '../../config/load.js';
 import { CccError } from '../../errors.js';
-import { checkSessionId } from '../../state/paths.js';
-import { readSessionState, updateSessionState } from '../../state/session-state.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerSupervisorModeCommand: RegisterCommand = (program) => {
@@ -22,6 +19,9 @@ export const registerSupervisorModeCommand: RegisterCommand = (program) => {
       if (mode !== undefined && mode !== 'on' && mode !== 'off') {
         throw new CccError('USAGE', `ccc supervisor-mode takes "on" or "off" (got "${mode}"); without an argument it prints the current mode.`);
       }
+      const { loadConfig, resolveConfigDir } = await import('../../config/load.js');
+      const { checkSessionId } = await import('../../state/paths.js');
+      const { readSessionState, updateSessionState } = await import('../../state/session-state.js');
       const sessionId = checkSessionId(sessionFrom(options.session, process.env));
       if (mode === undefined) {
         const state = await readSessionState(resolveConfigDir(process.env, process.cwd()), sessionId);

@@ -1,8 +1,5 @@
 /** `ccc validate [provider] [--all] [--network]`: exit 0 when every checked provider is valid, 2 otherwise. */
-import { loadConfig } from '../../config/load.js';
 import { CccError } from '../../errors.js';
-import { globalConfigFile } from '../../providers/current-provider.js';
-import { checkEndpoint, checkProviderConfig, formatReports } from '../../providers/validate-provider.js';
 import type { RegisterCommand } from './index.js';
 
 interface ValidateOptions {
@@ -18,6 +15,9 @@ export const registerValidateCommand: RegisterCommand = (program, setExit) => {
     .option('--all', 'check every provider')
     .option('--network', 'also send a request to each base URL (5 s timeout)')
     .action(async (name: string | undefined, options: ValidateOptions) => {
+      const { loadConfig } = await import('../../config/load.js');
+      const { globalConfigFile } = await import('../../providers/current-provider.js');
+      const { checkEndpoint, checkProviderConfig, formatReports } = await import('../../providers/validate-provider.js');
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env });
       const { providers } = resolved.config;
       const configFile = globalConfigFile(resolved.configDir);

@@ -1,0 +1,126 @@
+/**
+ * Start-up (issue 16): what a user waits for before the prompt, each case against its own floor in
+ * the same run, the cases alternating run by run so machine load hits them alike.
+ *
+ * - first byte  the stand-in agent (fixtures/first-byte-agent.sh prints as soon as it runs) in a
+ *               pty, directly and under `ccc --supervisor`: spawn to its first byte on the terminal
+ * - prompt      the real claude in a pty, bare and under `ccc --supervisor`, with the scripted model
+ *               server and a private HOME (test/support/claude-env.ts): spawn until the TUI's `❯` is
+ *               on the screen (read through a headless terminal emulator)
+ * - wall        `ccc --version`, `ccc --help`, `ccc config --json` against `node -e 0`, spawn to exit
+ *
+ * With BENCH_COMPARE_CLI, the other build's ccc cases run in the same alternation.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createJiti } from 'jiti';
+import { PtyDriver, READY } from './lib/pty-driver.mjs';
+import { startOnScreen } from './lib/screen-wait.mjs';
+import { median } from './lib/stats.mjs';
+import { timeProcess } from './lib/time-process.mjs';
+import { CLI, COMPARE_CLI, FIXTURES, ROOT, variantSpec } from './lib/variants.mjs';
+
+const ms = (from, to) => Number(to - from) / 1e6;
+const round = (xs) => xs.map((x) => Math.round(x * 10) / 10);
+
+/** Runs every case `runs + 1` times in alternation (the first round only warms caches); ms per case. */
+async function alternate(cases, runs, onFailure) {
+  const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  const unavailable = {};
+  for (let i = 0; i < runs + 1; i++) {
+    for (const [name, run] of Object.entries(cases)) {
+      if (unavailable[name]) continue;
+      try {
+        const t = await run(i);
+        if (i > 0) times[name].push(t);
+      } catch (error) {
+        unavailable[name] = error.message.slice(0, 600);
+        onFailure?.(name, error);
+      }
+    }
+  }
+  const out = {};
+  for (const name of Object.keys(cases)) out[name] = unavailable[name] ? { unavailable: unavailable[name] } : { medianMs: median(times[name]), runs: round(times[name]) };
+  return out;
+}
+
+async function firstByte({ runs, workspace }) {
+  const agent = path.join(FIXTURES, 'first-byte-agent.sh');
+  const once = (variant) => async () => {
+    const driver = new PtyDriver(variantSpec(variant, agent, workspace));
+    const t0 = process.hrtime.bigint();
+    try {
+      return ms(t0, await driver.waitFor(READY, 30_000, variant));
+    } finally {
+      await driver.stop();
+    }
+  };
+  const cases = { direct: once('direct'), 'ccc-sup': once('ccc-sup') };
+  if (COMPARE_CLI) cases['ccc-sup-cmp'] = once('ccc-sup-cmp');
+  return alternate(cases, runs);
+}
+
+async function promptTime({ runs, log }) {
+  const jiti = createJiti(import.meta.url);
+  const { startModelServer } = await jiti.import(path.join(ROOT, 'test/support/model-server.ts'));
+  const { makeClaudeWorld, claudeBin } = await jiti.import(path.join(ROOT, 'test/support/claude-env.ts'));
+  if (!fs.existsSync(claudeBin)) {
+    const unavailable = `${claudeBin} is missing (npm ci installs it)`;
+    return { claude: { unavailable }, 'ccc-sup': { unavailable } };
+  }
+  const server = await startModelServer(() => ({ text: 'ok' }));
+  const once = (command) => async () => {
+    // A fresh HOME per run: claude writes to ~/.claude.json on every start.
+    const world = makeClaudeWorld({ modelUrl: server.url });
+    fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), 'Benchmark: the prompt is all that is measured.\n');
+    const run = startOnScreen({ ...command, cwd: world.cwd, env: world.env }, '❯', 60_000);
+    try {
+      return ms(run.started, await run.seen);
+    } finally {
+      await run.stop();
+      world.cleanup();
+    }
+  };
+  const cases = {
+    claude: once({ file: claudeBin, args: [] }),
+    'ccc-sup': once({ file: process.execPath, args: [CLI, '--supervisor'] }),
+  };
+  if (COMPARE_CLI) cases['ccc-sup-cmp'] = once({ file: process.execPath, args: [COMPARE_CLI, '--supervisor'] });
+  try {
+    return await alternate(cases, runs, (name, error) => log(`prompt ${name}: ${error.message.split('\n')[0]}`));
+  } finally {
+    await server.close();
+  }
+}
+
+async function wallTimes({ runs, workspace }) {
+  const env = { ...process.env, CCC_CONFIG_DIR: workspace.configDir, CCC_CLAUDE: path.join(FIXTURES, 'version-agent.sh') };
+  for (const key of Object.keys(env)) if (key.startsWith('CCC_SUPERVISOR_') || key === 'CCC_SUPERVISED') delete env[key];
+  // A ccc case must exit 0 with something on stdout (a usage error would be fast for nothing).
+  const timed = (args, { prints = true } = {}) => async () => {
+    const r = await timeProcess(args, { env, cwd: workspace.dir });
+    if (r.code !== 0 || (prints && r.stdout.trim() === '')) throw new Error(`exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 200))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
+    return r.ms;
+  };
+  const casesOf = (cli, suffix) => ({
+    [`version${suffix}`]: timed([cli, '--version']),
+    [`help${suffix}`]: timed([cli, '--help']),
+    [`config${suffix}`]: timed([cli, 'config', '--json']),
+  });
+  const cases = { floor: timed(['-e', '0'], { prints: false }), ...casesOf(CLI, '') };
+  if (COMPARE_CLI) Object.assign(cases, casesOf(COMPARE_CLI, '-cmp'));
+  return alternate(cases, runs);
+}
+
+/**
+ * @returns {Promise<{ firstByte, prompt, wall }>} each a map of case → { medianMs, runs } | { unavailable }
+ */
+export async function benchStartup({ runs, promptRuns, workspace, log }) {
+  log(`start-up: wall times (${runs} runs per case)…`);
+  const wall = await wallTimes({ runs, workspace });
+  log(`start-up: first byte of the stand-in agent (${runs} runs per case)…`);
+  const first = await firstByte({ runs, workspace });
+  log(`start-up: time to the real claude's prompt (${promptRuns} runs per case)…`);
+  const prompt = await promptTime({ runs: promptRuns, log });
+  return { firstByte: first, prompt, wall };
+}

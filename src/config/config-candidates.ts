@@ -1,0 +1,31 @@
+/**
+ * Whether cosmiconfig has anything to find: a directory from `cwd` up to the root holding one of
+ * the project config names. Most starts have none, and then cosmiconfig (and its parsers) need not
+ * load at all (issue 16: every launch paid for it). A package.json counts only when it has a `ccc`
+ * key or cannot be parsed, so that cosmiconfig still reads and reports it; the answer may say yes
+ * where cosmiconfig then finds nothing, never the reverse.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export function mayHoldProjectConfig(cwd: string, names: readonly string[]): boolean {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (names.some((name) => (name === 'package.json' ? packageJsonHasKey(path.join(dir, name), 'ccc') : fs.existsSync(path.join(dir, name))))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+function packageJsonHasKey(file: string, key: string): boolean {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return false; // absent or unreadable as a file (a directory): cosmiconfig skips it too
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, key);
+  } catch {
+    return true;
+  }
+}

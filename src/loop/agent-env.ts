@@ -1,0 +1,15 @@
+/**
+ * The environment a supervised agent runs with, in a leaf module: the interactive launch builds it
+ * before the session object exists, so that nothing but the spawn's own needs runs before claude
+ * starts (issue 16).
+ */
+import { SUPERVISED_ENV } from './supervised-env.js';
+
+/** Claude Code's own cap on consecutive Stop-hook blocks (8 by default) would end the loop early. */
+export const STOP_HOOK_BLOCK_CAP_ENV = 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP';
+
+/** `env` and `extra`, marked as supervised by this process, with the block cap above `maxIterations`. */
+export function supervisedAgentEnv(env: NodeJS.ProcessEnv, maxIterations: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const cap = Math.max(8, maxIterations + 1);
+  return { ...env, ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
+}

@@ -1,0 +1,143 @@
+/**
+ * What one supervised session shares between its parts, without its streams: the resolved config,
+ * the checker pipeline, the session logger, the guards, the running cost, and the environment the
+ * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (issue 16);
+ * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
+ */
+import type { PipelineEntry } from '../checkers/pipeline.js';
+import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
+import type { CheckerLogger } from '../checkers/types.js';
+import type { ResolvedConfig } from '../config/types.js';
+import type { Frame } from '../frames/frame.js';
+import type { SupervisorEvent } from './events.js';
+import type { ReviewStopDeps } from './review-stop.js';
+import { SessionLogger } from './session-logger.js';
+import { SUPERVISED_ENV } from './supervised-env.js';
+import { STOP_HOOK_BLOCK_CAP_ENV, supervisedAgentEnv } from './agent-env.js';
+import { costCapGuard } from './cost-cap.js';
+import { noProgressGuard } from './no-progress.js';
+import { fileProgressStore } from './progress-store.js';
+import type { StopGuard } from './stop-guard.js';
+
+export interface SessionOptions {
+  resolved: ResolvedConfig;
+  pipeline: PipelineEntry[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  claudeArgs: string[];
+  guards?: StopGuard[];
+  stderrLogs?: boolean;
+}
+
+export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
+
+export class SessionCore {
+  readonly config;
+  readonly configDir;
+  readonly cwd;
+  readonly env;
+  readonly claudeArgs;
+  readonly pipeline;
+  readonly logger: SessionLogger;
+  /** The observer page, when `--observe` is on. */
+  observerUrl?: string;
+  /**
+   * Aborted once, when the session ends (the agent exited): cancels a review still running and
+   * ends every subscription that listens to it.
+   */
+  private readonly lifetime = new AbortController();
+  readonly signal = this.lifetime.signal;
+  /** What the checkers' model calls spent in this session (the reviewer's tokens and cost). */
+  reviewUsage: Usage = NO_USAGE;
+  /** Verdicts given in this session. */
+  reviews = 0;
+  private cost = 0;
+  private readonly guards: StopGuard[];
+  sessionId?: string;
+
+  constructor(options: SessionOptions) {
+    this.config = options.resolved.config;
+    this.configDir = options.resolved.configDir;
+    this.cwd = options.cwd;
+    this.env = options.env;
+    this.claudeArgs = options.claudeArgs;
+    this.pipeline = options.pipeline;
+    this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
+    this.guards = [
+      ...(options.guards ?? []),
+      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
+      costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
+    ];
+  }
+
+  setSessionId(id: string): void {
+    if (this.sessionId === id) return;
+    this.sessionId = id;
+    this.logger.bind(id);
+  }
+
+  /** The core only counts verdicts; SupervisorSession streams the events. */
+  emit(event: SupervisorEvent): void {
+    if (event.kind === 'verdict') this.reviews += 1;
+  }
+
+  onFrame(frame: Frame): void {
+    for (const entry of this.pipeline) {
+      try {
+        entry.checker.onFrame?.(frame);
+      } catch (error) {
+        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  addCost(usd: number): void {
+    this.cost += usd;
+  }
+
+  get totalCost(): number {
+    return this.cost;
+  }
+
+  agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    return supervisedAgentEnv(this.env, this.config.supervisor.max_iterations, extra);
+  }
+
+  reviewDeps(): ReviewStopDeps {
+    return {
+      config: this.config,
+      configDir: this.configDir,
+      pipeline: this.pipeline,
+      logger: this.logger as CheckerLogger,
+      env: this.env,
+      claudeArgs: this.claudeArgs,
+      guards: this.guards,
+      signal: this.signal,
+      emit: (e) => this.emit(e),
+      reportUsage: (usage) => {
+        this.addCost(usage.cost_usd);
+        this.reviewUsage = addUsage(this.reviewUsage, usage);
+      },
+    };
+  }
+
+  async start(): Promise<void> {
+    for (const entry of this.pipeline) await entry.checker.onSessionStart?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
+  }
+
+  /** The agent is gone: cancel what still runs for it. Idempotent; `close()` calls it too. */
+  end(): void {
+    if (!this.lifetime.signal.aborted) this.lifetime.abort('the agent exited');
+  }
+
+  async close(): Promise<void> {
+    this.end();
+    for (const entry of this.pipeline) {
+      try {
+        await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
+      } catch (error) {
+        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
+      }
+    }
+  }
+}
