@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { descendants, liveOnes } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 // Feedback that differs from review to review: the same one three times over an unchanged work
@@ -112,6 +113,20 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(stty('after.txt')).toBe(stty('before.txt'));
     // The agent's terminal closed with the relay: it got SIGHUP, as in a closed terminal window.
     await expect.poll(() => fs.existsSync(`/proc/${agentPid}`), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('kill -9 of ccc: the shell\'s next stty -a equals the one from before, and nothing ccc started remains', async () => {
+    const h = await launch();
+    expect(findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'))).toBeGreaterThan(0); // the default byte path
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
+    const tree = [pid, ...descendants(pid)];
+    expect(tree.length).toBeGreaterThanOrEqual(3); // ccc, the relay, the agent
+    process.kill(pid, 'SIGKILL');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
+    await expect.poll(() => liveOnes(tree), { timeout: 2000, interval: 20 }).toEqual([]);
   });
 });
 
