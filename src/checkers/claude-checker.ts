@@ -4,6 +4,7 @@
  * leaves the user's session untouched; `CCC_SUPERVISOR_HOOK=1` keeps the reviewer's own Stop hook
  * from starting a review of the review.
  */
+import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
 import { buildReviewMessage, reviewerArgs, VERDICT_SCHEMA } from './review-request.js';
@@ -68,7 +69,8 @@ async function reviewOnce(ctx: CheckContext, args: string[], message: string, pr
     });
   }
   if (result.exitCode !== 0) {
-    throw new CccError('CHECKER_FAILED', `the claude reviewer exited with code ${result.exitCode}`, {
+    const apiError = modelApiError(result);
+    throw new CccError('CHECKER_FAILED', apiError ? `the reviewer could not reach the model: ${apiError}` : `the claude reviewer exited with code ${result.exitCode}`, {
       data: { exit_code: result.exitCode, stderr: result.stderrTail },
     });
   }

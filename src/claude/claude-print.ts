@@ -49,6 +49,8 @@ export interface ClaudePrintResult {
   costUsd: number;
   /** Frames parsed. */
   frames: number;
+  /** Requests claude retried after an API error (its `system`/`api_retry` frames). */
+  apiRetries: number;
   /** claude could not be started; see claudeNotFoundError. */
   spawnError?: Error;
   durationMs: number;
@@ -98,6 +100,7 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
     ...(resultFrame?.structured_output === undefined ? {} : { structuredOutput: resultFrame.structured_output }),
     costUsd: seen.costUsd,
     frames: seen.count,
+    apiRetries: seen.apiRetries,
     ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
     durationMs: run.durationMs,
   };
@@ -107,11 +110,13 @@ function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) 
   const seen = {
     count: 0,
     costUsd: 0,
+    apiRetries: 0,
     sessionId: undefined as string | undefined,
     resultFrame: undefined as Frame | undefined,
     add(frame: Frame) {
       seen.count += 1;
       seen.sessionId ??= frameSessionId(frame);
+      if (frame.type === 'system' && frame.subtype === 'api_retry') seen.apiRetries += 1;
       if (frame.type === 'result') {
         seen.resultFrame = frame;
         if (typeof frame.total_cost_usd === 'number' && Number.isFinite(frame.total_cost_usd)) seen.costUsd += frame.total_cost_usd;

@@ -5,6 +5,7 @@
  * the interactive proxy decides. The agent's text goes to stdout, progress to stderr; with
  * `--json`, stdout carries ccc's event stream as JSON lines instead.
  */
+import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { ExitCode } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
@@ -44,13 +45,14 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
     });
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
+    if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
     if (result.exitCode !== 0 || !sessionId) {
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
-      session.logger.error('agent turn failed', { turn, exit_code: result.exitCode, stderr: result.stderrTail });
-      emit(event({ kind: 'error', message: `the agent exited with code ${result.exitCode}: ${result.stderrTail.trim().split('\n').pop() ?? ''}` }));
+      const message = agentFailure(result);
+      session.logger.error(`agent turn failed: ${message}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
+      emit(event({ kind: 'error', message }));
       return finish(emit, code);
     }
-    session.setSessionId(sessionId);
     const decision = await reviewStop(
       {
         sessionId,
@@ -85,6 +87,13 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
       onFrame(frame);
     },
   });
+}
+
+function agentFailure(result: ClaudePrintResult): string {
+  const apiError = modelApiError(result);
+  if (apiError) return `the agent could not reach the model: ${apiError}`;
+  const lastLine = result.stderrTail.trim().split('\n').pop();
+  return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
 }
 
 export function exitCodeFor(decision: Extract<StopDecision, { action: 'allow' }>): number {
