@@ -8,6 +8,7 @@
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { ExitCode } from '../errors.js';
+import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
@@ -28,7 +29,7 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
   const emit: EventSink = (e) => {
     session.emit(e);
     if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
-    else options.stderr.write(renderEvent(e));
+    else options.stderr.write(inertText(renderEvent(e))); // a verdict's text is the model's: no escape sequence reaches the terminal
   };
   let sessionId: string | undefined;
   let message = options.task;
