@@ -2,9 +2,9 @@
  * What the real claude reports when the model API fails, and the message ccc makes of it
  * (src/claude/api-error.ts). Pinned on 2.1.330: after its retries claude exits 1 with an empty
  * stderr; one `system`/`api_retry` frame per retry; the last `result` frame has `is_error: true`,
- * `api_error_status`, `terminal_reason: "api_error"` and the text "API Error: …". For 529 it gives
- * up after 2 retries whatever CLAUDE_CODE_MAX_RETRIES says; other statuses (401 included) are
- * retried CLAUDE_CODE_MAX_RETRIES times (default 10, minutes of backoff): tests set it low.
+ * `api_error_status`, `terminal_reason: "api_error"` and the text "API Error: …". Retries:
+ * CLAUDE_CODE_MAX_RETRIES (default 10, with a growing wait: minutes, for 401 too), but for 529 at
+ * most 2. Tests that want a short failure set CLAUDE_CODE_MAX_RETRIES low (0: one request).
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ describe('the real claude on model API errors', () => {
     return { result, frames };
   }
 
-  it('529: exit 1, nothing on stderr, two retries, then an is_error result frame with the status', async () => {
+  it('529: exit 1, nothing on stderr, two retries (even with CLAUDE_CODE_MAX_RETRIES=10), then an is_error result frame with the status', async () => {
     const { result, frames } = await runAgainst(529, 'Overloaded', { CLAUDE_CODE_MAX_RETRIES: '10' });
     expect(result.exitCode).toBe(1);
     expect(result.stderrTail).toBe('');
@@ -41,6 +41,13 @@ describe('the real claude on model API errors', () => {
     expect(result.resultText).toMatch(/^API Error: Repeated 529 Overloaded errors/);
     expect(server!.requests).toHaveLength(3);
     expect(modelApiError(result)).toMatch(/^529 Overloaded \(after 2 retries\): Repeated 529 Overloaded errors/);
+  });
+
+  it('529 with CLAUDE_CODE_MAX_RETRIES=0: one request, no retry, and a different text', async () => {
+    const { result } = await runAgainst(529, 'Overloaded', { CLAUDE_CODE_MAX_RETRIES: '0' });
+    expect(server!.requests).toHaveLength(1);
+    expect(result.apiRetries).toBe(0);
+    expect(modelApiError(result)).toMatch(/^529 Overloaded: 529 Overloaded\. This is a server-side issue/);
   });
 
   it('honours CLAUDE_CODE_MAX_RETRIES for other statuses (500 with 1: two requests)', async () => {
