@@ -393,10 +393,9 @@ static void on_ccc_gone(void) {
   queue_clear(&to_ccc);
   queue_clear(&injection);
   stdin_open = 0;
-  if (to_user.len) {
-    queue_clear(&to_user);
-    if (isatty(1)) write_or_queue(&to_user, 1, (const unsigned char *)"\x18", 1); /* CAN: ends a sequence cut off here */
-  }
+  int cut = to_user.len > 0 || last_unsafe; /* the terminal may be inside a sequence of the agent's */
+  queue_clear(&to_user);
+  if (cut && isatty(1)) write_or_queue(&to_user, 1, (const unsigned char *)"\x18", 1); /* CAN ends it */
   restore_terminal(TCSANOW);
   flush_blocking(&to_user, 1, 100);
   signal_agent_group(SIGHUP);
