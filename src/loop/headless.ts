@@ -117,10 +117,15 @@ function finish(emit: EventSink, code: number, decision?: Extract<StopDecision, 
   return code;
 }
 
+/** The agent's answer as text for people (a terminal, a CI log, observers): inert like the feedback; `--json` keeps it exact. */
 function writeAgentText(frame: Frame, out: NodeJS.WritableStream) {
   if (frame.type !== 'assistant') return;
   const content = (frame.message as { content?: Array<{ type: string; text?: string }> } | undefined)?.content;
-  for (const block of content ?? []) if (block.type === 'text' && block.text) out.write(block.text.endsWith('\n') ? block.text : `${block.text}\n`);
+  for (const block of content ?? []) {
+    if (block.type !== 'text' || !block.text) continue;
+    const text = inertText(block.text.replace(/\r\n/g, '\n'));
+    out.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
 }
 
 /** Human-readable progress on stderr. */

@@ -1,6 +1,7 @@
 /**
- * A reviewer's feedback is the model's text: on the way to a terminal (headless progress on
- * stderr) its escape sequences are made inert; `--json` keeps it byte for byte.
+ * A reviewer's feedback and the agent's answer are the model's text: on the way to a terminal
+ * (headless progress on stderr, the answer on stdout) their escape sequences are made inert;
+ * `--json` keeps them byte for byte.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
@@ -21,7 +22,11 @@ describe('model text on the terminal', () => {
 
   async function run(args: string[]) {
     server = await startModelServer((r) =>
-      r.kind === 'review' ? (r.index === 0 ? { verdict: { completed: false, feedback: HOSTILE_FEEDBACK } } : { verdict: { completed: true, feedback: 'ok' } }) : { text: 'done' },
+      r.kind === 'review'
+        ? r.index === 0
+          ? { verdict: { completed: false, feedback: HOSTILE_FEEDBACK } }
+          : { verdict: { completed: true, feedback: 'ok' } }
+        : { text: `answer ${r.index}: ${HOSTILE_FEEDBACK}` },
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
@@ -34,6 +39,9 @@ describe('model text on the terminal', () => {
     // Each control character is a space: what is left is visible and inert.
     expect(result.stderr).toContain('not complete (claude): Fix it. ]52;c;cm0gLXJmIH4=   ]0;pwned   [8mhidden instructions [0m done');
     expect(result.stderr).not.toMatch(/[\x1b\x07\x9b\x9d]/);
+    // The agent's own answer on stdout, the same way.
+    expect(result.stdout).toContain('answer 0: Fix it. ]52;c;cm0gLXJmIH4=   ]0;pwned');
+    expect(result.stdout).not.toMatch(/[\x1b\x07\x9b\x9d]/);
   });
 
   it('--json carries the feedback byte for byte', async () => {
@@ -41,5 +49,6 @@ describe('model text on the terminal', () => {
     expect(result.code).toBe(0);
     const verdicts = jsonLines(result.stdout).filter((e) => e.kind === 'verdict' && e.completed === false);
     expect(verdicts.map((v) => v.feedback)).toEqual([HOSTILE_FEEDBACK]);
+    expect(result.stdout).toContain(JSON.stringify(`answer 0: ${HOSTILE_FEEDBACK}`)); // the agent's frames, exact
   });
 });
