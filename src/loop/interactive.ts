@@ -12,6 +12,7 @@ import { parseStopInput } from '../stop/stop-event.js';
 import { startAgentProxy } from '../pty/agent-proxy.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir, inputLogPath } from '../state/paths.js';
+import { holdWriteWarnings } from '../state/write-failure.js';
 import { observeSession } from './observe-session.js';
 import { registerRunningSession } from './running-session.js';
 import { event } from './events.js';
@@ -74,6 +75,7 @@ export async function runInteractive(session: SupervisorSession, options: Intera
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
+  const releaseWarnings = holdWriteWarnings((line) => session.emit(event({ kind: 'error', message: line })));
   const subscriptions = [
     proxy.input$.subscribe((chunk) => recorder.record(chunk)),
     session.events$.subscribe((e) => title.onEvent(e)),
@@ -105,6 +107,7 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     stopTail();
     emergencyRestore();
     process.off('exit', emergencyRestore);
+    releaseWarnings(); // the terminal is the user's again
     await recorder.flush();
     await channel.close();
     for (const undo of undoObserver) undo();
