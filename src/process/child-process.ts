@@ -118,6 +118,7 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   child.stdin!.end(options.stdin ?? '');
   const report: Buffer[] = [];
   child.stdio[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
+  child.stdio[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
 
   const onAbort = () => {
     aborted = true;
