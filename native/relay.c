@@ -28,7 +28,10 @@
  *
  * The user's terminal is put in raw mode (cfmakeraw) and restored, with the modes a TUI may leave
  * on switched off, before the relay exits with the agent's code (128 + signal when killed).
- * If ccc goes away the relay keeps the session running for the user and stops sending frames.
+ * If ccc dies (end of file on fd 3; the kernel closes ccc's end even on SIGKILL) the relay gives
+ * the terminal back at once, before the shell that waited for ccc reads from it: termios and the
+ * mode resets now, the agent's output discarded from then on, the user's keys left to the shell.
+ * Then it ends the agent's process group (SIGHUP, SIGKILL after KILL_GRACE_MS) and exits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,6 +57,7 @@
 #define INJECT_IDLE_MS 100
 #define DRAIN_QUIET_MS 50
 #define DRAIN_MAX_MS 1000
+#define KILL_GRACE_MS 1000         /* after ccc died: from SIGHUP to SIGKILL of the agent's group */
 
 static const char ALT_SCREEN[] = "\x1b[?1049"; /* + 'h' enter, 'l' leave */
 #define ALT_LEN 7
@@ -65,11 +69,14 @@ typedef struct {
   size_t head, len, cap;
 } queue_t;
 
+static void flush_blocking(queue_t *q, int fd, int timeout_ms);
 static int signal_pipe[2] = {-1, -1};
 static int master = -1;
 static pid_t child = -1;
 static int child_status = 0, child_exited = 0;
-static long long exited_at = 0, last_output_at = 0, input_batch_since = 0;
+static long long exited_at = 0, last_output_at = 0, input_batch_since = 0, ccc_gone_at = 0;
+static struct termios saved_mode;
+static int user_tty = 0, terminal_restored = 0;
 static int stdin_open = 1, master_eof = 0, chan_open = 1, tee_on = 0, alt_active = 0, last_unsafe = 0;
 static unsigned long long tee_lost = 0;
 static unsigned char alt_carry[ALT_LEN];
@@ -295,6 +302,7 @@ static void write_injection(void) {
 }
 
 static void on_output(const unsigned char *bytes, size_t n) {
+  if (ccc_gone_at) return; /* the terminal is the shell's again */
   write_or_queue(&to_user, 1, bytes, n);
   last_output_at = now_ms();
   last_unsafe = ends_inside_escape(bytes, n) || ends_inside_utf8(bytes, n);
@@ -362,16 +370,43 @@ static void on_control(char type, const unsigned char *p, uint32_t n) {
   }
 }
 
+/* Termios back as they were, and the modes a TUI may leave on switched off; only once. */
+static void restore_terminal(int how) {
+  if (terminal_restored) return;
+  terminal_restored = 1;
+  if (user_tty) tcsetattr(0, how, &saved_mode);
+  if (!isatty(1)) return;
+  if (alt_active) write_or_queue(&to_user, 1, (const unsigned char *)"\x1b[?1049l", 8);
+  write_or_queue(&to_user, 1, (const unsigned char *)MODE_RESETS, sizeof MODE_RESETS - 1);
+}
+
+static void signal_agent_group(int sig) {
+  if (child > 0 && !child_exited) kill(-child, sig);
+}
+
+/* ccc died: nobody supervises the session any more, and the shell that waited for ccc is about
+   to read from the terminal. Give it back now (TCSANOW: nothing of ours is worth waiting for),
+   then end the session the way a closed terminal ends it. */
+static void on_ccc_gone(void) {
+  chan_open = 0;
+  ccc_gone_at = now_ms();
+  queue_clear(&to_ccc);
+  queue_clear(&injection);
+  stdin_open = 0;
+  int cut = to_user.len > 0 || last_unsafe; /* the terminal may be inside a sequence of the agent's */
+  queue_clear(&to_user);
+  if (cut && isatty(1)) write_or_queue(&to_user, 1, (const unsigned char *)"\x18", 1); /* CAN ends it */
+  restore_terminal(TCSANOW);
+  flush_blocking(&to_user, 1, 100);
+  signal_agent_group(SIGHUP);
+}
+
 static void read_control(void) {
   unsigned char buf[READ_SIZE];
   ssize_t n = read(CHAN, buf, sizeof buf);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
   if (n <= 0) {
-    /* ccc is gone: nobody supervises the session any more, so it ends the way a closed terminal
-       ends it, and the user's terminal is restored below. */
-    chan_open = 0;
-    queue_clear(&to_ccc);
-    signal_agent(SIGHUP);
+    on_ccc_gone();
     return;
   }
   queue_push(&from_ccc, buf, (size_t)n);
@@ -529,15 +564,15 @@ int main(int argc, char **argv) {
 
   install_signals();
   struct winsize ws = {.ws_col = (unsigned short)cols, .ws_row = (unsigned short)rows};
-  struct termios saved, raw;
-  int user_tty = isatty(0) && tcgetattr(0, &saved) == 0;
+  struct termios raw;
+  user_tty = isatty(0) && tcgetattr(0, &saved_mode) == 0;
   if (user_tty) {
     struct winsize real;
     if (ioctl(0, TIOCGWINSZ, &real) == 0 && real.ws_col > 0 && real.ws_row > 0) ws = real;
   }
-  spawn_agent(argv + i, user_tty ? &saved : NULL, &ws);
+  spawn_agent(argv + i, user_tty ? &saved_mode : NULL, &ws);
   if (user_tty) {
-    raw = saved;
+    raw = saved_mode;
     cfmakeraw(&raw);
     tcsetattr(0, TCSADRAIN, &raw);
   }
@@ -562,6 +597,7 @@ int main(int argc, char **argv) {
     if (injection.len) timeout = timeout_until(last_output_at + INJECT_IDLE_MS, now, timeout);
     if (input_batch.len) timeout = timeout_until(input_batch_since + INPUT_FLUSH_MS, now, timeout);
     if (child_exited) timeout = timeout_until(last_output_at + DRAIN_QUIET_MS, now, timeout);
+    if (ccc_gone_at && !child_exited) timeout = timeout_until(ccc_gone_at + KILL_GRACE_MS, now, timeout);
     if (poll(p, 5, timeout) < 0) {
       if (errno == EINTR) continue;
       die("poll");
@@ -584,19 +620,16 @@ int main(int argc, char **argv) {
     }
     if (p[3].revents && queue_flush(&to_user, 1) < 0) stdin_open = 0; /* the user's terminal is gone */
     if (p[4].revents & (POLLIN | POLLHUP | POLLERR)) read_control();
-    if (chan_open && p[4].revents & POLLOUT && queue_flush(&to_ccc, CHAN) < 0) chan_open = 0;
+    if (chan_open && p[4].revents & POLLOUT && queue_flush(&to_ccc, CHAN) < 0) on_ccc_gone();
     now = now_ms();
+    if (ccc_gone_at && !child_exited && now - ccc_gone_at >= KILL_GRACE_MS) signal_agent_group(SIGKILL);
     if (injection.len && now - last_output_at >= INJECT_IDLE_MS && !to_user.len) write_injection();
     if (input_batch.len && (input_batch.len >= INPUT_BATCH || now - input_batch_since >= INPUT_FLUSH_MS)) flush_input_batch();
   }
 
   flush_blocking(&to_user, 1, 2000);
-  if (user_tty) tcsetattr(0, TCSADRAIN, &saved);
-  if (isatty(1)) {
-    if (alt_active) write_or_queue(&to_user, 1, (const unsigned char *)"\x1b[?1049l", 8);
-    write_or_queue(&to_user, 1, (const unsigned char *)MODE_RESETS, sizeof MODE_RESETS - 1);
-    flush_blocking(&to_user, 1, 1000);
-  }
+  restore_terminal(TCSADRAIN);
+  flush_blocking(&to_user, 1, 1000);
   int code = WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
   flush_input_batch();
   frame_i32s('X', WIFSIGNALED(child_status) ? 0 : code, WIFSIGNALED(child_status) ? WTERMSIG(child_status) : 0, 2);

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Builds the native relay (native/relay.c -> dist/relay/ccc-relay) with the system C compiler.
- * Runs after `npm install` and in `npm run build`; skipped when the binary is newer than the
- * source. Without a compiler (or on Windows) ccc still works: supervised sessions then use the
- * Node proxy, which is slower (see bench/RESULTS.md). CCC_REQUIRE_RELAY=1 makes a failure fatal.
+ * Builds the native helpers with the system C compiler: the relay (native/relay.c ->
+ * dist/relay/ccc-relay) and the lifeline (native/lifeline.c -> dist/relay/ccc-lifeline, which
+ * ends ccc's children when ccc dies). Runs after `npm install` and in `npm run build`; each is
+ * skipped when its binary is newer than its source. Without a compiler (or on Windows) ccc still
+ * works: supervised sessions then use the Node proxy, which is slower (see bench/RESULTS.md), and
+ * children are cleaned up only when ccc exits normally. CCC_REQUIRE_RELAY=1 makes a failure fatal.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,11 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const source = path.join(root, 'native', 'relay.c');
-const target = path.join(root, 'dist', 'relay', 'ccc-relay');
 
 function skip(why) {
-  const message = `ccc: the native relay was not built (${why}); supervised sessions will use the slower Node proxy`;
+  const message = `ccc: the native helpers were not built (${why}); supervised sessions will use the slower Node proxy, and children outlive a killed ccc`;
   if (process.env.CCC_REQUIRE_RELAY === '1') {
     console.error(message);
     process.exit(1);
@@ -25,18 +25,22 @@ function skip(why) {
 }
 
 if (process.platform === 'win32') skip('Windows has no pty for it');
-if (!fs.existsSync(source)) skip(`${source} is missing`);
-try {
-  if (fs.statSync(target).mtimeMs >= fs.statSync(source).mtimeMs) process.exit(0);
-} catch {
-  // not built yet
+for (const [name, binary] of [['relay.c', 'ccc-relay'], ['lifeline.c', 'ccc-lifeline']]) build(path.join(root, 'native', name), path.join(root, 'dist', 'relay', binary));
+
+function build(source, target) {
+  if (!fs.existsSync(source)) skip(`${source} is missing`);
+  try {
+    if (fs.statSync(target).mtimeMs >= fs.statSync(source).mtimeMs) return;
+  } catch {
+    // not built yet
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const compiler = process.env.CC || 'cc';
+  const temporary = `${target}.${process.pid}`;
+  const result = spawnSync(compiler, ['-O2', '-std=c11', '-Wall', '-Wextra', '-o', temporary, source], { stdio: 'inherit' });
+  if (result.error || result.status !== 0) {
+    fs.rmSync(temporary, { force: true });
+    skip(result.error ? `${compiler}: ${result.error.message}` : `${compiler} exited with ${result.status}`);
+  }
+  fs.renameSync(temporary, target);
 }
-fs.mkdirSync(path.dirname(target), { recursive: true });
-const compiler = process.env.CC || 'cc';
-const temporary = `${target}.${process.pid}`;
-const result = spawnSync(compiler, ['-O2', '-std=c11', '-Wall', '-Wextra', '-o', temporary, source], { stdio: 'inherit' });
-if (result.error || result.status !== 0) {
-  fs.rmSync(temporary, { force: true });
-  skip(result.error ? `${compiler}: ${result.error.message}` : `${compiler} exited with ${result.status}`);
-}
-fs.renameSync(temporary, target);

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'SETTINGS_CORRUPT'
   | 'SETTINGS_CONFLICT'
   | 'KANBAN_INVALID'
+  | 'CONFIG_DIR_UNUSABLE'
   | 'INTERNAL';
 
 /** Exit codes of design section 3. */
@@ -52,6 +53,7 @@ function defaultExitCode(code: ErrorCode): number {
     case 'SETTINGS_CORRUPT':
     case 'SETTINGS_CONFLICT':
     case 'KANBAN_INVALID':
+    case 'CONFIG_DIR_UNUSABLE':
       return ExitCode.usage;
     case 'CHECKER_FAILED':
     case 'CHECKER_TIMEOUT':

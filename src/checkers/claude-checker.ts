@@ -8,6 +8,7 @@
  * from the prompt cache (see reviewer/reviewer-launch.ts). An answer without a verdict is asked
  * again by continuing the reviewer's own fork, so the retry is a cached read too.
  */
+import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
 import { detectTestCommand } from '../init/test-command.js';
@@ -76,7 +77,8 @@ async function runReviewer(ctx: CheckContext, args: string[], env: NodeJS.Proces
     });
   }
   if (result.exitCode !== 0) {
-    throw new CccError('CHECKER_FAILED', `the claude reviewer exited with code ${result.exitCode}`, {
+    const apiError = modelApiError(result);
+    throw new CccError('CHECKER_FAILED', apiError ? `the reviewer could not reach the model: ${apiError}` : `the claude reviewer exited with code ${result.exitCode}`, {
       data: { exit_code: result.exitCode, stderr: result.stderrTail },
     });
   }

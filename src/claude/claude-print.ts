@@ -52,6 +52,8 @@ export interface ClaudePrintResult {
   usage: Usage;
   /** Frames parsed. */
   frames: number;
+  /** Requests claude retried after an API error (its `system`/`api_retry` frames). */
+  apiRetries: number;
   /** claude could not be started; see claudeNotFoundError. */
   spawnError?: Error;
   durationMs: number;
@@ -103,6 +105,7 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
     costUsd: seen.usage.cost_usd,
     usage: seen.usage,
     frames: seen.count,
+    apiRetries: seen.apiRetries,
     ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
     durationMs: run.durationMs,
   };
@@ -112,11 +115,13 @@ function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) 
   const seen = {
     count: 0,
     usage: NO_USAGE,
+    apiRetries: 0,
     sessionId: undefined as string | undefined,
     resultFrame: undefined as Frame | undefined,
     add(frame: Frame) {
       seen.count += 1;
       seen.sessionId ??= frameSessionId(frame);
+      if (frame.type === 'system' && frame.subtype === 'api_retry') seen.apiRetries += 1;
       if (frame.type === 'result') {
         seen.resultFrame = frame;
         seen.usage = addUsage(seen.usage, usageOfResult(frame));

@@ -4,6 +4,7 @@
  * held (bounded), then written in order.
  */
 import fs from 'node:fs';
+import { isSurvivableWriteError, warnWriteFailed } from '../state/write-failure.js';
 
 const MAX_PENDING_BYTES = 1024 * 1024;
 
@@ -39,7 +40,11 @@ export class InputRecorder {
     const file = this.file;
     this.pending = [];
     this.pendingBytes = 0;
-    this.writing = this.writing.then(() => fs.promises.appendFile(file, data, { mode: 0o600 }).catch(() => {}));
+    this.writing = this.writing.then(() =>
+      fs.promises.appendFile(file, data, { mode: 0o600 }).catch((error: unknown) => {
+        if (isSurvivableWriteError(error)) warnWriteFailed(file, error); // the recording is a convenience: the session goes on
+      }),
+    );
     return this.writing;
   }
 }

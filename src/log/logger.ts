@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Logger as TsLogger } from 'tslog';
 import type { CheckerLogger } from '../checkers/types.js';
 import type { LogLevel } from '../config/types.js';
+import { isSurvivableWriteError, warnWriteFailed } from '../state/write-failure.js';
 import { formatLogLine, type LevelName } from './format.js';
 
 export interface Logger extends CheckerLogger {
@@ -87,10 +88,27 @@ function createSink(options: LoggerOptions): (line: string) => void {
     if (options.stderr) process.stderr.write(line);
     if (file === undefined || fileBroken) return;
     try {
-      fs.appendFileSync(file, line, { mode: 0o600 });
+      appendWholeLine(file, line);
     } catch (error) {
       fileBroken = true;
-      process.stderr.write(`ccc: cannot write log file ${file}: ${(error as Error).message}; logging to it stops.\n`);
+      if (isSurvivableWriteError(error)) warnWriteFailed(file, error);
+      else process.stderr.write(`ccc: cannot write log file ${file}: ${(error as Error).message}; logging to it stops.\n`);
     }
   };
+}
+
+/** Appends the line, or nothing: a write the full disk cut short is cut off again, so no torn line stays. */
+function appendWholeLine(file: string, line: string): void {
+  const fd = fs.openSync(file, 'a', 0o600);
+  try {
+    const size = fs.fstatSync(fd).size;
+    try {
+      fs.writeFileSync(fd, line);
+    } catch (error) {
+      fs.ftruncateSync(fd, size);
+      throw error;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }

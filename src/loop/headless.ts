@@ -5,8 +5,10 @@
  * the interactive proxy decides. The agent's text goes to stdout, progress to stderr; with
  * `--json`, stdout carries ccc's event stream as JSON lines instead.
  */
+import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { ExitCode } from '../errors.js';
+import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
@@ -38,7 +40,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   const emit: EventSink = (e) => {
     session.emit(e);
     if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
-    else options.stderr.write(renderEvent(e));
+    else options.stderr.write(inertText(renderEvent(e))); // a verdict's text is the model's: no escape sequence reaches the terminal
   };
   let sessionId: string | undefined;
   let message = options.task;
@@ -54,13 +56,14 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     });
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
+    if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
     if (result.exitCode !== 0 || !sessionId) {
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
-      session.logger.error('agent turn failed', { turn, exit_code: result.exitCode, stderr: result.stderrTail });
-      emit(event({ kind: 'error', message: `the agent exited with code ${result.exitCode}: ${result.stderrTail.trim().split('\n').pop() ?? ''}` }));
+      const message = agentFailure(result);
+      session.logger.error(`agent turn failed: ${message}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
+      emit(event({ kind: 'error', message }));
       return finish(session, emit, code);
     }
-    session.setSessionId(sessionId);
     const decision = await reviewStop(
       {
         sessionId,
@@ -104,6 +107,13 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
   });
 }
 
+function agentFailure(result: ClaudePrintResult): string {
+  const apiError = modelApiError(result);
+  if (apiError) return `the agent could not reach the model: ${apiError}`;
+  const lastLine = result.stderrTail.trim().split('\n').pop();
+  return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
+}
+
 export function exitCodeFor(decision: Extract<StopDecision, { action: 'allow' }>): number {
   switch (decision.reason) {
     case 'completed':
@@ -124,10 +134,15 @@ function finish(session: SupervisorSession, emit: EventSink, code: number, decis
   return code;
 }
 
+/** The agent's answer as text for people (a terminal, a CI log, observers): inert like the feedback; `--json` keeps it exact. */
 function writeAgentText(frame: Frame, out: NodeJS.WritableStream) {
   if (frame.type !== 'assistant') return;
   const content = (frame.message as { content?: Array<{ type: string; text?: string }> } | undefined)?.content;
-  for (const block of content ?? []) if (block.type === 'text' && block.text) out.write(block.text.endsWith('\n') ? block.text : `${block.text}\n`);
+  for (const block of content ?? []) {
+    if (block.type !== 'text' || !block.text) continue;
+    const text = inertText(block.text.replace(/\r\n/g, '\n'));
+    out.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
 }
 
 /** Human-readable progress on stderr. */

@@ -120,7 +120,7 @@ interface AfterSpawn {
 
 /** Everything the agent's start does not wait for; returns the stop handler. */
 async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<AfterSpawnResult> {
-  const [{ registerRunningSession }, { reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }] =
+  const [{ registerRunningSession }, { reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }, { holdWriteWarnings }] =
     await Promise.all([
       import('./running-session.js'),
       import('./review-stop.js'),
@@ -131,6 +131,7 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
       import('../stop/stop-event.js'),
       import('../stop/hook-output.js'),
       import('../state/paths.js'),
+      import('../state/write-failure.js'),
     ]);
   const { proxy, observer, recorder } = a;
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command: a.command, observer_url: observer?.url });
@@ -146,9 +147,13 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
 
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
   const events = session.events$.subscribe((e) => title.onEvent(e));
+  // A failed write's warning waits while the TUI owns the terminal (the title and observers show it
+  // as an event); the undo steps run once the terminal is the user's again.
+  const releaseWarnings = holdWriteWarnings((line) => session.emit(event({ kind: 'error', message: line })));
   a.undo.push(() => {
     title.stop();
     events.unsubscribe();
+    releaseWarnings();
   });
   if (observer) connectObserver(observer, proxy, a.undo);
   // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a

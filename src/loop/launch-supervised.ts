@@ -10,6 +10,7 @@ import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
+import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 export interface LaunchIo {
@@ -28,6 +29,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
   const { config } = resolved;
   config.claude.command = requireClaude(config.claude.command, env, io.cwd);
+  requireUsableConfigDir(resolved.configDir, env);
   for (const declaration of config.supervisor.checkers) {
     const { use, options } = normalizeDeclaration(declaration);
     if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });

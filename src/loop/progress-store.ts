@@ -8,6 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../state/atomic-file.js';
+import { isSurvivableWriteError, warnWriteFailed } from '../state/write-failure.js';
 import { cccDir, checkSessionId } from '../state/paths.js';
 
 export interface ProgressEntry {
@@ -47,7 +48,13 @@ export function fileProgressStore(configDir: string): ProgressStore {
       }
     },
     async save(sessionId, entries) {
-      await writeFileAtomic(progressPath(configDir, sessionId), `${JSON.stringify({ entries }, null, 2)}\n`);
+      const file = progressPath(configDir, sessionId);
+      try {
+        await writeFileAtomic(file, `${JSON.stringify({ entries }, null, 2)}\n`);
+      } catch (error) {
+        if (!isSurvivableWriteError(error)) throw error;
+        warnWriteFailed(file, error); // the guard only counts from an older history
+      }
     },
   };
 }

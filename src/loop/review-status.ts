@@ -4,13 +4,14 @@
  * iteration and the elapsed time, and ends with the verdict. Claude Code sets its own title again
  * on its next update.
  */
+import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
 
 export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e: SupervisorEvent): void; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
   let label = '';
-  const title = (text: string) => inject(`\x1b]0;${text.replace(/[\x00-\x1f\x7f]/g, ' ')}\x07`);
+  const title = (text: string) => inject(`\x1b]0;${inertLine(text)}\x07`);
   const tick = () => title(`ccc: reviewing ${label} · ${Math.round((Date.now() - started) / 1000)}s`);
   const stopTimer = () => {
     if (timer) clearInterval(timer);

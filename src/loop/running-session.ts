@@ -1,10 +1,12 @@
 /**
  * `sessions/<pid>.json`: a supervised session that is running now (pid, session id, cwd,
- * observer URL, start time), for `ccc mcp`'s supervisor_status and other tools. Removed on exit.
+ * observer URL, start time), for `ccc mcp`'s supervisor_status and other tools. Removed on exit;
+ * the record of a ccc that could not remove it (killed) is removed by the next ccc that starts.
  * Writes are atomic and applied in order.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from '../process/process-alive.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { runningSessionPath } from '../state/paths.js';
 
@@ -21,6 +23,7 @@ export function registerRunningSession(configDir: string, record: Omit<RunningSe
   const file = runningSessionPath(configDir, record.pid);
   let current: RunningSessionRecord = { ...record, started_at: new Date().toISOString() };
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  removeStaleRecords(path.dirname(file), isProcessAlive);
   let writes = Promise.resolve();
   let removed = false;
   const write = () => {
@@ -39,4 +42,23 @@ export function registerRunningSession(configDir: string, record: Omit<RunningSe
       fs.rmSync(file, { force: true });
     },
   };
+}
+
+/** Removes the records of sessions whose process is gone (a ccc killed before it could remove its own). */
+export function removeStaleRecords(dir: string, isAlive: (pid: number) => boolean): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^(\d+)\.json$/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true });
+    } catch {
+      // Not ours to remove (a read-only directory): readers skip dead sessions anyway.
+    }
+  }
 }

@@ -4,6 +4,8 @@
  * the mouse reports a mirrored TUI may switch on) are swallowed instead of echoed; Ctrl-C or
  * Ctrl-D quits. `restore()` undoes all of it, including modes the mirrored program turned on.
  */
+import { inertText } from '../pty/inert-text.js';
+
 export type QuitReason = 'keyboard' | 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 export interface ObserveTerminal {
@@ -48,7 +50,8 @@ export function processTerminal(stdin: NodeJS.ReadStream = process.stdin, stdout
     clearScreen: () => {
       if (stdout.isTTY) stdout.write('\x1b[H\x1b[2J\x1b[3J');
     },
-    status: (line) => void stderr.write(`[ccc] ${line.replace(/\r?\n/g, eol)}${eol}`),
+    // Event lines carry a model's feedback: its escape sequences must not reach this terminal.
+    status: (line) => void stderr.write(`[ccc] ${inertText(line.replace(/\r\n/g, '\n')).replace(/\n/g, eol)}${eol}`),
     onQuit(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -8,11 +8,15 @@
  *   tree (SIGTERM to the group, SIGKILL after a grace period), and whatever the child left
  *   running in its group when it exits is cleaned up too, so no orphan holds its pipes open;
  * - output is bounded: the stderr tail (8 KB) and, without `onStdout`, the stdout tail.
+ * - nothing outlives ccc: the child runs under the lifeline launcher (`lifeline.ts`), which kills
+ *   the group as soon as ccc dies, however it dies (the exit hook below misses SIGKILL). Without
+ *   the built launcher (no C compiler at install) only the exit hook remains.
  * A process that moves itself into another group (setsid) escapes; nothing portable catches that.
  * POSIX only: Windows has no process groups to signal (it would need `taskkill /T`), not handled yet.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { execError, findLifeline, lifelineArgs } from './lifeline.js';
 import { createOutputTail } from './output-tail.js';
 
 export interface RunOptions {
@@ -77,14 +81,16 @@ export function runChild(options: RunOptions): Promise<RunResult> {
   const collectStdout = !options.onStdout;
   const base = { exitCode: null, signal: null, stderrTail: '', timedOut: false, aborted: false, ...(collectStdout ? { stdout: '' } : {}) };
   if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true, durationMs: 0 });
+  const lifeline = findLifeline();
   let child: ChildProcess;
   try {
-    child = spawn(options.command, options.args, {
+    child = spawn(lifeline ?? options.command, lifeline ? lifelineArgs(options.command, options.args, options.shell ?? false) : options.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      shell: options.shell ?? false,
+      shell: lifeline ? false : (options.shell ?? false),
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // fd 3 is the lifeline: ccc holds its other end until ccc dies.
+      stdio: ['pipe', 'pipe', 'pipe', ...(lifeline ? (['pipe'] as const) : [])],
     });
   } catch (error) {
     return Promise.resolve({ ...base, spawnError: error as Error, durationMs: Date.now() - started });
@@ -110,6 +116,9 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdin!.on('error', () => {}); // EPIPE when the child does not read its stdin: not our concern.
   child.stdin!.end(options.stdin ?? '');
+  const report: Buffer[] = [];
+  child.stdio[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
+  child.stdio[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
 
   const onAbort = () => {
     aborted = true;
@@ -128,6 +137,7 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
       spawnError = explainSpawnError(error, options);
     });
     child.once('close', (code, signal) => {
+      spawnError ??= execError(Buffer.concat(report), options.command);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       resolve({

@@ -10,6 +10,7 @@ import type { CheckerLogger } from '../checkers/types.js';
 import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { isSurvivableWriteError, warnWriteFailed } from './write-failure.js';
 import { sessionStatePath } from './paths.js';
 import { parseSessionState, type SessionState } from './session-state-shape.js';
 
@@ -71,14 +72,30 @@ export async function updateSessionState(
     if (parseSessionState(JSON.stringify(next), sessionId) === undefined) {
       throw new CccError('INTERNAL', `Refusing to write an invalid session state for ${sessionId}: ${JSON.stringify(next)}`);
     }
-    await writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n');
+    await saveOrKeep(file, next);
     return next;
   } finally {
     await release().catch(() => {});
   }
 }
 
+/** States this process could not save (disk full): newer than the file, so the next update starts from them. */
+const unsaved = new Map<string, SessionState>();
+
+async function saveOrKeep(file: string, next: SessionState): Promise<void> {
+  try {
+    await writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n');
+    unsaved.delete(file);
+  } catch (error) {
+    if (!isSurvivableWriteError(error)) throw error;
+    unsaved.set(file, next); // the file keeps its last good content; counting goes on in memory
+    warnWriteFailed(file, error);
+  }
+}
+
 async function readForUpdate(file: string, sessionId: string, options: SessionStateOptions): Promise<SessionState> {
+  const kept = unsaved.get(file);
+  if (kept) return structuredClone(kept);
   const text = await readIfExists(file);
   if (text === undefined) return freshSessionState(sessionId, options);
   const state = parseSessionState(text, sessionId);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { descendants, liveOnes } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 // Feedback that differs from review to review: the same one three times over an unchanged work
@@ -24,11 +25,13 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     world?.cleanup();
   });
 
-  async function launch(options: { reviewsToPass?: number; args?: string } = {}) {
+  async function launch(options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean } = {}) {
     const passAt = options.reviewsToPass ?? 1;
     server = await startModelServer((r) =>
       r.kind === 'review'
-        ? r.index < passAt
+        ? options.reviewHangs
+          ? { hang: true }
+          : r.index < passAt
           ? { verdict: { completed: false, feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1} ${ASKS[r.index % ASKS.length]}` } }
           : { verdict: { completed: true, feedback: 'all good' } }
         : { text: `agent answer ${r.index}` },
@@ -112,6 +115,35 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(stty('after.txt')).toBe(stty('before.txt'));
     // The agent's terminal closed with the relay: it got SIGHUP, as in a closed terminal window.
     await expect.poll(() => fs.existsSync(`/proc/${agentPid}`), { timeout: 10_000 }).toBe(false);
+  });
+
+  /** kill -9 of ccc: the shell's next `stty -a` is the one from before, and ccc's whole tree is gone within 2 s. */
+  async function killCccAndCheck(h: PtyHarness, minimumTree: number) {
+    expect(findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'))).toBeGreaterThan(0); // the default byte path
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
+    const tree = [pid, ...descendants(pid)];
+    expect(tree.length).toBeGreaterThanOrEqual(minimumTree);
+    const requests = server.requests.length;
+    process.kill(pid, 'SIGKILL');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
+    await expect.poll(() => liveOnes(tree), { timeout: 2000, interval: 20 }).toEqual([]);
+    expect(server.requests.length).toBe(requests); // nothing of ccc's is left to call the model
+  }
+
+  it('kill -9 of ccc: the shell\'s next stty -a equals the one from before, and nothing ccc started remains', async () => {
+    const h = await launch();
+    await killCccAndCheck(h, 3); // ccc, the relay, the agent
+  });
+
+  it('kill -9 of ccc during a review: the reviewer goes too', async () => {
+    const h = await launch({ reviewHangs: true });
+    await h.type('build the thing');
+    h.press('\r');
+    await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await killCccAndCheck(h, 4); // ccc, the relay, the agent, the reviewer (and what they started)
   });
 });
 

@@ -12,14 +12,16 @@ import { processesIn, readLog, writeSupervisorPrompt } from '../support/ccc-run.
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
-/** Live processes of this test's world whose command line has every one of `words` (the reviewer: `--fork-session`). */
+/** Live claude processes of this test's world whose command line has every one of `words` (the reviewer: `--fork-session`). */
 function processesWith(world: ClaudeWorld, ...words: string[]): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (words.every((w) => cmdline.includes(w)) && fs.readlinkSync(`/proc/${entry}/cwd`).startsWith(world.root)) found.push(Number(entry));
+      // claude itself, not the ccc-lifeline launcher whose arguments name it
+      const isClaude = path.basename(cmdline[0] ?? '') === 'claude';
+      if (isClaude && words.every((w) => cmdline.includes(w)) && fs.readlinkSync(`/proc/${entry}/cwd`).startsWith(world.root)) found.push(Number(entry));
     } catch {
       // gone
     }

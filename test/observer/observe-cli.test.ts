@@ -93,6 +93,17 @@ describe('ccc observe', () => {
     ]);
   });
 
+  it('shows a verdict\'s escape sequences (OSC 52, OSC 0, SGR 8) as inert text: no raw ESC reaches the terminal', async () => {
+    server = await startTestObserver();
+    const watcher = watch([server.url]);
+    await watcher.waitForStderr('watching session');
+    const feedback = 'Fix it.\x1b]52;c;cm0gLXJmIH4=\x07 \x1b]0;pwned\x07\n\x1b[8mhidden\x1b[0m done';
+    server.publishEvent({ kind: 'verdict', checker: 'claude', completed: false, feedback, iteration: 1, at });
+    await watcher.waitForStderr('done');
+    expect(watcher.stderr()).toContain('not completed: Fix it. ]52;c;cm0gLXJmIH4=   ]0;pwned \n       [8mhidden [0m done');
+    expect(watcher.stderr()).not.toMatch(/[\x1b\x07\x9b\x9d]/);
+  });
+
   it('takes the token from --token', async () => {
     server = await startTestObserver({ token: 'from-flag' });
     const watcher = watch([server.url.replace(/\?.*$/, ''), '--token', 'from-flag']);

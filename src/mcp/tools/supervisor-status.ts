@@ -11,6 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isValidSessionId, sessionLogPath, sessionStatePath } from '../../state/paths.js';
 import { parseSessionState } from '../../state/session-state-shape.js';
+import { isProcessAlive } from '../../process/process-alive.js';
 
 export interface SupervisedSession {
   pid: number;
@@ -47,15 +48,6 @@ const sessionFile = z.object({
 
 const LOG_TAIL_LINES = 5;
 const LOG_TAIL_BYTES = 8192;
-
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
-  }
-}
 
 export async function readSupervisorStatus(options: { configDir: string; isAlive?: (pid: number) => boolean }): Promise<SupervisorStatusResult> {
   const isAlive = options.isAlive ?? isProcessAlive;

@@ -1,0 +1,44 @@
+/**
+ * A model that answers 529 to every request: the headless run says so by name, with the status
+ * and claude's own explanation, on stderr and in the session log, once claude's retries (two for
+ * 529) are spent, far inside the reviewer's time limit. Exit codes stay as documented.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
+
+const overloaded = { error: { status: 529, message: 'Overloaded' } } as const;
+
+describe('model API failures in a headless run', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function run(scenario: Scenario) {
+    server = await startModelServer(scenario);
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    return runCcc(world, ['--supervisor', '--timeout', '120', '-p', 'do it']);
+  }
+
+  it('of the reviewer: exit 4, and the message names 529 on stderr and in the log', async () => {
+    const result = await run((r) => (r.kind === 'review' ? overloaded : { text: 'done' }));
+    expect(result.code).toBe(4);
+    const said = /the reviewer could not reach the model: 529 Overloaded \(after 2 retries\): Repeated 529 Overloaded errors/;
+    expect(result.stderr).toMatch(said);
+    expect(result.stderr).not.toMatch(/did not answer within/); // it came from claude's retries, not our time limit
+    expect(readLog(world)).toMatch(said);
+  });
+
+  it('of the agent: the agent\'s exit code 1, and the message names 529 on stderr and in the log', async () => {
+    const result = await run(() => overloaded);
+    expect(result.code).toBe(1);
+    const said = /the agent could not reach the model: 529 Overloaded \(after 2 retries\): Repeated 529 Overloaded errors/;
+    expect(result.stderr).toMatch(new RegExp(`ccc: error: ${said.source}`));
+    expect(readLog(world)).toMatch(said);
+  });
+});
