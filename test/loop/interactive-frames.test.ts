@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 /** A checker plugin that records what it saw at each review. */
@@ -32,14 +32,9 @@ interface Probe {
 }
 
 describe('frames in interactive reviews', () => {
-  let server: ModelServer;
+  const fixture = supervisedPtyFixture();
   let world: ClaudeWorld;
   let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
 
   const probes = (): Probe[] => {
     const file = path.join(world.root, 'probe.jsonl');
@@ -60,14 +55,15 @@ describe('frames in interactive reviews', () => {
     await h!.exited;
   }
 
-  it('are non-zero at the first review, after --continue, and come from the new transcript after /clear', async () => {
-    server = await startModelServer((r) => ({ text: `agent answer ${r.index}` }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    fs.writeFileSync(path.join(world.cwd, 'frames-probe.mjs'), PROBE.replace('PROBE_FILE', path.join(world.root, 'probe.jsonl')));
-    const launch = (...extra: string[]) => startPty(process.execPath, [cccBin, '--supervisor', '--checker', './frames-probe.mjs', ...extra], { cwd: world.cwd, env: world.env });
+  afterEach(() => h?.kill()); // the relaunched session's pty
 
-    h = launch();
-    await h.waitForScreen(/❯/, 60_000);
+  it('are non-zero at the first review, after --continue, and come from the new transcript after /clear', async () => {
+    const session = await fixture.launch((r) => ({ text: `agent answer ${r.index}` }), {
+      args: ['--checker', './frames-probe.mjs'],
+      prepare: (w) => fs.writeFileSync(path.join(w.cwd, 'frames-probe.mjs'), PROBE.replace('PROBE_FILE', path.join(w.root, 'probe.jsonl'))),
+    });
+    world = session.world;
+    h = session.h;
     await ask('first task', 1);
     const [first] = probes();
     expect(first!.frames).toBeGreaterThan(0);
@@ -75,7 +71,7 @@ describe('frames in interactive reviews', () => {
     expect(first!.ids).toEqual([first!.session]);
     await exit();
 
-    h = launch('--continue');
+    h = startPty(process.execPath, [cccBin, '--supervisor', '--checker', './frames-probe.mjs', '--continue'], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     await ask('second task', 2);
     const second = probes()[1]!;

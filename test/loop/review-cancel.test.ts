@@ -6,11 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { processesIn, readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { ClaudeWorld } from '../support/claude-env.js';
+import { processesIn, readLog } from '../support/ccc-run.js';
+import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 /** Live claude processes of this test's world whose command line has every one of `words` (the reviewer: `--fork-session`). */
 function processesWith(world: ClaudeWorld, ...words: string[]): number[] {
@@ -30,25 +29,23 @@ function processesWith(world: ClaudeWorld, ...words: string[]): number[] {
 }
 
 describe('cancelling a review (interactive)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
+  const fixture = supervisedPtyFixture();
+
+  /** A session whose review hangs, once the reviewer is running: its session id. */
+  async function hangingReview() {
+    const session = await fixture.launch((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
+    await session.h.type('build the thing');
+    session.h.press('\r');
+    await expect.poll(() => session.server.byKind('review').length, { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => processesWith(session.world, '--fork-session').length, { timeout: 10_000 }).toBe(1);
+    const reviewer = processesWith(session.world, '--fork-session')[0]!;
+    const sessionId = /--resume\0([0-9a-f-]{36})/.exec(fs.readFileSync(`/proc/${reviewer}/cmdline`, 'utf8'))?.[1];
+    expect(sessionId).toBeDefined();
+    return { ...session, sessionId: sessionId! };
+  }
 
   it('a review still running when the agent exits is killed and applies no verdict', async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
-    await h.waitForScreen(/❯/, 60_000);
-    await h.type('build the thing');
-    h.press('\r');
-    await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBe(1);
-    await expect.poll(() => processesWith(world, '--fork-session').length, { timeout: 10_000 }).toBe(1);
+    const { h, world } = await hangingReview();
     // The agent: the claude that ccc started with its own --session-id (the launcher and the CLI it runs).
     const agent = processesWith(world, '--session-id');
     expect(agent.length).toBeGreaterThan(0);
@@ -63,21 +60,9 @@ describe('cancelling a review (interactive)', () => {
 
   for (const [name, key] of [['Esc', '\x1b'], ['Ctrl-C', '\x03']] as const) {
     it(`${name} during a slow review kills the reviewer and applies no verdict`, async () => {
-      server = await startModelServer((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
-      world = makeClaudeWorld({ modelUrl: server.url });
-      writeSupervisorPrompt(world);
-      h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
-      await h.waitForScreen(/❯/, 60_000);
-      await h.type('build the thing');
-      h.press('\r');
-      // The review is under way: its request reached the model server and its process is alive.
-      await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBe(1);
-      const sessionId = /--resume\0([0-9a-f-]{36})/.exec(fs.readFileSync(`/proc/${processesWith(world, '--fork-session')[0]}/cmdline`, 'utf8'))?.[1];
-      expect(sessionId).toBeDefined();
-      expect(processesWith(world, '--fork-session', sessionId!)).toHaveLength(1);
-
+      const { h, world, server, sessionId } = await hangingReview();
       h.press(key);
-      await expect.poll(() => processesWith(world, '--fork-session', sessionId!), { timeout: 10_000 }).toEqual([]);
+      await expect.poll(() => processesWith(world, '--fork-session', sessionId), { timeout: 10_000 }).toEqual([]);
       await expect.poll(() => readLog(world), { timeout: 10_000 }).toMatch(/\[INFO\] \[supervisor\] session_id=\S+ iteration=1\/20 max_iterations=20 duration=\d+ms review cancelled \(the Stop hook was cancelled\); no verdict applied, stop allowed/);
       await h.waitForOutput(/\x1b\]0;ccc: review cancelled\x07/, 10_000);
       const log = readLog(world);

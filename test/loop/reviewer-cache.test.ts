@@ -6,13 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERDICT_REMINDER } from '../../src/checkers/review-request.js';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { sharedPrefixShare } from '../support/prefix-share.js';
 import { reviewStep } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const REVIEW_USAGE = { input_tokens: 100, cache_read_input_tokens: 9000, cache_creation_input_tokens: 50, output_tokens: 40 };
 const isRetry = (r: RecordedRequest) => r.lastUserText.includes(VERDICT_REMINDER);
@@ -39,12 +39,11 @@ function expectCacheIdentical(review: RecordedRequest, earlier: RecordedRequest)
 describe('reviews read from the prompt cache', () => {
   let server: ModelServer;
   let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
   afterEach(async () => {
-    h?.kill();
     await server?.close();
     world?.cleanup();
   });
+  const fixture = supervisedPtyFixture();
 
   it('headless: each review shares >= 95% with the agent request before it, the retry after a garbage answer too; usage reaches the log, the verdict events and the end', async () => {
     let answeredGarbage = false;
@@ -86,11 +85,7 @@ describe('reviews read from the prompt cache', () => {
   });
 
   it('interactive: the review request shares >= 95% with the TUI agent request before it; the cost is shown after the session', async () => {
-    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' }, usage: REVIEW_USAGE } : { text: 'agent says done' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
-    await h.waitForScreen(/❯/, 60_000);
+    const { server, h } = await fixture.launch((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' }, usage: REVIEW_USAGE } : { text: 'agent says done' }));
     await h.type('build the thing');
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 60_000);
