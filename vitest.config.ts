@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'plugins/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
     // Two cores: real-claude tests are heavy, run few files at once.

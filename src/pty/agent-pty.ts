@@ -2,7 +2,7 @@
  * The pty edge: the agent (`claude`) runs in a pseudo-terminal. Bytes flow as Buffers in both
  * directions (node-pty with `encoding: null`), never re-encoded, so the proxy stays byte-transparent.
  */
-import { spawn as spawnPty } from 'node-pty';
+import { spawn as spawnPty } from '@lydell/node-pty';
 import { fdWriter } from './fd-writer.js';
 
 export type Undo = () => void;
@@ -64,7 +64,8 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     write: (data) => {
       if (exited) return;
       if (writer) writer.write(typeof data === 'string' ? Buffer.from(data) : data);
-      else pty.write(data);
+      // Only without a master fd (Windows ConPTY), whose write takes text.
+      else pty.write(typeof data === 'string' ? data : data.toString('utf8'));
     },
     // A resize after the pty closed throws in node-pty; the guard keeps a late SIGWINCH harmless.
     resize: (cols, rows) => {
