@@ -173,6 +173,18 @@ describe('project config files', () => {
     expect((await loadConfig({ cwd: t.project, env: t.env })).config.mcp.http_port).toBe(9999);
   });
 
+  it('two project config files in one directory are an error naming both (exit 2), package.json only with a "ccc" key', async () => {
+    t.write('work/project/ccc.config.mjs', 'export default {};\n');
+    t.write('work/project/package.json', JSON.stringify({ name: 'p' }));
+    await expect(loadConfig({ cwd: t.project, env: t.env })).resolves.toBeDefined();
+    t.write('work/project/.cccrc.json', '{}');
+    const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', exitCode: 2 });
+    expect(error.message).toBe(`Two project config files in ${t.project}: ccc.config.mjs and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.`);
+    t.write('work/project/package.json', JSON.stringify({ name: 'p', ccc: {} }));
+    expect((await rejection(loadConfig({ cwd: t.project, env: t.env }))).message).toContain('ccc.config.mjs and .cccrc.json and package.json');
+  });
+
   it('--config names a file explicitly; a missing one is CONFIG_UNREADABLE (exit 2)', async () => {
     t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { max_iterations: 2 } }));
     const chosen = t.write('work/conf/mine.json', JSON.stringify({ supervisor: { max_iterations: 3 } }));
