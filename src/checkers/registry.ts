@@ -67,5 +67,6 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
 }
 
 function looksLikePlugin(use: string): boolean {
-  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+$/.test(use);
+  // a path, or a package name with an optional subpath (ccc-supervisor/plugins/test-gate)
+  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+(\/[\w.-]+)*$/.test(use);
 }
