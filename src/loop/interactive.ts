@@ -111,5 +111,7 @@ export async function runInteractive(session: SupervisorSession, options: Intera
     observer?.detach();
     await observer?.close();
     await running.remove();
+    // The URL printed before the TUI started has scrolled away under it.
+    if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
   }
 }

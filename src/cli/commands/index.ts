@@ -12,6 +12,7 @@ import { registerLaunchCommand } from './launch.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerObserveCommand } from './observe.js';
 import { registerProvidersCommand } from './providers.js';
+import { registerSessionsCommand } from './sessions.js';
 import { registerSupervisorHookCommand } from './supervisor-hook.js';
 import { registerSupervisorModeCommand } from './supervisor-mode.js';
 import { registerValidateCommand } from './validate.js';
@@ -25,6 +26,7 @@ export const commands: RegisterCommand[] = [
   registerProvidersCommand,
   registerValidateCommand,
   registerObserveCommand,
+  registerSessionsCommand,
   registerSupervisorModeCommand,
   registerSupervisorHookCommand,
   registerMcpCommand,
