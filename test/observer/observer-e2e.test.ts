@@ -71,8 +71,12 @@ describe('ccc --supervisor --observe with the real claude', () => {
     await new Promise((r) => setTimeout(r, 300));
     h.press('\r');
     expect((await h.exited).exitCode).toBe(0);
-    // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only.
-    const userTerminal = h.output();
+    // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only,
+    // then the observer URL again (the one printed before the TUI has scrolled away).
+    const closedLine = Buffer.from(`Observer: ${url} (closed with the session)\r\n`);
+    const output = h.output();
+    expect(output.subarray(output.length - closedLine.length).equals(closedLine)).toBe(true);
+    const userTerminal = output.subarray(0, output.length - closedLine.length);
     const reset = Buffer.from(resetSequence(false));
     expect(userTerminal.subarray(userTerminal.length - reset.length).equals(reset)).toBe(true);
     const agentBytes = userTerminal.subarray(0, userTerminal.length - reset.length);
