@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'plugins/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
+    // The installed package needs the npm registry: `npm run test:package` (vitest.package.config.ts).
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
     // Two cores: real-claude tests are heavy, run few files at once.

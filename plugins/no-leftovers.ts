@@ -6,13 +6,13 @@
  * before is not a leftover. Outside a git repository nothing tells what changed: it says so and
  * passes. A plain checker object (no options), to show the simplest plugin shape.
  *
- *   supervisor: { checkers: ['./plugins/no-leftovers.ts', 'claude'] }
+ *   supervisor: { checkers: ['ccc-supervisor/plugins/no-leftovers', 'claude'] }
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { defineChecker } from '../src/index.js';
+import { defineChecker } from 'ccc-supervisor';
 
 const run = promisify(execFile);
 

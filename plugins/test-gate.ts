@@ -3,11 +3,11 @@
  * while it fails; the feedback names the failing tests (parsed from the output of vitest, jest,
  * node:test, pytest and go test) and shows the end of the output.
  *
- *   supervisor: { checkers: [{ use: './plugins/test-gate.ts', command: 'npm test', timeout_seconds: 900 }, 'claude'] }
+ *   supervisor: { checkers: [{ use: 'ccc-supervisor/plugins/test-gate', command: 'npm test', timeout_seconds: 900 }, 'claude'] }
  *
- * In your own plugin, import from 'ccc-supervisor' instead of '../src/index.js'.
+ * Installed with ccc, it is `ccc-supervisor/plugins/test-gate`; this file is also a template for your own.
  */
-import { defineChecker, runShellCommand, tailLines, type Checker } from '../src/index.js';
+import { defineChecker, runShellCommand, tailLines, type Checker } from 'ccc-supervisor';
 
 export interface TestGateOptions {
   /** The test command, run through the shell in the project directory (default `npm test`). */

@@ -20,6 +20,26 @@
   });
   term.open(document.getElementById('terminal'));
 
+  // The session's terminal keeps its columns (its lines wrap where the user's do); a wide one
+  // gets a smaller font so that all of it fits the pane's width instead of being cut off.
+  const BASE_FONT = 13;
+  const MIN_FONT = 6;
+  const pane = document.querySelector('.terminal-pane');
+  function fitWidth() {
+    const screen = pane.querySelector('.xterm-screen');
+    if (!screen || screen.offsetWidth === 0) return;
+    const style = getComputedStyle(pane);
+    const available = pane.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const current = term.options.fontSize;
+    const fitted = Math.max(MIN_FONT, Math.min(BASE_FONT, Math.floor(((current * available) / screen.offsetWidth) * 10) / 10));
+    if (fitted !== current) term.options.fontSize = fitted;
+  }
+  window.addEventListener('resize', () => {
+    // From the base size again: a wider window may take a larger font back.
+    term.options.fontSize = BASE_FONT;
+    fitWidth();
+  });
+
   let socket;
   let attempt = 0;
   let ended = false;
@@ -73,6 +93,7 @@
         allowInput = message.input === true;
         term.options.disableStdin = !allowInput;
         if (term.cols !== message.session.cols || term.rows !== message.session.rows) term.resize(message.session.cols, message.session.rows);
+        fitWidth();
         return;
       case 'pty':
         term.write(base64Bytes(message.data));

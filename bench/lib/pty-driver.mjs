@@ -3,7 +3,7 @@
  * so the direct program, script(1) and ccc are all measured through the same code. Output is
  * handled as Buffers; the only work per chunk is what the current measurement installs.
  */
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 
 export const READY = Buffer.from('BENCH-READY');
 export const DONE = Buffer.from('BENCH-DONE');

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { importUserModule, resolvePackage } from '../config/user-module.js';
 import { CccError, isCccError } from '../errors.js';
 import type { BuildContext, PluginLoader } from './registry.js';
@@ -102,13 +103,27 @@ export function validateChecker(specifier: string, value: unknown, what = 'its d
   return value as Checker;
 }
 
+/**
+ * `ccc-supervisor/…` (the bundled plugins) resolves in the running ccc's own package, through its
+ * `exports`, whether ccc is installed in the project or globally. Its package.json is two levels
+ * up from both `src/checkers/` and `dist/checkers/`.
+ */
+function resolveOwnPackage(specifier: string): string | undefined {
+  if (specifier !== 'ccc-supervisor' && !specifier.startsWith('ccc-supervisor/')) return undefined;
+  try {
+    return createRequire(new URL('../../package.json', import.meta.url)).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
 async function locatePlugin(specifier: string, cwd: string): Promise<string> {
   if (isPluginPath(specifier)) {
     const file = path.resolve(cwd, specifier);
     if (!fs.existsSync(file)) throw invalid(specifier, `does not exist (looked for ${file}). Check the path; relative paths start from ${cwd}.`);
     return file;
   }
-  const file = await resolvePackage(specifier, cwd);
+  const file = resolveOwnPackage(specifier) ?? (await resolvePackage(specifier, cwd));
   if (file === undefined) {
     throw invalid(specifier, `is neither a built-in checker nor a package that can be found from ${cwd}. Install it (npm install ${specifier}) or give the plugin's path (./${specifier}.ts).`);
   }

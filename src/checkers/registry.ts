@@ -79,5 +79,6 @@ function ruleCommandsOf(config: CccConfig): string[] {
 }
 
 function looksLikePlugin(use: string): boolean {
-  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+$/.test(use);
+  // a path, or a package name with an optional subpath (ccc-supervisor/plugins/test-gate)
+  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+(\/[\w.-]+)*$/.test(use);
 }

@@ -5,6 +5,7 @@
  * (issue 16: every start paid for every command's modules).
  */
 import { isCccError } from '../errors.js';
+import { supervisedPreflight } from './supervised-preflight.js';
 
 /** True for `ccc … --supervisor …` (before any `--`): the supervised launch, not a subcommand. */
 export function isSupervisedLaunch(argv: readonly string[]): boolean {
@@ -13,7 +14,9 @@ export function isSupervisedLaunch(argv: readonly string[]): boolean {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  if (isSupervisedLaunch(argv)) return guarded(() => launchSupervisedFromCli(argv));
+  if (isSupervisedLaunch(argv)) return guarded(async () => supervisedPreflight(argv, process.stdout) ?? launchSupervisedFromCli(argv));
+  // `ccc --help | head`: a reader that stops early is not an error (the MCP server on stdout handles its own).
+  if (argv[0] !== 'mcp') process.stdout.on('error', exitQuietlyOnEpipe);
   const { Command, CommanderError } = await import('commander');
   const { commands } = await import('./commands/index.js');
   const program = new Command('ccc')
@@ -48,6 +51,11 @@ async function launchSupervisedFromCli(argv: string[]): Promise<number> {
     providerEnv: launch.providerEnv,
     extraClaudeArgs: launch.extraClaudeArgs,
   });
+}
+
+function exitQuietlyOnEpipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
 }
 
 /** Prints a CccError's message and returns its exit code; anything else is a bug (exit 1). */

@@ -88,3 +88,11 @@ function int(flag: string, value: string, min: number): number {
 function usage(message: string): CccError {
   return new CccError('USAGE', `${message}. See \`ccc --help\`.`);
 }
+
+/** ccc's own options of the supervised modes, as written on the command line. */
+export const supervisorOptionNames: readonly string[] = Object.keys(OPTIONS);
+
+/** True for a supervised-mode option whose value is the next word (`--max-iterations 3`). */
+export function takesSupervisorValue(word: string): boolean {
+  return OPTIONS[word]?.value === 'required';
+}

@@ -78,13 +78,40 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
     }
     for (let dir = path.resolve(options.cwd); ; dir = path.dirname(dir)) {
       const result = await explorer.search(dir);
-      if (result !== null) return { file: result.filepath, config: asObject(result.config, result.filepath) };
+      if (result !== null) {
+        refuseSecondFile(dir, result.filepath);
+        return { file: result.filepath, config: asObject(result.config, result.filepath) };
+      }
       if (path.dirname(dir) === dir) return undefined;
     }
   } catch (error) {
     if (error instanceof CccError) throw error;
     const file = (error as { filepath?: unknown }).filepath;
     throw unreadable(typeof file === 'string' ? file : (options.configPath ?? options.cwd), error);
+  }
+}
+
+/**
+ * One project config per directory: with two (`ccc.config.ts` and `.cccrc.json`) one would be
+ * ignored without a word. package.json counts only when it has a "ccc" key.
+ */
+function refuseSecondFile(dir: string, found: string): void {
+  const others = projectSearchPlaces.map((name) => path.join(dir, name)).filter((file) => file !== found && isConfigFile(file));
+  if (others.length === 0) return;
+  const names = [found, ...others].map((file) => path.basename(file));
+  throw new CccError('CONFIG_INVALID', `Two project config files in ${dir}: ${names.join(' and ')}. ccc reads exactly one; merge them into one file and delete the other.`, {
+    data: { files: [found, ...others] },
+  });
+}
+
+function isConfigFile(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  if (path.basename(file) !== 'package.json') return true;
+  try {
+    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return isPlainObject(manifest) && 'ccc' in manifest;
+  } catch {
+    return false;
   }
 }
 

@@ -3,7 +3,8 @@
  * `parseInt("12abc")` leniency) and reuses the validator's rule, so the "allowed" text of an env
  * error matches the one a config file would get.
  */
-import { boolean as booleanRule, integer, nonEmptyString, numberAbove, oneOf, type Rule } from './rules.js';
+import type { z } from 'zod';
+import { allowedText, boolean as booleanRule, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
 
 export interface EnvParser<T> {
   /** Completes "must be …". */
@@ -15,18 +16,18 @@ export interface EnvParser<T> {
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-function fromRule<T>(rule: Rule, coerce: (raw: string) => T | undefined): EnvParser<T> {
+function fromRule<T>(rule: z.ZodType<T>, coerce: (raw: string) => unknown): EnvParser<T> {
   return {
-    allowed: rule.allowed,
+    allowed: allowedText(rule),
     parse(raw) {
-      const value = coerce(raw);
-      return value !== undefined && rule.test(value) ? value : undefined;
+      const parsed = rule.safeParse(coerce(raw));
+      return parsed.success ? parsed.data : undefined;
     },
   };
 }
 
 export function envInteger(min: number, max?: number): EnvParser<number> {
-  return fromRule(integer(min, max), (raw) => (INTEGER_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
+  return fromRule<number>(integer(min, max), (raw) => (INTEGER_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
 }
 
 export function envNumberAbove(above: number): EnvParser<number> {
@@ -34,8 +35,8 @@ export function envNumberAbove(above: number): EnvParser<number> {
 }
 
 /** Case-insensitive: `CCC_SUPERVISOR_LOG_LEVEL=DEBUG` means `debug`. */
-export function envOneOf<T extends string>(values: readonly T[]): EnvParser<T> {
-  return fromRule(oneOf(values), (raw) => raw.trim().toLowerCase() as T);
+export function envOneOf<const T extends readonly [string, ...string[]]>(values: T): EnvParser<T[number]> {
+  return fromRule(oneOf(values), (raw) => raw.trim().toLowerCase());
 }
 
 /** Taken verbatim (paths and tokens may legitimately carry spaces). */
@@ -48,7 +49,7 @@ const FALSE_TEXT = new Set(['false', '0', 'no', 'off']);
 
 export function envBoolean(): EnvParser<boolean> {
   return {
-    allowed: `${booleanRule.allowed} (also 1/0, yes/no, on/off)`,
+    allowed: `${allowedText(booleanRule)} (also 1/0, yes/no, on/off)`,
     parse(raw) {
       const text = raw.trim().toLowerCase();
       if (TRUE_TEXT.has(text)) return true;

@@ -1,154 +1,128 @@
 /**
- * The shape of a valid configuration, as small composable checks. Each check returns the
- * normalized value (optional keys written as `null` become unset) and reports problems with the
- * full key path. `providers`, `settings` and checker options are open: unknown keys pass there,
- * because they belong to Claude Code or to a plugin, not to ccc.
+ * The one schema of the configuration (design section 4): validation, the types (types.ts infers
+ * them from here) and the "must be …" text of every key (each rule's description, see rules.ts).
+ * ccc's own sections are strict: an unknown key is an error. `providers`, `settings` and checker
+ * options are open, because they belong to Claude Code or to a plugin, not to ccc.
  */
-import {
-  anyObject,
-  boolean,
-  integer,
-  isPlainObject,
-  nonEmptyString,
-  nonEmptyStringList,
-  numberAbove,
-  oneOf,
-  stringList,
-  stringMap,
-  type Rule,
-} from './rules.js';
+import { z } from 'zod';
 import { parseAllowRule } from '../checkers/reviewer/reviewer-policy.js';
+import { anyObject, boolean, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
 
-export type Issue =
-  | { kind: 'value'; path: string; value: unknown; allowed: string }
-  | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
-
-export type Check = (value: unknown, path: string, report: (issue: Issue) => void) => unknown;
-
-export function leaf(rule: Rule): Check {
-  return (value, path, report) => {
-    if (!rule.test(value)) report({ kind: 'value', path, value, allowed: rule.allowed });
-    return value;
-  };
+/** Absent or `null` means unset: a higher layer can write `null` to clear a lower layer's value. */
+function unsettable<T extends z.ZodTypeAny>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .describe(schema.description ?? '');
 }
 
-/** Absent or `null` means unset; a higher layer can write `null` to clear a lower layer's value. */
-export function optional(check: Check): Check {
-  return (value, path, report) => (value === undefined || value === null ? undefined : check(value, path, report));
-}
+const CHECKER = 'a checker name, or an object { use: "<name>", ...options }';
 
-export function object(fields: Record<string, Check>): Check {
-  const known = Object.keys(fields);
-  return (value, path, report) => {
-    if (!isPlainObject(value)) {
-      report({ kind: 'value', path, value, allowed: `an object with the keys ${known.join(', ')}` });
-      return value;
-    }
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      if (!Object.prototype.hasOwnProperty.call(fields, key)) report({ kind: 'unknown-key', path: join(path, key), parent: path, known });
-    }
-    for (const [key, check] of Object.entries(fields)) {
-      const checked = check(Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined, join(path, key), report);
-      if (checked !== undefined) out[key] = checked;
-    }
-    return out;
-  };
-}
+/** A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. */
+const checkerDeclaration = z.union([z.string().min(1), z.object({ use: nonEmptyString }).passthrough()]).describe(CHECKER);
 
-/** An open object whose every value passes `check` (provider names are the user's). */
-export function record(check: Check): Check {
-  return (value, path, report) => {
-    if (!isPlainObject(value)) {
-      report({ kind: 'value', path, value, allowed: 'an object' });
-      return value;
-    }
-    for (const [key, item] of Object.entries(value)) check(item, join(path, key), report);
-    return value;
-  };
-}
+/** A provider: its `env` becomes environment variables (strings); other keys are free. */
+const provider = z
+  .object({
+    env: z.record(z.string().describe('a string')).describe('an object of string values').optional(),
+    settings: anyObject.optional(),
+  })
+  .passthrough()
+  .describe('an object { env?, settings? }');
 
-const checkerDeclaration: Check = (value, path, report) => {
-  const ok =
-    (typeof value === 'string' && value.length > 0) ||
-    (isPlainObject(value) && typeof value.use === 'string' && value.use.length > 0);
-  if (!ok) report({ kind: 'value', path, value, allowed: 'a checker name, or an object { use: "<name>", ...options }' });
-  return value;
-};
+const port = integer(0, 65535);
 
-const checkerList: Check = (value, path, report) => {
-  if (!Array.isArray(value) || value.length === 0) {
-    report({ kind: 'value', path, value, allowed: 'a non-empty list of checker names or { use, ...options } objects' });
-    return value;
+/** `supervisor.reviewer.allow`: Claude Code permission rules; one that cannot be read says why. */
+const permissionRule = z
+  .string()
+  .superRefine((rule, ctx) => {
+    const parsed = parseAllowRule(rule);
+    if (!parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a permission rule: ${parsed.reason}` });
+  })
+  .describe('a permission rule such as "Bash(make check)", "Bash(npm run lint:*)" or "Edit"');
+
+export const configSchema = z
+  .object({
+    claude: z.object({ command: nonEmptyString, args: z.array(z.string().describe('a string')).describe('a list of strings') }).strict(),
+    supervisor: z
+      .object({
+        max_iterations: integer(1),
+        timeout_seconds: numberAbove(0),
+        log_level: oneOf(['debug', 'info', 'warn', 'error']),
+        prompt_path: nonEmptyString,
+        completion_marker: nonEmptyString,
+        checkers: z.array(checkerDeclaration).min(1).describe('a non-empty list of checker names or { use, ...options } objects'),
+        /** Same feedback this many times in a row with an unchanged work tree ends the loop. */
+        no_progress_limit: integer(1),
+        /** Stop when the summed `total_cost_usd` of agent and reviewer reaches this; unset = no cap. */
+        max_cost_usd: unsettable(numberAbove(0)),
+        /** The forked reviewer (the `claude` checker). */
+        reviewer: z
+          .object({
+            /** Permission rules beyond reading and verifying: `Bash(make check)`, `Bash(npm run lint:*)`, `Bash`, `Edit`. */
+            allow: z.array(permissionRule).describe('a list of permission rules'),
+            /** Another model than the agent's. It cannot read the agent's prompt cache: every review is a full read. */
+            model: unsettable(nonEmptyString),
+          })
+          .strict(),
+      })
+      .strict(),
+    observer: z
+      .object({
+        host: nonEmptyString,
+        port,
+        token: unsettable(nonEmptyString),
+        allow_input: boolean,
+        scrollback_bytes: integer(0),
+        max_observers: integer(1),
+      })
+      .strict(),
+    mcp: z
+      .object({
+        enabled: boolean,
+        max_restart_attempts: integer(0),
+        restart_delay_ms: integer(0),
+        health_interval_ms: integer(1),
+        health_timeout_ms: integer(1),
+        health_failures: integer(1),
+        queue_timeout_ms: integer(0),
+        http_port: port,
+      })
+      .strict(),
+    kanban: z.object({ max_retries: integer(0), roles_dir: nonEmptyString }).strict(),
+    plugins: z.array(nonEmptyString).describe('a list of non-empty strings'),
+    current_provider: unsettable(nonEmptyString),
+    providers: z.record(provider).describe('an object of providers'),
+    settings: anyObject,
+  })
+  .strict();
+
+/**
+ * The schema of the value at `path` (object keys and array indexes), looking through optional,
+ * nullable and transformed wrappers and into the object member of a union; undefined past a leaf.
+ */
+export function schemaAt(path: ReadonlyArray<string | number>, root: z.ZodTypeAny = configSchema): z.ZodTypeAny | undefined {
+  let node: z.ZodTypeAny | undefined = root;
+  for (const key of path) {
+    node = node === undefined ? undefined : child(unwrap(node), key);
   }
-  value.forEach((item, i) => checkerDeclaration(item, `${path}[${i}]`, report));
-  return value;
-};
+  return node;
+}
 
-/** A provider: its `env` must be strings (they become environment variables); other keys are free. */
-const provider: Check = (value, path, report) => {
-  if (!isPlainObject(value)) {
-    report({ kind: 'value', path, value, allowed: 'an object { env?, settings? }' });
-    return value;
+function child(node: z.ZodTypeAny, key: string | number): z.ZodTypeAny | undefined {
+  if (node instanceof z.ZodObject) return (node.shape as Record<string, z.ZodTypeAny>)[String(key)];
+  if (node instanceof z.ZodArray) return node.element as z.ZodTypeAny;
+  if (node instanceof z.ZodRecord) return node.valueSchema as z.ZodTypeAny;
+  if (node instanceof z.ZodUnion) {
+    const options = node.options as z.ZodTypeAny[];
+    return options.map((option) => child(unwrap(option), key)).find((found) => found !== undefined);
   }
-  if (value.env !== undefined) leaf(stringMap)(value.env, join(path, 'env'), report);
-  if (value.settings !== undefined) leaf(anyObject)(value.settings, join(path, 'settings'), report);
-  return value;
-};
+  return undefined;
+}
 
-const port = leaf(integer(0, 65535));
-
-/** `supervisor.reviewer.allow`: Claude Code permission rules, each one readable. */
-const allowRules: Check = (value, path, report) => {
-  if (!Array.isArray(value)) {
-    report({ kind: 'value', path, value, allowed: 'a list of permission rules such as "Bash(make check)", "Bash(npm run lint:*)", "Edit"' });
-    return value;
-  }
-  value.forEach((rule, i) => {
-    const parsed = typeof rule === 'string' ? parseAllowRule(rule) : { ok: false as const, reason: 'a string' };
-    if (!parsed.ok) report({ kind: 'value', path: `${path}[${i}]`, value: rule, allowed: `a permission rule: ${parsed.reason}` });
-  });
-  return value;
-};
-
-export const configSchema: Check = object({
-  claude: object({ command: leaf(nonEmptyString), args: leaf(stringList) }),
-  supervisor: object({
-    max_iterations: leaf(integer(1)),
-    timeout_seconds: leaf(numberAbove(0)),
-    log_level: leaf(oneOf(['debug', 'info', 'warn', 'error'])),
-    prompt_path: leaf(nonEmptyString),
-    completion_marker: leaf(nonEmptyString),
-    checkers: checkerList,
-    no_progress_limit: leaf(integer(1)),
-    max_cost_usd: optional(leaf(numberAbove(0))),
-    reviewer: object({ allow: allowRules, model: optional(leaf(nonEmptyString)) }),
-  }),
-  observer: object({
-    host: leaf(nonEmptyString),
-    port,
-    token: optional(leaf(nonEmptyString)),
-    allow_input: leaf(boolean),
-    scrollback_bytes: leaf(integer(0)),
-    max_observers: leaf(integer(1)),
-  }),
-  mcp: object({
-    enabled: leaf(boolean),
-    max_restart_attempts: leaf(integer(0)),
-    restart_delay_ms: leaf(integer(0)),
-    health_interval_ms: leaf(integer(1)),
-    health_timeout_ms: leaf(integer(1)),
-    health_failures: leaf(integer(1)),
-    queue_timeout_ms: leaf(integer(0)),
-    http_port: port,
-  }),
-  kanban: object({ max_retries: leaf(integer(0)), roles_dir: leaf(nonEmptyString) }),
-  plugins: leaf(nonEmptyStringList),
-  current_provider: optional(leaf(nonEmptyString)),
-  providers: record(provider),
-  settings: leaf(anyObject),
-});
-
-function join(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
+/** The schema inside optional, nullable and effect (refine, transform) wrappers. */
+export function unwrap(node: z.ZodTypeAny): z.ZodTypeAny {
+  if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) return unwrap(node.unwrap() as z.ZodTypeAny);
+  if (node instanceof z.ZodEffects) return unwrap(node.innerType() as z.ZodTypeAny);
+  return node;
 }

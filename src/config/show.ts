@@ -10,19 +10,27 @@ import type { ConfigLayer, ResolvedConfig } from './types.js';
 /** Leaf names whose values are credentials: shown masked in text (never in `--json`, which scripts read). */
 const SECRET_KEY = /token|secret|password|api_?key|auth/i;
 
-export function formatConfigText(resolved: ResolvedConfig): string {
+/** The reviewer's instructions file a run would use (undefined: none) and why; see cli/prompt-in-use.ts. */
+export interface PromptInUse {
+  path?: string;
+  why: string;
+}
+
+export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse): string {
   const config = resolved.config as unknown as Record<string, unknown>;
   const rows = leafKeys(config).map((keys) => {
     const dotted = keys.join('.');
     const value = getPath(config, keys);
     const shown = SECRET_KEY.test(keys[keys.length - 1]!) && typeof value === 'string' ? mask(value) : JSON.stringify(value);
-    return { left: `${dotted} = ${shown}`, source: sourceLabel(resolved.sources[dotted], dotted, resolved) };
+    const unused = dotted === 'supervisor.prompt_path' && prompt?.path !== undefined && prompt.path !== value ? `; not in use: ${prompt.path} is` : '';
+    return { left: `${dotted} = ${shown}`, source: sourceLabel(resolved.sources[dotted], dotted, resolved) + unused };
   });
   const width = Math.max(...rows.map((r) => r.left.length));
   const header = [
     `# config dir: ${resolved.configDir}`,
     `# global file: ${resolved.files.global ?? `none (${path.join(resolved.configDir, 'ccc.json')} not found)`}`,
     `# project file: ${resolved.files.project ?? 'none found'}`,
+    ...(prompt ? [`# prompt file: ${prompt.path === undefined ? prompt.why : `${prompt.path} (${prompt.why})`}`] : []),
   ];
   return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`), ...notes(resolved)].join('\n') + '\n';
 }

@@ -1,62 +1,19 @@
 /**
- * The configuration shape of design section 4. Keys keep the snake_case names of the original
- * documents so an existing `ccc.json` keeps working.
+ * The configuration types of design section 4, inferred from `schema.ts`. Keys keep the
+ * snake_case names of the original documents so an existing `ccc.json` keeps working.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+import type { z } from 'zod';
+import type { configSchema } from './schema.js';
+
+/** The effective configuration, as validated: inferred from the one schema in schema.ts. */
+export type CccConfig = z.output<typeof configSchema>;
+
+export type LogLevel = CccConfig['supervisor']['log_level'];
 
 /** A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. */
-export type CheckerDeclaration = string | ({ use: string } & Record<string, unknown>);
+export type CheckerDeclaration = CccConfig['supervisor']['checkers'][number];
 
-export interface ProviderConfig {
-  env?: Record<string, string>;
-  settings?: Record<string, unknown>;
-}
-
-export interface CccConfig {
-  claude: { command: string; args: string[] };
-  supervisor: {
-    max_iterations: number;
-    timeout_seconds: number;
-    log_level: LogLevel;
-    prompt_path: string;
-    completion_marker: string;
-    checkers: CheckerDeclaration[];
-    /** Same feedback this many times in a row with an unchanged work tree ends the loop. */
-    no_progress_limit: number;
-    /** Stop when the summed `total_cost_usd` of agent and reviewer reaches this; unset = no cap. */
-    max_cost_usd?: number;
-    /** The forked reviewer (the `claude` checker). */
-    reviewer: {
-      /** Permission rules beyond reading and verifying: `Bash(make check)`, `Bash(npm run lint:*)`, `Bash`, `Edit`. */
-      allow: string[];
-      /** Another model than the agent's. It cannot read the agent's prompt cache: every review is a full read. */
-      model?: string;
-    };
-  };
-  observer: {
-    host: string;
-    port: number;
-    token?: string;
-    allow_input: boolean;
-    scrollback_bytes: number;
-    max_observers: number;
-  };
-  mcp: {
-    enabled: boolean;
-    max_restart_attempts: number;
-    restart_delay_ms: number;
-    health_interval_ms: number;
-    health_timeout_ms: number;
-    health_failures: number;
-    queue_timeout_ms: number;
-    http_port: number;
-  };
-  kanban: { max_retries: number; roles_dir: string };
-  plugins: string[];
-  current_provider?: string;
-  providers: Record<string, ProviderConfig>;
-  settings: Record<string, unknown>;
-}
+export type ProviderConfig = CccConfig['providers'][string];
 
 /** What a user may write: every key optional, nested. */
 export type UserConfig = DeepPartial<CccConfig>;

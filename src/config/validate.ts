@@ -1,10 +1,14 @@
 /**
- * Validation, once, after merging. Every problem is reported (not just the first), each naming
- * the full key path, the bad value, what is allowed and where the value came from.
+ * Validation, once, after merging, against the one zod schema. Every problem is reported (not
+ * just the first), each naming the full key path, the bad value, what is allowed and where the
+ * value came from.
  */
+import { closestMatch } from 'leven';
+import type { z } from 'zod';
 import { CccError } from '../errors.js';
 import { envVariableFor } from './env-overrides.js';
-import { configSchema, type Issue } from './schema.js';
+import { allowedText, isPlainObject } from './rules.js';
+import { configSchema, schemaAt, unwrap } from './schema.js';
 import type { CccConfig, ConfigLayer, ResolvedConfig } from './types.js';
 
 export interface ValidateInput {
@@ -13,14 +17,56 @@ export interface ValidateInput {
   files: ResolvedConfig['files'];
 }
 
+export type Issue =
+  | { kind: 'value'; path: string; value: unknown; allowed: string }
+  | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
+
 export function validateConfig(input: ValidateInput): CccConfig {
-  const issues: Issue[] = [];
-  const config = configSchema(input.merged, '', (issue) => issues.push(issue));
-  if (issues.length > 0) {
-    const lines = issues.map((issue) => describeIssue(issue, input));
-    throw new CccError('CONFIG_INVALID', lines.join('\n'), { data: { issues } });
+  const parsed = configSchema.safeParse(input.merged);
+  if (parsed.success) return withoutUnset(parsed.data);
+  const issues = parsed.error.issues.flatMap((issue) => toIssues(issue, input.merged));
+  const lines = [...new Set(issues.map((issue) => describeIssue(issue, input)))];
+  throw new CccError('CONFIG_INVALID', lines.join('\n'), { data: { issues } });
+}
+
+/** zod keeps a key whose value a layer cleared with `null` (now undefined); unset means absent. */
+function withoutUnset<T>(value: T): T {
+  if (!isPlainObject(value)) return value;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUnset(v)]);
+  return Object.fromEntries(entries) as T;
+}
+
+/** A zod issue in ccc's words: an unknown key per key, else the bad value and the rule's text. */
+function toIssues(issue: z.ZodIssue, merged: unknown): Issue[] {
+  const parent = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const node = schemaAt(issue.path);
+    const known = node === undefined ? [] : Object.keys((unwrap(node) as z.AnyZodObject).shape ?? {});
+    return issue.keys.map((key) => ({ kind: 'unknown-key', path: parent === '' ? key : `${parent}.${key}`, parent, known }));
   }
-  return config as CccConfig;
+  // A refinement says itself what it wanted (a permission rule and why this one is not).
+  const allowed = issue.code === 'custom' && issue.message ? issue.message : allowedAt(issue.path);
+  return [{ kind: 'value', path: parent, value: valueAt(merged, issue.path), allowed }];
+}
+
+/** The description of the nearest schema on the path that has one: "must be …". */
+function allowedAt(path: ReadonlyArray<string | number>): string {
+  for (let n = path.length; n >= 0; n--) {
+    const node = schemaAt(path.slice(0, n));
+    if (node?.description) return allowedText(node);
+  }
+  return 'a valid value';
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
+  let node = root;
+  for (const key of path) node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[key] : undefined;
+  return node;
+}
+
+/** `supervisor.checkers[1]`, `providers.x.env.A`. */
+function formatPath(path: ReadonlyArray<string | number>): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? key : `${text}.${key}`), '');
 }
 
 function describeIssue(issue: Issue, input: ValidateInput): string {
@@ -29,7 +75,7 @@ function describeIssue(issue: Issue, input: ValidateInput): string {
     return `Invalid configuration: ${issue.path} = ${showValue(issue.value)} (from ${origin}): must be ${issue.allowed}.`;
   }
   const where = issue.parent === '' ? 'top-level keys' : `keys of ${issue.parent}`;
-  const guess = closest(lastKey(issue.path), issue.known);
+  const guess = closestMatch(lastKey(issue.path), issue.known, { maxDistance: 2 });
   const hint = guess === undefined ? '' : ` Did you mean ${issue.parent === '' ? guess : `${issue.parent}.${guess}`}?`;
   return `Invalid configuration: unknown key ${issue.path} (from ${origin}).${hint} Known ${where}: ${issue.known.join(', ')}.`;
 }
@@ -72,27 +118,4 @@ function showValue(value: unknown): string {
 
 function lastKey(path: string): string {
   return path.slice(path.lastIndexOf('.') + 1);
-}
-
-/** A known key within edit distance 2 of a typo, if any. */
-function closest(key: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -28,8 +28,10 @@ ${rule}
       // A hook in any language: the context arrives as JSON on stdin, the answer is
       // {"completed": true|false, "feedback": "..."} on stdout.
       // { use: 'hook', command: 'python3 scripts/review.py', timeout_seconds: 120 },
-      // A plugin by path (TypeScript loads without a build step), with its own options:
-      // { use: './node_modules/ccc-supervisor/plugins/test-gate.ts', command: 'npm test' },
+      // A plugin that comes with ccc (found wherever ccc is installed, in the project or globally),
+      // with its own options; your own plugins go by path (TypeScript loads without a build step):
+      // { use: 'ccc-supervisor/plugins/test-gate', command: 'npm test' },
+      // { use: './checkers/my-checker.ts' },
     ],
     // Reviews per task before ccc gives up and hands back to you (exit 3 in headless runs).
     max_iterations: 20,

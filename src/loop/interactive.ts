@@ -94,6 +94,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     observer?.detach();
     await observer?.close();
     await current?.close();
+    // The URL printed before the TUI started has scrolled away under it.
+    if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
     // After the TUI is gone and the terminal restored: what this session's reviews cost.
     const summary = current && reviewSummary(current.reviews, current.reviewUsage);
     if (summary) options.stderr.write(`ccc: ${summary}\n`);

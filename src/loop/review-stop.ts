@@ -169,7 +169,7 @@ function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, 
       emit?.(event({ kind: 'checker', checker, state: 'start' }));
     },
     onCheckerVerdict: (checker: string, verdict: Verdict, durationMs: number) => {
-      logger.info('checker verdict', { ...fields, checker, completed: verdict.completed, duration: `${durationMs}ms` });
+      logger.info('checker verdict', { ...fields, checker, completed: verdict.completed, duration: `${durationMs}ms`, feedback: verdict.feedback });
       emit?.(event({ kind: 'checker', checker, state: 'done', duration_ms: durationMs }));
     },
     onCheckerError: (checker: string, _error: unknown, durationMs: number) => {

@@ -26,3 +26,12 @@ export function eventText(event: ObserverEvent): string {
       return `event: ${JSON.stringify(event satisfies never)}`;
   }
 }
+
+export type Phase = Extract<ObserverEvent, { kind: 'phase' }>['phase'];
+
+const PHASES: Record<Phase, string> = { agent: 'agent working', review: 'reviewing', idle: 'waiting for input' };
+
+/** The one status row of a terminal observer: what the session does now, then the last event. */
+export function statusRowText(phase: Phase | undefined, last: string): string {
+  return [phase === undefined ? '' : PHASES[phase], last].filter(Boolean).join(' · ');
+}

@@ -5,7 +5,6 @@
  */
 import WebSocket from 'ws';
 import { CccError } from '../errors.js';
-import { eventText } from './event-text.js';
 import type { ObserveTerminal, QuitReason } from './observe-terminal.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
 import { CLOSE_FELL_BEHIND } from './observer-connection.js';
@@ -120,6 +119,7 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
       if (!message) return;
       if (message.type === 'hello') {
         const session = message.session as ObserverHello;
+        terminal.sessionSize(session.cols, session.rows);
         if (!hello) terminal.status(`watching session ${session.session_id ?? '(starting)'} in ${session.cwd}: ${session.command.join(' ')} (${session.cols}x${session.rows}); Ctrl-C stops watching`);
         else if (hello.cols !== session.cols || hello.rows !== session.rows) terminal.status(`the session's terminal is now ${session.cols}x${session.rows}`);
         hello = session;
@@ -127,7 +127,7 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
         if (message.snapshot === true) terminal.clearScreen();
         terminal.writeScreen(Buffer.from(message.data, 'base64'));
       } else if (message.type === 'event') {
-        terminal.status(eventText(message.event as ObserverEvent));
+        terminal.event(message.event as ObserverEvent);
       } else if (message.type === 'bye') {
         sawBye = true;
         ws.close(1000, 'bye');

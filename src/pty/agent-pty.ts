@@ -3,14 +3,14 @@
  * directions (node-pty with `encoding: null`), never re-encoded, so the proxy stays byte-transparent.
  */
 import { createRequire } from 'node:module';
-import type { IPty, IPtyForkOptions } from 'node-pty';
+import type { IPty, IPtyForkOptions } from '@lydell/node-pty';
 
 /**
  * node-pty (a native addon) loads on the first spawn: with the native relay, which is the usual
  * byte path, a supervised launch never needs it (issue 16). A require, so the spawn stays synchronous.
  */
 const spawnPty = (file: string, args: string[], options: IPtyForkOptions): IPty =>
-  (createRequire(import.meta.url)('node-pty') as typeof import('node-pty')).spawn(file, args, options);
+  (createRequire(import.meta.url)('@lydell/node-pty') as typeof import('@lydell/node-pty')).spawn(file, args, options);
 
 export type Undo = () => void;
 
@@ -65,7 +65,10 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     },
     write: (data) => {
       if (exited) return;
-      pty.write(data);
+      // node-pty's write is typed `string` (no public API takes bytes), but on Unix it writes to a
+      // net.Socket, which takes a Buffer as it is: input stays byte-transparent, where a string
+      // would re-encode bytes that are not UTF-8. Pinned in test/pty/agent-pty-input.test.ts.
+      pty.write(data as string);
     },
     // A resize after the pty closed throws in node-pty; the guard keeps a late SIGWINCH harmless.
     resize: (cols, rows) => {

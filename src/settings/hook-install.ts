@@ -2,7 +2,7 @@
  * `ccc hook install|uninstall`: puts the Stop hook of document 002 into a Claude Code settings
  * file (or takes it out) through the safe writer, and says what happened in the user's words.
  */
-import { unifiedDiff } from './text-diff.js';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { updateJsonObjectFile, type JsonFileChange } from './json-file.js';
 import { installStopHook, uninstallStopHook, type InstallAction, type StopHookSpec } from './stop-hook.js';
 
@@ -63,6 +63,7 @@ function backupLine(change: JsonFileChange): string {
 
 function dryRunReport(file: string, change: JsonFileChange): string {
   if (!change.changed) return `Dry run: ${file} would not change.\n`;
-  const diff = unifiedDiff(change.before.text, change.afterText, { fromLabel: `${file}${change.before.exists ? '' : ' (does not exist)'}`, toLabel: `${file} (after)` });
+  const from = `${file}${change.before.exists ? '' : ' (does not exist)'}`;
+  const diff = createTwoFilesPatch(from, `${file} (after)`, change.before.text, change.afterText, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
   return `${diff}Dry run: nothing was written.\n`;
 }

@@ -39,6 +39,11 @@ describe('building the pipeline from config', () => {
     expect(entries.map((e) => e.checker.name)).toEqual(['mine-4', 'no-leftovers', 'test-gate']);
   });
 
+  it('the bundled plugins by package subpath, as ccc init suggests: ccc-supervisor/plugins/…', async () => {
+    const entries = await build([{ use: 'ccc-supervisor/plugins/test-gate', command: 'make check' }, 'ccc-supervisor/plugins/no-leftovers']);
+    expect(entries.map((e) => e.checker.name)).toEqual(['test-gate', 'no-leftovers']);
+  });
+
   it('plugins listed in `plugins` are used by their checker name, each declaration with its own options', async () => {
     fs.writeFileSync(path.join(project, 'says.ts'), `export default (o: { word?: string }) => ({ name: 'says', check: () => ({ completed: false, feedback: o.word ?? 'default' }) });`);
     const entries = await build([{ use: 'says', word: 'first' }, 'says'], ['./says.ts']);

@@ -62,6 +62,14 @@ describe('loading checker plugins', () => {
     expect(await checker.check(checkContext(project), signal)).toEqual({ completed: false, feedback: 'from a package' });
   });
 
+  it('the bundled plugins load as ccc-supervisor/plugins/… from a project that has no ccc installed (global install)', async () => {
+    const gate = await load('ccc-supervisor/plugins/test-gate', { command: 'true' });
+    expect(gate.name).toBe('test-gate');
+    const leftovers = await load('ccc-supervisor/plugins/no-leftovers');
+    expect(leftovers.name).toBe('no-leftovers');
+    expect(fs.existsSync(path.join(project, 'node_modules'))).toBe(false);
+  });
+
   it('every wrong plugin is a PLUGIN_INVALID error naming the module and what is wrong', async () => {
     write('no-check.ts', `export default { name: 'x', run: () => 1 };`);
     write('no-name.ts', `export default { check: () => ({ completed: true, feedback: '' }), onFrame: 3 };`);

@@ -3,7 +3,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildPipeline } from '../../src/checkers/registry.js';
 import { loadSupervisorPrompt } from '../../src/checkers/supervisor-prompt.js';
+import { loadConfig } from '../../src/config/load.js';
 import { cccBin, repoRoot } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
@@ -49,6 +51,17 @@ describe('ccc init', () => {
     expect(read('ccc.config.ts')).toContain("// { use: 'rule', commands: ['npm test'] },");
     const config = await runProcess(process.execPath, [cccBin, 'config', '--json'], { cwd: t.project, env: t.env });
     expect((JSON.parse(config.stdout) as { supervisor: { checkers: unknown } }).supervisor.checkers).toEqual(['claude']);
+  });
+
+  it("the template's bundled-plugin line, uncommented, builds the test gate in a project without ccc in node_modules", async () => {
+    expect((await ccc(['init'])).code).toBe(0);
+    const line = "// { use: 'ccc-supervisor/plugins/test-gate', command: 'npm test' },";
+    expect(read('ccc.config.ts')).toContain(line);
+    fs.writeFileSync(path.join(t.project, 'ccc.config.ts'), read('ccc.config.ts').replace(line, line.slice(3)));
+    const { config } = await loadConfig({ cwd: t.project, env: t.env });
+    const pipeline = await buildPipeline({ config, cwd: t.project });
+    expect(pipeline.map((entry) => entry.checker.name)).toEqual(['claude', 'test-gate']);
+    expect(fs.existsSync(path.join(t.project, 'node_modules'))).toBe(false);
   });
 
   it('the written ccc.config.ts type-checks against defineConfig', async () => {

@@ -47,6 +47,33 @@ describe('ccc config', () => {
     expect(r.stdout).toContain("# supervisor.reviewer.model = claude-haiku-4-5: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.");
   });
 
+  it('shows the prompt file actually in use and why: ./SUPERVISOR.md beats supervisor.prompt_path', async () => {
+    const global = t.write('home/.claude/SUPERVISOR.md', '# global rules');
+    const onlyGlobal = await ccc(['config']);
+    expect(onlyGlobal.stdout).toContain(`# prompt file: ${global} (supervisor.prompt_path; there is no ./SUPERVISOR.md (or it is empty) in ${t.project})`);
+    expect(onlyGlobal.stdout).toMatch(/^supervisor\.prompt_path = .* +\(default\)$/m);
+
+    const local = t.write('work/project/SUPERVISOR.md', '# project rules');
+    const r = await ccc(['config']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`# prompt file: ${local} (./SUPERVISOR.md in the project, which takes precedence over supervisor.prompt_path)`);
+    expect(r.stdout).toMatch(new RegExp(`^supervisor\\.prompt_path = "${escape(global)}" +\\(default; not in use: ${escape(local)} is\\)$`, 'm'));
+  });
+
+  it('without any SUPERVISOR.md says so and how to get one', async () => {
+    const r = await ccc(['config']);
+    expect(r.stdout).toContain(`# prompt file: none: no SUPERVISOR.md in ${t.project} and none at ${path.join(t.home, '.claude', 'SUPERVISOR.md')}; \`ccc init\` writes one`);
+  });
+
+  it('two project config files: exit 2 naming both', async () => {
+    t.write('work/project/ccc.config.ts', 'export default {};\n');
+    t.write('work/project/.cccrc.json', '{}');
+    const r = await ccc(['config']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`ccc: Two project config files in ${t.project}: ccc.config.ts and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.\n`);
+  });
+
   it('--json prints the plain effective config; .supervisor.max_iterations is a number', async () => {
     const r = await ccc(['config', '--json'], { CCC_SUPERVISOR_MAX_ITERATIONS: '42' });
     expect(r.code).toBe(0);

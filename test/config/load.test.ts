@@ -1,7 +1,10 @@
 /** loadConfig against real files on disk: layering, sources, file formats, TypeScript via jiti, errors. */
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { defaultConfig } from '../../src/config/defaults.js';
 import { loadConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { repoRoot } from '../support/claude-env.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
@@ -174,6 +177,18 @@ describe('project config files', () => {
     expect((await loadConfig({ cwd: t.project, env: t.env })).config.mcp.http_port).toBe(9999);
   });
 
+  it('two project config files in one directory are an error naming both (exit 2), package.json only with a "ccc" key', async () => {
+    t.write('work/project/ccc.config.mjs', 'export default {};\n');
+    t.write('work/project/package.json', JSON.stringify({ name: 'p' }));
+    await expect(loadConfig({ cwd: t.project, env: t.env })).resolves.toBeDefined();
+    t.write('work/project/.cccrc.json', '{}');
+    const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', exitCode: 2 });
+    expect(error.message).toBe(`Two project config files in ${t.project}: ccc.config.mjs and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.`);
+    t.write('work/project/package.json', JSON.stringify({ name: 'p', ccc: {} }));
+    expect((await rejection(loadConfig({ cwd: t.project, env: t.env }))).message).toContain('ccc.config.mjs and .cccrc.json and package.json');
+  });
+
   it('--config names a file explicitly; a missing one is CONFIG_UNREADABLE (exit 2)', async () => {
     t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { max_iterations: 2 } }));
     const chosen = t.write('work/conf/mine.json', JSON.stringify({ supervisor: { max_iterations: 3 } }));
@@ -231,6 +246,31 @@ describe('errors', () => {
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
         'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, reviewer.',
+    );
+  });
+
+  it('a bad item of a list or of an env map is named by its own path', async () => {
+    const file = t.write('work/project/.cccrc.json', JSON.stringify({ claude: { args: ['--verbose', 5] }, providers: { x: { env: { A: 1 } } }, supervisor: { checkers: [{ use: '' }] } }));
+    const lines = (await rejection(loadConfig({ cwd: t.project, env: t.env }))).message.split('\n');
+    expect(lines).toEqual([
+      `Invalid configuration: claude.args[1] = 5 (from ${file}): must be a string.`,
+      `Invalid configuration: supervisor.checkers[0].use = "" (from ${file}): must be a non-empty string.`,
+      `Invalid configuration: providers.x.env.A = 1 (from ${file}): must be a string.`,
+    ]);
+  });
+
+  it('any JSON value for a key either validates to an allowed value or is one CONFIG_INVALID naming that key (fuzzed)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const merged = { ...defaultConfig(), supervisor: { ...defaultConfig().supervisor, max_iterations: value } };
+        try {
+          const config = validateConfig({ merged: merged as unknown as Record<string, unknown>, sources: {}, files: {} });
+          return Number.isSafeInteger(config.supervisor.max_iterations) && config.supervisor.max_iterations >= 1;
+        } catch (error) {
+          const e = error as { code?: string; message: string };
+          return e.code === 'CONFIG_INVALID' && e.message.startsWith('Invalid configuration: supervisor.max_iterations = ') && e.message.endsWith('must be an integer >= 1.');
+        }
+      }),
     );
   });
 

@@ -45,6 +45,8 @@ describe('checker pipeline, end to end (headless)', () => {
     const agent = server.byKind('agent');
     expect(agent[1]!.lastUserText).toContain('The command `test -f DONE` failed with exit code 1.');
     expect(run.stderr).toContain('✓ complete (rule)');
+    // The log keeps each verdict with its feedback, not only completed=true|false.
+    expect(readLog(world)).toMatch(/checker=rule completed=false .*feedback="The command `test -f DONE` failed with exit code 1\..*checker verdict/);
   });
 
   it('a hook checker written in Python drives the loop', async () => {

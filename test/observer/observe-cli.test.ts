@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import type { ObserverServer } from '../../src/observer/observer-server.js';
 import { startTestObserver } from './support/start-test-observer.js';
 import { runProcess } from '../support/run-process.js';

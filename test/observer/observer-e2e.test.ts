@@ -72,11 +72,16 @@ describe('ccc --supervisor --observe with the real claude', () => {
     h.press('\r');
     expect((await h.exited).exitCode).toBe(0);
     // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only,
-    // then the line that says what the reviews cost.
-    const withSummary = h.output();
-    const summary = /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache\r\n$/.exec(withSummary.toString('latin1'));
+    // then the observer URL again (the one printed before the TUI has scrolled away), then the line
+    // that says what the reviews cost.
+    const output = h.output();
+    const text = output.toString('latin1'); // one char per byte: lengths are byte counts
+    const summary = /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache\r\n$/.exec(text);
     expect(summary).not.toBeNull();
-    const userTerminal = withSummary.subarray(0, withSummary.length - summary![0].length);
+    const closedLine = `Observer: ${url} (closed with the session)\r\n`;
+    const beforeSummary = text.slice(0, text.length - summary![0].length);
+    expect(beforeSummary.endsWith(closedLine)).toBe(true);
+    const userTerminal = output.subarray(0, beforeSummary.length - closedLine.length);
     const reset = Buffer.from(resetSequence(false));
     expect(userTerminal.subarray(userTerminal.length - reset.length).equals(reset)).toBe(true);
     const agentBytes = userTerminal.subarray(0, userTerminal.length - reset.length);

@@ -89,6 +89,27 @@ describe('observer page', () => {
     await page.close();
   });
 
+  it('fits a 140-column terminal to the width of the page, and again when the window narrows', async () => {
+    server = await startTestObserver({ hello: { session_id: 'wide', cwd: '/w', command: ['claude'], cols: 140, rows: 30, started_at: at } });
+    server.publishPty(Buffer.from(`${'x'.repeat(136)}END>\r\n`));
+    const { page, errors } = await openPage(server.url);
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('END>');
+    const fits = () =>
+      page.evaluate(() => {
+        const pane = document.querySelector('.terminal-pane')!.getBoundingClientRect();
+        const screen = document.querySelector('.xterm-screen')!.getBoundingClientRect();
+        const scroller = document.querySelector('.terminal-pane')!;
+        return screen.width > 0 && screen.right <= pane.right && scroller.scrollWidth <= scroller.clientWidth;
+      });
+    await expect.poll(fits, { timeout: 10_000 }).toBe(true);
+    await page.setViewportSize({ width: 1000, height: 720 });
+    await expect.poll(fits, { timeout: 10_000 }).toBe(true);
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/observer-page-140-columns.png' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says why it is not connected and reconnects by itself when it can', async () => {
     server = await startTestObserver({ maxObservers: 1 });
     const first = await connectObserver(server.url);

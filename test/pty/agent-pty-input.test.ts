@@ -45,6 +45,14 @@ describe('agent pty input', () => {
     expect(fs.readFileSync(path.join(dir, 'received'), 'utf8')).toBe('abcdéfgh');
   }, 30_000);
 
+  it('delivers bytes that are not UTF-8 unchanged (node-pty writes a Buffer as it is)', async () => {
+    const { exited } = start('stty raw -echo; head -c 6 > received');
+    const bytes = Buffer.from([0xff, 0xfe, 0x80, 0x41, 0xc3, 0x28]);
+    agent!.write(bytes);
+    expect(await exited).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'received')).equals(bytes)).toBe(true);
+  }, 30_000);
+
   it('takes writes without throwing while the agent exits and after it has', async () => {
     // Writes keep coming across the exit: once the agent's side is closed the master answers EIO.
     const { exited } = start('stty raw -echo; head -c 10 >/dev/null; exit 3');

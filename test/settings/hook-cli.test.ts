@@ -87,6 +87,14 @@ describe('ccc hook install / uninstall', () => {
     expect(backups()).toEqual([]);
   });
 
+  it('--dry-run for a settings file that does not exist yet shows every line as added', async () => {
+    fs.rmSync(settingsFile, { force: true });
+    const result = await runCcc(world, ['hook', 'install', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^--- ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(does not exist\\)\n\\+\\+\\+ .*\n@@ -0,0 \\+1,\\d+ @@\n\\+\\{\n`));
+    expect(fs.existsSync(settingsFile)).toBe(false);
+  });
+
   it('--project writes ./.claude/settings.json and leaves the user file alone', async () => {
     fs.writeFileSync(settingsFile, originalText);
     const result = await runCcc(world, ['hook', 'install', '--project']);

@@ -3,7 +3,7 @@
  * reads the screen through a headless terminal emulator, so assertions are about what a user sees.
  */
 import xtermHeadless from '@xterm/headless';
-import { spawn, type IPty } from 'node-pty';
+import { spawn, type IPty } from '@lydell/node-pty';
 
 const { Terminal } = xtermHeadless as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 

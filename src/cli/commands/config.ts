@@ -10,8 +10,10 @@ export const registerConfigCommand: RegisterCommand = (program) => {
     .action(async (options: { json?: boolean; config?: string }) => {
       const { loadConfig } = await import('../../config/load.js');
       const { formatConfigJson, formatConfigText } = await import('../../config/show.js');
+      const { promptInUse } = await import('../prompt-in-use.js');
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, configPath: options.config });
       for (const warning of resolved.warnings) process.stderr.write(`ccc: warning: ${warning}\n`);
-      process.stdout.write(options.json ? formatConfigJson(resolved) : formatConfigText(resolved));
+      const prompt = promptInUse({ cwd: process.cwd(), promptPath: resolved.config.supervisor.prompt_path, env: process.env });
+      process.stdout.write(options.json ? formatConfigJson(resolved) : formatConfigText(resolved, prompt));
     });
 };

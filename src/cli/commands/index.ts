@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
+import { registerHelpCommand } from './help.js';
 import { registerHookCommand } from './hook.js';
 import { registerInitCommand } from './init.js';
 import { registerKanbanCommand } from './kanban.js';
@@ -11,6 +12,8 @@ import { registerLaunchCommand } from './launch.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerObserveCommand } from './observe.js';
 import { registerProvidersCommand } from './providers.js';
+import { registerSessionsCommand } from './sessions.js';
+import { registerSupervisorHookCommand } from './supervisor-hook.js';
 import { registerSupervisorModeCommand } from './supervisor-mode.js';
 import { registerValidateCommand } from './validate.js';
 
@@ -23,8 +26,11 @@ export const commands: RegisterCommand[] = [
   registerProvidersCommand,
   registerValidateCommand,
   registerObserveCommand,
+  registerSessionsCommand,
   registerSupervisorModeCommand,
+  registerSupervisorHookCommand,
   registerMcpCommand,
   registerKanbanCommand,
+  registerHelpCommand,
   registerLaunchCommand,
 ];

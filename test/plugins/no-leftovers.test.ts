@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPluginChecker } from '../src/checkers/plugin-loader.js';
-import type { Checker } from '../src/checkers/types.js';
-import { defaultConfig } from '../src/config/defaults.js';
-import { checkContext } from '../test/checkers/check-context.js';
+import { loadPluginChecker } from '../../src/checkers/plugin-loader.js';
+import type { Checker } from '../../src/checkers/types.js';
+import { defaultConfig } from '../../src/config/defaults.js';
+import { checkContext } from '../checkers/check-context.js';
 
-const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'no-leftovers.ts');
+const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins', 'no-leftovers.ts');
 let project: string;
 let checker: Checker;
 beforeAll(async () => {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadPluginChecker } from '../src/checkers/plugin-loader.js';
-import { defaultConfig } from '../src/config/defaults.js';
-import { checkContext } from '../test/checkers/check-context.js';
-import { failingTests } from './test-gate.js';
+import { loadPluginChecker } from '../../src/checkers/plugin-loader.js';
+import { defaultConfig } from '../../src/config/defaults.js';
+import { checkContext } from '../checkers/check-context.js';
+import { failingTests } from '../../plugins/test-gate.js';
 
-const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-gate.ts');
+const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins', 'test-gate.ts');
 let project: string;
 beforeEach(() => {
   project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-test-gate-')));

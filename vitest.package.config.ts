@@ -1,0 +1,5 @@
+// `npm run test:package`: the package as a user installs it (test/package/); needs the npm registry.
+import { configDefaults, defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+export default defineConfig({ test: { ...base.test, include: ['test/package/**/*.test.ts'], exclude: configDefaults.exclude } });
