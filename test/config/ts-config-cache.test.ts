@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildPipeline } from '../../src/checkers/registry.js';
 import { loadConfig } from '../../src/config/load.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
@@ -38,5 +39,26 @@ describe('TypeScript config transpile cache', () => {
     const r = await loadConfig({ cwd: t.project, env: t.env });
     expect(r.config.supervisor.max_iterations).toBe(4);
     expect(fs.existsSync(path.join(r.configDir, 'ccc'))).toBe(false);
+  });
+});
+
+describe('TypeScript plugin transpile cache', () => {
+  it('a TS plugin loads through the cache given to buildPipeline, and an edit is read at the next build', async () => {
+    const cache = path.join(t.root, 'module-cache');
+    const plugin = (feedback: string) =>
+      fs.writeFileSync(
+        path.join(t.project, 'gate.ts'),
+        `import { defineChecker } from 'ccc-supervisor';\nconst feedback: string = ${JSON.stringify(feedback)};\nexport default defineChecker({ name: 'gate', check: () => ({ completed: false, feedback }) });\n`,
+      );
+    const build = async () => {
+      const { config } = await loadConfig({ cwd: t.project, env: t.env, flags: { supervisor: { checkers: ['./gate.ts'] } } });
+      const [entry] = await buildPipeline({ config, cwd: t.project, moduleCacheDir: () => (fs.mkdirSync(cache, { recursive: true }), cache) });
+      return entry!.checker.check({} as never, new AbortController().signal);
+    };
+    plugin('first');
+    expect(await build()).toEqual({ completed: false, feedback: 'first' });
+    expect(fs.readdirSync(cache).length).toBeGreaterThan(0);
+    plugin('second');
+    expect(await build()).toEqual({ completed: false, feedback: 'second' });
   });
 });
