@@ -4,6 +4,7 @@
  * (design 11b: the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { CccError } from '../errors.js';
@@ -58,7 +59,8 @@ export async function readGlobalFile(file: string): Promise<LoadedFile | undefin
  */
 export async function readProjectFile(options: { cwd: string; configPath?: string; moduleCacheDir?: () => string }): Promise<LoadedFile | undefined> {
   if (options.configPath === undefined && !mayHoldProjectConfig(options.cwd, projectSearchPlaces)) return undefined;
-  const { cosmiconfig } = await import('cosmiconfig');
+  // Required (CommonJS): an ESM import would scan it for export names first.
+  const { cosmiconfig } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
   const explorer = cosmiconfig('ccc', {
     searchPlaces: projectSearchPlaces,
     searchStrategy: 'none',
