@@ -9,7 +9,7 @@
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
  *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,frames,review   (a subset; BENCH_ONLY=startup: the start-up section alone)
- *   BENCH_LABEL=before   (results file bench/results/<date>-before.json; RESULTS.md untouched)
+ *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
  */
 import { spawnSync } from 'node:child_process';
@@ -173,5 +173,7 @@ const jsonName = `${day}${label}.json`;
 const dir = path.join(ROOT, 'bench/results');
 fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, jsonName), JSON.stringify(results, null, 2) + '\n');
-if (!label) fs.writeFileSync(path.join(ROOT, 'bench/RESULTS.md'), markdownReport(results, jsonName));
-log(`wrote bench/results/${jsonName}${label ? '' : ' and bench/RESULTS.md'} (${results.durationS} s)`);
+// A labelled run (often a subset, BENCH_ONLY) gets its report beside its figures; RESULTS.md is the last full run.
+const markdownFile = label ? path.join(dir, jsonName.replace(/\.json$/, '.md')) : path.join(ROOT, 'bench/RESULTS.md');
+fs.writeFileSync(markdownFile, markdownReport(results, jsonName));
+log(`wrote bench/results/${jsonName} and ${path.relative(ROOT, markdownFile)} (${results.durationS} s)`);

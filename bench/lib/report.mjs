@@ -179,7 +179,7 @@ export function consoleReport(r) {
     lines.push('', t.title, ...pad([t.header, ...t.rows]));
     for (const n of t.notes) lines.push(`  note: ${n}`);
   }
-  lines.push('', 'Targets (issue 4)');
+  lines.push('', 'Targets (issues 4 and 16)');
   lines.push(...pad([['status', 'target', 'value', 'limit'], ...r.targets.map((t) => [t.status, t.name, t.value ?? '—', t.target])]));
   for (const t of r.targets) if (t.detail) lines.push(`  ${t.name}: ${t.detail}`);
   return lines.join('\n');
@@ -214,6 +214,9 @@ export function markdownReport(r, jsonName) {
     '  the running ccc, here a channel in the harness that allows at once); `rule` and `reviewer` decide on their own',
     '  (`ccc hook install`) with a trivial rule checker, or the claude checker with a stand-in reviewer that answers at once.',
     '- The 50 observers run in a separate process on the same machine; they receive every byte as base64 JSON.',
+    '- Start-up: every case is timed from its spawn by the harness. The first-byte stand-in (`bench/fixtures/first-byte-agent.sh`)',
+    '  prints as soon as it runs; the claude prompt is the real claude (scripted model server, private HOME with onboarding done)',
+    '  until `❯` is on the screen of a headless terminal emulator; `--version` gets a stand-in claude that prints a version.',
     '',
     '## Targets',
     '',
@@ -229,7 +232,7 @@ export function markdownReport(r, jsonName) {
     lines.push(...t.rows.map((row) => `| ${row.map(md).join(' | ')} |`), '');
     if (t.notes.length) lines.push(...t.notes.map((n) => `- ${md(n)}`), '');
   }
-  if (r.compareCli) r.notes.push(`(c') is \`ccc --supervisor\` of another build: ${r.compareCli}`);
+  if (r.compareCli) r.notes.push(`(c') and the "compare build" cases are ccc of another build: ${r.compareCli}`);
   if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return lines.join('\n');
 }

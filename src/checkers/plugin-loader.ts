@@ -22,11 +22,11 @@ export function isPluginPath(specifier: string): boolean {
 }
 
 /** The module's default export, as loaded: a checker object or a factory, not yet validated. */
-export async function importPluginModule(specifier: string, cwd: string): Promise<{ file: string; exported: unknown }> {
+export async function importPluginModule(specifier: string, cwd: string, moduleCacheDir?: () => string): Promise<{ file: string; exported: unknown }> {
   const file = await locatePlugin(specifier, cwd);
   let namespace: Record<string, unknown>;
   try {
-    namespace = await importUserModule(file);
+    namespace = await importUserModule(file, { cacheDir: moduleCacheDir?.() });
   } catch (error) {
     throw invalid(specifier, `failed to load (${file}): ${error instanceof Error ? error.message : String(error)}`, error);
   }
@@ -41,7 +41,7 @@ export async function importPluginModule(specifier: string, cwd: string): Promis
 
 /** The PluginLoader that `buildPipeline` uses: import, call the factory with the options, validate. */
 export const loadPluginChecker: PluginLoader = async (specifier, options, context: BuildContext) => {
-  const { exported } = await importPluginModule(specifier, context.cwd);
+  const { exported } = await importPluginModule(specifier, context.cwd, context.moduleCacheDir);
   return instantiatePlugin(specifier, exported, options);
 };
 
@@ -59,7 +59,7 @@ export interface NamedPlugin {
 export async function loadNamedPlugins(context: BuildContext, builtIns: readonly string[]): Promise<Map<string, NamedPlugin>> {
   const named = new Map<string, NamedPlugin>();
   for (const specifier of context.config.plugins) {
-    const { exported } = await importPluginModule(specifier, context.cwd);
+    const { exported } = await importPluginModule(specifier, context.cwd, context.moduleCacheDir);
     const { name } = await instantiatePlugin(specifier, exported, {});
     const clash = builtIns.includes(name) ? 'the built-in checker' : named.has(name) ? `the plugin "${named.get(name)!.specifier}"` : undefined;
     if (clash) throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);

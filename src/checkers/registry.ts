@@ -12,6 +12,8 @@ import type { Checker } from './types.js';
 export interface BuildContext {
   config: CccConfig;
   cwd: string;
+  /** Where TypeScript plugins' transpiled code is kept (see user-module.ts); none: transpiled on every load. */
+  moduleCacheDir?: () => string;
 }
 
 export type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;

@@ -4,6 +4,7 @@
  * (design 11b: the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { CccError } from '../errors.js';
@@ -56,14 +57,15 @@ export async function readGlobalFile(file: string): Promise<LoadedFile | undefin
  * `~/.config/ccc/…`, a location ccc does not document). cosmiconfig loads only when there is
  * something to find.
  */
-export async function readProjectFile(options: { cwd: string; configPath?: string }): Promise<LoadedFile | undefined> {
+export async function readProjectFile(options: { cwd: string; configPath?: string; moduleCacheDir?: () => string }): Promise<LoadedFile | undefined> {
   if (options.configPath === undefined && !mayHoldProjectConfig(options.cwd, projectSearchPlaces)) return undefined;
-  const { cosmiconfig } = await import('cosmiconfig');
+  // Required (CommonJS): an ESM import would scan it for export names first.
+  const { cosmiconfig } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
   const explorer = cosmiconfig('ccc', {
     searchPlaces: projectSearchPlaces,
     searchStrategy: 'none',
     cache: false,
-    loaders: { '.ts': loadTypeScript, '.mts': loadTypeScript, '.cts': loadTypeScript },
+    loaders: { '.ts': typeScriptLoader(options.moduleCacheDir), '.mts': typeScriptLoader(options.moduleCacheDir), '.cts': typeScriptLoader(options.moduleCacheDir) },
   });
   try {
     if (options.configPath !== undefined) {
@@ -115,11 +117,13 @@ function isConfigFile(file: string): boolean {
   }
 }
 
-/** TypeScript config files load through jiti (see user-module.ts), default export first. */
-const loadTypeScript: Loader = async (filepath) => {
-  const loaded = await importUserModule(filepath);
-  return loaded.default ?? loaded;
-};
+/** TypeScript config files load through jiti (see user-module.ts), default export first; transpiled once per content when given a cache. */
+function typeScriptLoader(cacheDir: (() => string) | undefined): Loader {
+  return async (filepath) => {
+    const loaded = await importUserModule(filepath, { cacheDir: cacheDir?.() });
+    return loaded.default ?? loaded;
+  };
+}
 
 function asObject(value: unknown, file: string): Record<string, unknown> {
   if (isPlainObject(value)) return value;

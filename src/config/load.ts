@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { moduleCacheDir } from '../state/paths.js';
 import { readGlobalFile, readProjectFile } from './config-files.js';
 import { defaultConfig } from './defaults.js';
 import { readEnvLayer } from './env-overrides.js';
@@ -27,7 +28,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const home = homeDir(options.env);
   const configDir = resolveConfigDir(options.env, options.cwd);
   const globalFile = await readGlobalFile(path.join(configDir, 'ccc.json'));
-  const projectFile = await readProjectFile({ cwd: options.cwd, configPath: options.configPath });
+  const projectFile = await readProjectFile({ cwd: options.cwd, configPath: options.configPath, moduleCacheDir: () => moduleCacheDir(configDir) });
   const envLayer = readEnvLayer(options.env);
 
   const layers: LayerInput[] = [{ layer: 'default', config: defaultConfig() as unknown as Record<string, unknown> }];

@@ -3,27 +3,38 @@
  * works without a build step and without the compiler's JS API (design 11b). jiti is imported on
  * first use: most runs load no user module and keep a fast start.
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Jiti } from 'jiti';
 
-let instance: Jiti | undefined;
+const instances = new Map<string, Jiti>();
 
-async function jiti(): Promise<Jiti> {
-  if (instance) return instance;
-  const { createJiti } = await import('jiti');
-  instance = createJiti(import.meta.url, {
-    fsCache: false,
+/**
+ * One jiti per transpile cache: `cacheDir` keeps transpiled files on disk (issue 16: a
+ * ccc.config.ts cost 200-500 ms of Babel on every launch, about 10 ms once cached); without it
+ * nothing is written anywhere.
+ */
+async function jiti(cacheDir?: string): Promise<Jiti> {
+  const key = cacheDir ?? '';
+  const existing = instances.get(key);
+  if (existing) return existing;
+  // Required, not imported: jiti is a 190 KB CommonJS bundle, and an ESM import of it first scans
+  // the whole file for its export names (about 120 ms against 30 here, issue 16).
+  const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
+  const instance = createJiti(import.meta.url, {
+    fsCache: cacheDir ?? false,
     // Every load reads the file again: a long-running session may load an edited plugin or config.
     moduleCache: false,
     // `import { defineChecker } from 'ccc-supervisor'` works even where ccc is installed globally.
     alias: { 'ccc-supervisor': fileURLToPath(new URL('../index.js', import.meta.url)) },
   });
+  instances.set(key, instance);
   return instance;
 }
 
 /** The module namespace of `file` (an absolute path): `default` and the named exports. */
-export async function importUserModule(file: string): Promise<Record<string, unknown>> {
-  const loaded = await (await jiti()).import<unknown>(file);
+export async function importUserModule(file: string, options: { cacheDir?: string } = {}): Promise<Record<string, unknown>> {
+  const loaded = await (await jiti(options.cacheDir)).import<unknown>(file);
   return loaded !== null && typeof loaded === 'object' ? (loaded as Record<string, unknown>) : { default: loaded };
 }
 

@@ -7,8 +7,10 @@
  * The agent starts first (issue 16): before the spawn only what it needs (the stop channel, the
  * hook settings, the environment; and with `--observe` the observer, whose URL must be printed
  * before the TUI covers the screen). The session object, its log, the running-session record,
- * the transcript tail, the title updater and plugins' `onSessionStart` load and start after it,
- * while claude starts up. Stops cannot come before then: they wait for the session.
+ * the transcript tail (it reads from offset 0), the title updater and plugins' `onSessionStart`
+ * follow once claude has had its start to itself: at the first keystroke, the first stop, the
+ * agent's exit, or SETTLE_MS after the spawn, whichever comes first (with observers at once).
+ * Stops wait for the session.
  */
 import crypto from 'node:crypto';
 import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
@@ -20,9 +22,13 @@ import { supervisedAgentEnv } from './agent-env.js';
 import { event } from './events.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
+import type { RunningSession } from './running-session.js';
 import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
 
 const SESSION_CHOOSING_ARGS = ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session'];
+
+/** How long the session's own start may wait for claude's (on 2 cores they compete for the CPU). */
+const SETTLE_MS = 2000;
 
 export interface InteractiveOptions {
   /** Start the remote observer (`--observe`). */
@@ -43,9 +49,13 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   const logError = (message: string) => void session.promise.then((s) => s.logger.error(message));
 
   const onStop = deferred<StopHandler>();
+  const settled = deferred<void>();
   const channel = await startStopChannel({
     dir: cccDir(configDir),
-    onStop: async (input, hookGone) => (await onStop.promise)(input, hookGone),
+    onStop: async (input, hookGone) => {
+      settled.resolve();
+      return (await onStop.promise)(input, hookGone);
+    },
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
   const ownsSessionId = !setup.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
@@ -62,29 +72,40 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   });
   // Typed input is recorded from the first keystroke, also the ones typed while the session loads.
   const recorder = new InputRecorder();
-  const recording = proxy.input$.subscribe((chunk) => recorder.record(chunk));
+  const recording = proxy.input$.subscribe((chunk) => {
+    recorder.record(chunk);
+    settled.resolve();
+  });
+  void proxy.exit.then(() => settled.resolve());
+  const settleTimer = setTimeout(() => settled.resolve(), observer ? 0 : SETTLE_MS);
   const emergencyRestore = () => proxy.restoreTerminal();
   process.once('exit', emergencyRestore);
 
   const undo: Array<() => void | Promise<void>> = [];
   let current = early;
-  let running: AfterSpawnResult | undefined;
+  let started: AfterSpawnResult | undefined;
   try {
-    // The agent runs (or could not start) before the session's modules load and compete with it.
+    // The record of a running session (`sessions/<pid>.json`) is there from the start: tools list it.
+    const { registerRunningSession } = await import('./running-session.js');
+    const running = registerRunningSession(configDir, { pid: process.pid, cwd: setup.cwd, command, observer_url: observer?.url, ...(launchId ? { session_id: launchId } : {}) });
+    undo.push(() => running.remove());
+    // The agent runs (or could not start) and has had its start before the session's modules load.
     await proxy.pid;
+    await settled.promise;
     current ??= await openSession(setup);
     session.resolve(current);
-    running = await afterSpawn(current, { proxy, observer, recorder, launchId, command, undo });
-    onStop.resolve(running.onStop);
+    started = await afterSpawn(current, { proxy, observer, recorder, running, launchId, undo });
+    onStop.resolve(started.onStop);
     const exit = await proxy.exit;
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
     current.logger.info('agent exited', { exit_code: exit.exitCode, signal: exit.signal ?? null });
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
   } finally {
+    clearTimeout(settleTimer);
     // The agent is gone: a review still running is cancelled, and settles before the teardown.
     current?.end();
-    await running?.settled();
+    await started?.settled();
     recording.unsubscribe();
     emergencyRestore();
     process.off('exit', emergencyRestore);
@@ -114,17 +135,16 @@ interface AfterSpawn {
   proxy: AgentProxy;
   observer: Observer | undefined;
   recorder: InputRecorder;
+  running: RunningSession;
   launchId: string | undefined;
-  command: string[];
   /** Teardown steps, run in reverse order when the session ends. */
   undo: Array<() => void | Promise<void>>;
 }
 
 /** Everything the agent's start does not wait for; returns the stop handler. */
 async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<AfterSpawnResult> {
-  const [{ registerRunningSession }, { reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }, { holdWriteWarnings }] =
+  const [{ reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }, { holdWriteWarnings }] =
     await Promise.all([
-      import('./running-session.js'),
       import('./review-stop.js'),
       import('./review-status.js'),
       import('./agent-frames.js'),
@@ -135,9 +155,7 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
       import('../state/paths.js'),
       import('../state/write-failure.js'),
     ]);
-  const { proxy, observer, recorder } = a;
-  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: session.cwd, command: a.command, observer_url: observer?.url });
-  a.undo.push(() => running.remove());
+  const { proxy, observer, recorder, running } = a;
   const bindSession = (id: string) => {
     if (session.sessionId === id) return;
     session.setSessionId(id);

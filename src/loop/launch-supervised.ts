@@ -11,6 +11,7 @@ import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
+import { moduleCacheDir } from '../state/paths.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 export interface LaunchIo {
@@ -34,7 +35,8 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
     const { use, options } = normalizeDeclaration(declaration);
     if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });
   }
-  const pipeline = await buildPipeline({ config, cwd: io.cwd });
+  // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
+  const pipeline = await buildPipeline({ config, cwd: io.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   io.stderr.write('Supervisor mode enabled\n');
   const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs: [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs] };
   const observe = args.observe !== undefined;

@@ -19,6 +19,8 @@ export interface RunningSessionRecord {
   command: string[];
 }
 
+export type RunningSession = ReturnType<typeof registerRunningSession>;
+
 export function registerRunningSession(configDir: string, record: Omit<RunningSessionRecord, 'started_at'>) {
   const file = runningSessionPath(configDir, record.pid);
   let current: RunningSessionRecord = { ...record, started_at: new Date().toISOString() };

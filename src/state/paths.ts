@@ -28,6 +28,14 @@ export function cccDir(configDir: string): string {
   return privateDir(path.join(configDir, 'ccc'));
 }
 
+/**
+ * Where jiti keeps the TypeScript it transpiled (user config files), keyed by each file's content:
+ * an edited file is transpiled again, an unchanged one loads in milliseconds. Created on first use.
+ */
+export function moduleCacheDir(configDir: string): string {
+  return privateDir(path.join(cccDir(configDir), 'module-cache'));
+}
+
 export function sessionLogPath(configDir: string, sessionId: string): string {
   return path.join(cccDir(configDir), `supervisor-${checkSessionId(sessionId)}.log`);
 }

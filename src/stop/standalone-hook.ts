@@ -4,6 +4,7 @@
  */
 import { buildPipeline } from '../checkers/registry.js';
 import { loadConfig } from '../config/load.js';
+import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
 import { SessionCore } from '../loop/session-core.js';
 import { hookOutput } from './hook-output.js';
@@ -11,7 +12,7 @@ import type { StopEvent } from './stop-event.js';
 
 export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<string> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });
-  const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd });
+  const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args });
   session.setSessionId(stop.sessionId);
   session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
