@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { FIXTURES, makeWorkspace, variantSpec } from './lib/variants.mjs';
 
 const runs = Number(process.env.BENCH_RESTORE_RUNS ?? 10);

@@ -4,7 +4,7 @@
  * the screen (the emulator parses asynchronously; its write callback says when a chunk is applied).
  */
 import xtermHeadless from '@xterm/headless';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 
 const { Terminal } = xtermHeadless;
 

@@ -28,13 +28,3 @@ export async function processesMentioning(marker: string): Promise<string[]> {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
   return out.split('\n').filter((line) => line.includes(marker) && !line.includes('ps -eo'));
 }
-
-/** Polls until `probe` is true (process teardown is asynchronous), giving up after `ms`. */
-export async function eventually(probe: () => Promise<boolean> | boolean, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (await probe()) return true;
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookChecker, parseHookAnswer } from '../../src/checkers/hook-checker.js';
 import { runPipeline } from '../../src/checkers/pipeline.js';
-import { checkContext, eventually, processesMentioning } from './check-context.js';
+import { checkContext, processesMentioning } from './check-context.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 let dir: string;
@@ -83,7 +83,8 @@ describe('the hook checker', () => {
     const checker = hookChecker({ command: `sh ./${marker}.sh` });
     const error = await Promise.resolve(checker.check(checkContext(dir, { env: env(), timeoutSeconds: 2 }), signal())).then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'CHECKER_TIMEOUT', message: expect.stringMatching(/did not answer within 1.5s and was killed/), data: { stderr: 'thinking' } });
-    expect(await eventually(async () => (await processesMentioning(marker)).length === 0 && (await processesMentioning(nap)).length === 0)).toBe(true);
+    // Teardown is asynchronous: wait until neither the script nor its backgrounded grandchild runs.
+    await expect.poll(async () => [...(await processesMentioning(marker)), ...(await processesMentioning(nap))], { timeout: 10_000 }).toEqual([]);
   });
 
   it('in a pipeline, a failing hook is named in the error and the next checker never runs', async () => {

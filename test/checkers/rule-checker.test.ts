@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ruleChecker } from '../../src/checkers/rule-checker.js';
-import { checkContext, eventually, processesMentioning } from './check-context.js';
+import { checkContext, processesMentioning } from './check-context.js';
 
 let dir: string;
 beforeEach(() => {
@@ -64,7 +64,8 @@ describe('the rule checker', () => {
     const verdict = await checker.check(checkContext(dir, { timeoutSeconds: 2 }), signal());
     expect(verdict.completed).toBe(false);
     expect(verdict.feedback).toMatch(/did not finish within \d+s and was stopped/);
-    expect(await eventually(async () => (await processesMentioning(marker)).length === 0 && (await processesMentioning(nap)).length === 0)).toBe(true);
+    // Teardown is asynchronous: wait until neither the script nor its backgrounded grandchild runs.
+    await expect.poll(async () => [...(await processesMentioning(marker)), ...(await processesMentioning(nap))], { timeout: 10_000 }).toEqual([]);
   });
 
   it('refuses bad options when the pipeline is built, naming the key', () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
 import { tailTranscript } from '../../src/frames/transcript-tail.js';
 
@@ -18,6 +18,7 @@ beforeEach(() => {
   file = path.join(dir, 'projects', 'p', 'session.jsonl');
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   controllers.forEach((c) => c.abort());
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -57,14 +58,26 @@ const line = (type: string, extra: Record<string, unknown> = {}) => `${JSON.stri
 
 describe('tailTranscript', () => {
   it('waits for a file that does not exist yet, then follows it as lines arrive in pieces', async () => {
+    // Counts the follower's attempts to open the file that found nothing there.
+    let missing = 0;
+    const open = fs.promises.open;
+    vi.spyOn(fs.promises, 'open').mockImplementation(async (...args: Parameters<typeof open>) => {
+      try {
+        return await open(...args);
+      } catch (error) {
+        if (args[0] === file && (error as NodeJS.ErrnoException).code === 'ENOENT') missing += 1;
+        throw error;
+      }
+    });
     const { frames$ } = tail();
-    const received = next(frames$, 3);
-    await new Promise((resolve) => setTimeout(resolve, 120)); // a few polls find nothing
+    const seen = record(frames$);
+    await vi.waitFor(() => expect(missing).toBeGreaterThanOrEqual(3), { timeout: 10_000 }); // a few polls found nothing
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${line('one')}{"type":"tw`);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await seen.until('one'); // the write was read, the half line with it
     fs.appendFileSync(file, `o"}\n${line('three')}`);
-    expect((await received).map((f) => f.type)).toEqual(['one', 'two', 'three']);
+    await seen.until('three');
+    expect(seen.types).toEqual(['one', 'two', 'three']);
   });
 
   it('reads each byte once: frames appended later come after, without repeats', async () => {

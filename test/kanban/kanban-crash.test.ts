@@ -7,7 +7,7 @@ import YAML from 'yaml';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { processesIn, runCcc } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
-import { agentOf, answer, firstRequests, read, startCcc, task, waitFor, tearDown, writeProject } from './kanban-world.js';
+import { agentOf, answer, firstRequests, read, startCcc, task, tearDown, writeProject } from './kanban-world.js';
 
 const TASKS = ['tasks/001-parse.md', 'tasks/002-format.md'];
 
@@ -36,20 +36,21 @@ describe('ccc kanban after a crash', () => {
       [TASKS[0]!]: task('parse'),
       [TASKS[1]!]: task('format'),
     });
-    const seen = (n: number) => () => firstRequests(server.requests).length >= n;
+    /** Waits until the model server has recorded `n` first requests (of agents, not retries). */
+    const seen = (n: number) => expect.poll(() => firstRequests(server.requests).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(n);
 
     // 1. Killed while the Manager reconciles the finished first task.
     const first = startCcc(world, ['kanban', 'kanban.yaml']);
-    await waitFor(seen(2), 'the Manager request');
+    await seen(2); // the Manager request
     first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     // Nothing outlives ccc: its lifeline ends the agent's process group (issue 17).
-    await waitFor(() => processesIn(world).length === 0, 'the agent to end with ccc');
+    await expect.poll(() => processesIn(world), { timeout: 60_000 }).toEqual([]); // the agent ends with ccc
     expect(YAML.parse(read(world, 'kanban.yaml'))).toEqual({ phase: 'execute', current: TASKS[0], tasks: TASKS, done_task: TASKS[0] });
 
     // 2. Rerun: straight to the Manager (the task is not done again), then killed in the second task.
     const second = startCcc(world, ['kanban', 'kanban.yaml']);
-    await waitFor(seen(4), 'the second task');
+    await seen(4); // the second task
     second.child.kill('SIGKILL');
     const secondRun = await second.done;
     expect(secondRun.stderr).toContain('tasks/001-parse.md was done in an earlier run; the Manager reconciles it now');
@@ -80,7 +81,7 @@ describe('ccc kanban after a crash', () => {
     writeProject(world, { 'kanban.json': JSON.stringify({ phase: 'execute', current: TASKS[0], tasks: [TASKS[0]] }), [TASKS[0]!]: task('parse') });
     const before = read(world, 'kanban.json');
     const running = startCcc(world, ['kanban', 'kanban.json']);
-    await waitFor(() => firstRequests(server.requests).length >= 1, 'the agent request');
+    await expect.poll(() => firstRequests(server.requests).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1); // the agent request
     running.child.kill('SIGINT');
     const result = await running.done;
     expect(result.code).toBe(130);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isCccError } from '../../src/errors.js';
 import { identify } from '../../src/kanban/agent-process.js';
 import { fileRef } from '../../src/kanban/kanban-file.js';
@@ -70,17 +70,11 @@ describe('lockKanban', () => {
     const lock = await lockKanban(kanban);
     const agentInFile = () => JSON.parse(fs.readFileSync(lock.file, 'utf8')).agent as unknown;
     lock.agentStarted(process.pid);
-    await until(() => agentInFile() !== undefined);
-    expect(agentInFile()).toEqual(identify(process.pid));
+    await vi.waitFor(() => expect(agentInFile()).toEqual(identify(process.pid)), { timeout: 30_000 });
     lock.agentEnded();
-    await until(() => agentInFile() === undefined);
+    await vi.waitFor(() => expect(agentInFile()).toBeUndefined(), { timeout: 30_000 });
     lock.agentStarted(process.pid);
     await lock.release(); // waits for the queued write, then removes the file
     expect(fs.existsSync(lock.file)).toBe(false);
   });
 });
-
-/** Polls without a deadline of its own: the test timeout is the only limit (noisy machine). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 10));
-}

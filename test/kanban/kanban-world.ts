@@ -97,14 +97,6 @@ export function startCcc(world: ClaudeWorld, args: string[], env: NodeJS.Process
   return { child, done };
 }
 
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** After a test: whatever it left running in the world (an agent of a killed ccc), the server, the files. */
 export async function tearDown(world: ClaudeWorld | undefined, server: ModelServer | undefined): Promise<void> {
   for (const pid of world ? processesIn(world) : []) process.kill(pid, 'SIGKILL');

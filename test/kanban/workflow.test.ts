@@ -158,8 +158,12 @@ describe('runWorkflow', () => {
     project(standard());
     const before = fs.readFileSync(path.join(dir, 'kanban.yaml'), 'utf8');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const { outcome, calls } = await run(() => ({ hang: true }), { signal: controller.signal });
+    // Ctrl-C comes while the first agent runs (it never answers), not at a guessed moment.
+    const hangThenInterrupt = () => {
+      queueMicrotask(() => controller.abort());
+      return { hang: true } as const;
+    };
+    const { outcome, calls } = await run(hangThenInterrupt, { signal: controller.signal });
     expect(outcome.exitCode).toBe(130);
     expect(calls).toHaveLength(1);
     expect(fs.readFileSync(path.join(dir, 'kanban.yaml'), 'utf8')).toBe(before);

@@ -62,7 +62,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(server.byKind('review')[0]!.text).toContain('1. build the thing');
     await h.waitForScreen(/❯\s*\n/, 10_000);
     await h.type('/exit');
-    await new Promise((r) => setTimeout(r, 300));
+    await h.waitForScreen(/❯\s\/exit/, 10_000); // the TUI took the command: Enter runs it
     h.press('\r');
     await h.waitForOutput(/STTY-SAVED/, 30_000);
     expect(h.output().toString()).toMatch(/CCC-EXIT=0/);

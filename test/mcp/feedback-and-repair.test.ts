@@ -21,13 +21,8 @@ async function openQuestions(s: McpProcess): Promise<Array<{ id: string; questio
 }
 
 async function waitForQuestions(s: McpProcess, count: number) {
-  const start = Date.now();
-  for (;;) {
-    const questions = await openQuestions(s);
-    if (questions.length === count) return questions;
-    if (Date.now() - start > 30_000) throw new Error(`expected ${count} open questions, have ${JSON.stringify(questions)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await expect.poll(() => openQuestions(s), { timeout: 30_000 }).toHaveLength(count);
+  return openQuestions(s);
 }
 
 function feedbackRows(s: McpProcess) {
@@ -75,12 +70,15 @@ describe('collect_feedback', () => {
     await expect(pending).rejects.toThrow();
     expect(server.sent.at(-1)).toMatchObject({ method: 'notifications/cancelled', params: { requestId } });
     await waitForQuestions(server, 0); // the cancellation reached the worker
-    // Wait past the moment the call would have timed out and answered, then make one more
-    // round trip: anything the server sent for the cancelled id would have arrived by now.
-    await new Promise((r) => setTimeout(r, 3500));
-    await server.callJson('supervisor_status');
+    // A later question with the same time limit goes unanswered: its answer comes after the moment
+    // the cancelled call would have timed out, so anything sent for the cancelled id came before it.
+    const later = await server.callJson('collect_feedback', { question: 'Still there?', timeout_seconds: 3 });
+    expect(later).toMatchObject({ answered: false, reason: 'no answer: the user is away' });
     expect(server.messages.filter((m) => 'id' in m && m.id === requestId)).toEqual([]);
-    expect(feedbackRows(server)).toEqual([{ question: 'Cancel me?', outcome: 'cancelled', answer: null, via: null }]);
+    expect(feedbackRows(server)).toEqual([
+      { question: 'Cancel me?', outcome: 'cancelled', answer: null, via: null },
+      { question: 'Still there?', outcome: 'no_answer', answer: null, via: null },
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@
  * The Supervisor's Worker lifecycle against fake Workers: forwarding, exactly-once answers,
  * queueing, restarts, the fatal state, health checks, cancellation, repair, the feedback relay.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createFeedbackBoard } from '../../src/mcp/feedback/board.js';
 import { createRecordingLogger } from '../../src/log/memory-logger.js';
@@ -21,7 +21,10 @@ const fastOptions: McpSupervisorOptions['options'] = {
 };
 
 let supervisor: McpSupervisor | undefined;
-afterEach(() => supervisor?.stop());
+afterEach(() => {
+  supervisor?.stop();
+  vi.useRealTimers();
+});
 
 function start(spawn: ReturnType<typeof createFakeSpawner>, overrides: Partial<McpSupervisorOptions['options']> = {}, extra: Partial<McpSupervisorOptions> = {}) {
   const events = { toolsChanged: 0, fatal: [] as string[] };
@@ -229,13 +232,19 @@ describe('McpSupervisor', () => {
         worker.answerPings = worker.generation > 1;
         worker.sayReady();
       });
+      // A fake clock: the unanswered ping's time limit and any restart delay pass when the test says.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
       const { supervisor } = start(spawn);
-      await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
-      const outcome = await supervisor.repair();
+      await vi.waitFor(() => expect(supervisor.snapshot().workerStatus).toBe('healthy'));
+      const repaired = supervisor.repair();
+      await vi.advanceTimersByTimeAsync(fastOptions.health_timeout_ms); // the ping goes unanswered
+      const outcome = await repaired;
       expect(outcome).toMatchObject({ kind: 'restarted', previousPid: spawn.workers[0]!.pid, newPid: spawn.workers[1]!.pid });
       expect(spawn.workers[0]!.alive).toBe(false);
-      await new Promise((r) => setTimeout(r, 30)); // the killed worker's exit must not schedule another restart
+      // A restart the killed worker's exit had scheduled would be due now: none may start.
+      await vi.advanceTimersByTimeAsync(fastOptions.restart_delay_ms);
       expect(spawn.workers).toHaveLength(2);
+      expect(supervisor.snapshot().workerStatus).toBe('healthy');
     });
 
     it('tries again from the fatal state and reports a failure when the new worker dies too', async () => {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pty from '@lydell/node-pty';
 import type { ObserverServer } from '../../src/observer/observer-server.js';
 import { startTestObserver } from './support/start-test-observer.js';
@@ -146,17 +146,17 @@ describe('ccc observe', () => {
     term.onData((d) => (output += d));
     const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
     const until = async (text: string) => {
-      for (let i = 0; i < 600 && !output.includes(text); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(output).toContain(text);
+      await vi.waitFor(() => expect(output).toContain(text), { timeout: 30_000 });
     };
     await until('watching session');
     // The mirrored program turns on mouse reporting and the alternate screen.
     server.publishPty(Buffer.from('\x1b[?1049h\x1b[?1000h\x1b[?1006hmirrored TUI'));
     await until('mirrored TUI');
     term.write('typed-keys');
-    await new Promise((resolve) => setTimeout(resolve, 300));
     term.write('\x03');
     expect(await exited).toBe(0);
+    // The modes are reset after the keys were read: an echo of them would have come before this.
+    await until('\x1b[?25h');
     const afterTui = output.slice(output.indexOf('mirrored TUI'));
     expect(afterTui).not.toContain('typed-keys');
     expect(afterTui).toContain('\x1b[?1000l');

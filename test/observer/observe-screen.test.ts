@@ -84,7 +84,7 @@ describe('finding and watching a supervised session', () => {
     expect(after.stdout).toContain('  verdict   complete (claude, ');
 
     await session.type('/exit');
-    await new Promise((r) => setTimeout(r, 300));
+    await session.waitForScreen(/❯ \/exit/, 10_000);
     session.press('\r');
     expect((await session.exited).exitCode).toBe(0);
     const output = session.output().toString();

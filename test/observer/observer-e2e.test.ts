@@ -68,7 +68,7 @@ describe('ccc --supervisor --observe with the real claude', () => {
     await page.screenshot({ path: `test-artifacts/${screenshot}` });
 
     await h.type('/exit');
-    await new Promise((r) => setTimeout(r, 300));
+    await h.waitForScreen(/❯\s\/exit/, 10_000); // the TUI took the command: Enter runs it
     h.press('\r');
     expect((await h.exited).exitCode).toBe(0);
     // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only,

@@ -3,7 +3,7 @@
  * `maxQueueBytes`, so many observers behind a flood cannot hold `maxQueueBytes` each.
  * Fakes stand in for the sockets and the screen mirror (the interfaces the hub is written against).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createObserverHub } from '../../src/observer/observer-hub.js';
 import type { ObserverSocket } from '../../src/observer/observer-connection.js';
 import type { ScreenMirror } from '../../src/observer/screen-mirror.js';
@@ -35,6 +35,9 @@ const mirror: ScreenMirror = {
   close: () => Promise.resolve(),
 };
 
+/** The join completed: after the hello (sent at once) the socket got its screen snapshot, so it is live. */
+const live = (socket: ReturnType<typeof fakeSocket>) => vi.waitFor(() => expect(socket.sent.length).toBeGreaterThanOrEqual(2));
+
 function hub() {
   return createObserverHub({ hello: testHello, allowInput: false, maxObservers: 10, maxQueueBytes: 8000, totalQueueBytes: 10_000, minQueueBytes: 1000, snapshotBytes: 100, mirror, logger: silentLogger });
 }
@@ -44,7 +47,7 @@ describe('observer hub queue budget', () => {
     const h = hub();
     const one = fakeSocket();
     h.join(one);
-    await new Promise((resolve) => setTimeout(resolve, 10)); // the snapshot went out: live now
+    await live(one);
     h.publishEvent({ kind: 'error', message: 'x'.repeat(5000), at: '2026-11-22T00:00:00.000Z' });
     expect(one.closed).toBeUndefined();
   });
@@ -53,7 +56,7 @@ describe('observer hub queue budget', () => {
     const h = hub();
     const sockets = Array.from({ length: 5 }, () => fakeSocket());
     for (const s of sockets) h.join(s);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const s of sockets) await live(s);
     // 10,000 / 5 = 2,000 bytes each: a 2,600-byte message is too much. Each drop leaves a larger
     // share to the others (2,500 for four, 3,333 for three), so the last three keep it.
     h.publishEvent({ kind: 'error', message: 'x'.repeat(2500), at: '2026-11-22T00:00:00.000Z' });

@@ -24,19 +24,30 @@ describe('observer memory', () => {
     if (!existsSync(built)) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.json` first');
     const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, FLOOD_MB: '200' } });
     const lines: Array<Record<string, unknown>> = [];
+    const waiters: Array<() => void> = [];
+    const wake = () => waiters.splice(0).forEach((resolve) => resolve());
     let buffered = '';
+    let closed = false;
     child.stdout.setEncoding('utf8').on('data', (data: string) => {
       buffered += data;
       for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
         lines.push(JSON.parse(buffered.slice(0, i)) as Record<string, unknown>);
         buffered = buffered.slice(i + 1);
       }
+      wake();
     });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => {
+        closed = true; // all of stdout has been read by now
+        wake();
+        resolve(code);
+      }),
+    );
+    /** The n-th line the flood process printed, as soon as it is there. */
     const nextLine = async (n: number) => {
       while (lines.length < n) {
-        if (child.exitCode !== null) throw new Error('the flood process ended early');
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (closed) throw new Error('the flood process ended early');
+        await new Promise<void>((resolve) => waiters.push(resolve));
       }
       return lines[n - 1]!;
     };

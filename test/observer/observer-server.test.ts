@@ -2,7 +2,7 @@
  * The observer server with real ws clients: what each observer receives, in which order, and what
  * happens to observers that misbehave.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ObserverEvent, ObserverServer } from '../../src/observer/observer-server.js';
 import { connectObserver, upgradeStatus, wsUrl } from './support/test-observer.js';
 import type { TestObserver } from './support/test-observer.js';
@@ -193,11 +193,13 @@ describe('observer server', () => {
     expect(closed.code).toBe(1013);
     expect(closed.reason).toMatch(/too many observers \(max 2\)/);
     // A place frees up when one leaves.
+    // The server may see the close after the client does: try until a joiner gets its screen.
     a.ws.close();
     await a.closed;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const fourth = await connectObserver(server.url);
-    await fourth.waitFor((m) => m.type === 'pty', 'the snapshot');
+    await vi.waitFor(async () => {
+      const fourth = await connectObserver(server!.url);
+      await fourth.waitFor((m) => m.type === 'pty', 'the snapshot'); // throws when refused
+    }, { timeout: 10_000 });
   });
 
   it('closes every observer with a reason when output was lost on its way to them, and a reconnect gets a fresh screen', async () => {
@@ -222,15 +224,19 @@ describe('observer server', () => {
   it('asks an output source to copy only while someone watches, and shows a joiner the tail it kept', async () => {
     server = await startTestObserver({ awaitOutputSource: true });
     const calls: boolean[] = [];
+    let sendTail!: () => void;
+    const tailAsked = new Promise<void>((resolve) => (sendTail = resolve));
     const first = await connectObserver(server.url); // joins before the source exists: it waits for it
     server.setOutputSource({
       watch: async (on) => {
         calls.push(on);
         if (!on) return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await tailAsked; // the source answers when the test says, after the joiner is waiting
         server!.replaceTail(Buffer.from('\x1b[2J\x1b[Hscreen drawn while nobody watched'));
       },
     });
+    await expect.poll(() => calls).toEqual([true]);
+    sendTail();
     const snapshot = await first.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
     expect(Buffer.from(String((snapshot as { data: string }).data), 'base64').toString()).toContain('screen drawn while nobody watched');
     server.publishPty(Buffer.from(' live'));

@@ -3,24 +3,31 @@
  * runs only around snapshots. A snapshot after the worker was retired, a resize and a tail that
  * replaced the stream (the relay's, after nobody watched) must still show the right screen.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startScreenMirror, type ScreenMirror } from '../../src/observer/screen-mirror.js';
 import { silentLogger } from '../../src/observer/observer-logger.js';
 
 describe('screen mirror', () => {
   let mirror: ScreenMirror | undefined;
-  afterEach(async () => mirror?.close());
+  afterEach(async () => {
+    vi.useRealTimers();
+    await mirror?.close();
+  });
 
   const start = (tailBytes = 1 << 16, idleWorkerMs = 20) =>
     startScreenMirror({ cols: 40, rows: 5, scrollbackLines: 100, tailBytes, idleWorkerMs, logger: silentLogger });
 
   it('answers snapshots before and after its idle worker was retired, at the latest size and position', async () => {
+    // The idle timer is the subject: a fake clock runs it (the worker's messages stay real I/O).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     mirror = start();
     mirror.write(Buffer.from('first line\r\n'));
     const first = await mirror.snapshot(0, 1 << 20);
     expect(first?.data).toContain('first line');
     expect(first?.position).toBe(12);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the worker is gone by now
+    expect(vi.getTimerCount()).toBe(1); // the idle timer, armed by the reply
+    vi.advanceTimersByTime(20);
+    expect(vi.getTimerCount()).toBe(0); // it ran: the worker is retired
     mirror.resize(60, 5);
     mirror.write(Buffer.from('a line that is longer than forty columns, still one row\r\n'));
     const second = await mirror.snapshot(12, 1 << 20);

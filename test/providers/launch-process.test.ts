@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc } from '../support/ccc-run.js';
 
@@ -62,7 +62,8 @@ describe('the launched claude process', () => {
   it('forwards SIGTERM to claude and exits with what claude exits with', async () => {
     const child = spawn(process.execPath, [cccBin, 'p1', '--wait-for-signal'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    while (!fs.existsSync(`${record}.ready`)) await new Promise((r) => setTimeout(r, 50));
+    // The fake claude writes `.ready` once its SIGTERM handler is installed.
+    await vi.waitFor(() => expect(fs.existsSync(`${record}.ready`)).toBe(true), { timeout: 30_000, interval: 50 });
     child.kill('SIGTERM');
     expect(await exited).toBe(42);
     expect(fs.readFileSync(`${record}.signal`, 'utf8')).toBe('SIGTERM');

@@ -17,17 +17,24 @@ describe('agent pty input', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function start(script: string): { exited: Promise<number> } {
+  /** `ready` resolves once the script has printed READY (so its `stty` before that has run). */
+  function start(script: string): { exited: Promise<number>; ready: Promise<void> } {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-pty-input-'));
     agent = spawnAgentPty({ command: '/bin/sh', args: ['-c', script], cwd: dir, env: process.env, cols: 80, rows: 24 });
-    agent.onData(() => {});
-    return { exited: new Promise((resolve) => agent!.onExit((e) => resolve(e.exitCode))) };
+    let output = '';
+    const ready = new Promise<void>((resolve) =>
+      agent!.onData((chunk) => {
+        output += chunk.toString('latin1');
+        if (output.includes('READY')) resolve();
+      }),
+    );
+    return { exited: new Promise((resolve) => agent!.onExit((e) => resolve(e.exitCode))), ready };
   }
 
   it('delivers a paste far larger than the pty buffer, in order, to an agent that reads late', async () => {
     // Raw mode, so the bytes arrive as sent; the agent sleeps first, so the writes hit a full buffer.
-    const { exited } = start('stty raw -echo; sleep 1; timeout --foreground 20 head -c 1000000 > received');
-    await new Promise((r) => setTimeout(r, 300)); // stty has run
+    const { exited, ready } = start('stty raw -echo; echo READY; sleep 1; timeout --foreground 20 head -c 1000000 > received');
+    await ready;
     const expected = Buffer.alloc(1_000_000);
     for (let i = 0; i < expected.length; i++) expected[i] = 0x20 + (i % 90);
     for (let offset = 0; offset < expected.length; offset += 4096) agent!.write(expected.subarray(offset, offset + 4096));
@@ -36,8 +43,8 @@ describe('agent pty input', () => {
   }, 60_000);
 
   it('keeps strings and Buffers in the order written', async () => {
-    const { exited } = start('stty raw -echo; head -c 9 > received');
-    await new Promise((r) => setTimeout(r, 300));
+    const { exited, ready } = start('stty raw -echo; echo READY; head -c 9 > received');
+    await ready;
     agent!.write('abc');
     agent!.write(Buffer.from('déf'));
     agent!.write('gh');
