@@ -10,7 +10,7 @@ import { claudeNotFoundError, runClaudePrint } from '../../src/claude/claude-pri
 import type { Frame } from '../../src/frames/frame.js';
 import { runChild } from '../../src/process/child-process.js';
 import { createFakeChildRunner } from '../../src/process/fake-child-runner.js';
-import { liveGroupMembers } from '../process/process-probe.js';
+import { liveGroupMembers } from '../support/process-tree.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { runChild } from '../../src/process/child-process.js';
-import { isAlive, liveGroupMembers } from './process-probe.js';
+import { isAlive, liveGroupMembers } from '../support/process-tree.js';
 
 const sh = (script: string, extra: Partial<Parameters<typeof runChild>[0]> = {}) => runChild({ command: 'sh', args: ['-c', script], ...extra });
 

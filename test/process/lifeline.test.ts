@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { findLifeline } from '../../src/process/lifeline.js';
-import { liveGroupMembers } from './process-probe.js';
+import { liveGroupMembers } from '../support/process-tree.js';
 
 const lifeline = findLifeline();
 
