@@ -1,7 +1,8 @@
 /*
  * ccc-relay: the byte path of a supervised interactive session, outside the JavaScript event loop.
  *
- *   ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] -- command [args...]
+ *   ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N]
+ *             [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] -- command [args...]
  *
  * Runs `command` in a new pseudo-terminal and copies bytes between it and the user's terminal
  * (fd 0 and fd 1) with one poll loop, the way script(1) does: no Node event loop, no stream
@@ -32,6 +33,10 @@
  * the terminal back at once, before the shell that waited for ccc reads from it: termios and the
  * mode resets now, the agent's output discarded from then on, the user's keys left to the shell.
  * Then it ends the agent's process group (SIGHUP, SIGKILL after KILL_GRACE_MS) and exits.
+ *
+ * The byte path's rules (where a sequence ends, the alternate screen, the mode resets, the timing)
+ * are ccc's, shared with its Node proxy: byte-path-rules.h is generated from
+ * src/pty/byte-path-rules.ts, and ccc passes the timing it uses as arguments.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,21 +53,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "byte-path-rules.h"
+
 #define CHAN 3
 #define READ_SIZE 65536
 #define TEE_LIMIT (4u << 20)       /* output queued for ccc before the tee drops bytes */
 #define INPUT_LIMIT (1u << 20)     /* typed bytes waiting for the agent, and for ccc */
 #define INPUT_BATCH 4096
 #define INPUT_FLUSH_MS 200
-#define INJECT_IDLE_MS 100
-#define DRAIN_QUIET_MS 50
-#define DRAIN_MAX_MS 1000
 #define KILL_GRACE_MS 1000         /* after ccc died: from SIGHUP to SIGKILL of the agent's group */
 
-static const char ALT_SCREEN[] = "\x1b[?1049"; /* + 'h' enter, 'l' leave */
-#define ALT_LEN 7
-static const char MODE_RESETS[] =
-    "\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?25h";
+#define ALT_LEN (sizeof RULE_ALT_SCREEN_PREFIX - 1)
+static long long inject_idle_ms = RULE_INJECT_IDLE_MS, drain_quiet_ms = RULE_DRAIN_QUIET_MS, drain_max_ms = RULE_DRAIN_MAX_MS;
 
 typedef struct {
   unsigned char *data;
@@ -74,7 +76,7 @@ static int signal_pipe[2] = {-1, -1};
 static int master = -1;
 static pid_t child = -1;
 static int child_status = 0, child_exited = 0;
-static long long exited_at = 0, last_output_at = 0, input_batch_since = 0, ccc_gone_at = 0;
+static long long exited_at = 0, drain_from = 0, last_output_at = 0, input_batch_since = 0, ccc_gone_at = 0;
 static struct termios saved_mode;
 static int user_tty = 0, terminal_restored = 0;
 static int stdin_open = 1, master_eof = 0, chan_open = 1, tee_on = 0, alt_active = 0, last_unsafe = 0;
@@ -184,6 +186,16 @@ static void frame_i32s(char type, int32_t a, int32_t b, int count) {
   frame(type, p, 4 * (size_t)count);
 }
 
+/* The bytes the copy lost, once there is room to say so (and at the end): ccc's copy plus the
+   gaps is what the terminal got. */
+static void report_gap(void) {
+  if (!tee_lost || !chan_open) return;
+  unsigned char p[8];
+  for (int i = 0; i < 8; i++) p[i] = (tee_lost >> (8 * i)) & 0xff;
+  frame('G', p, 8);
+  tee_lost = 0;
+}
+
 /* A copy of what the user's terminal received, for observers: bounded, never waited for. */
 static void tee_output(const unsigned char *bytes, size_t n) {
   if (!tee_on || !chan_open) return;
@@ -191,12 +203,7 @@ static void tee_output(const unsigned char *bytes, size_t n) {
     tee_lost += n;
     return;
   }
-  if (tee_lost) {
-    unsigned char p[8];
-    for (int i = 0; i < 8; i++) p[i] = (tee_lost >> (8 * i)) & 0xff;
-    frame('G', p, 8);
-    tee_lost = 0;
-  }
+  report_gap();
   frame('O', bytes, n);
 }
 
@@ -225,7 +232,7 @@ static void send_tail(void) {
   queue_push(&to_ccc, tail_ring, tail_len - first);
 }
 
-/* --- where ccc's own bytes may go: the same rules as src/pty/terminal-modes.ts --- */
+/* --- where ccc's own bytes may go: the rules of byte-path-rules.h, as src/pty/terminal-modes.ts applies them --- */
 
 static int ends_inside_utf8(const unsigned char *b, size_t n) {
   for (size_t back = 1; back <= 3 && back <= n; back++) {
@@ -240,20 +247,20 @@ static int ends_inside_utf8(const unsigned char *b, size_t n) {
 }
 
 static int ends_inside_escape(const unsigned char *b, size_t n) {
-  size_t from = n > 256 ? n - 256 : 0;
-  const unsigned char *esc = memrchr(b + from, 0x1b, n - from);
+  size_t from = n > RULE_ESCAPE_LOOKBACK ? n - RULE_ESCAPE_LOOKBACK : 0;
+  const unsigned char *esc = memrchr(b + from, RULE_ESC, n - from);
   if (!esc) return 0;
   const unsigned char *rest = esc + 1;
   size_t len = (size_t)(b + n - rest);
   if (len == 0) return 1;
   unsigned char kind = rest[0];
-  if (kind == 0x5b) {
+  if (kind == RULE_CSI_INTRODUCER) {
     for (size_t i = 1; i < len; i++)
-      if (rest[i] >= 0x40 && rest[i] <= 0x7e) return 0;
+      if (rest[i] >= RULE_CSI_FINAL_MIN && rest[i] <= RULE_CSI_FINAL_MAX) return 0;
     return 1;
   }
-  if (kind == 0x5d || kind == 0x50 || kind == 0x5f || kind == 0x5e)
-    return !memchr(rest, 0x07, len) && !memchr(rest, 0x9c, len);
+  /* A string ends at BEL or at ST, whose ESC would be the last one found above. */
+  if (memchr(RULE_STRING_INTRODUCERS, kind, sizeof RULE_STRING_INTRODUCERS)) return !memchr(rest, RULE_BEL, len);
   return 0;
 }
 
@@ -267,14 +274,14 @@ static void track_alt_screen(const unsigned char *b, size_t n) {
     memcpy(window + alt_carry_len, b, take);
     size_t wlen = alt_carry_len + take;
     for (size_t at = 0; at < alt_carry_len && at + ALT_LEN < wlen; at++)
-      if (memcmp(window + at, ALT_SCREEN, ALT_LEN) == 0 && (window[at + ALT_LEN] == 'h' || window[at + ALT_LEN] == 'l'))
-        state = window[at + ALT_LEN] == 'h';
+      if (memcmp(window + at, RULE_ALT_SCREEN_PREFIX, ALT_LEN) == 0 && (window[at + ALT_LEN] == RULE_ALT_SCREEN_ENTER || window[at + ALT_LEN] == RULE_ALT_SCREEN_LEAVE))
+        state = window[at + ALT_LEN] == RULE_ALT_SCREEN_ENTER;
   }
   const unsigned char *p = b, *end = b + n;
   while (p < end) {
-    const unsigned char *hit = memmem(p, (size_t)(end - p), ALT_SCREEN, ALT_LEN);
+    const unsigned char *hit = memmem(p, (size_t)(end - p), RULE_ALT_SCREEN_PREFIX, ALT_LEN);
     if (!hit || hit + ALT_LEN >= end) break;
-    if (hit[ALT_LEN] == 'h' || hit[ALT_LEN] == 'l') state = hit[ALT_LEN] == 'h';
+    if (hit[ALT_LEN] == RULE_ALT_SCREEN_ENTER || hit[ALT_LEN] == RULE_ALT_SCREEN_LEAVE) state = hit[ALT_LEN] == RULE_ALT_SCREEN_ENTER;
     p = hit + 1;
   }
   if (n >= ALT_LEN) {
@@ -376,8 +383,8 @@ static void restore_terminal(int how) {
   terminal_restored = 1;
   if (user_tty) tcsetattr(0, how, &saved_mode);
   if (!isatty(1)) return;
-  if (alt_active) write_or_queue(&to_user, 1, (const unsigned char *)"\x1b[?1049l", 8);
-  write_or_queue(&to_user, 1, (const unsigned char *)MODE_RESETS, sizeof MODE_RESETS - 1);
+  if (alt_active) write_or_queue(&to_user, 1, (const unsigned char *)RULE_ALT_SCREEN_EXIT, sizeof RULE_ALT_SCREEN_EXIT - 1);
+  write_or_queue(&to_user, 1, (const unsigned char *)RULE_MODE_RESETS, sizeof RULE_MODE_RESETS - 1);
 }
 
 static void signal_agent_group(int sig) {
@@ -395,7 +402,8 @@ static void on_ccc_gone(void) {
   stdin_open = 0;
   int cut = to_user.len > 0 || last_unsafe; /* the terminal may be inside a sequence of the agent's */
   queue_clear(&to_user);
-  if (cut && isatty(1)) write_or_queue(&to_user, 1, (const unsigned char *)"\x18", 1); /* CAN ends it */
+  static const unsigned char cancel = RULE_CAN; /* ends any sequence in progress */
+  if (cut && isatty(1)) write_or_queue(&to_user, 1, &cancel, 1);
   restore_terminal(TCSANOW);
   flush_blocking(&to_user, 1, 100);
   signal_agent_group(SIGHUP);
@@ -437,7 +445,7 @@ static void handle_signals(void) {
         if (!child_exited && waitpid(child, &status, WNOHANG) == child) {
           child_status = status;
           child_exited = 1;
-          exited_at = now_ms();
+          exited_at = drain_from = now_ms();
         }
       } else if (sig == SIGWINCH) {
         copy_window_size();
@@ -550,13 +558,19 @@ int main(int argc, char **argv) {
       cols = atoi(argv[++i]);
     } else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
       rows = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--inject-idle-ms") == 0 && i + 1 < argc) {
+      inject_idle_ms = atoll(argv[++i]);
+    } else if (strcmp(argv[i], "--drain-quiet-ms") == 0 && i + 1 < argc) {
+      drain_quiet_ms = atoll(argv[++i]);
+    } else if (strcmp(argv[i], "--drain-max-ms") == 0 && i + 1 < argc) {
+      drain_max_ms = atoll(argv[++i]);
     } else {
       fprintf(stderr, "ccc-relay: unknown option %s\n", argv[i]);
       return 125;
     }
   }
   if (i >= argc) {
-    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] -- command [args...]\n");
+    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] -- command [args...]\n");
     return 125;
   }
   if (fcntl(CHAN, F_GETFD) < 0) chan_open = 0;
@@ -581,10 +595,13 @@ int main(int argc, char **argv) {
   last_output_at = now_ms();
   for (;;) {
     long long now = now_ms();
+    /* While the user's terminal is behind, the agent's output waits unread: that is not quiet, and
+       the time to drain it counts from when the terminal caught up. */
+    if (to_user.len) last_output_at = drain_from = now;
     if (child_exited) {
-      int quiet = now - last_output_at >= DRAIN_QUIET_MS;
-      if ((master_eof || quiet || now - exited_at >= DRAIN_MAX_MS) && !to_user.len) break;
-      if (now - exited_at >= 5 * DRAIN_MAX_MS) break; /* the user's terminal takes nothing more */
+      int quiet = now - last_output_at >= drain_quiet_ms;
+      if ((master_eof || quiet || now - drain_from >= drain_max_ms) && !to_user.len) break;
+      if (now - exited_at >= 5 * drain_max_ms) break; /* the user's terminal takes nothing more */
     }
     struct pollfd p[5];
     int timeout = -1;
@@ -594,9 +611,9 @@ int main(int argc, char **argv) {
     p[2] = (struct pollfd){.fd = stdin_open && to_agent.len < INPUT_LIMIT ? 0 : -1, .events = POLLIN};
     p[3] = (struct pollfd){.fd = to_user.len ? 1 : -1, .events = POLLOUT};
     p[4] = (struct pollfd){.fd = chan_open ? CHAN : -1, .events = (short)(POLLIN | (to_ccc.len ? POLLOUT : 0))};
-    if (injection.len) timeout = timeout_until(last_output_at + INJECT_IDLE_MS, now, timeout);
+    if (injection.len) timeout = timeout_until(last_output_at + inject_idle_ms, now, timeout);
     if (input_batch.len) timeout = timeout_until(input_batch_since + INPUT_FLUSH_MS, now, timeout);
-    if (child_exited) timeout = timeout_until(last_output_at + DRAIN_QUIET_MS, now, timeout);
+    if (child_exited) timeout = timeout_until(last_output_at + drain_quiet_ms, now, timeout);
     if (ccc_gone_at && !child_exited) timeout = timeout_until(ccc_gone_at + KILL_GRACE_MS, now, timeout);
     if (poll(p, 5, timeout) < 0) {
       if (errno == EINTR) continue;
@@ -621,9 +638,10 @@ int main(int argc, char **argv) {
     if (p[3].revents && queue_flush(&to_user, 1) < 0) stdin_open = 0; /* the user's terminal is gone */
     if (p[4].revents & (POLLIN | POLLHUP | POLLERR)) read_control();
     if (chan_open && p[4].revents & POLLOUT && queue_flush(&to_ccc, CHAN) < 0) on_ccc_gone();
+    if (tee_lost && to_ccc.len + 13 <= TEE_LIMIT) report_gap();
     now = now_ms();
     if (ccc_gone_at && !child_exited && now - ccc_gone_at >= KILL_GRACE_MS) signal_agent_group(SIGKILL);
-    if (injection.len && now - last_output_at >= INJECT_IDLE_MS && !to_user.len) write_injection();
+    if (injection.len && now - last_output_at >= inject_idle_ms && !to_user.len) write_injection();
     if (input_batch.len && (input_batch.len >= INPUT_BATCH || now - input_batch_since >= INPUT_FLUSH_MS)) flush_input_batch();
   }
 
@@ -632,6 +650,7 @@ int main(int argc, char **argv) {
   flush_blocking(&to_user, 1, 1000);
   int code = WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
   flush_input_batch();
+  report_gap();
   frame_i32s('X', WIFSIGNALED(child_status) ? 0 : code, WIFSIGNALED(child_status) ? WTERMSIG(child_status) : 0, 2);
   if (chan_open) flush_blocking(&to_ccc, CHAN, 2000);
   return code;

@@ -25,12 +25,17 @@ function skip(why) {
 }
 
 if (process.platform === 'win32') skip('Windows has no pty for it');
-for (const [name, binary] of [['relay.c', 'ccc-relay'], ['lifeline.c', 'ccc-lifeline']]) build(path.join(root, 'native', name), path.join(root, 'dist', 'relay', binary));
+const native = (name) => path.join(root, 'native', name);
+build([native('relay.c'), native('byte-path-rules.h')], path.join(root, 'dist', 'relay', 'ccc-relay'));
+build([native('lifeline.c')], path.join(root, 'dist', 'relay', 'ccc-lifeline'));
 
-function build(source, target) {
-  if (!fs.existsSync(source)) skip(`${source} is missing`);
+/** Compiles `sources[0]` (the others are what it includes) unless the binary is newer than all of them. */
+function build(sources, target) {
+  const source = sources[0];
+  for (const file of sources) if (!fs.existsSync(file)) skip(`${file} is missing`);
   try {
-    if (fs.statSync(target).mtimeMs >= fs.statSync(source).mtimeMs) return;
+    const built = fs.statSync(target).mtimeMs;
+    if (sources.every((file) => built >= fs.statSync(file).mtimeMs)) return;
   } catch {
     // not built yet
   }

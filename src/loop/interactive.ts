@@ -15,7 +15,8 @@
 import crypto from 'node:crypto';
 import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
-import { startAgentProxy, type AgentProxy } from '../pty/agent-proxy.js';
+import { startAgentProxy } from '../pty/agent-proxy.js';
+import type { BytePath } from '../pty/byte-path.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { supervisedAgentEnv } from './agent-env.js';
@@ -67,7 +68,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     args: withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs], hook, setup.cwd),
     cwd: setup.cwd,
     env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
-    observe: observer ? { tailBytes: observer.tailBytes } : undefined,
+    // Observers may attach: the output is copied only while one watches, the tail kept for joiners.
+    tailBytes: observer?.tailBytes ?? 0,
     onError: logError,
   });
   // Typed input is recorded from the first keystroke, also the ones typed while the session loads.
@@ -78,8 +80,6 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   });
   void proxy.exit.then(() => settled.resolve());
   const settleTimer = setTimeout(() => settled.resolve(), observer ? 0 : SETTLE_MS);
-  const emergencyRestore = () => proxy.restoreTerminal();
-  process.once('exit', emergencyRestore);
 
   const undo: Array<() => void | Promise<void>> = [];
   let current = early;
@@ -107,8 +107,6 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     current?.end();
     await started?.settled();
     recording.unsubscribe();
-    emergencyRestore();
-    process.off('exit', emergencyRestore);
     for (const step of undo.reverse()) await step();
     await recorder.flush();
     await channel.close();
@@ -132,7 +130,7 @@ interface AfterSpawnResult {
 }
 
 interface AfterSpawn {
-  proxy: AgentProxy;
+  proxy: BytePath;
   observer: Observer | undefined;
   recorder: InputRecorder;
   running: RunningSession;
@@ -216,12 +214,11 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
   };
 }
 
-function connectObserver(observer: Observer, proxy: AgentProxy, undo: AfterSpawn['undo']): void {
+function connectObserver(observer: Observer, proxy: BytePath, undo: AfterSpawn['undo']): void {
   const subscriptions = [
     proxy.output$.subscribe((chunk) => observer.publishPty(chunk)),
     proxy.gap$.subscribe((lost) => observer.outputGap(lost)),
-    // The relay copies output only while someone watches and keeps the tail for a joiner's screen;
-    // the Node proxy always copies (its `watch` resolves at once, it has no tail to send).
+    // Output is copied only while someone watches; the tail kept meanwhile is a joiner's screen.
     proxy.tail$.subscribe((tail) => observer.replaceTail(tail)),
   ];
   const offInput = observer.onInput((data) => proxy.sendToAgent(data));

@@ -5,12 +5,14 @@
  * fresh terminal would print as garbage like `1mred`).
  *
  * A deliberately small VT500-style recognizer: it only tracks whether a sequence is open, not what
- * it means. It runs in the screen worker, off the user's hot path.
+ * it means. It runs in the screen worker, off the user's hot path. Which bytes open and end a
+ * sequence are the byte path's rules (src/pty/byte-path-rules.ts), shared with the proxies.
  */
-const ESC = 0x1b;
-const BEL = 0x07;
-const CAN = 0x18;
-const SUB = 0x1a;
+import { BEL, CAN, CSI_FINAL_MAX, CSI_FINAL_MIN, CSI_INTRODUCER, ESC, STRING_INTRODUCERS, STRING_TERMINATOR_FINAL, SUB } from '../pty/byte-path-rules.js';
+
+/** STRING_INTRODUCERS as a lookup by byte. */
+const opensString = new Uint8Array(256);
+for (const byte of STRING_INTRODUCERS) opensString[byte] = 1;
 
 const enum State {
   Ground,
@@ -72,7 +74,7 @@ export function createVtBoundary(): VtBoundary {
         return;
       case State.Csi:
         if (byte === ESC) state = State.Escape;
-        else if (byte >= 0x40 && byte <= 0x7e) state = State.Ground;
+        else if (byte >= CSI_FINAL_MIN && byte <= CSI_FINAL_MAX) state = State.Ground;
         return;
       case State.String:
         if (byte === BEL) state = State.Ground;
@@ -80,15 +82,15 @@ export function createVtBoundary(): VtBoundary {
         return;
       case State.StringEscape:
         // ST ends the string; any other byte after ESC ends it too and starts a new sequence.
-        if (byte === 0x5c) state = State.Ground;
+        if (byte === STRING_TERMINATOR_FINAL) state = State.Ground;
         else escapeByte(byte);
         return;
     }
   }
 
   function escapeByte(byte: number): void {
-    if (byte === 0x5b) state = State.Csi;
-    else if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f) state = State.String;
+    if (byte === CSI_INTRODUCER) state = State.Csi;
+    else if (opensString[byte]) state = State.String;
     else if (byte === ESC) state = State.Escape;
     else if (byte >= 0x20 && byte <= 0x2f) state = State.EscapeIntermediate;
     else if (byte >= 0x30 && byte <= 0x7e) state = State.Ground;

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { IPty, IPtyForkOptions } from '@lydell/node-pty';
+import type { AgentExit, Undo } from './byte-path.js';
 
 /**
  * node-pty (a native addon) loads on the first spawn: with the native relay, which is the usual
@@ -11,13 +12,6 @@ import type { IPty, IPtyForkOptions } from '@lydell/node-pty';
  */
 const spawnPty = (file: string, args: string[], options: IPtyForkOptions): IPty =>
   (createRequire(import.meta.url)('@lydell/node-pty') as typeof import('@lydell/node-pty')).spawn(file, args, options);
-
-export type Undo = () => void;
-
-export interface AgentExit {
-  exitCode: number;
-  signal?: number;
-}
 
 export interface AgentPty {
   readonly pid: number;

@@ -1,5 +1,5 @@
 /** Signals ccc receives that belong to the agent (a `kill` of ccc, a closed terminal window). */
-import type { Undo } from './agent-pty.js';
+import type { Undo } from './byte-path.js';
 
 export const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 

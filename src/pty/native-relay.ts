@@ -17,34 +17,18 @@ import os from 'node:os';
 import tty from 'node:tty';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Observable, Subject } from '../rx.js';
-import type { AgentExit, AgentPtyOptions } from './agent-pty.js';
-import type { Proxy } from './proxy.js';
+import type { Subject } from '../rx.js';
+import type { AgentExit, BytePath, BytePathOptions } from './byte-path.js';
+import { TIMING } from './byte-path-rules.js';
 import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
-import { writeResetSync } from './terminal.js';
+import { onStdoutResize, stdoutSize, writeResetSync } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
 
-/** `cols` and `rows` are used when the user's stdin is not a terminal (the relay asks the terminal otherwise). */
-export interface NativeRelayOptions extends AgentPtyOptions {
+export interface NativeRelayOptions extends BytePathOptions {
   relayPath: string;
-  /** Copy the user's output to `output$` from the start. Off, the relay sends none until `watch(true)`. */
-  teeOutput: boolean;
-  /** How much of the latest output the relay keeps for `tail$` while the copy is off (0: none). */
-  tailBytes?: number;
-  /** A problem the session survives (the agent could not start, a broken relay stream). */
-  onError(message: string): void;
-}
-
-export interface NativeRelay extends Proxy {
-  /** The agent's pid once it runs; undefined when it could not be started. */
-  readonly pid: Promise<number | undefined>;
-  /** Bytes of output observers missed because ccc fell too far behind the relay's tee. */
-  readonly gap$: Observable<number>;
-  /** The latest output (up to `tailBytes`), sent when the copy is switched on, before `output$` resumes. */
-  readonly tail$: Observable<Buffer>;
-  /** Switches the output copy on or off; on resolves once `tail$` delivered the tail. */
-  watch(on: boolean): Promise<void>;
-  kill(signal: NodeJS.Signals): void;
+  /** Used when the user's stdin is not a terminal (the relay asks the terminal otherwise); stdout's size by default. */
+  cols?: number;
+  rows?: number;
 }
 
 /** The relay built next to this file (dist/relay/ccc-relay), or undefined when it was not built. */
@@ -69,7 +53,7 @@ interface RelayStreams {
   tail$: Subject<Buffer>;
 }
 
-export async function startNativeRelay(options: NativeRelayOptions): Promise<NativeRelay> {
+export async function startNativeRelay(options: NativeRelayOptions): Promise<BytePath> {
   let streams: RelayStreams | undefined;
   /** Stream frames ('O', 'I', 'R', 'G') held until the caller has subscribed; undefined after. */
   let held: RelayFrame[] | undefined = [];
@@ -81,10 +65,13 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Nat
   // process.stdin is never touched: creating its stream would compete with the relay for the keys.
   const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
   const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
+  const timing = { ...TIMING, ...options.timing };
   const args = [
-    ...(options.teeOutput ? ['--tee-output'] : []),
+    ...(options.watching ? ['--tee-output'] : []),
     ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []),
-    ...['--cols', String(options.cols), '--rows', String(options.rows), '--', options.command, ...options.args],
+    ...['--cols', String(options.cols ?? stdoutSize().cols), '--rows', String(options.rows ?? stdoutSize().rows)],
+    ...['--inject-idle-ms', String(timing.injectIdleMs), '--drain-quiet-ms', String(timing.drainQuietMs), '--drain-max-ms', String(timing.drainMaxMs)],
+    ...['--', options.command, ...options.args],
   ];
   /** Undefined until the relay runs; what is sent before waits in `early`. */
   let channel: Socket | undefined;
@@ -232,6 +219,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Nat
     if (finished) complete(ready);
   });
   return {
+    kind: 'relay',
     ...ready,
     exit,
     pid,
@@ -248,6 +236,9 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Nat
       payload.writeInt32LE(os.constants.signals[signal]);
       send('K', payload);
     },
+    // The relay follows the terminal's size itself (SIGWINCH); ccc only reads it.
+    size: stdoutSize,
+    onResize: onStdoutResize,
   };
 }
 

@@ -1,42 +1,66 @@
 /**
- * What a TUI may leave switched on in the user's terminal, and how to switch it off again.
+ * What a TUI may leave switched on in the user's terminal, and where ccc's own bytes may go, by
+ * the rules in byte-path-rules.ts (native/relay.c follows the same rules in C).
  * Only the alternate screen needs tracking: leaving it when it was never entered would restore a
- * cursor position that was never saved. The check is one native search per chunk.
+ * cursor position that was never saved.
  */
-/** What `\x1b[?1049h` (enter) and `\x1b[?1049l` (leave) share; the byte after it tells them apart. */
-const ALT_SCREEN = Buffer.from('\x1b[?1049');
-const ENTER = 0x68; // h
-const LEAVE = 0x6c; // l
+import {
+  ALT_SCREEN_ENTER,
+  ALT_SCREEN_EXIT,
+  ALT_SCREEN_LEAVE,
+  ALT_SCREEN_PREFIX,
+  BEL,
+  CSI_FINAL_MAX,
+  CSI_FINAL_MIN,
+  CSI_INTRODUCER,
+  ESC,
+  ESCAPE_LOOKBACK,
+  MODE_RESETS,
+  STRING_INTRODUCERS,
+} from './byte-path-rules.js';
 
-/** Bracketed paste, focus events, mouse reporting (all encodings) off; cursor shown. */
-const MODE_RESETS = '\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?25h';
+const ALT_SCREEN = Buffer.from(ALT_SCREEN_PREFIX);
 
 export class AltScreenTracker {
   active = false;
+  /** The end of the previous chunk: an enter or leave may be split across reads. */
+  private carry = Buffer.alloc(0);
 
   /**
-   * The last enter or leave in the chunk decides. One backward search for the shared prefix costs
-   * an eighth of searching for both sequences (0.5 µs against 4 µs per 4 KiB chunk of text), and
-   * this runs on every chunk of the byte path.
+   * The last enter or leave decides. One backward search for the shared prefix costs an eighth of
+   * searching for both sequences (0.5 µs against 4 µs per 4 KiB chunk of text), and this runs on
+   * every chunk of the byte path; a sequence split across chunks is found in the previous chunk's
+   * last bytes joined to this one's first.
    */
   observe(chunk: Buffer): void {
-    for (let at = chunk.lastIndexOf(ALT_SCREEN); at !== -1; at = at > 0 ? chunk.lastIndexOf(ALT_SCREEN, at - 1) : -1) {
-      const final = chunk[at + ALT_SCREEN.length];
-      if (final === ENTER || final === LEAVE) {
-        this.active = final === ENTER;
-        return;
-      }
+    const inChunk = lastSwitch(chunk);
+    if (inChunk !== undefined) this.active = inChunk;
+    else if (this.carry.length > 0) {
+      const seam = Buffer.concat([this.carry, chunk.subarray(0, ALT_SCREEN.length)]);
+      const split = lastSwitch(seam);
+      if (split !== undefined) this.active = split;
     }
+    const keep = ALT_SCREEN.length;
+    this.carry = chunk.length >= keep ? Buffer.from(chunk.subarray(chunk.length - keep)) : Buffer.concat([this.carry, chunk]).subarray(-keep);
   }
 }
 
+/** True for an enter, false for a leave, undefined when the bytes hold neither. */
+function lastSwitch(bytes: Buffer): boolean | undefined {
+  for (let at = bytes.lastIndexOf(ALT_SCREEN); at !== -1; at = at > 0 ? bytes.lastIndexOf(ALT_SCREEN, at - 1) : -1) {
+    const final = bytes[at + ALT_SCREEN.length];
+    if (final === ALT_SCREEN_ENTER || final === ALT_SCREEN_LEAVE) return final === ALT_SCREEN_ENTER;
+  }
+  return undefined;
+}
+
 export function resetSequence(altScreenActive: boolean): string {
-  return (altScreenActive ? '\x1b[?1049l' : '') + MODE_RESETS;
+  return (altScreenActive ? ALT_SCREEN_EXIT : '') + MODE_RESETS;
 }
 
 /**
- * True when the chunk ends inside an escape sequence, so nothing may be injected after it yet
- * (a title update written there would corrupt the agent's sequence). Looks only at the tail.
+ * True when the chunk ends inside an escape or UTF-8 sequence, so nothing may be injected after it
+ * yet (a title update written there would corrupt the agent's sequence). Looks only at the tail.
  */
 export function safeToInjectAfter(chunk: Buffer | undefined): boolean {
   return !chunk || (!endsInsideEscape(chunk) && !endsInsideUtf8(chunk));
@@ -56,20 +80,17 @@ export function endsInsideUtf8(chunk: Buffer): boolean {
 }
 
 export function endsInsideEscape(chunk: Buffer): boolean {
-  const from = Math.max(0, chunk.length - 256);
-  const esc = chunk.lastIndexOf(0x1b, chunk.length - 1);
+  const from = Math.max(0, chunk.length - ESCAPE_LOOKBACK);
+  const esc = chunk.lastIndexOf(ESC, chunk.length - 1);
   if (esc < from) return false;
   const rest = chunk.subarray(esc + 1);
   if (rest.length === 0) return true;
-  const kind = rest[0];
-  if (kind === 0x5b) {
-    // CSI: ends at a final byte 0x40..0x7e after the introducer
-    for (let i = 1; i < rest.length; i++) if (rest[i]! >= 0x40 && rest[i]! <= 0x7e) return false;
+  const kind = rest[0]!;
+  if (kind === CSI_INTRODUCER) {
+    for (let i = 1; i < rest.length; i++) if (rest[i]! >= CSI_FINAL_MIN && rest[i]! <= CSI_FINAL_MAX) return false;
     return true;
   }
-  if (kind === 0x5d || kind === 0x50 || kind === 0x5f || kind === 0x5e) {
-    // OSC / DCS / APC / PM: end at BEL or ST (ESC \)
-    return rest.indexOf(0x07) === -1 && rest.indexOf(0x9c) === -1;
-  }
+  // A string ends at BEL or at ST, whose ESC would be the last one found above.
+  if (STRING_INTRODUCERS.includes(kind)) return rest.indexOf(BEL) === -1;
   return false;
 }

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { Undo } from './agent-pty.js';
+import type { Undo } from './byte-path.js';
 import { resetSequence } from './terminal-modes.js';
 
 export interface UserTerminal {
@@ -20,17 +20,24 @@ export interface UserTerminal {
   onDrain(listener: () => void): Undo;
 }
 
+/** The size of ccc's stdout (80×24 when it is not a terminal). */
+export function stdoutSize(): { cols: number; rows: number } {
+  return { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
+}
+
+export function onStdoutResize(listener: () => void): Undo {
+  process.stdout.on('resize', listener);
+  return () => void process.stdout.off('resize', listener);
+}
+
 export function processTerminal(): UserTerminal {
   const stdin = process.stdin;
   const stdout = process.stdout;
   return {
     isTTY: !!stdin.isTTY && !!stdout.isTTY,
     input: stdin,
-    size: () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 }),
-    onResize: (listener) => {
-      stdout.on('resize', listener);
-      return () => stdout.off('resize', listener);
-    },
+    size: stdoutSize,
+    onResize: onStdoutResize,
     enterRaw: () => {
       if (!stdin.isTTY) return () => {};
       stdin.setRawMode(true);

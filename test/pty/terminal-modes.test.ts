@@ -39,26 +39,31 @@ describe('terminal modes', () => {
     );
   });
 
-  it('the alternate screen state is decided by the last enter or leave of each chunk', () => {
+  it('the alternate screen state is decided by the last enter or leave so far, also one split across chunks', () => {
     // Near misses too: the shared prefix with another final byte, and the sequences' own parts.
     const piece = fc.oneof(
       fc.string(),
-      fc.constantFrom('\x1b[?1049h', '\x1b[?1049l', '\x1b[?1049', '\x1b[?1049;', '\x1b[?1047h', '\x1b[?104', 'h', 'l', '\x1b'),
+      fc.constantFrom('\x1b[?1049h', '\x1b[?1049l', '\x1b[?1049', '\x1b[?1049;', '\x1b[?1047h', '\x1b[?104', '9', 'h', 'l', '\x1b', '\x1b[?10'),
     );
     fc.assert(
       fc.property(fc.array(fc.array(piece, { maxLength: 12 }), { maxLength: 6 }), (chunks) => {
         const tracker = new AltScreenTracker();
-        let expected = false;
+        let seen = '';
         for (const pieces of chunks) {
-          const chunk = Buffer.from(pieces.join(''));
-          const enter = chunk.lastIndexOf('\x1b[?1049h');
-          const leave = chunk.lastIndexOf('\x1b[?1049l');
-          if (enter !== -1 || leave !== -1) expected = enter > leave;
-          tracker.observe(chunk);
-          expect(tracker.active).toBe(expected);
+          const chunk = pieces.join('');
+          seen += chunk;
+          tracker.observe(Buffer.from(chunk));
+          const enter = seen.lastIndexOf('\x1b[?1049h');
+          const leave = seen.lastIndexOf('\x1b[?1049l');
+          expect(tracker.active).toBe(enter > leave);
         }
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('an OSC string holding a UTF-8 character with the byte 0x9c is still open (0x9c is no terminator)', () => {
+    expect(endsInsideEscape(Buffer.from('\x1b]0;done ✓'))).toBe(true);
+    expect(endsInsideEscape(Buffer.from('\x1bXsos string'))).toBe(true);
   });
 });

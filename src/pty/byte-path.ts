@@ -1,0 +1,72 @@
+/**
+ * The byte path's contract: the agent in a pty behind the user's terminal, byte for byte, with
+ * copies for ccc on the side. Two implementations keep it in full, the native relay
+ * (`native-relay.ts` with native/relay.c, the default) and the Node proxy (`node-proxy.ts`, where
+ * the relay was not built or `CCC_RELAY=off`); one test suite runs over both
+ * (test/pty/byte-path-contract.test.ts). Both follow the rules in byte-path-rules.ts.
+ */
+import type { Observable } from '../rx.js';
+import type { BytePathTiming } from './byte-path-rules.js';
+
+export type Undo = () => void;
+
+export interface AgentExit {
+  exitCode: number;
+  signal?: number;
+}
+
+export interface BytePathOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Copy the output to `output$` from the start; off, nothing is copied until `watch(true)`. */
+  watching?: boolean;
+  /** How much of the latest output is kept for `tail$` (0: none). */
+  tailBytes?: number;
+  /** byte-path-rules.ts' TIMING unless given. */
+  timing?: Partial<BytePathTiming>;
+  /** A problem the session survives (a broken relay stream), or why the agent could not start. */
+  onError(message: string): void;
+}
+
+export interface BytePath {
+  readonly kind: 'relay' | 'node';
+  /** The agent's pid once it runs; undefined when it could not be started. */
+  readonly pid: Promise<number | undefined>;
+  /**
+   * While watching: every chunk the user's terminal got (the agent's output and ccc's injections),
+   * after it was written. A chunk may be a view of a buffer that is reused once the subscriber
+   * returns: copy what you keep.
+   */
+  readonly output$: Observable<Buffer>;
+  /** The last `tailBytes` of that output, sent when watching starts, before `output$` resumes. */
+  readonly tail$: Observable<Buffer>;
+  /**
+   * Bytes the copy missed because ccc fell behind: what `output$` delivered plus the gaps is what the
+   * terminal got. The relay's copy is bounded; the Node proxy copies synchronously and never misses.
+   */
+  readonly gap$: Observable<number>;
+  /** Every byte the user typed, in order, after it reached the agent (in batches). */
+  readonly input$: Observable<Buffer>;
+  /**
+   * The agent's exit, once its last output was drained and the user's terminal was put back (its
+   * mode as before, the modes a TUI may leave on switched off, the alternate screen left).
+   */
+  readonly exit: Promise<AgentExit>;
+  /** Whether the agent has the user's terminal on the alternate screen. */
+  readonly altScreen: { readonly active: boolean };
+  /** Switches the output copy on (resolves once `tail$` delivered the tail) or off. */
+  watch(on: boolean): Promise<void>;
+  /**
+   * Writes ccc's own bytes (a title update) to the user's terminal where they cannot split one of
+   * the agent's escape or UTF-8 sequences, or once the agent has been quiet for `injectIdleMs`.
+   */
+  inject(bytes: string): void;
+  /** Sends bytes to the agent as if typed (observers with input rights). */
+  sendToAgent(bytes: Buffer): void;
+  kill(signal: NodeJS.Signals): void;
+  /** The user's terminal size (the agent's pty follows it), and its changes. */
+  size(): { cols: number; rows: number };
+  onResize(listener: () => void): Undo;
+}

@@ -1,0 +1,188 @@
+/**
+ * The byte path in Node, where the native relay was not built (no C compiler) or `CCC_RELAY=off`:
+ * the agent in a node-pty, the user's terminal through process.stdin/stdout. The byte path is a
+ * direct write of each chunk; the copies for ccc (output while watching, the tail, typed input)
+ * hang off it after the write, so nothing on the side can slow the user's terminal down.
+ *
+ * Flow control: when the user's terminal is behind, the pty is paused until it drains, so the
+ * agent feels the same backpressure it would in a direct terminal and memory stays bounded.
+ * The copy is handed over synchronously, so it never misses a byte: `gap$` never emits.
+ */
+import tty from 'node:tty';
+import { ByteRing } from '../observer/byte-ring.js';
+import { findExecutable } from '../process/resolve-command.js';
+import { Subject } from '../rx.js';
+import { spawnAgentPty, type AgentPty } from './agent-pty.js';
+import type { AgentExit, BytePath, BytePathOptions, Undo } from './byte-path.js';
+import { TIMING, type BytePathTiming } from './byte-path-rules.js';
+import { AltScreenTracker, safeToInjectAfter } from './terminal-modes.js';
+import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
+
+export function startNodeProxy(options: BytePathOptions): BytePath {
+  const terminal = processTerminal();
+  // node-pty runs a command it cannot find as a child that prints execvp's error and exits 1; the
+  // relay reports it as 127 without touching the terminal, and so does this path.
+  if (!findExecutable(options.command, options.env, options.cwd)) return neverStarted(`cannot run ${options.command}: No such file or directory`, options, terminal);
+  const pty = spawnAgentPty({ ...options, ...terminal.size() });
+  return runProxy(pty, terminal, options);
+}
+
+function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOptions): BytePath {
+  const timing = { ...TIMING, ...options.timing };
+  const output$ = new Subject<Buffer>();
+  const input$ = new Subject<Buffer>();
+  const tail$ = new Subject<Buffer>();
+  const gap$ = new Subject<number>();
+  const altScreen = new AltScreenTracker();
+  const tail = new ByteRing(options.tailBytes ?? 0);
+  const undo: Undo[] = [];
+  let watching = options.watching ?? false;
+  let lastChunk: Buffer | undefined;
+  let pendingInjection = '';
+  let lastDataAt = Date.now();
+  let paused = false;
+
+  const restoreRaw = terminal.enterRaw();
+  let restored = false;
+  /** Also on the way out of a ccc that ends before the agent (an uncaught error, process.exit). */
+  const restoreTerminal = () => {
+    if (restored) return;
+    restored = true;
+    restoreRaw();
+    if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, altScreen.active);
+  };
+  process.once('exit', restoreTerminal);
+  undo.push(() => void process.off('exit', restoreTerminal));
+
+  /** What the terminal got goes to the copy while watching, and always into the tail. */
+  const copy = (bytes: Buffer) => {
+    tail.write(bytes);
+    if (watching) output$.next(bytes);
+  };
+  const writeInjection = () => {
+    const bytes = Buffer.from(pendingInjection);
+    pendingInjection = '';
+    terminal.write(bytes);
+    copy(bytes);
+  };
+  const flushInjection = () => {
+    if (pendingInjection && safeToInjectAfter(lastChunk)) writeInjection();
+  };
+
+  undo.push(
+    pty.onData((chunk) => {
+      lastDataAt = Date.now();
+      if (!terminal.write(chunk) && !paused) {
+        paused = true;
+        pty.pause();
+      }
+      lastChunk = chunk;
+      altScreen.observe(chunk);
+      copy(chunk);
+      if (pendingInjection) flushInjection();
+    }),
+    terminal.onDrain(() => {
+      if (paused) {
+        paused = false;
+        pty.resume();
+      }
+    }),
+    terminal.onResize(() => {
+      const { cols, rows } = terminal.size();
+      pty.resize(cols, rows);
+    }),
+  );
+
+  const onInput = (chunk: Buffer) => {
+    pty.write(chunk);
+    input$.next(chunk);
+  };
+  terminal.input.on('data', onInput);
+  undo.push(() => void terminal.input.off('data', onInput));
+
+  // An injection waiting for a safe point is written once the agent has been quiet long enough.
+  const injectTimer = setInterval(() => {
+    if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
+  }, Math.max(10, timing.injectIdleMs / 2));
+  injectTimer.unref();
+  undo.push(() => clearInterval(injectTimer));
+
+  const exit = new Promise<AgentExit>((resolve) => {
+    const off = pty.onExit(async ({ exitCode, signal }) => {
+      off();
+      await drain(() => lastDataAt, () => paused, timing);
+      if (paused) pty.resume();
+      for (const u of undo.splice(0)) u();
+      restoreTerminal();
+      for (const s of [output$, input$, tail$, gap$]) s.complete();
+      resolve(signal ? { exitCode, signal } : { exitCode });
+    });
+  });
+
+  return {
+    kind: 'node',
+    pid: Promise.resolve(pty.pid),
+    output$,
+    tail$,
+    gap$,
+    input$,
+    exit,
+    altScreen,
+    watch: (on) => {
+      if (on && !watching) tail$.next(tail.contents());
+      watching = on;
+      return Promise.resolve();
+    },
+    inject: (bytes) => {
+      pendingInjection += bytes;
+      flushInjection();
+    },
+    sendToAgent: (bytes) => pty.write(bytes),
+    kill: (signal) => pty.kill(signal),
+    size: terminal.size,
+    onResize: terminal.onResize,
+  };
+}
+
+/** The agent could not be started: nothing ran and the terminal was never touched. */
+function neverStarted(message: string, options: BytePathOptions, terminal: UserTerminal): BytePath {
+  options.onError(message);
+  const ended = <T>() => {
+    const subject = new Subject<T>();
+    subject.complete();
+    return subject;
+  };
+  return {
+    kind: 'node',
+    pid: Promise.resolve(undefined),
+    output$: ended(),
+    tail$: ended(),
+    gap$: ended(),
+    input$: ended(),
+    exit: Promise.resolve({ exitCode: 127 }),
+    altScreen: { active: false },
+    watch: () => Promise.resolve(),
+    inject: () => {},
+    sendToAgent: () => {},
+    kill: () => {},
+    size: terminal.size,
+    onResize: terminal.onResize,
+  };
+}
+
+/**
+ * After the agent exited: reads its last output until it has been quiet for `drainQuietMs`, at most
+ * `drainMaxMs` counted from when the user's terminal last caught up (while it is behind, the
+ * output waits unread: that is not quiet), and never more than five times that in all.
+ */
+async function drain(lastDataAt: () => number, behind: () => boolean, timing: BytePathTiming): Promise<void> {
+  const exitedAt = Date.now();
+  let drainFrom = exitedAt;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, timing.drainQuietMs / 2));
+    const now = Date.now();
+    if (behind()) drainFrom = now;
+    else if (now - lastDataAt() >= timing.drainQuietMs || now - drainFrom >= timing.drainMaxMs) return;
+    if (now - exitedAt >= 5 * timing.drainMaxMs) return;
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The byte path's contract (src/pty/byte-path.ts), one suite over both implementations: the
+ * native relay and the Node proxy, each started by `startAgentProxy` inside a real pty (the user's
+ * terminal, read through a headless emulator) with a shell script as the agent. The agent waits
+ * for a key wherever a test needs a chunk to end (a sequence split across reads), and the test
+ * moves the driver on with SIGUSR1 once the terminal shows what it waits for: no timing guesses.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findRelay } from '../../src/pty/native-relay.js';
+import { resetSequence } from '../../src/pty/terminal-modes.js';
+import { repoRoot } from '../support/claude-env.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+
+const driver = path.join(repoRoot, 'test', 'fixtures', 'byte-path-driver.mjs');
+
+interface Report {
+  kind: 'relay' | 'node';
+  exit: { exitCode: number; signal?: number };
+  pid: number | undefined;
+  output: string;
+  input: string;
+  tails: string[];
+  gaps: number;
+  altScreen: boolean;
+  sttyBefore: string;
+  sttyAfter: string;
+  errors: string[];
+}
+
+type Step = Array<[action: 'inject' | 'send' | 'watch' | 'kill', arg: string]>;
+
+/** Waits for a key, so the output before it ends a read. */
+const WAIT_KEY = 'head -c 1 >/dev/null';
+const TITLE = '\x1b]0;ccc: reviewing\x07';
+
+describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-byte-path-'));
+    if (kind === 'relay') expect(findRelay()).toBeDefined();
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  interface RunOptions {
+    env?: Record<string, string>;
+    steps?: Step[];
+    cols?: number;
+    rows?: number;
+    act?: (h: PtyHarness, next: () => void) => Promise<void>;
+  }
+
+  async function run(script: string, options: RunOptions = {}) {
+    const report = path.join(dir, 'report.json');
+    const env = { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report, DRIVER_STEPS: JSON.stringify(options.steps ?? []), ...options.env };
+    const h = startPty(process.execPath, [driver, '/bin/sh', '-c', script], { cwd: dir, env, cols: options.cols ?? 100, rows: options.rows ?? 30 });
+    await options.act?.(h, () => process.kill(h.pty.pid, 'SIGUSR1'));
+    const exited = await h.exited;
+    const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
+    const terminal = h.output();
+    return { exited, terminal, result, output: Buffer.from(result.output, 'base64'), input: Buffer.from(result.input, 'base64') };
+  }
+
+  /** The terminal's bytes before the restore at the end, which must be exactly `resetSequence`. */
+  function beforeRestore(terminal: Buffer, altScreen: boolean): Buffer {
+    const reset = Buffer.from(resetSequence(altScreen));
+    expect(terminal.subarray(terminal.length - reset.length).toString('latin1')).toBe(reset.toString('latin1'));
+    return terminal.subarray(0, terminal.length - reset.length);
+  }
+
+  it('is transparent: every byte value reaches the terminal unchanged, the copy is what the terminal got, typed input reaches the agent, and the terminal is restored', async () => {
+    const every = Array.from({ length: 256 }, (_, i) => `\\${i.toString(8).padStart(3, '0')}`).join('');
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf 'BEGIN${every}END'; head -c 5 > typed.txt; exit 5`;
+    const { exited, terminal, result, output, input } = await run(script, {
+      env: { DRIVER_WATCH: '1' },
+      act: async (h) => {
+        await h.waitForOutput(/READY/);
+        await h.type('khello', 20);
+      },
+    });
+    expect(result.kind).toBe(kind);
+    expect(exited.exitCode).toBe(5);
+    expect(result.exit).toEqual({ exitCode: 5 });
+    expect(result.pid).toBeGreaterThan(0);
+    expect(result.errors).toEqual([]);
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    const got = beforeRestore(terminal, false);
+    expect(got.subarray(got.indexOf('BEGIN') + 5, got.lastIndexOf('END')).equals(all)).toBe(true);
+    // The copy is the terminal's bytes, and nothing was missed.
+    expect(result.gaps).toBe(0);
+    expect(output.equals(got)).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'typed.txt'), 'utf8')).toBe('hello');
+    expect(input.toString()).toBe('khello');
+    expect(result.sttyAfter).toBe(result.sttyBefore);
+  });
+
+  it.each([
+    ['a control sequence', '\\033[31', 'mRED\\033[0m', Buffer.from('\x1b[31'), '\x1b[31mRED'],
+    ['a string (OSC title)', '\\033]0;agent title', '\\007AFTER', Buffer.from('\x1b]0;agent title'), '\x1b]0;agent title\x07AFTER'],
+    ['a string holding a UTF-8 character with the byte 0x9c', '\\033]0;done \\342\\234', '\\223\\007AFTER', Buffer.from('\x1b]0;done \xe2\x9c', 'latin1'), '\x1b]0;done ✓\x07AFTER'],
+    ['a UTF-8 character', 'snow \\342\\230', '\\203 man', Buffer.from('snow \xe2\x98', 'latin1'), 'snow ☃ man'],
+  ])('writes an injection after %s split across reads, not inside it', async (_name, first, rest, firstBytes, whole) => {
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '${first}'; ${WAIT_KEY}; printf '${rest}\\n'; printf 'END\\n'`;
+    const { terminal } = await run(script, {
+      // No idle fallback during the test: only the sequence's end may release the injection.
+      env: { DRIVER_INJECT_IDLE_MS: '60000' },
+      steps: [[['send', 'k']], [['inject', TITLE], ['send', 'k']]],
+      act: async (h, next) => {
+        await h.waitForOutput(/READY/);
+        next();
+        await expect.poll(() => h.output().includes(firstBytes), { timeout: 10_000 }).toBe(true);
+        next();
+      },
+    });
+    const text = terminal.toString('latin1');
+    const wholeAt = text.indexOf(Buffer.from(whole).toString('latin1'));
+    expect(wholeAt).toBeGreaterThan(-1);
+    expect(text.indexOf(TITLE)).toBeGreaterThan(wholeAt);
+  });
+
+  it('writes an injection inside an open sequence once the agent has been quiet for the idle time', async () => {
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '\\033[31'; ${WAIT_KEY}; printf 'mRED\\n'`;
+    const { terminal } = await run(script, {
+      steps: [[['send', 'k']], [['inject', TITLE]]],
+      act: async (h, next) => {
+        await h.waitForOutput(/READY/);
+        next();
+        await expect.poll(() => h.output().includes('\x1b[31'), { timeout: 10_000 }).toBe(true);
+        next();
+        await expect.poll(() => h.output().includes(TITLE), { timeout: 10_000 }).toBe(true);
+        h.press('k');
+      },
+    });
+    const text = terminal.toString('latin1');
+    expect(text.indexOf(TITLE)).toBeLessThan(text.indexOf('mRED'));
+  });
+
+  it('tracks the alternate screen when its sequence is split across reads, and leaves it at the end', async () => {
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '\\033[?10'; ${WAIT_KEY}; printf '49hALT\\n'; ${WAIT_KEY}; exit 0`;
+    const { terminal, result } = await run(script, {
+      act: async (h) => {
+        await h.waitForOutput(/READY/);
+        h.press('k');
+        await expect.poll(() => h.output().includes('\x1b[?10'), { timeout: 10_000 }).toBe(true);
+        h.press('k');
+        await h.waitForOutput(/ALT/);
+        h.press('k');
+      },
+    });
+    expect(result.altScreen).toBe(true);
+    expect(beforeRestore(terminal, true).toString()).toContain('\x1b[?1049hALT');
+    expect(result.sttyAfter).toBe(result.sttyBefore);
+  });
+
+  it("gives the agent the terminal's new size when the user resizes it", async () => {
+    const script = `trap 'printf "SIZE %s\\n" "$(stty size)"; exit 0' WINCH; printf 'READY %s\\n' "$(stty size)"; while :; do sleep 5 & wait $!; done`;
+    const { result } = await run(script, {
+      cols: 90,
+      rows: 20,
+      act: async (h) => {
+        await h.waitForOutput(/READY 20 90/);
+        h.resize(120, 33);
+        await h.waitForOutput(/SIZE 33 120/);
+      },
+    });
+    expect(result.exit).toEqual({ exitCode: 0 });
+  });
+
+  it('keeps the tail while nobody watches, and sends it before the live copy once watching starts', async () => {
+    const script = `stty raw -echo; i=0; while [ $i -lt 100 ]; do printf x; i=$((i+1)); done; printf TAIL-END; ${WAIT_KEY}; printf 'LIVE\\n'`;
+    const { terminal, result, output } = await run(script, {
+      env: { DRIVER_TAIL: '20' },
+      steps: [[['watch', 'true'], ['send', 'k']]],
+      act: async (h, next) => {
+        await h.waitForOutput(/TAIL-END/);
+        next();
+      },
+    });
+    expect(result.tails).toEqual([Buffer.from('xxxxxxxxxxxxTAIL-END').toString('base64')]);
+    // No copy before watching; the tail and the live copy are the terminal's last bytes.
+    expect(output.toString()).toBe('LIVE\n');
+    const got = beforeRestore(terminal, false);
+    expect(got.subarray(got.length - 20 - output.length).toString()).toBe('xxxxxxxxxxxxTAIL-ENDLIVE\n');
+  });
+
+  it('accounts for every byte of a flood while ccc is busy: the copy plus the reported gaps is what the terminal got', async () => {
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; head -c 12000000 /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
+    const { terminal, result, output } = await run(script, {
+      env: { DRIVER_WATCH: '1' },
+      // ccc's side stops reading for 3 s while the agent floods the terminal.
+      steps: [[['send', 'k'], ['block', '3000']]],
+      act: async (h, next) => {
+        await h.waitForOutput(/READY/);
+        next();
+      },
+    });
+    const got = beforeRestore(terminal, false);
+    expect(output.length + result.gaps).toBe(got.length);
+    // Every byte reached the terminal (compared as counts: a failure must not print 12 MB). Not on
+    // the Node proxy: node-pty destroys its socket 200 ms after the agent exits when the reader is
+    // paused (the terminal behind), and what was still unread is gone; no public API changes that.
+    if (kind === 'node') return;
+    expect(got.subarray(-8).toString()).toMatch(/xDONE\r?\n$/);
+    expect(got.length - got.indexOf('x')).toBe(12_000_000 + 'DONE\n'.length);
+    expect(result.gaps).toBeGreaterThan(0); // the relay's copy is bounded: this flood overflows it
+  }, 60_000);
+
+  it('reports an agent killed by SIGKILL, and restores the terminal it left raw, on the alternate screen, with modes on', async () => {
+    const script = `stty raw -echo; printf '\\033[?1049h\\033[?2004h\\033[?25lREADY\\n'; exec sleep 30`;
+    const { exited, terminal, result } = await run(script, {
+      steps: [[['kill', 'SIGKILL']]],
+      act: async (h, next) => {
+        await h.waitForOutput(/READY/);
+        next();
+      },
+    });
+    expect(result.exit).toEqual({ exitCode: 0, signal: 9 });
+    expect(exited.exitCode).toBe(137);
+    expect(result.altScreen).toBe(true);
+    beforeRestore(terminal, true);
+    expect(result.sttyAfter).toBe(result.sttyBefore);
+  });
+
+  it('passes a signal from ccc on to the agent and reports it', async () => {
+    const { exited, result } = await run(`printf 'READY\\n'; exec sleep 30`, {
+      steps: [[['kill', 'SIGTERM']]],
+      act: async (h, next) => {
+        await h.waitForOutput(/READY/);
+        next();
+      },
+    });
+    expect(result.exit).toEqual({ exitCode: 0, signal: 15 });
+    expect(exited.exitCode).toBe(143);
+  });
+
+  it('reports an agent that cannot be started, with exit code 127, and leaves the terminal untouched', async () => {
+    const report = path.join(dir, 'report.json');
+    const missing = path.join(dir, 'no-such-agent');
+    const h = startPty(process.execPath, [driver, missing], { cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report } });
+    expect((await h.exited).exitCode).toBe(127);
+    const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
+    expect(result.errors).toEqual([`cannot run ${missing}: No such file or directory`]);
+    expect(result.pid).toBeUndefined();
+    expect(result.sttyAfter).toBe(result.sttyBefore);
+  });
+});
