@@ -74,7 +74,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   });
   // Typed input is recorded from the first keystroke, also the ones typed while the session loads.
   const recorder = new InputRecorder();
-  const recording = proxy.input$.subscribe((chunk) => {
+  const recording = proxy.stdin$.subscribe((chunk) => {
     recorder.record(chunk);
     settled.resolve();
   });
@@ -141,8 +141,9 @@ interface AfterSpawn {
 
 /** Everything the agent's start does not wait for; returns the stop handler. */
 async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<AfterSpawnResult> {
-  const [{ reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }, { holdWriteWarnings }] =
+  const [{ Subject, catchError, concatMap, from, map, of }, { reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }, { holdWriteWarnings }] =
     await Promise.all([
+      import('rxjs'),
       import('./review-stop.js'),
       import('./review-status.js'),
       import('./agent-frames.js'),
@@ -187,36 +188,60 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
 
+  // stop$ ─ concatMap(review) ─► verdict$ ─► the hook's answer and events$: one review at a time,
+  // each stop answered by its own verdict; a review that throws fails its own stop only.
+  const stop$ = new Subject<Stop>();
   let reviewing: Promise<unknown> | undefined;
+  const decide = async ({ input, hookGone }: Stop): Promise<string> => {
+    const parsed = parseStopInput(input);
+    if (!parsed.ok) {
+      session.logger.warn(`malformed Stop hook input: ${parsed.error}`);
+      return '';
+    }
+    bindSession(parsed.value.sessionId);
+    // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
+    // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
+    const review = reviewStop(parsed.value, {
+      ...session.reviewDeps(),
+      signal: AbortSignal.any([hookGone, session.signal]),
+      recentFrames: (id, atLeast) => frames.recent(id, atLeast),
+    });
+    reviewing = review;
+    const decision = await review;
+    session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
+    return hookOutput(decision, { showVerdict: true });
+  };
+  const verdict$ = stop$.pipe(
+    concatMap((stop) =>
+      from(decide(stop)).pipe(
+        map((output): Verdict => ({ stop, output })),
+        catchError((error: unknown) => of<Verdict>({ stop, error })),
+      ),
+    ),
+  );
+  const answering = verdict$.subscribe((verdict) => ('error' in verdict ? verdict.stop.fail(verdict.error) : verdict.stop.answer(verdict.output)));
+  a.undo.push(() => answering.unsubscribe());
   return {
-    onStop: async (input, hookGone) => {
-      const parsed = parseStopInput(input);
-      if (!parsed.ok) {
-        session.logger.warn(`malformed Stop hook input: ${parsed.error}`);
-        return '';
-      }
-      bindSession(parsed.value.sessionId);
-      // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
-      // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
-      const review = reviewStop(parsed.value, {
-        ...session.reviewDeps(),
-        signal: AbortSignal.any([hookGone, session.signal]),
-        recentFrames: (id, atLeast) => frames.recent(id, atLeast),
-      });
-      reviewing = review;
-      const decision = await review;
-      session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
-      return hookOutput(decision, { showVerdict: true });
-    },
+    onStop: (input, hookGone) => new Promise<string>((answer, fail) => stop$.next({ input, hookGone, answer, fail })),
     settled: async () => {
       await reviewing?.catch(() => {});
     },
   };
 }
 
+/** A stop of the agent, answered by its verdict (the hook's output) or failed by the review's error. */
+interface Stop {
+  input: string;
+  hookGone: AbortSignal;
+  answer(output: string): void;
+  fail(error: unknown): void;
+}
+
+type Verdict = { stop: Stop; output: string } | { stop: Stop; error: unknown };
+
 function connectObserver(observer: Observer, proxy: BytePath, undo: AfterSpawn['undo']): void {
   const subscriptions = [
-    proxy.output$.subscribe((chunk) => observer.publishPty(chunk)),
+    proxy.ptyOutput$.subscribe((chunk) => observer.publishPty(chunk)),
     proxy.gap$.subscribe((lost) => observer.outputGap(lost)),
     // Output is copied only while someone watches; the tail kept meanwhile is a joiner's screen.
     proxy.tail$.subscribe((tail) => observer.replaceTail(tail)),

@@ -20,7 +20,7 @@ export interface BytePathOptions {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Copy the output to `output$` from the start; off, nothing is copied until `watch(true)`. */
+  /** Copy the output to `ptyOutput$` from the start; off, nothing is copied until `watch(true)`. */
   watching?: boolean;
   /** How much of the latest output is kept for `tail$` (0: none). */
   tailBytes?: number;
@@ -39,16 +39,16 @@ export interface BytePath {
    * after it was written. A chunk may be a view of a buffer that is reused once the subscriber
    * returns: copy what you keep.
    */
-  readonly output$: Observable<Buffer>;
-  /** The last `tailBytes` of that output, sent when watching starts, before `output$` resumes. */
+  readonly ptyOutput$: Observable<Buffer>;
+  /** The last `tailBytes` of that output, sent when watching starts, before `ptyOutput$` resumes. */
   readonly tail$: Observable<Buffer>;
   /**
-   * Bytes the copy missed because ccc fell behind: what `output$` delivered plus the gaps is what the
+   * Bytes the copy missed because ccc fell behind: what `ptyOutput$` delivered plus the gaps is what the
    * terminal got. The relay's copy is bounded; the Node proxy copies synchronously and never misses.
    */
   readonly gap$: Observable<number>;
   /** Every byte the user typed, in order, after it reached the agent (in batches). */
-  readonly input$: Observable<Buffer>;
+  readonly stdin$: Observable<Buffer>;
   /**
    * The agent's exit, once its last output was drained and the user's terminal was put back (its
    * mode as before, the modes a TUI may leave on switched off, the alternate screen left).

@@ -47,8 +47,8 @@ export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 interface RelayStreams {
-  output$: Subject<Buffer>;
-  input$: Subject<Buffer>;
+  ptyOutput$: Subject<Buffer>;
+  stdin$: Subject<Buffer>;
   gap$: Subject<number>;
   tail$: Subject<Buffer>;
 }
@@ -85,10 +85,10 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
   const onStreamFrame = ({ type, payload }: RelayFrame, s: RelayStreams) => {
     switch (type) {
       case 'O':
-        s.output$.next(payload); // a view: see `output$`
+        s.ptyOutput$.next(payload); // a view: see `ptyOutput$`
         break;
       case 'I':
-        s.input$.next(Buffer.from(payload));
+        s.stdin$.next(Buffer.from(payload));
         break;
       case 'R':
         s.tail$.next(Buffer.from(payload));
@@ -141,8 +141,8 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
   };
 
   const complete = (s: RelayStreams) => {
-    s.output$.complete();
-    s.input$.complete();
+    s.ptyOutput$.complete();
+    s.stdin$.complete();
     s.gap$.complete();
     s.tail$.complete();
   };
@@ -210,7 +210,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
   void exit.then(spawned, spawned); // never wait for a spawn that cannot come
   await started;
   const { Subject } = await import('../rx.js');
-  const ready: RelayStreams = { output$: new Subject<Buffer>(), input$: new Subject<Buffer>(), gap$: new Subject<number>(), tail$: new Subject<Buffer>() };
+  const ready: RelayStreams = { ptyOutput$: new Subject<Buffer>(), stdin$: new Subject<Buffer>(), gap$: new Subject<number>(), tail$: new Subject<Buffer>() };
   streams = ready;
   // The caller subscribes when this function's promise resolves; the held frames follow after that.
   setImmediate(() => {

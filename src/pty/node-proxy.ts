@@ -29,8 +29,8 @@ export function startNodeProxy(options: BytePathOptions): BytePath {
 
 function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOptions): BytePath {
   const timing = { ...TIMING, ...options.timing };
-  const output$ = new Subject<Buffer>();
-  const input$ = new Subject<Buffer>();
+  const ptyOutput$ = new Subject<Buffer>();
+  const stdin$ = new Subject<Buffer>();
   const tail$ = new Subject<Buffer>();
   const gap$ = new Subject<number>();
   const altScreen = new AltScreenTracker();
@@ -57,7 +57,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   /** What the terminal got goes to the copy while watching, and always into the tail. */
   const copy = (bytes: Buffer) => {
     tail.write(bytes);
-    if (watching) output$.next(bytes);
+    if (watching) ptyOutput$.next(bytes);
   };
   const writeInjection = () => {
     const bytes = Buffer.from(pendingInjection);
@@ -95,7 +95,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
 
   const onInput = (chunk: Buffer) => {
     pty.write(chunk);
-    input$.next(chunk);
+    stdin$.next(chunk);
   };
   terminal.input.on('data', onInput);
   undo.push(() => void terminal.input.off('data', onInput));
@@ -114,7 +114,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
       if (paused) pty.resume();
       for (const u of undo.splice(0)) u();
       restoreTerminal();
-      for (const s of [output$, input$, tail$, gap$]) s.complete();
+      for (const s of [ptyOutput$, stdin$, tail$, gap$]) s.complete();
       resolve(signal ? { exitCode, signal } : { exitCode });
     });
   });
@@ -122,10 +122,10 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   return {
     kind: 'node',
     pid: Promise.resolve(pty.pid),
-    output$,
+    ptyOutput$,
     tail$,
     gap$,
-    input$,
+    stdin$,
     exit,
     altScreen,
     watch: (on) => {
@@ -155,10 +155,10 @@ function neverStarted(message: string, options: BytePathOptions, terminal: UserT
   return {
     kind: 'node',
     pid: Promise.resolve(undefined),
-    output$: ended(),
+    ptyOutput$: ended(),
     tail$: ended(),
     gap$: ended(),
-    input$: ended(),
+    stdin$: ended(),
     exit: Promise.resolve({ exitCode: 127 }),
     altScreen: { active: false },
     watch: () => Promise.resolve(),
