@@ -234,34 +234,21 @@ static void send_tail(void) {
 
 /* --- where ccc's own bytes may go: the rules of byte-path-rules.h, as src/pty/terminal-modes.ts applies them --- */
 
-static int ends_inside_utf8(const unsigned char *b, size_t n) {
-  for (size_t back = 1; back <= 3 && back <= n; back++) {
-    unsigned char c = b[n - back];
-    if (c < 0x80) return 0;
-    if (c >= 0xc0) {
-      size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-      return back < need;
-    }
-  }
-  return 0;
-}
+/* Whether the output so far ends inside a sequence, by the state table: exact across reads, read
+   from the chunk's last ESC (every state goes to RULE_VT_ESCAPE there) or, with no ESC and nothing
+   open, from its last four bytes (a UTF-8 character at most). */
+static unsigned char vt_state = RULE_VT_GROUND;
 
-static int ends_inside_escape(const unsigned char *b, size_t n) {
-  size_t from = n > RULE_ESCAPE_LOOKBACK ? n - RULE_ESCAPE_LOOKBACK : 0;
-  const unsigned char *esc = memrchr(b + from, RULE_ESC, n - from);
-  if (!esc) return 0;
-  const unsigned char *rest = esc + 1;
-  size_t len = (size_t)(b + n - rest);
-  if (len == 0) return 1;
-  unsigned char kind = rest[0];
-  if (kind == RULE_CSI_INTRODUCER) {
-    for (size_t i = 1; i < len; i++)
-      if (rest[i] >= RULE_CSI_FINAL_MIN && rest[i] <= RULE_CSI_FINAL_MAX) return 0;
-    return 1;
+static void track_sequences(const unsigned char *b, size_t n) {
+  const unsigned char *esc = memrchr(b, RULE_ESC, n);
+  size_t from = 0;
+  if (esc) {
+    vt_state = RULE_VT_GROUND;
+    from = (size_t)(esc - b);
+  } else if (vt_state == RULE_VT_GROUND && n > 4) {
+    from = n - 4;
   }
-  /* A string ends at BEL or at ST, whose ESC would be the last one found above. */
-  if (memchr(RULE_STRING_INTRODUCERS, kind, sizeof RULE_STRING_INTRODUCERS)) return !memchr(rest, RULE_BEL, len);
-  return 0;
+  for (size_t i = from; i < n; i++) vt_state = RULE_VT_NEXT[vt_state][b[i]];
 }
 
 /* The last enter or leave of the alternate screen decides; a sequence split across reads counts. */
@@ -312,7 +299,8 @@ static void on_output(const unsigned char *bytes, size_t n) {
   if (ccc_gone_at) return; /* the terminal is the shell's again */
   write_or_queue(&to_user, 1, bytes, n);
   last_output_at = now_ms();
-  last_unsafe = ends_inside_escape(bytes, n) || ends_inside_utf8(bytes, n);
+  track_sequences(bytes, n);
+  last_unsafe = vt_state != RULE_VT_GROUND;
   track_alt_screen(bytes, n);
   tee_output(bytes, n);
   keep_tail(bytes, n);

@@ -15,6 +15,17 @@ function cString(text) {
 
 const hex = (byte) => `0x${byte.toString(16).padStart(2, '0')}`;
 
+/** The state table as C rows, 32 entries a line. */
+function table(next, states) {
+  const rows = [];
+  for (let state = 0; state < states; state++) {
+    const lines = [];
+    for (let at = 0; at < 256; at += 32) lines.push(`    ${Array.from(next.subarray(state * 256 + at, state * 256 + at + 32)).join(', ')}`);
+    rows.push(`  {\n${lines.join(',\n')}\n  }`);
+  }
+  return rows.join(',\n');
+}
+
 /** @param {typeof import('../src/pty/byte-path-rules.ts')} rules */
 export function relayRulesHeader(rules) {
   return `/* Generated from src/pty/byte-path-rules.ts by \`npm run gen:relay-rules\`: do not edit. */
@@ -30,7 +41,14 @@ export function relayRulesHeader(rules) {
 #define RULE_CSI_FINAL_MAX ${hex(rules.CSI_FINAL_MAX)}
 static const unsigned char RULE_STRING_INTRODUCERS[] = {${rules.STRING_INTRODUCERS.map(hex).join(', ')}};
 #define RULE_STRING_TERMINATOR_FINAL ${hex(rules.STRING_TERMINATOR_FINAL)}
-#define RULE_ESCAPE_LOOKBACK ${rules.ESCAPE_LOOKBACK}
+
+/* Where a sequence is open: next state = RULE_VT_NEXT[state][byte]; ccc's bytes go only at RULE_VT_GROUND. */
+#define RULE_VT_GROUND ${rules.VT_GROUND}
+#define RULE_VT_ESCAPE ${rules.VT_ESCAPE}
+#define RULE_VT_STATES ${rules.VT_STATES}
+static const unsigned char RULE_VT_NEXT[RULE_VT_STATES][256] = {
+${table(rules.VT_NEXT, rules.VT_STATES)}
+};
 
 static const char RULE_ALT_SCREEN_PREFIX[] = ${cString(rules.ALT_SCREEN_PREFIX)};
 #define RULE_ALT_SCREEN_ENTER ${hex(rules.ALT_SCREEN_ENTER)}

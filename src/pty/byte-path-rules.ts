@@ -23,8 +23,62 @@ export const CSI_FINAL_MAX = 0x7e;
 export const STRING_INTRODUCERS: readonly number[] = [0x5d, 0x50, 0x58, 0x5e, 0x5f];
 /** The second byte of ST (`ESC \`). */
 export const STRING_TERMINATOR_FINAL = 0x5c;
-/** How far back from the end of a chunk an open sequence is looked for (longer ones count as closed). */
-export const ESCAPE_LOOKBACK = 256;
+
+/**
+ * Where a sequence is open, as a state machine over bytes: `VT_NEXT[state * 256 + byte]` is the
+ * next state, and ccc's own bytes may go only where the state is VT_GROUND (outside any escape
+ * sequence, between UTF-8 characters). Both proxies and the screen mirror run this one table; the
+ * relay gets it in its generated header. A VT500-style recognizer that only tracks whether a
+ * sequence is open, not what it means. ESC leads to VT_ESCAPE from every state (a new sequence
+ * starts; inside a string it may be ST, which then closes it just the same), so a chunk can be read
+ * from its last ESC on.
+ */
+export const VT_GROUND = 0;
+/** 1..3: inside a UTF-8 character, with that many continuation bytes still due. */
+const VT_UTF8 = 0;
+export const VT_ESCAPE = 4;
+const VT_ESCAPE_INTERMEDIATE = 5;
+const VT_CSI = 6;
+/** OSC, DCS, SOS, PM, APC: open until BEL or ST. */
+const VT_STRING = 7;
+export const VT_STATES = 8;
+
+function vtNext(state: number, byte: number): number {
+  if (byte === CAN || byte === SUB) return VT_GROUND;
+  if (byte === ESC) return VT_ESCAPE;
+  switch (state) {
+    case VT_GROUND:
+      if (byte >= 0xc2 && byte <= 0xf4) return VT_UTF8 + (byte >= 0xf0 ? 3 : byte >= 0xe0 ? 2 : 1);
+      return VT_GROUND;
+    case VT_UTF8 + 1:
+    case VT_UTF8 + 2:
+    case VT_UTF8 + 3:
+      // A broken character: a terminal gives up on it and this byte starts afresh.
+      if (byte < 0x80 || byte > 0xbf) return vtNext(VT_GROUND, byte);
+      return state - 1;
+    case VT_ESCAPE:
+      if (byte === CSI_INTRODUCER) return VT_CSI;
+      if (STRING_INTRODUCERS.includes(byte)) return VT_STRING;
+      if (byte >= 0x20 && byte <= 0x2f) return VT_ESCAPE_INTERMEDIATE;
+      if (byte >= 0x30 && byte <= 0x7e) return VT_GROUND; // STRING_TERMINATOR_FINAL among them
+      return VT_ESCAPE; // C0 controls inside an escape are executed and leave it open
+    case VT_ESCAPE_INTERMEDIATE:
+      return byte >= 0x30 && byte <= 0x7e ? VT_GROUND : VT_ESCAPE_INTERMEDIATE;
+    case VT_CSI:
+      return byte >= CSI_FINAL_MIN && byte <= CSI_FINAL_MAX ? VT_GROUND : VT_CSI;
+    case VT_STRING:
+      return byte === BEL ? VT_GROUND : VT_STRING;
+    default:
+      throw new Error(`no such sequence state: ${state}`);
+  }
+}
+
+/** The table of `vtNext`, built once. */
+export const VT_NEXT: Uint8Array = (() => {
+  const table = new Uint8Array(VT_STATES * 256);
+  for (let state = 0; state < VT_STATES; state++) for (let byte = 0; byte < 256; byte++) table[state * 256 + byte] = vtNext(state, byte);
+  return table;
+})();
 
 /** What `ESC [ ? 1049 h` (enter the alternate screen) and `… l` (leave it) share. */
 export const ALT_SCREEN_PREFIX = '\x1b[?1049';

@@ -15,7 +15,7 @@ import { Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
 import type { AgentExit, BytePath, BytePathOptions, Undo } from './byte-path.js';
 import { TIMING, type BytePathTiming } from './byte-path-rules.js';
-import { AltScreenTracker, safeToInjectAfter } from './terminal-modes.js';
+import { AltScreenTracker, SequenceTracker } from './terminal-modes.js';
 import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
 
 export function startNodeProxy(options: BytePathOptions): BytePath {
@@ -37,7 +37,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   const tail = new ByteRing(options.tailBytes ?? 0);
   const undo: Undo[] = [];
   let watching = options.watching ?? false;
-  let lastChunk: Buffer | undefined;
+  const sequences = new SequenceTracker();
   let pendingInjection = '';
   let lastDataAt = Date.now();
   let paused = false;
@@ -66,7 +66,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     copy(bytes);
   };
   const flushInjection = () => {
-    if (pendingInjection && safeToInjectAfter(lastChunk)) writeInjection();
+    if (pendingInjection && sequences.atBoundary) writeInjection();
   };
 
   undo.push(
@@ -76,7 +76,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
         paused = true;
         pty.pause();
       }
-      lastChunk = chunk;
+      sequences.feed(chunk);
       altScreen.observe(chunk);
       copy(chunk);
       if (pendingInjection) flushInjection();

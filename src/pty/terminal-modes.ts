@@ -4,20 +4,7 @@
  * Only the alternate screen needs tracking: leaving it when it was never entered would restore a
  * cursor position that was never saved.
  */
-import {
-  ALT_SCREEN_ENTER,
-  ALT_SCREEN_EXIT,
-  ALT_SCREEN_LEAVE,
-  ALT_SCREEN_PREFIX,
-  BEL,
-  CSI_FINAL_MAX,
-  CSI_FINAL_MIN,
-  CSI_INTRODUCER,
-  ESC,
-  ESCAPE_LOOKBACK,
-  MODE_RESETS,
-  STRING_INTRODUCERS,
-} from './byte-path-rules.js';
+import { ALT_SCREEN_ENTER, ALT_SCREEN_EXIT, ALT_SCREEN_LEAVE, ALT_SCREEN_PREFIX, ESC, MODE_RESETS, VT_GROUND, VT_NEXT } from './byte-path-rules.js';
 
 const ALT_SCREEN = Buffer.from(ALT_SCREEN_PREFIX);
 
@@ -59,38 +46,27 @@ export function resetSequence(altScreenActive: boolean): string {
 }
 
 /**
- * True when the chunk ends inside an escape or UTF-8 sequence, so nothing may be injected after it
- * yet (a title update written there would corrupt the agent's sequence). Looks only at the tail.
+ * Whether the output so far ends inside an escape sequence or a UTF-8 character, where ccc's own
+ * bytes (a title update) would corrupt the agent's, by the table in byte-path-rules.ts. Exact
+ * across reads, yet it reads little of a chunk: from its last ESC (every state goes to VT_ESCAPE
+ * there), or, with no ESC and nothing open, its last four bytes (a UTF-8 character at most).
  */
-export function safeToInjectAfter(chunk: Buffer | undefined): boolean {
-  return !chunk || (!endsInsideEscape(chunk) && !endsInsideUtf8(chunk));
-}
+export class SequenceTracker {
+  private state = VT_GROUND;
 
-/** True when the last bytes are an incomplete UTF-8 sequence. */
-export function endsInsideUtf8(chunk: Buffer): boolean {
-  for (let back = 1; back <= Math.min(3, chunk.length); back++) {
-    const byte = chunk[chunk.length - back]!;
-    if (byte < 0x80) return false;
-    if (byte >= 0xc0) {
-      const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
-      return back < need;
-    }
+  get atBoundary(): boolean {
+    return this.state === VT_GROUND;
   }
-  return false;
-}
 
-export function endsInsideEscape(chunk: Buffer): boolean {
-  const from = Math.max(0, chunk.length - ESCAPE_LOOKBACK);
-  const esc = chunk.lastIndexOf(ESC, chunk.length - 1);
-  if (esc < from) return false;
-  const rest = chunk.subarray(esc + 1);
-  if (rest.length === 0) return true;
-  const kind = rest[0]!;
-  if (kind === CSI_INTRODUCER) {
-    for (let i = 1; i < rest.length; i++) if (rest[i]! >= CSI_FINAL_MIN && rest[i]! <= CSI_FINAL_MAX) return false;
-    return true;
+  feed(chunk: Uint8Array): void {
+    const esc = chunk.lastIndexOf(ESC);
+    let from = 0;
+    if (esc !== -1) {
+      this.state = VT_GROUND;
+      from = esc;
+    } else if (this.state === VT_GROUND) from = Math.max(0, chunk.length - 4);
+    let state = this.state;
+    for (let i = from; i < chunk.length; i++) state = VT_NEXT[state * 256 + chunk[i]!]!;
+    this.state = state;
   }
-  // A string ends at BEL or at ST, whose ESC would be the last one found above.
-  if (STRING_INTRODUCERS.includes(kind)) return rest.indexOf(BEL) === -1;
-  return false;
 }

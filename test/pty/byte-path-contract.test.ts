@@ -120,6 +120,25 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     expect(text.indexOf(TITLE)).toBeGreaterThan(wholeAt);
   });
 
+  it('writes an injection after a string that spans three reads, the last of them without an ESC', async () => {
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '\\033]0;a long'; ${WAIT_KEY}; printf ' title, part two'; ${WAIT_KEY}; printf ' and three\\007AFTER\\n'`;
+    const { terminal } = await run(script, {
+      env: { DRIVER_INJECT_IDLE_MS: '60000' },
+      steps: [[['send', 'k']], [['send', 'k']], [['inject', TITLE], ['send', 'k']]],
+      act: async (h, next) => {
+        await h.waitForOutput(/READY/);
+        next();
+        await h.waitForOutput(/a long/);
+        next();
+        await h.waitForOutput(/part two/);
+        next();
+      },
+    });
+    const text = terminal.toString('latin1');
+    expect(text).toContain('\x1b]0;a long title, part two and three\x07AFTER');
+    expect(text.indexOf(TITLE)).toBeGreaterThan(text.indexOf('\x07AFTER'));
+  });
+
   it('writes an injection inside an open sequence once the agent has been quiet for the idle time', async () => {
     const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '\\033[31'; ${WAIT_KEY}; printf 'mRED\\n'`;
     const { terminal } = await run(script, {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AltScreenTracker, endsInsideEscape, endsInsideUtf8, resetSequence, safeToInjectAfter } from '../../src/pty/terminal-modes.js';
+import { VT_GROUND, VT_NEXT } from '../../src/pty/byte-path-rules.js';
+import { AltScreenTracker, resetSequence, SequenceTracker } from '../../src/pty/terminal-modes.js';
 
 describe('terminal modes', () => {
   it('tracks the alternate screen across chunks', () => {
@@ -16,25 +17,56 @@ describe('terminal modes', () => {
     expect(resetSequence(false)).toContain('\x1b[?25h');
   });
 
-  it('knows when a chunk ends inside an escape or UTF-8 sequence', () => {
-    expect(endsInsideEscape(Buffer.from('abc\x1b[31'))).toBe(true);
-    expect(endsInsideEscape(Buffer.from('abc\x1b[31m'))).toBe(false);
-    expect(endsInsideEscape(Buffer.from('\x1b]0;title'))).toBe(true);
-    expect(endsInsideEscape(Buffer.from('\x1b]0;title\x07'))).toBe(false);
-    expect(endsInsideEscape(Buffer.from('\x1b]0;title\x1b\\'))).toBe(false);
-    expect(endsInsideEscape(Buffer.from('x\x1b'))).toBe(true);
-    const snow = Buffer.from('☃');
-    expect(endsInsideUtf8(snow.subarray(0, 2))).toBe(true);
-    expect(endsInsideUtf8(snow)).toBe(false);
-    expect(safeToInjectAfter(undefined)).toBe(true);
+  const endsInside = (...chunks: string[]) => {
+    const tracker = new SequenceTracker();
+    for (const chunk of chunks) tracker.feed(Buffer.from(chunk, 'latin1'));
+    return !tracker.atBoundary;
+  };
+
+  it('knows when the output ends inside an escape sequence or a UTF-8 character', () => {
+    expect(endsInside('abc\x1b[31')).toBe(true);
+    expect(endsInside('abc\x1b[31m')).toBe(false);
+    expect(endsInside('\x1b]0;title')).toBe(true);
+    expect(endsInside('\x1b]0;title\x07')).toBe(false);
+    expect(endsInside('\x1b]0;title\x1b\\')).toBe(false);
+    expect(endsInside('x\x1b')).toBe(true);
+    expect(endsInside('\xe2\x98')).toBe(true);
+    expect(endsInside('\xe2\x98\x83')).toBe(false);
+    expect(endsInside()).toBe(false);
+    // A string is open until BEL or ST, however many reads it spans and whatever bytes it holds.
+    expect(endsInside('\x1b]0;done ', 'x'.repeat(5000), '\xe2\x9c\x93', 'more')).toBe(true);
+    expect(endsInside('\x1b]0;done ', 'x'.repeat(5000), 'end\x07', 'text')).toBe(false);
+    expect(endsInside('\x1bXsos string')).toBe(true);
+    // CAN ends whatever was open.
+    expect(endsInside('\x1b[31', '\x18')).toBe(false);
   });
 
-  it('a complete chunk of text and finished sequences is always safe', () => {
+  it('reading a chunk from its last ESC, or its last four bytes, decides as reading every byte would', () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom('\x1b[0m', '\x1b[', '31', 'm', '\x1b]0;t', '\x07', '\x1b\\', '\x1bP', '\x1b(', 'B', '\x18', '\xe2', '\x98', '\x83', '\xf0\x9f', '\x98\x80'),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 10 }), { maxLength: 8 }), (chunks) => {
+        const tracker = new SequenceTracker();
+        let state = VT_GROUND;
+        for (const pieces of chunks) {
+          const chunk = Buffer.from(pieces.join(''), 'latin1');
+          tracker.feed(chunk);
+          for (const byte of chunk) state = VT_NEXT[state * 256 + byte]!;
+          expect(tracker.atBoundary).toBe(state === VT_GROUND);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a complete chunk of text and finished sequences is always at a boundary', () => {
     const piece = fc.oneof(fc.string(), fc.constantFrom('\x1b[0m', '\x1b[?25l', '\x1b]0;t\x07', '\x1b[38;5;12m'));
     fc.assert(
       fc.property(fc.array(piece), (pieces) => {
         const text = pieces.join('').replace(/\x1b/g, '');
-        expect(safeToInjectAfter(Buffer.from(text + pieces.filter((p) => p.startsWith('\x1b')).join('')))).toBe(true);
+        expect(endsInside(Buffer.from(text + pieces.filter((p) => p.startsWith('\x1b')).join('')).toString('latin1'))).toBe(false);
       }),
     );
   });
@@ -62,8 +94,4 @@ describe('terminal modes', () => {
     );
   });
 
-  it('an OSC string holding a UTF-8 character with the byte 0x9c is still open (0x9c is no terminator)', () => {
-    expect(endsInsideEscape(Buffer.from('\x1b]0;done ✓'))).toBe(true);
-    expect(endsInsideEscape(Buffer.from('\x1bXsos string'))).toBe(true);
-  });
 });
