@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expandHome } from '../config/load.js';
+import { expandHome } from '../config/config-dir.js';
 import { CccError } from '../errors.js';
 
 export interface SupervisorPrompt {

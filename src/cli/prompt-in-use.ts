@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
-import { homeDir } from '../config/load.js';
+import { homeDir } from '../config/config-dir.js';
 import type { PromptInUse } from '../config/show.js';
 
 export function promptInUse(options: { cwd: string; promptPath: string; env: NodeJS.ProcessEnv }): PromptInUse {

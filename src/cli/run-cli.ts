@@ -6,7 +6,6 @@
  */
 import { createRequire } from 'node:module';
 import { isCccError } from '../errors.js';
-import { supervisedPreflight } from './supervised-preflight.js';
 
 /** True for `ccc … --supervisor …` (before any `--`): the supervised launch, not a subcommand. */
 export function isSupervisedLaunch(argv: readonly string[]): boolean {
@@ -15,7 +14,10 @@ export function isSupervisedLaunch(argv: readonly string[]): boolean {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  if (isSupervisedLaunch(argv)) return guarded(async () => supervisedPreflight(argv, process.stdout) ?? launchSupervisedFromCli(argv));
+  if (isSupervisedLaunch(argv)) {
+    const { supervisedPreflight } = await import('./supervised-preflight.js');
+    return guarded(async () => supervisedPreflight(argv, process.stdout) ?? launchSupervisedFromCli(argv));
+  }
   // `ccc --help | head`: a reader that stops early is not an error (the MCP server on stdout handles its own).
   if (argv[0] !== 'mcp') process.stdout.on('error', exitQuietlyOnEpipe);
   // Required, not imported: an ESM import of CommonJS scans it for export names first (commander:

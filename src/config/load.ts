@@ -3,9 +3,9 @@
  * built-in defaults < global `<config dir>/ccc.json` < project config (cosmiconfig, from `cwd`
  * upwards, or `configPath`) < environment < command-line flags. Merged, then validated once.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { moduleCacheDir } from '../state/paths.js';
+import { expandHome, homeDir, resolveConfigDir } from './config-dir.js';
 import { readGlobalFile, readProjectFile } from './config-files.js';
 import { defaultConfig } from './defaults.js';
 import { readEnvLayer } from './env-overrides.js';
@@ -44,23 +44,4 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const config = validateConfig({ merged, sources, files });
   config.supervisor.prompt_path = expandHome(config.supervisor.prompt_path, home);
   return { config, sources, files, configDir, warnings: envLayer.warnings };
-}
-
-/** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. */
-export function resolveConfigDir(env: NodeJS.ProcessEnv, cwd: string): string {
-  const explicit = env.CCC_CONFIG_DIR;
-  if (explicit !== undefined && explicit !== '') return path.resolve(cwd, expandHome(explicit, homeDir(env)));
-  return path.join(homeDir(env), '.claude');
-}
-
-/** HOME from the given environment (tests give each run its own), else the OS's idea of it. */
-export function homeDir(env: NodeJS.ProcessEnv): string {
-  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
-}
-
-/** `~` and `~/x` become paths under `home`; `~user/x` and everything else stay as written. */
-export function expandHome(p: string, home: string): string {
-  if (p === '~') return home;
-  if (p.startsWith('~/')) return path.join(home, p.slice(2));
-  return p;
 }

@@ -4,7 +4,6 @@
  * own because commander's built-in one does not know `supervisor-hook` or the supervised modes.
  */
 import { CccError } from '../../errors.js';
-import { nearMiss } from '../option-typos.js';
 import { supervisorHelp } from '../supervisor-help.js';
 import type { RegisterCommand } from './index.js';
 
@@ -15,7 +14,7 @@ export const registerHelpCommand: RegisterCommand = (program) => {
     .command('help')
     .description('Show the help of a command, or of the supervised modes (ccc help supervisor).')
     .argument('[command]', 'a command name, or supervisor')
-    .action((name: string | undefined) => {
+    .action(async (name: string | undefined) => {
       if (name === undefined || name === 'help') {
         program.outputHelp();
         return;
@@ -29,6 +28,7 @@ export const registerHelpCommand: RegisterCommand = (program) => {
         command.outputHelp();
         return;
       }
+      const { nearMiss } = await import('../option-typos.js');
       const names = [...program.commands.map((c) => c.name()), 'supervisor'];
       const meant = nearMiss(name, names);
       throw new CccError('USAGE', `No command "${name}".${meant ? ` Did you mean \`ccc help ${meant}\`?` : ''} Commands: ${names.join(', ')}.`);

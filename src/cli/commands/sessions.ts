@@ -3,7 +3,7 @@
  * `sessions/<pid>.json` whose process is alive): pid, cwd, session id, iteration, last verdict and
  * the observer URL, so a URL that scrolled away under the TUI can be found again.
  */
-import { resolveConfigDir } from '../../config/load.js';
+import { resolveConfigDir } from '../../config/config-dir.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
 import type { RegisterCommand } from './index.js';
 

@@ -19,7 +19,8 @@ export const registerSupervisorModeCommand: RegisterCommand = (program) => {
       if (mode !== undefined && mode !== 'on' && mode !== 'off') {
         throw new CccError('USAGE', `ccc supervisor-mode takes "on" or "off" (got "${mode}"); without an argument it prints the current mode.`);
       }
-      const { loadConfig, resolveConfigDir } = await import('../../config/load.js');
+      const { resolveConfigDir } = await import('../../config/config-dir.js');
+      const { loadConfig } = await import('../../config/load.js');
       const { checkSessionId } = await import('../../state/paths.js');
       const { readSessionState, updateSessionState } = await import('../../state/session-state.js');
       const sessionId = checkSessionId(sessionFrom(options.session, process.env));

@@ -1,0 +1,26 @@
+/**
+ * Where ccc's configuration and state live, from the environment alone. A leaf (no zod, no
+ * config files): `ccc --help` registers `ccc sessions`, which needs it, and `--version` finds its
+ * cache with it.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+/** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. */
+export function resolveConfigDir(env: NodeJS.ProcessEnv, cwd: string): string {
+  const explicit = env.CCC_CONFIG_DIR;
+  if (explicit !== undefined && explicit !== '') return path.resolve(cwd, expandHome(explicit, homeDir(env)));
+  return path.join(homeDir(env), '.claude');
+}
+
+/** HOME from the given environment (tests give each run its own), else the OS's idea of it. */
+export function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
+}
+
+/** `~` and `~/x` become paths under `home`; `~user/x` and everything else stay as written. */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}
