@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 /**
  * The `ccc` executable. `supervisor-hook` takes a fast path (no CLI parser, no RxJS) because
- * Claude Code waits for it at every stop; everything else goes through the command table.
+ * Claude Code waits for it at every stop, and so does a bare `ccc --version` (issue 16: the parser
+ * and the command table were a third of its time); everything else goes through the command table.
  */
 const argv = process.argv.slice(2);
 
 if (argv[0] === 'supervisor-hook') {
   const { runSupervisorHookCommand } = await import('../stop/hook-command.js');
   process.exitCode = await runSupervisorHookCommand(argv.slice(1));
+} else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  const { versionText } = await import('./version.js');
+  process.stdout.write(await versionText({ cwd: process.cwd(), env: process.env }));
 } else {
   const { runCli, isSupervisedLaunch } = await import('./run-cli.js');
   const code = await runCli(argv);

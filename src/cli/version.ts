@@ -1,13 +1,15 @@
 /**
- * `ccc --version`: ccc's own version, then claude's when it can be found. Never fails for want of
- * claude (that is what a user may be checking), nor for a broken config file.
+ * `ccc --version`: ccc's version, then claude's when it can be found. Never fails for want of
+ * claude (that is what a user may be checking), nor for a broken config file. Loads only what
+ * finds claude (the whole configuration only when a config file may set claude.command), and
+ * claude's version is remembered per executable (src/claude/claude-version.ts).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { promisify } from 'node:util';
+import { claudeVersion } from '../claude/claude-version.js';
+import { configuredClaudeCommand } from '../config/claude-command.js';
+import { resolveConfigDir } from '../config/config-dir.js';
 import { findExecutable } from '../process/resolve-command.js';
-
-const run = promisify(execFile);
+import { cccDir, claudeVersionCachePath } from '../state/paths.js';
 
 /** ccc's version, from the package.json two levels up from both `src/cli/` and `dist/cli/`. */
 export function cccVersion(): string {
@@ -16,27 +18,20 @@ export function cccVersion(): string {
 }
 
 export async function versionText(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
-  const command = await claudeCommand(options);
+  const command = await configuredClaudeCommand(options);
   const claude = findExecutable(command, options.env, options.cwd);
-  const second = claude === undefined ? `claude: not found ("${command}"; install Claude Code or set CCC_CLAUDE)` : `claude ${await claudeVersion(claude, options)}`;
-  return `ccc ${cccVersion()}\n${second}\n`;
-}
-
-/** The configured claude command (CCC_CLAUDE, claude.command); `claude` when the config cannot be read. */
-async function claudeCommand(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
-  try {
-    const { loadConfig } = await import('../config/load.js');
-    return (await loadConfig({ cwd: options.cwd, env: options.env })).config.claude.command;
-  } catch {
-    return options.env.CCC_CLAUDE || 'claude';
-  }
-}
-
-async function claudeVersion(file: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
-  try {
-    const { stdout } = await run(file, ['--version'], { cwd: options.cwd, env: options.env, timeout: 10_000 });
-    return stdout.trim().split('\n')[0] ?? '(no version printed)';
-  } catch (error) {
-    return `(${file} --version failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
-  }
+  if (claude === undefined) return `ccc ${cccVersion()}\nclaude: not found ("${command}"; install Claude Code or set CCC_CLAUDE)\n`;
+  const configDir = resolveConfigDir(options.env, options.cwd);
+  const version = await claudeVersion({
+    command,
+    file: claude,
+    cwd: options.cwd,
+    env: options.env,
+    cacheFile: claudeVersionCachePath(configDir),
+    // A missing config dir is not created for this (a launch would say it is missing): nothing is remembered.
+    prepareDir: () => {
+      if (fs.existsSync(configDir)) cccDir(configDir);
+    },
+  });
+  return `ccc ${cccVersion()}\nclaude ${version}\n`;
 }

@@ -8,6 +8,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Project config file names, in the order they are tried within one directory. */
+export const projectSearchPlaces = [
+  'ccc.config.ts',
+  'ccc.config.mts',
+  'ccc.config.js',
+  'ccc.config.mjs',
+  'ccc.config.cjs',
+  '.cccrc',
+  '.cccrc.json',
+  '.cccrc.yaml',
+  '.cccrc.yml',
+  '.cccrc.js',
+  '.cccrc.ts',
+  'package.json',
+];
+
 export function mayHoldProjectConfig(cwd: string, names: readonly string[]): boolean {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     if (names.some((name) => (name === 'package.json' ? packageJsonHasKey(path.join(dir, name), 'ccc') : fs.existsSync(path.join(dir, name))))) return true;

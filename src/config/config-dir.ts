@@ -13,6 +13,11 @@ export function resolveConfigDir(env: NodeJS.ProcessEnv, cwd: string): string {
   return path.join(homeDir(env), '.claude');
 }
 
+/** The global config file, `<config dir>/ccc.json`. */
+export function globalConfigFile(configDir: string): string {
+  return path.join(configDir, 'ccc.json');
+}
+
 /** HOME from the given environment (tests give each run its own), else the OS's idea of it. */
 export function homeDir(env: NodeJS.ProcessEnv): string {
   return env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();

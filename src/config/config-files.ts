@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { CccError } from '../errors.js';
-import { mayHoldProjectConfig } from './config-candidates.js';
+import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.js';
 import { isPlainObject } from './rules.js';
 import { importUserModule } from './user-module.js';
 
@@ -16,22 +16,6 @@ export interface LoadedFile {
   file: string;
   config: Record<string, unknown>;
 }
-
-/** Project config file names, in the order they are tried within one directory. */
-export const projectSearchPlaces = [
-  'ccc.config.ts',
-  'ccc.config.mts',
-  'ccc.config.js',
-  'ccc.config.mjs',
-  'ccc.config.cjs',
-  '.cccrc',
-  '.cccrc.json',
-  '.cccrc.yaml',
-  '.cccrc.yml',
-  '.cccrc.js',
-  '.cccrc.ts',
-  'package.json',
-];
 
 export async function readGlobalFile(file: string): Promise<LoadedFile | undefined> {
   let text: string;

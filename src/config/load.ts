@@ -3,9 +3,8 @@
  * built-in defaults < global `<config dir>/ccc.json` < project config (cosmiconfig, from `cwd`
  * upwards, or `configPath`) < environment < command-line flags. Merged, then validated once.
  */
-import path from 'node:path';
 import { moduleCacheDir } from '../state/paths.js';
-import { expandHome, homeDir, resolveConfigDir } from './config-dir.js';
+import { expandHome, globalConfigFile, homeDir, resolveConfigDir } from './config-dir.js';
 import { readGlobalFile, readProjectFile } from './config-files.js';
 import { defaultConfig } from './defaults.js';
 import { readEnvLayer } from './env-overrides.js';
@@ -27,7 +26,7 @@ export interface LoadConfigOptions {
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const home = homeDir(options.env);
   const configDir = resolveConfigDir(options.env, options.cwd);
-  const globalFile = await readGlobalFile(path.join(configDir, 'ccc.json'));
+  const globalFile = await readGlobalFile(globalConfigFile(configDir));
   const projectFile = await readProjectFile({ cwd: options.cwd, configPath: options.configPath, moduleCacheDir: () => moduleCacheDir(configDir) });
   const envLayer = readEnvLayer(options.env);
 

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { projectSearchPlaces } from '../config/config-files.js';
+import { projectSearchPlaces } from '../config/config-candidates.js';
 import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
 import { configTemplate } from './config-template.js';

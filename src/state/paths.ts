@@ -36,6 +36,11 @@ export function moduleCacheDir(configDir: string): string {
   return privateDir(path.join(cccDir(configDir), 'module-cache'));
 }
 
+/** `ccc --version`'s memory of claude's version (src/claude/claude-version.ts); not created here. */
+export function claudeVersionCachePath(configDir: string): string {
+  return path.join(configDir, 'ccc', 'claude-version.json');
+}
+
 export function sessionLogPath(configDir: string, sessionId: string): string {
   return path.join(cccDir(configDir), `supervisor-${checkSessionId(sessionId)}.log`);
 }

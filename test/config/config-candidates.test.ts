@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { projectSearchPlaces } from '../../src/config/config-files.js';
-import { mayHoldProjectConfig } from '../../src/config/config-candidates.js';
+import { mayHoldProjectConfig, projectSearchPlaces } from '../../src/config/config-candidates.js';
 import { loadConfig } from '../../src/config/load.js';
 
 let root: string;
