@@ -5,7 +5,7 @@
  * options are open, because they belong to Claude Code or to a plugin, not to ccc.
  */
 import { z } from 'zod';
-import { parseAllowRule } from '../checkers/reviewer/reviewer-policy.js';
+import { parseAllowRule } from '../checkers/reviewer/allow-rule.js';
 import { anyObject, boolean, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
 
 /** Absent or `null` means unset: a higher layer can write `null` to clear a lower layer's value. */

@@ -10,6 +10,7 @@
  * `Bash(make check)` exactly, `Bash(npm run lint:*)` with any arguments, `Bash` for any command,
  * or a tool name (`Edit`, `WebFetch`).
  */
+import { parseAllowRule } from './allow-rule.js';
 import { parseBashCommand, type Segment } from './bash-segments.js';
 
 export interface ReviewerPolicy {
@@ -59,21 +60,6 @@ export function reviewerPolicy(inputs: PolicyInputs): ReviewerPolicy {
     else (parsed.prefix ? prefixes : exact).push(parsed.command);
   }
   return { exact: unique(exact), prefixes: unique(prefixes), tools: unique(tools) };
-}
-
-export type AllowRule = { ok: true; tool: string; command?: string; prefix: boolean } | { ok: false; reason: string };
-
-/** `Tool`, `Bash(command)` or `Bash(prefix:*)` (Claude Code's permission rule syntax). */
-export function parseAllowRule(rule: string): AllowRule {
-  const match = /^([A-Za-z][\w-]*)(?:\((.*)\))?$/s.exec(rule.trim());
-  if (!match) return { ok: false, reason: 'expected a tool name (Edit) or Bash(<command>) / Bash(<command>:*)' };
-  const [, tool, spec] = match as unknown as [string, string, string | undefined];
-  if (spec === undefined) return { ok: true, tool, prefix: false };
-  if (tool !== 'Bash') return { ok: false, reason: `only Bash rules take a pattern; write ${tool} to allow the tool` };
-  const prefix = /(:\*|\s\*)$/.test(spec);
-  const command = spec.replace(/(:\*|\s\*)$/, '').trim();
-  if (command === '') return { ok: false, reason: 'the command in Bash(…) is empty' };
-  return { ok: true, tool, command, prefix };
 }
 
 export function decideToolUse(policy: ReviewerPolicy, tool: string, input: unknown): ToolDecision {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guardAnswer } from '../../../src/checkers/reviewer/guard-hook.js';
-import { decideToolUse, parseAllowRule, reviewerPolicy, type ReviewerPolicy } from '../../../src/checkers/reviewer/reviewer-policy.js';
+import { parseAllowRule } from '../../../src/checkers/reviewer/allow-rule.js';
+import { decideToolUse, reviewerPolicy, type ReviewerPolicy } from '../../../src/checkers/reviewer/reviewer-policy.js';
 
 const npmProject = reviewerPolicy({ testCommand: 'npm test', ruleCommands: ['npm run build && npm test', 'make lint'], allow: [] });
 const bash = (policy: ReviewerPolicy, command: string) => decideToolUse(policy, 'Bash', { command }).allow;
