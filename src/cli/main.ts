@@ -10,7 +10,8 @@ if (argv[0] === 'supervisor-hook') {
   const { runSupervisorHookCommand } = await import('../stop/hook-command.js');
   process.exitCode = await runSupervisorHookCommand(argv.slice(1));
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  const { versionText } = await import('./version.js');
+  const [{ versionText }, { exitQuietlyOnEpipe }] = await Promise.all([import('./version.js'), import('./quiet-epipe.js')]);
+  exitQuietlyOnEpipe();
   process.stdout.write(await versionText({ cwd: process.cwd(), env: process.env }));
 } else {
   const { runCli, isSupervisedLaunch } = await import('./run-cli.js');

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { isCccError } from '../errors.js';
+import { exitQuietlyOnEpipe } from './quiet-epipe.js';
 
 /** True for `ccc … --supervisor …` (before any `--`): the supervised launch, not a subcommand. */
 export function isSupervisedLaunch(argv: readonly string[]): boolean {
@@ -18,8 +19,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const { supervisedPreflight } = await import('./supervised-preflight.js');
     return guarded(async () => supervisedPreflight(argv, process.stdout) ?? launchSupervisedFromCli(argv));
   }
-  // `ccc --help | head`: a reader that stops early is not an error (the MCP server on stdout handles its own).
-  if (argv[0] !== 'mcp') process.stdout.on('error', exitQuietlyOnEpipe);
+  if (argv[0] !== 'mcp') exitQuietlyOnEpipe();
   // Required, not imported: an ESM import of CommonJS scans it for export names first (commander:
   // about 29 ms against 15, on every subcommand).
   const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof import('commander');
@@ -56,11 +56,6 @@ async function launchSupervisedFromCli(argv: string[]): Promise<number> {
     providerEnv: launch.providerEnv,
     extraClaudeArgs: launch.extraClaudeArgs,
   });
-}
-
-function exitQuietlyOnEpipe(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
 }
 
 /** Prints a CccError's message and returns its exit code; anything else is a bug (exit 1). */

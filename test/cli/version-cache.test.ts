@@ -4,6 +4,7 @@
  * command) asks claude again. A broken or unwritable cache never fails `--version`. Runs the built
  * CLI; "claude" is a stand-in script that appends a line to a file each time it runs.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,5 +117,17 @@ describe('ccc --version remembers claude\'s version', () => {
     for (let i = 0; i < 2; i++) expect(await cccVersion({ CCC_CLAUDE: failing })).toMatch(/^ccc .*\nclaude \(.*--version failed: Command failed/);
     expect(claudeRuns()).toBe(2);
     expect(fs.existsSync(cacheFile())).toBe(false);
+  });
+});
+
+describe('a reader that stops early', () => {
+  it.each([['--version'], ['-v'], ['--help']])('ccc %s | true: exit 0, nothing on stderr (EPIPE is not an error)', async (flag) => {
+    const child = spawn(process.execPath, [cccBin, flag], { cwd: home.project, env: { ...home.env, CCC_CLAUDE: claude }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before ccc writes
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
