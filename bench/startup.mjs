@@ -8,6 +8,8 @@
  *               server and a private HOME (test/support/claude-env.ts): spawn until the TUI's `❯` is
  *               on the screen (read through a headless terminal emulator)
  * - wall        `ccc --version`, `ccc --help`, `ccc config --json` against `node -e 0`, spawn to exit
+ *               (`--version`: the warm-up round leaves claude's version remembered in the workspace's
+ *               config dir, so the timed runs cost what a user's second and later runs cost)
  *
  * With BENCH_COMPARE_CLI, the other build's ccc cases run in the same alternation.
  */
