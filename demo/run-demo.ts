@@ -12,11 +12,33 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cccBin, makeClaudeWorld } from '../test/support/claude-env.js';
-import { isToolResultTurn, startModelServer } from '../test/support/model-server.js';
+import { isToolResultTurn, startModelServer, type MessagesBody, type Reply, type ScriptedUsage } from '../test/support/model-server.js';
+import { canonicalRequest } from '../test/support/prefix-share.js';
 
 const interactive = process.argv.includes('--interactive');
 let project = '';
-const server = await startModelServer((request) => {
+/**
+ * The usage a prompt cache would report: the longest prefix this request shares with an earlier one
+ * is read from the cache, the rest written to it (about four characters a token). The real service
+ * caches at the breakpoints claude marks; a prefix is what decides there too.
+ */
+const seen: string[] = [];
+function cachedUsage(body: MessagesBody): ScriptedUsage {
+  const request = canonicalRequest(body);
+  const shared = Math.max(0, ...seen.map((earlier) => sharedLength(earlier, request)));
+  seen.push(request);
+  return { input_tokens: 4, cache_read_input_tokens: Math.round(shared / 4), cache_creation_input_tokens: Math.round((request.length - shared) / 4), output_tokens: 60 };
+}
+
+function sharedLength(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+const server = await startModelServer((request) => ({ ...answer(request), usage: cachedUsage(request.body) }));
+
+function answer(request: Parameters<typeof isToolResultTurn>[0]): Reply {
   const done = fs.existsSync(path.join(project, 'hello.txt'));
   if (request.kind === 'review') {
     return done
@@ -28,7 +50,7 @@ const server = await startModelServer((request) => {
     return { text: 'You are right, creating it now.', toolUse: { name: 'Bash', input: { command: 'echo hello > hello.txt && cat hello.txt', description: 'Create hello.txt' } } };
   }
   return { text: 'Done! hello.txt is created.' };
-});
+}
 const world = makeClaudeWorld({ modelUrl: server.url });
 project = world.cwd;
 fs.writeFileSync(

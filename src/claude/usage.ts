@@ -23,7 +23,7 @@ export function usageOfResult(frame: Frame): Usage {
     cache_read_input_tokens: count(usage.cache_read_input_tokens),
     cache_creation_input_tokens: count(usage.cache_creation_input_tokens),
     output_tokens: count(usage.output_tokens),
-    cost_usd: count(frame.total_cost_usd),
+    cost_usd: roundUsd(count(frame.total_cost_usd)),
   };
 }
 
@@ -33,8 +33,13 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
     cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,
-    cost_usd: a.cost_usd + b.cost_usd,
+    cost_usd: roundUsd(a.cost_usd + b.cost_usd),
   };
+}
+
+/** Sums of binary fractions print as 0.00028000000000000003: a ten-billionth of a dollar is exact enough. */
+function roundUsd(usd: number): number {
+  return Math.round(usd * 1e10) / 1e10;
 }
 
 /** True when a run spent anything (a reviewer killed before its first answer spent nothing). */
