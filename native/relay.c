@@ -61,6 +61,7 @@
 #define INPUT_LIMIT (1u << 20)     /* typed bytes waiting for the agent, and for ccc */
 #define INPUT_BATCH 4096
 #define INPUT_FLUSH_MS 200
+#define EXIT_REPORT_MS 30000       /* how long the exit report waits for a busy ccc to read it */
 #define KILL_GRACE_MS 1000         /* after ccc died: from SIGHUP to SIGKILL of the agent's group */
 
 #define ALT_LEN (sizeof RULE_ALT_SCREEN_PREFIX - 1)
@@ -640,6 +641,9 @@ int main(int argc, char **argv) {
   flush_input_batch();
   report_gap();
   frame_i32s('X', WIFSIGNALED(child_status) ? 0 : code, WIFSIGNALED(child_status) ? WTERMSIG(child_status) : 0, 2);
-  if (chan_open) flush_blocking(&to_ccc, CHAN, 2000);
+  /* The exit report must reach ccc: it waits behind the output copy, which a busy ccc (a review, a
+     collection) may not read for seconds. The terminal is the user's already; a dead ccc ends this
+     at once (EPIPE), one that reads nothing for EXIT_REPORT_MS does not hold the relay forever. */
+  if (chan_open) flush_blocking(&to_ccc, CHAN, EXIT_REPORT_MS);
   return code;
 }

@@ -204,25 +204,31 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     expect(got.subarray(got.length - 20 - output.length).toString()).toBe('xxxxxxxxxxxxTAIL-ENDLIVE\n');
   });
 
-  it('accounts for every byte of a flood while ccc is busy: the copy plus the reported gaps is what the terminal got', async () => {
-    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; head -c 12000000 /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
+  // ccc's side stops reading while the agent floods the terminal: for 3 s, while the flood is still
+  // arriving; and for 6 s, so that the agent exits and the relay ends while ccc still does not read.
+  it.each([
+    [12_000_000, 3000],
+    [6_000_000, 6000],
+  ])('accounts for every byte of a %i-byte flood while ccc is busy for %i ms: the copy plus the reported gaps is what the terminal got, and the exit is reported', async (bytes, blockMs) => {
+    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; head -c ${bytes} /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
     const { terminal, result, output } = await run(script, {
       env: { DRIVER_WATCH: '1' },
-      // ccc's side stops reading for 3 s while the agent floods the terminal.
-      steps: [[['send', 'k'], ['block', '3000']]],
+      steps: [[['send', 'k'], ['block', String(blockMs)]]],
       act: async (h, next) => {
         await h.waitForOutput(/READY/);
         next();
       },
     });
     const got = beforeRestore(terminal, false);
+    expect(result.errors).toEqual([]);
+    expect(result.exit).toEqual({ exitCode: 0 });
     expect(output.length + result.gaps).toBe(got.length);
     // Every byte reached the terminal (compared as counts: a failure must not print 12 MB). Not on
     // the Node proxy: node-pty destroys its socket 200 ms after the agent exits when the reader is
     // paused (the terminal behind), and what was still unread is gone; no public API changes that.
     if (kind === 'node') return;
     expect(got.subarray(-8).toString()).toMatch(/xDONE\r?\n$/);
-    expect(got.length - got.indexOf('x')).toBe(12_000_000 + 'DONE\n'.length);
+    expect(got.length - got.indexOf('x')).toBe(bytes + 'DONE\n'.length);
     expect(result.gaps).toBeGreaterThan(0); // the relay's copy is bounded: this flood overflows it
   }, 60_000);
 
