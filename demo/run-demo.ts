@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cccBin, makeClaudeWorld } from '../test/support/claude-env.js';
 import { isToolResultTurn, startModelServer, type MessagesBody, type Reply, type ScriptedUsage } from '../test/support/model-server.js';
-import { canonicalRequest } from '../test/support/prefix-share.js';
+import { canonicalRequest, sharedPrefixLength } from '../test/support/prefix-share.js';
 
 const interactive = process.argv.includes('--interactive');
 let project = '';
@@ -25,15 +25,9 @@ let project = '';
 const seen: string[] = [];
 function cachedUsage(body: MessagesBody): ScriptedUsage {
   const request = canonicalRequest(body);
-  const shared = Math.max(0, ...seen.map((earlier) => sharedLength(earlier, request)));
+  const shared = Math.max(0, ...seen.map((earlier) => sharedPrefixLength(earlier, request)));
   seen.push(request);
   return { input_tokens: 4, cache_read_input_tokens: Math.round(shared / 4), cache_creation_input_tokens: Math.round((request.length - shared) / 4), output_tokens: 60 };
-}
-
-function sharedLength(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
 }
 
 const server = await startModelServer((request) => ({ ...answer(request), usage: cachedUsage(request.body) }));

@@ -17,11 +17,15 @@ export function canonicalRequest(body: MessagesBody): string {
 
 /** The share (0..1) of `later` that is a prefix of `earlier`. */
 export function sharedPrefixShare(earlier: MessagesBody, later: MessagesBody): number {
-  const a = canonicalRequest(earlier);
   const b = canonicalRequest(later);
+  return b.length === 0 ? 0 : sharedPrefixLength(canonicalRequest(earlier), b) / b.length;
+}
+
+/** How many characters `a` and `b` share from their start. */
+export function sharedPrefixLength(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return b.length === 0 ? 0 : i / b.length;
+  return i;
 }
 
 function withoutBillingHeader(text: string): string {
