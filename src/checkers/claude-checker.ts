@@ -6,13 +6,15 @@
  *
  * Its request is the agent's last request plus the review message, so the conversation is read
  * from the prompt cache (see reviewer/reviewer-launch.ts). An answer without a verdict is asked
- * again by continuing the reviewer's own fork, so the retry is a cached read too.
+ * again in a new fork of the same session, whose message is the review message, the first
+ * answer and a reminder: the conversation is a cached read again, and the reviewer keeps what it
+ * found. (The fork is not saved, so it cannot be continued; see reviewer-launch.ts.)
  */
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
 import { detectTestCommand } from '../init/test-command.js';
-import { buildReviewMessage, VERDICT_REMINDER } from './review-request.js';
+import { buildReviewMessage, retryMessage } from './review-request.js';
 import { reviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
@@ -41,18 +43,16 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
       const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
       const policy = reviewerPolicy({ testCommand: detectTestCommand(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
       const attempts = Math.max(1, options.attempts ?? 2);
-      let message = buildReviewMessage(prompt.text, ctx, policy);
-      let resume: { fork: string } | { continueFork: string } = { fork: ctx.sessionId };
+      const request = buildReviewMessage(prompt.text, ctx, policy);
+      let message = request;
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        const launch = reviewerLaunch({ resume, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
+        const launch = reviewerLaunch({ fork: ctx.sessionId, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
         ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
         const result = await runReviewer(ctx, launch.args, launch.env, message, signal);
         const verdict = parseVerdict({ resultText: result.resultText, completionMarker: ctx.completionMarker });
         if (verdict) return verdict;
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
-        if (!result.sessionId) break;
-        resume = { continueFork: result.sessionId };
-        message = VERDICT_REMINDER;
+        message = retryMessage(request, result.resultText ?? '');
       }
       throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {
         data: { checker: 'claude' },

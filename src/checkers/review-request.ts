@@ -39,6 +39,15 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
 /** Sent to the reviewer's own fork when its answer had no verdict: a cached follow-up, not a new review. */
 export const VERDICT_REMINDER = `Your answer did not end with the verdict. Reply with only the JSON object ${VERDICT_SHAPE}.`;
 
+/** How much of a first answer without a verdict the retry quotes (its end holds the conclusion). */
+const QUOTED_ANSWER_CHARS = 4000;
+
+/** The retry's message: the same request (a cached read), what the reviewer answered, the reminder. */
+export function retryMessage(request: string, answer: string): string {
+  const quoted = answer.length > QUOTED_ANSWER_CHARS ? `…${answer.slice(-QUOTED_ANSWER_CHARS)}` : answer;
+  return `${request}\n\nYou already reviewed this work and answered:\n<previous-answer>\n${quoted}\n</previous-answer>\n\n${VERDICT_REMINDER}`;
+}
+
 function runnable(policy: ReviewerPolicy): string {
   if (policy.tools.includes('Bash')) return 'You may run any shell command that does not change the project.';
   const commands = [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)].map((c) => `\`${c}\``);

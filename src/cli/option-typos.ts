@@ -20,11 +20,11 @@ export function nearMiss(word: string, candidates: readonly string[]): string | 
  * Throws a USAGE error for the first long option before `--` that is a near miss of `known`
  * (its value after `=` aside). `takesValue` says which known options take the next word as a value.
  */
-export function rejectOptionTypos(words: readonly string[], known: readonly string[], takesValue: (name: string) => boolean): void {
+export function rejectOptionTypos(words: readonly string[], known: readonly string[], takesValue: (name: string, next?: string) => boolean): void {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     if (word === '--') return;
-    if (takesValue(word)) {
+    if (takesValue(word, words[i + 1])) {
       i++;
       continue;
     }

@@ -5,6 +5,7 @@
  * (issue 16: every start paid for every command's modules).
  */
 import { createRequire } from 'node:module';
+import { isatty } from 'node:tty';
 import { isCccError } from '../errors.js';
 import { exitQuietlyOnEpipe } from './quiet-epipe.js';
 
@@ -51,6 +52,9 @@ async function launchSupervisedFromCli(argv: string[]): Promise<number> {
   return launchSupervised(launch.argv, {
     cwd: process.cwd(),
     env: launch.env,
+    stdinIsTTY: isatty(0),
+    stdoutIsTTY: isatty(1),
+    openStdin: () => process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     providerEnv: launch.providerEnv,

@@ -22,7 +22,7 @@ function wantsHelp(argv: readonly string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return false;
-    if (takesSupervisorValue(word)) i++;
+    if (takesSupervisorValue(word, argv[i + 1])) i++;
     else if (word === '--help' || word === '-h') return true;
   }
   return false;

@@ -6,7 +6,7 @@ import { CccError } from '../errors.js';
 import type { LogLevel, UserConfig } from '../config/types.js';
 
 export interface SupervisorArgs {
-  /** `-p <task>`: headless mode. */
+  /** `-p [task]`: headless mode; '' when `-p` came without a task (it is then read from stdin). */
   task?: string;
   json: boolean;
   configPath?: string;
@@ -21,10 +21,16 @@ type Handler = (value: string | undefined, out: SupervisorArgs) => void;
 
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-const OPTIONS: Record<string, { value: 'required' | 'none' | 'optional'; apply: Handler }> = {
+/**
+ * `required`: the next word is the value; `optional`: a value only after `=`; `next-word`: the
+ * next word unless it is an option (claude's `-p` is a flag and the prompt may come on stdin).
+ */
+type ValueKind = 'required' | 'none' | 'optional' | 'next-word';
+
+const OPTIONS: Record<string, { value: ValueKind; apply: Handler }> = {
   '--supervisor': { value: 'none', apply: () => {} },
-  '-p': { value: 'required', apply: (v, o) => (o.task = v) },
-  '--print': { value: 'required', apply: (v, o) => (o.task = v) },
+  '-p': { value: 'next-word', apply: (v, o) => (o.task = v ?? '') },
+  '--print': { value: 'next-word', apply: (v, o) => (o.task = v ?? '') },
   '--json': { value: 'none', apply: (_, o) => (o.json = true) },
   '--config': { value: 'required', apply: (v, o) => (o.configPath = v) },
   '--checker': {
@@ -73,6 +79,7 @@ export function parseSupervisorArgs(argv: readonly string[]): SupervisorArgs {
       if (i + 1 >= argv.length) throw usage(`${name} needs a value`);
       value = argv[++i];
     }
+    if (option.value === 'next-word' && value === undefined && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) value = argv[++i];
     if (option.value === 'none' && value !== undefined) throw usage(`${name} takes no value`);
     option.apply(value, out);
   }
@@ -93,6 +100,7 @@ function usage(message: string): CccError {
 export const supervisorOptionNames: readonly string[] = Object.keys(OPTIONS);
 
 /** True for a supervised-mode option whose value is the next word (`--max-iterations 3`). */
-export function takesSupervisorValue(word: string): boolean {
-  return OPTIONS[word]?.value === 'required';
+export function takesSupervisorValue(word: string, next?: string): boolean {
+  const kind = OPTIONS[word]?.value;
+  return kind === 'required' || (kind === 'next-word' && next !== undefined && !next.startsWith('-'));
 }

@@ -1,9 +1,11 @@
 /**
- * `ccc --supervisor -p "<task>"`: the supervised loop without a terminal, for CI. Each agent turn
- * is a `claude -p` run (the first with the task, the next ones `--resume <session>` with the
- * checker's feedback, all with the user's claude args); between turns the same `reviewStop` as
- * the interactive proxy decides. The agent's text goes to stdout, progress to stderr; with
- * `--json`, stdout carries ccc's event stream as JSON lines instead.
+ * `ccc --supervisor -p "<task>"` (or the task on stdin): the supervised loop without a terminal,
+ * for CI. Each agent turn is a `claude -p` run: the first with the task and the user's claude
+ * arguments as given, every later one with the checker's feedback, resuming exactly the agent's
+ * own session (its id and working directory from the turn's frames; see session-flags.ts).
+ * Between turns the same `reviewStop` as the interactive proxy decides. The agent's text goes to
+ * stdout, progress to stderr; with `--json`, stdout carries ccc's event stream as JSON lines
+ * instead. The run ends by naming the session and its log on stderr.
  */
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
@@ -16,10 +18,14 @@ import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
 import { cacheShare, dollars, NO_USAGE, percent, type Usage } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
+import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession } from './supervisor-session.js';
+import { sessionLogPath } from '../state/paths.js';
 
 export interface HeadlessOptions {
   task: string;
+  /** Which session each agent turn is in: the user's flags on the first, the agent's own id after. */
+  plan: SessionPlan;
   json: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -33,7 +39,15 @@ export async function runHeadless(session: SupervisorSession, options: HeadlessO
     return await loop(session, options, recent);
   } finally {
     keepRecent.unsubscribe();
+    options.stderr.write(whereItIs(session));
   }
+}
+
+/** The last lines of a run: which session it was and where its log is, so a CI log leads to both. */
+function whereItIs(session: SupervisorSession): string {
+  const id = session.sessionId;
+  if (!id) return 'ccc: no session was started (claude exited before it began one)\n';
+  return `ccc: session ${id}, log ${sessionLogPath(session.configDir, id)}\nccc: continue it under supervision with \`ccc --supervisor -p "<next task>" -- --resume ${id}\`\n`;
 }
 
 async function loop(session: SupervisorSession, options: HeadlessOptions, recent: ReplaySubject<Frame>): Promise<number> {
@@ -43,13 +57,17 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     else options.stderr.write(inertText(renderEvent(e))); // a verdict's text is the model's: no escape sequence reaches the terminal
   };
   let sessionId: string | undefined;
+  // The session's working directory: claude's `--worktree` moves the session into a new checkout,
+  // and the reviewer must verify that one.
+  let cwd = session.cwd;
   let message = options.task;
   let turn = 0;
   for (;;) {
     turn++;
     emit(event({ kind: 'phase', phase: 'agent' }));
-    const args = ['-p', '--output-format', 'stream-json', '--verbose', ...(sessionId ? ['--resume', sessionId] : []), ...session.claudeArgs];
+    const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
     const result = await runAgentTurn(session, args, message, (frame) => {
+      if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') cwd = frame.cwd;
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
@@ -67,8 +85,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     const decision = await reviewStop(
       {
         sessionId,
-        transcriptPath: transcriptPathFor(session.env, session.cwd, sessionId),
-        cwd: session.cwd,
+        transcriptPath: transcriptPathFor(session.env, cwd, sessionId),
+        cwd,
         stopHookActive: turn > 1,
         lastAssistantMessage: result.resultText ?? '',
         backgroundTasks: [],

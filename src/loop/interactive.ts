@@ -24,9 +24,8 @@ import { event } from './events.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
+import type { SessionPlan } from './session-flags.js';
 import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
-
-const SESSION_CHOOSING_ARGS = ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session'];
 
 /** How long the session's own start may wait for claude's (on 2 cores they compete for the CPU). */
 const SETTLE_MS = 2000;
@@ -34,6 +33,8 @@ const SETTLE_MS = 2000;
 export interface InteractiveOptions {
   /** Start the remote observer (`--observe`). */
   observe: boolean;
+  /** Which session the launch is in (the user's flags; stops name the one the user is in later). */
+  plan: SessionPlan;
   stderr: NodeJS.WritableStream;
 }
 
@@ -59,8 +60,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     },
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
-  const ownsSessionId = !setup.claudeArgs.some((a) => SESSION_CHOOSING_ARGS.includes(a.split('=')[0]!));
-  const launchId = ownsSessionId ? crypto.randomUUID() : undefined;
+  const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
   const timeout = config.supervisor.timeout_seconds * Math.max(1, setup.pipeline.length) + 30;
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const proxy = await startAgentProxy({
@@ -94,7 +94,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     await settled.promise;
     current ??= await openSession(setup);
     session.resolve(current);
-    started = await afterSpawn(current, { proxy, observer, recorder, running, launchId, undo });
+    started = await afterSpawn(current, { proxy, observer, recorder, running, launchId: launchId ?? options.plan.resumedId, undo });
     onStop.resolve(started.onStop);
     const exit = await proxy.exit;
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
@@ -118,6 +118,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     // After the TUI is gone and the terminal restored: what this session's reviews cost.
     const summary = current && reviewSummary(current.reviews, current.reviewUsage);
     if (summary) options.stderr.write(`ccc: ${summary}\n`);
+    // claude's own last line says `claude --resume <id>`, which would leave supervision.
+    if (current?.sessionId) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${current.sessionId}\`\n`);
   }
 }
 
@@ -161,6 +163,8 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
     recorder.bind(inputLogPath(session.configDir, id));
     running.update({ session_id: id });
   };
+  // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
+  // `/clear` or `/resume` inside the TUI moves the user to another session, which the next stop names.
   if (a.launchId) bindSession(a.launchId);
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
@@ -175,10 +179,6 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
     releaseWarnings();
   });
   if (observer) connectObserver(observer, proxy, a.undo);
-  // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
-  // `/clear` inside the TUI starts another transcript, which the next stop names.
-  const resumed = resumedSessionId(session.claudeArgs);
-  if (resumed) bindSession(resumed);
   const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptPathFor(session.env, session.cwd, id), session.signal, { logger: session.logger }));
   const framing = frames.frames$.subscribe((frame) => session.onFrame(frame));
   a.undo.push(() => {
@@ -270,16 +270,4 @@ function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-/** The session `--resume <id>` continues in place (with `--fork-session` claude starts a new one). */
-function resumedSessionId(args: readonly string[]): string | undefined {
-  if (args.includes('--fork-session')) return undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') break;
-    if ((arg === '--resume' || arg === '-r') && /^[0-9a-f-]{36}$/i.test(args[i + 1] ?? '')) return args[i + 1];
-    if (arg.startsWith('--resume=') && /^[0-9a-f-]{36}$/i.test(arg.slice(9))) return arg.slice(9);
-  }
-  return undefined;
 }

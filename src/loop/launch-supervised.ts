@@ -1,6 +1,7 @@
 /**
- * The entry of `ccc [provider] --supervisor …`: parse the options, resolve the configuration,
- * check everything a user could have wrong before anything starts (config, SUPERVISOR.md, the
+ * The entry of `ccc [provider] --supervisor …`: parse the options, decide the mode and the task as
+ * claude would (run-mode.ts), resolve the configuration, check everything a user could have wrong
+ * before anything starts (config, claude flags that cannot be supervised, SUPERVISOR.md, the
  * claude executable, the checkers and plugins: each a clear error, exit 2), then run the
  * interactive or headless loop. Each mode loads its own modules: the interactive one starts the
  * agent before the rest of the session (see interactive.ts).
@@ -12,11 +13,17 @@ import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
+import { chooseRunMode } from './run-mode.js';
+import { sessionPlan, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
 export interface LaunchIo {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** A terminal on stdin and stdout means interactive; otherwise the task may come on stdin. */
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  openStdin(): NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Provider env and claude args contributed by `ccc <provider>`. */
@@ -26,6 +33,7 @@ export interface LaunchIo {
 
 export async function launchSupervised(argv: readonly string[], io: LaunchIo): Promise<number> {
   const args = parseSupervisorArgs(argv);
+  const mode = await chooseRunMode({ print: args.task, json: args.json, stdinIsTTY: io.stdinIsTTY, openStdin: io.openStdin, stdoutIsTTY: io.stdoutIsTTY, stderr: io.stderr });
   const env = { ...io.env, ...io.providerEnv };
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
   const { config } = resolved;
@@ -36,26 +44,28 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
     if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });
   }
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
+  const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
+  const plan = sessionPlan(claudeArgs, mode.mode);
   const pipeline = await buildPipeline({ config, cwd: io.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   io.stderr.write('Supervisor mode enabled\n');
-  const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs: [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs] };
+  const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs };
   const observe = args.observe !== undefined;
-  if (args.task === undefined) {
+  if (mode.mode === 'interactive') {
     const { runInteractive } = await import('./interactive.js');
-    return runInteractive(setup, { observe, stderr: io.stderr });
+    return runInteractive(setup, { observe, plan, stderr: io.stderr });
   }
   const { SupervisorSession } = await import('./supervisor-session.js');
   const session = new SupervisorSession(setup);
   await session.start();
   try {
-    return await runHeadlessSession(session, { task: args.task, json: args.json, observe }, io);
+    return await runHeadlessSession(session, { task: mode.task, plan, json: args.json, observe }, io);
   } finally {
     await session.close();
   }
 }
 
 /** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
-async function runHeadlessSession(session: SupervisorSession, options: { task: string; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
+async function runHeadlessSession(session: SupervisorSession, options: { task: string; plan: SessionPlan; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
   const { registerRunningSession } = await import('./running-session.js');
   const { runHeadless } = await import('./headless.js');
   const command = [session.config.claude.command, '-p', options.task];
@@ -68,6 +78,7 @@ async function runHeadlessSession(session: SupervisorSession, options: { task: s
   try {
     return await runHeadless(session, {
       task: options.task,
+      plan: options.plan,
       json: options.json,
       stdout: observing && observer ? observing.teeStream(io.stdout, publish) : io.stdout,
       stderr: observing && observer ? observing.teeStream(io.stderr, publish) : io.stderr,

@@ -95,7 +95,10 @@ describe('typos: did you mean, exit 2, claude never started', () => {
 
   it("the value of -p is the task, not a typo; claude's own options and anything after -- pass", () => {
     const check = (words: string[]) => () => rejectOptionTypos(words, supervisorOptionNames, takesSupervisorValue);
-    expect(check(['--supervisor', '-p', '--max-iteration'])).not.toThrow();
+    expect(check(['--supervisor', '-p', 'fix --max-iteration handling'])).not.toThrow();
+    expect(check(['--supervisor', '--print=--max-iteration'])).not.toThrow();
+    // -p is a flag, as claude's is (the task may come on stdin): an option after it is an option.
+    expect(check(['--supervisor', '-p', '--max-iteration'])).toThrow(/Did you mean --max-iterations\?/);
     expect(check(['--supervisor', '--model', 'opus', '--', '--max-iteration'])).not.toThrow();
     expect(check(['--supervisor', '--max-iteration=3'])).toThrow(/Did you mean --max-iterations\?/);
     expect(nearMiss('--verbose', ['--supervisor', '--version', '--help'])).toBeUndefined();

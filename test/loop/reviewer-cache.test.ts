@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERDICT_REMINDER } from '../../src/checkers/review-request.js';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { readLog, runCcc, SUPERVISOR_TEXT, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { sharedPrefixShare } from '../support/prefix-share.js';
 import { reviewStep } from '../support/review-script.js';
@@ -69,8 +69,9 @@ describe('reviews read from the prompt cache', () => {
     const before = server.requests[server.requests.indexOf(retries[0]!) - 1]!;
     expect(before.kind).toBe('review');
     expectCacheIdentical(retries[0]!, before);
-    // The retry continued the reviewer's own fork: it holds the first answer.
+    // The retry forks the agent's session again (the first fork was not saved) and quotes the first answer.
     expect(retries[0]!.text).toContain('Hmm, I am not sure what to say.');
+    expect(retries[0]!.text).toContain(SUPERVISOR_TEXT);
 
     const events = jsonLines(run.stdout);
     const verdicts = events.filter((e) => e.kind === 'verdict');

@@ -14,8 +14,8 @@ import { POLICY_ENV } from './guard-hook.js';
 import { READ_ONLY_TOOLS, type ReviewerPolicy } from './reviewer-policy.js';
 
 export interface ReviewerLaunchOptions {
-  /** The agent's session to fork, or the reviewer's own fork to continue (a retry). */
-  resume: { fork: string } | { continueFork: string };
+  /** The agent's session to fork. */
+  fork: string;
   /** The user's claude arguments for the agent. */
   claudeArgs: readonly string[];
   cwd: string;
@@ -32,8 +32,14 @@ export interface ReviewerLaunch {
 
 export const GUARD_SCRIPT = fileURLToPath(new URL('./guard-main.js', import.meta.url));
 
+/**
+ * The fork is never saved (`--no-session-persistence`): a saved fork would be the newest session of
+ * the project, so the user's next `claude --continue` (or a supervised `--continue`) would continue
+ * the reviewer's conversation instead of the agent's, and every review would add a session to the
+ * user's `/resume` list. The flag changes neither the tools nor the system prompt of the request.
+ */
 export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
-  const session = 'fork' in options.resume ? ['--fork-session', '--resume', options.resume.fork] : ['--resume', options.resume.continueFork];
+  const session = ['--fork-session', '--resume', options.fork, '--no-session-persistence'];
   let inherited = inheritedArgs(options.claudeArgs);
   if (options.model) inherited = [...withoutOption(inherited, '--model'), '--model', options.model];
   const args = withLaunchSettings(['-p', ...session, '--verbose', '--output-format', 'stream-json', ...inherited], guardSettings(), options.cwd);

@@ -14,10 +14,10 @@ describe('how the reviewer is started', () => {
     expect(inheritedArgs(['--allowedTools', 'Bash', 'Write'])).toEqual([]);
   });
 
-  it('forks the agent session with stream-json, no --json-schema, the guard hook, and the policy in the environment', () => {
-    const launch = reviewerLaunch({ resume: { fork: 'sess-1' }, claudeArgs: ['--model', 'opus', '--allowedTools', 'Bash'], cwd: '/tmp', env: { HOME: '/h' }, policy });
+  it('forks the agent session without saving the fork, with stream-json, no --json-schema, the guard hook, and the policy in the environment', () => {
+    const launch = reviewerLaunch({ fork: 'sess-1', claudeArgs: ['--model', 'opus', '--allowedTools', 'Bash'], cwd: '/tmp', env: { HOME: '/h' }, policy });
     expect(launch.args.slice(0, 2)).toEqual(['--settings', expect.any(String)]);
-    expect(launch.args.slice(2)).toEqual(['-p', '--fork-session', '--resume', 'sess-1', '--verbose', '--output-format', 'stream-json', '--model', 'opus']);
+    expect(launch.args.slice(2)).toEqual(['-p', '--fork-session', '--resume', 'sess-1', '--no-session-persistence', '--verbose', '--output-format', 'stream-json', '--model', 'opus']);
     expect(launch.args).not.toContain('--json-schema');
     const settings = JSON.parse(launch.args[1]!);
     expect(settings.hooks.PreToolUse[0].matcher).toBe('*');
@@ -26,18 +26,16 @@ describe('how the reviewer is started', () => {
     expect(JSON.parse(launch.env.CCC_REVIEWER_POLICY!)).toEqual(policy);
   });
 
-  it("merges the guard into the user's own --settings, continues its own fork on a retry, and uses supervisor.reviewer.model", () => {
+  it("merges the guard into the user's own --settings and uses supervisor.reviewer.model", () => {
     const launch = reviewerLaunch({
-      resume: { continueFork: 'fork-9' },
+      fork: 'sess-9',
       claudeArgs: ['--model', 'opus', '--settings', '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[]}]},"env":{"A":"1"}}'],
       cwd: '/tmp',
       env: {},
       policy,
       model: 'haiku',
     });
-    expect(launch.args).toContain('--resume');
-    expect(launch.args).not.toContain('--fork-session');
-    expect(launch.args[launch.args.indexOf('--resume') + 1]).toBe('fork-9');
+    expect(launch.args[launch.args.indexOf('--resume') + 1]).toBe('sess-9');
     expect(launch.args.filter((a) => a === '--model')).toHaveLength(1);
     expect(launch.args[launch.args.indexOf('--model') + 1]).toBe('haiku');
     const settings = JSON.parse(launch.args[launch.args.indexOf('--settings') + 1]!);
