@@ -171,7 +171,7 @@ export function renderEvent(e: SupervisorEvent): string {
     case 'checker':
       return e.state === 'start' ? `ccc:   ${e.checker} checking…\n` : e.state === 'done' ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n` : `ccc:   ${e.checker} failed\n`;
     case 'verdict':
-      return e.completed ? `ccc: ✓ complete (${e.checker}${spentText(e.usage)})\n` : `ccc: ✗ not complete (${e.checker}${spentText(e.usage)}): ${firstLine(e.feedback)}\n`;
+      return e.completed ? `ccc: ✓ complete (${e.checker}${spentText(e.usage)})\n` : `ccc: ✗ not complete (${e.checker}${spentText(e.usage)}): ${feedbackLines(e.feedback)}`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'error':
@@ -189,7 +189,14 @@ function spentText(usage: Usage | undefined): string {
   return usage ? `, ${dollars(usage.cost_usd)}, ${percent(cacheShare(usage))} cached` : '';
 }
 
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+/** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */
+const FEEDBACK_LINES = 15;
+
+/** The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all. */
+function feedbackLines(text: string): string {
+  const [first = '', ...rest] = text.trim().split(/\r?\n/);
+  const clip = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line);
+  const shown = rest.slice(0, FEEDBACK_LINES).map((line) => `ccc:   │ ${clip(line)}\n`);
+  const more = rest.length > FEEDBACK_LINES ? `ccc:   │ … ${rest.length - FEEDBACK_LINES} more lines in the log\n` : '';
+  return `${clip(first)}\n${shown.join('')}${more}`;
 }

@@ -1,4 +1,8 @@
-/** `ccc validate [provider] [--all] [--network]`: exit 0 when every checked provider is valid, 2 otherwise. */
+/**
+ * `ccc validate [provider] [--all] [--network]`: exit 0 when every checked provider is valid, 2
+ * otherwise. With no provider configured, it checks the environment's setup instead: which
+ * credentials claude will use (an API key in the environment, a login, …), exit 0 when there are any.
+ */
 import { CccError } from '../../errors.js';
 import type { RegisterCommand } from './index.js';
 
@@ -21,6 +25,11 @@ export const registerValidateCommand: RegisterCommand = (program, setExit) => {
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env });
       const { providers } = resolved.config;
       const configFile = globalConfigFile(resolved.configDir);
+      if (Object.keys(providers).length === 0 && name === undefined) {
+        const { validateEnvironment } = await import('../../providers/validate-environment.js');
+        setExit(await validateEnvironment({ env: process.env, cwd: process.cwd(), network: options.network === true, configFile, out: process.stdout }));
+        return;
+      }
       const names = pickProviders(Object.keys(providers), name, options.all ? undefined : resolved.config.current_provider, configFile);
       let reports = names.map((n) => checkProviderConfig(n, providers[n]!));
       if (options.network) reports = await Promise.all(reports.map((r) => checkEndpoint(r)));
