@@ -1,0 +1,159 @@
+/**
+ * claude's session flags in an interactive supervised session, typed in a real pty with the real
+ * claude TUI against the scripted model server: the reviewer forks the session the user is in
+ * (chosen by a flag, or by /resume and /clear inside the TUI), the feedback reaches that session
+ * after its earlier turns, the exit code is claude's, and the last line says how to continue
+ * under supervision.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { REVIEW_MESSAGE_MARK, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+
+const FEEDBACK = 'FEEDBACK-9K: the parser tests are still missing';
+const EARLIER = 'EARLIER-TASK-51: set up the parser';
+const TASK = 'NOW-TASK-88 finish the parser';
+const SESSION_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+
+interface Row {
+  name: string;
+  /**
+   * An earlier supervised session, made headless or interactive, that the flags continue. (claude
+   * 2.1.330's interactive `--continue` does not pick a session made in print mode: see
+   * test/claude/claude-facts.test.ts.)
+   */
+  earlier?: 'headless' | 'interactive';
+  args: (earlier: string | undefined) => string[];
+  /** Typed in the TUI before the task. */
+  typed?: (earlier: string | undefined) => string;
+  endsIn: 'earlier' | 'new' | typeof SESSION_ID;
+}
+
+const rows: Row[] = [
+  { name: '--continue after an earlier supervised session', earlier: 'interactive', args: () => ['--continue'], endsIn: 'earlier' },
+  { name: '-c after an earlier supervised session', earlier: 'interactive', args: () => ['-c'], endsIn: 'earlier' },
+  { name: '--resume <id> of a headless run', earlier: 'headless', args: (id) => ['--resume', id!], endsIn: 'earlier' },
+  { name: '--resume <id> --fork-session', earlier: 'headless', args: (id) => ['--resume', id!, '--fork-session'], endsIn: 'new' },
+  { name: '--session-id <uuid>', args: () => ['--session-id', SESSION_ID], endsIn: SESSION_ID },
+  { name: '/resume <id> typed in the TUI', earlier: 'headless', args: () => [], typed: (id) => `/resume ${id}`, endsIn: 'earlier' },
+];
+
+describe('interactive supervised sessions with claude session flags', () => {
+  let server: ModelServer | undefined;
+  let world: ClaudeWorld | undefined;
+  let h: PtyHarness | undefined;
+  const queue: Array<{ completed: boolean; feedback: string }> = [];
+  afterEach(async () => {
+    h?.kill();
+    await server?.close();
+    world?.cleanup();
+    server = world = h = undefined;
+  });
+
+  async function setup(): Promise<{ server: ModelServer; world: ClaudeWorld }> {
+    let agentTurn = 0;
+    queue.length = 0;
+    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } } : { text: `AGENT-REPLY-${agentTurn++}` }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    return { server, world };
+  }
+
+  async function launch(w: ClaudeWorld, args: string[]): Promise<PtyHarness> {
+    const script = `"${process.execPath}" "${cccBin}" --supervisor ${args.map((a) => `'${a}'`).join(' ')}; echo "CCC-EXIT=$?"; sleep 5`;
+    h = startPty('/bin/sh', ['-c', script], { cwd: w.cwd, env: w.env });
+    await h.waitForScreen(/❯/, 60_000);
+    return h;
+  }
+
+  async function exit(pty: PtyHarness): Promise<string> {
+    await pty.type('/exit');
+    await pty.waitForScreen(/❯ \/exit/, 10_000);
+    pty.press('\r');
+    await pty.waitForOutput(/CCC-EXIT=\d+/, 30_000);
+    return pty.output().toString('utf8');
+  }
+
+  it.each(rows)('$name: the feedback reaches the agent in the session the user is in; the reviewer forks that one', async (row) => {
+    const t = await setup();
+    let earlier: string | undefined;
+    if (row.earlier === 'headless') {
+      const run = await runCcc(t.world, ['--supervisor', '-p', EARLIER]);
+      expect(run.code).toBe(0);
+      earlier = /ccc: session ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
+    } else if (row.earlier === 'interactive') {
+      const pty = await launch(t.world, []);
+      await pty.type(EARLIER);
+      pty.press('\r');
+      await pty.waitForScreen(/review 1 \(claude\): complete/, 60_000);
+      earlier = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(await exit(pty))?.[1];
+      pty.kill();
+    }
+    const before = t.server.requests.length;
+    queue.push({ completed: false, feedback: FEEDBACK });
+    const pty = await launch(t.world, row.args(earlier));
+    if (row.typed) {
+      await pty.type(row.typed(earlier));
+      pty.press('\r');
+      await pty.waitForScreen(new RegExp(EARLIER.slice(0, 14)), 30_000);
+      await pty.waitForScreen(/❯\s*$/m, 20_000);
+    }
+    await pty.type(TASK);
+    pty.press('\r');
+    await pty.waitForScreen(/review 2 \(claude\): complete/, 60_000);
+
+    const requests = t.server.requests.slice(before);
+    const agent = requests.filter((r) => r.kind === 'agent');
+    const reviews = requests.filter((r) => r.kind === 'review');
+    expect(reviews).toHaveLength(2);
+    expect(agent).toHaveLength(2);
+    for (const request of agent) expect(request.text).not.toContain(REVIEW_MESSAGE_MARK);
+    const [first, second] = agent as [RecordedRequest, RecordedRequest];
+    expect(first.lastUserText).toContain(TASK);
+    expect(second.lastUserText).toContain(FEEDBACK);
+    expect(second.text).toContain(TASK);
+    if (row.earlier) {
+      expect(first.text).toContain(EARLIER);
+      expect(second.text).toContain(EARLIER);
+      expect(reviews[0]!.text).toContain(EARLIER);
+    }
+    // Each review forked the session of its stop: the second one holds the feedback.
+    expect(reviews[0]!.text).toContain(TASK);
+    expect(reviews[1]!.text).toContain(FEEDBACK);
+
+    const output = await exit(pty);
+    expect(output).toMatch(/CCC-EXIT=0/);
+    const hint = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(output);
+    expect(hint, 'the last line says how to continue under supervision').not.toBeNull();
+    if (row.endsIn === 'earlier') expect(hint![1]).toBe(earlier);
+    else if (row.endsIn === SESSION_ID) expect(hint![1]).toBe(SESSION_ID);
+    else expect(hint![1]).not.toBe(earlier);
+  });
+
+  it('/clear inside the TUI: the next review forks the new session, whose history has none of the cleared one', async () => {
+    const t = await setup();
+    queue.push({ completed: true, feedback: 'first is fine' }, { completed: false, feedback: FEEDBACK });
+    const pty = await launch(t.world, []);
+    await pty.type(EARLIER);
+    pty.press('\r');
+    await pty.waitForScreen(/review 1 \(claude\): complete/, 60_000);
+    await pty.type('/clear');
+    await pty.waitForScreen(/❯ \/clear/, 10_000);
+    pty.press('\r');
+    await pty.waitForScreen(/❯\s*$/m, 20_000);
+    await pty.type(TASK);
+    pty.press('\r');
+    await pty.waitForScreen(/review 2 \(claude\): complete/, 60_000);
+    const reviews = t.server.byKind('review');
+    expect(reviews).toHaveLength(3);
+    expect(reviews[1]!.text).toContain(TASK);
+    expect(reviews[1]!.text).not.toContain(EARLIER);
+    const agent = t.server.byKind('agent');
+    const fed = agent.find((r) => r.lastUserText.includes(FEEDBACK))!;
+    expect(fed.text).toContain(TASK);
+    expect(fed.text).not.toContain(EARLIER);
+    const output = await exit(pty);
+    expect(output).toMatch(/CCC-EXIT=0/);
+  });
+});
