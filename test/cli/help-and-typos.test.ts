@@ -86,6 +86,12 @@ describe('typos: did you mean, exit 2, claude never started', () => {
     [['--supervisor', '--max-iteration', '3'], 'Unknown option --max-iteration. Did you mean --max-iterations?'],
     [['--supervisor', '-p', 'task', '--chekcer=rule'], 'Unknown option --chekcer. Did you mean --checker?'],
     [['--supervisor', '--log-levl', 'debug'], 'Did you mean --log-level?'],
+    // An option of the supervised modes without --supervisor: claude would only say "unknown option".
+    [['--max-iterations', '3'], '--max-iterations is an option of supervised runs. Did you mean `ccc --supervisor --max-iterations 3`?'],
+    [['--checker', 'rule', '-p', 'fix it'], "Did you mean `ccc --supervisor --checker rule -p 'fix it'`?"],
+    [['--json', '--model', 'opus'], 'Did you mean `ccc --supervisor --json --model opus`?'],
+    [['--observe'], 'Did you mean `ccc --supervisor --observe`?'],
+    [['--timeout=30'], '--timeout is an option of supervised runs.'],
   ])('ccc %j', async (args, message) => {
     const run = await ccc(args);
     expect(run.stderr).toContain(message);

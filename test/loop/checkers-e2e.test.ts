@@ -49,6 +49,16 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(readLog(world)).toMatch(/checker=rule completed=false .*feedback="The command `test -f DONE` failed with exit code 1\..*checker verdict/);
   });
 
+  it("a failing rule's last lines of output are on the progress line (inert) and in the agent's feedback", async () => {
+    const failing = `test -f DONE || { printf 'compiling\\n\\033]0;owned\\007ERR-LINE-77: expected DONE\\n3 failed\\n'; exit 1; }`;
+    await setup({ supervisor: { checkers: [{ use: 'rule', commands: [failing] }] } }, lazyThenDone);
+    const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/ccc: ✗ not complete \(rule\): The command .* failed with exit code 1\.\n(ccc: {3}│ .*\n)*ccc: {3}│ .*ERR-LINE-77: expected DONE\nccc: {3}│ 3 failed\n/);
+    expect(run.stderr).not.toContain('\u001b]0;owned');
+    expect(server.byKind('agent')[1]!.lastUserText).toMatch(/ERR-LINE-77: expected DONE\n3 failed/);
+  });
+
   it('a hook checker written in Python drives the loop', async () => {
     await setup({ supervisor: { checkers: [{ use: 'hook', command: `python3 ${path.join(fixtures, 'done-hook.py')}` }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);

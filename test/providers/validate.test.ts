@@ -96,10 +96,40 @@ describe('ccc validate', () => {
     expect(offline.code).toBe(0); // without --network nothing is sent
   });
 
-  it('says how to add providers when there are none', async () => {
+  it('with no provider, an API key in the environment is a valid setup: it says claude will use it, exit 0', async () => {
     const result = await runCcc(world, ['validate']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('No providers in');
+    expect(result.stdout).toMatch(/environment\s+ok\s+https:\/\/api\.anthropic\.com/);
+    expect(result.stdout).toContain('claude will use the API key in ANTHROPIC_API_KEY (…mnop) against https://api.anthropic.com.');
+    expect(result.stdout).not.toContain(world.env.ANTHROPIC_API_KEY!);
+  });
+
+  it("with no provider, claude's precedence decides: a bearer token before a key; an apiKeyHelper; a login; --network probes ANTHROPIC_BASE_URL", async () => {
+    const up = await localServer(401);
+    const token = await runCcc(world, ['validate', '--network'], { env: { ANTHROPIC_AUTH_TOKEN: 'tok-0123456789abcdef', ANTHROPIC_BASE_URL: up.url } });
+    expect(token.code).toBe(0);
+    expect(token.stdout).toContain('claude will use the bearer token in ANTHROPIC_AUTH_TOKEN (…cdef).');
+    expect(token.stdout).toMatch(/answered HTTP 401 in \d+ ms/);
+    expect(up.hits).toHaveLength(1);
+
+    fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ apiKeyHelper: '~/bin/get-key' }));
+    const helper = await runCcc(world, ['validate'], { env: { ANTHROPIC_API_KEY: '' } });
+    expect(helper.code).toBe(0);
+    expect(helper.stdout).toContain('the key printed by apiKeyHelper `~/bin/get-key`');
+
+    fs.rmSync(path.join(world.claudeDir, 'settings.json'));
+    fs.writeFileSync(path.join(world.claudeDir, '.credentials.json'), '{}', { mode: 0o600 });
+    const login = await runCcc(world, ['validate'], { env: { ANTHROPIC_API_KEY: '' } });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain(`your claude login (${path.join(world.claudeDir, '.credentials.json')})`);
+  });
+
+  it('with no provider and no credentials anywhere: exit 2, saying how to add them', async () => {
+    const result = await runCcc(world, ['validate'], { env: { ANTHROPIC_API_KEY: '' } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('No providers configured in');
+    expect(result.stdout).toContain('claude has no credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or run `claude` and log in with /login.');
+    expect(result.stdout).toMatch(/Not valid\. Add credentials, or a provider under "providers" in .*ccc\.json/);
   });
 });
 
