@@ -6,6 +6,7 @@
 const USAGE = `Supervised modes:
   ccc [provider] --supervisor [options] [--] [claude args…]             interactive: the Claude Code TUI
   ccc [provider] --supervisor -p "<task>" [options] [--] [claude args…]  headless, for CI
+  echo "<task>" | ccc [provider] --supervisor [options]                 headless too (no terminal: stdin is the task)
 
 Whenever the agent stops, the checkers review the work; until they confirm it is done, their
 feedback becomes the agent's next message in the same session.`;
@@ -13,7 +14,7 @@ feedback becomes the agent's next message in the same session.`;
 /** Each option of the supervised modes, as shown, with what it does. */
 export const SUPERVISOR_OPTION_HELP: ReadonlyArray<{ names: string[]; usage: string; text: string }> = [
   { names: ['--supervisor'], usage: '--supervisor', text: 'run claude supervised (this mode)' },
-  { names: ['-p', '--print'], usage: '-p, --print <task>', text: 'headless: run <task> to completion, then exit with a code below' },
+  { names: ['-p', '--print'], usage: '-p, --print [task]', text: 'headless: run <task> (and what is piped on stdin) to completion, then exit with a code below' },
   { names: ['--checker'], usage: '--checker <name>', text: 'claude, rule, hook, or a plugin path or package (ccc-supervisor/plugins/test-gate);\nrepeat it for a pipeline, in order (default: supervisor.checkers, else claude)' },
   { names: ['--max-iterations'], usage: '--max-iterations <n>', text: 'reviews before ccc hands back without completion (default 20)' },
   { names: ['--timeout'], usage: '--timeout <seconds>', text: 'time limit of each checker (default 600)' },
@@ -37,6 +38,7 @@ export function supervisorHelp(): string {
   const width = Math.max(...SUPERVISOR_OPTION_HELP.map((o) => o.usage.length)) + 2;
   const indent = (text: string) => text.replaceAll('\n', `\n${' '.repeat(width + 2)}`);
   const options = SUPERVISOR_OPTION_HELP.map((o) => `  ${o.usage.padEnd(width)}${indent(o.text)}`).join('\n');
-  const passThrough = 'Options ccc does not know are claude\'s and pass through to every agent turn; after -- everything\ndoes, e.g. ccc --supervisor -p "fix the tests" -- --allowedTools Bash.';
+  const passThrough =
+    'Options ccc does not know are claude\'s and pass through to every agent turn; after -- everything\ndoes, e.g. ccc --supervisor -p "fix the tests" -- --allowedTools Bash. Session flags (--continue,\n--resume, --fork-session, --session-id, --worktree, …) choose the first turn\'s session; every later\nturn resumes the agent\'s own.';
   return `${USAGE}\n\nOptions of the supervised modes:\n${options}\n\n${passThrough}\n\n${EXIT_CODES}\n`;
 }
