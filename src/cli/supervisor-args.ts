@@ -9,6 +9,8 @@ export interface SupervisorArgs {
   /** `-p <task>`: headless mode. */
   task?: string;
   json: boolean;
+  /** `--report` values, in order (src/report/report-targets.ts reads them). */
+  reports?: string[];
   configPath?: string;
   /** `--observe` given (port 0 = random when no port was named). */
   observe?: number;
@@ -26,6 +28,7 @@ const OPTIONS: Record<string, { value: 'required' | 'none' | 'optional'; apply: 
   '-p': { value: 'required', apply: (v, o) => (o.task = v) },
   '--print': { value: 'required', apply: (v, o) => (o.task = v) },
   '--json': { value: 'none', apply: (_, o) => (o.json = true) },
+  '--report': { value: 'required', apply: (v, o) => (o.reports ??= []).push(v!) },
   '--config': { value: 'required', apply: (v, o) => (o.configPath = v) },
   '--checker': {
     value: 'required',

@@ -45,6 +45,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let sessionId: string | undefined;
   let message = options.task;
   let turn = 0;
+  emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
   for (;;) {
     turn++;
     emit(event({ kind: 'phase', phase: 'agent' }));
