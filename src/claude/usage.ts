@@ -23,9 +23,10 @@ export const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, cache_read_input
  */
 export function runCost(frame: Frame): number {
   const byModel = frame.model_usage_since_last_result;
-  if (byModel && typeof byModel === 'object') {
+  if (byModel && typeof byModel === 'object' && !Array.isArray(byModel)) {
+    // Empty when the run got no answer (a model API error): it cost nothing.
     const costs = Object.values(byModel as Record<string, unknown>).map((m) => (m && typeof m === 'object' ? (m as { costUSD?: unknown }).costUSD : undefined));
-    if (costs.length > 0 && costs.every((c) => typeof c === 'number')) return roundUsd(costs.reduce((a: number, c) => a + count(c), 0));
+    return roundUsd(costs.reduce((sum: number, c) => sum + count(c), 0));
   }
   return roundUsd(count(frame.total_cost_usd));
 }

@@ -2,8 +2,8 @@
  * What the `result` frame of a resumed `claude -p` run says it cost. Pinned on 2.1.330: its
  * `total_cost_usd` (and `modelUsage`) is the cost of the whole session so far, the runs it resumes
  * included, and so is a `--fork-session` run's (the reviewer's: the agent's cost is in it); its
- * `usage` and `model_usage_since_last_result` are that run's alone. ccc takes a run's cost from
- * the latter (src/claude/usage.ts `runCost`).
+ * `usage` and `model_usage_since_last_result` are that run's alone (empty when the model never
+ * answered). ccc takes a run's cost from the latter (src/claude/usage.ts `runCost`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCost, usageOfResult } from '../../src/claude/usage.js';
@@ -23,7 +23,8 @@ describe('the real claude: the cost a resumed run reports', () => {
   });
 
   it('total_cost_usd sums the resumed session (a fork too); usage and model_usage_since_last_result are the run alone', async () => {
-    server = await startModelServer(() => ({ text: 'ok', usage: { input_tokens: 1000, output_tokens: 100 } }));
+    let failing = false;
+    server = await startModelServer(() => (failing ? { error: { status: 400, message: 'no' } } : { text: 'ok', usage: { input_tokens: 1000, output_tokens: 100 } }));
     world = makeClaudeWorld({ modelUrl: server.url });
     const run = async (extra: string[]) => {
       const frames: Frame[] = [];
@@ -42,5 +43,11 @@ describe('the real claude: the cost a resumed run reports', () => {
       expect(runCost(frame)).toBeCloseTo(one, 10);
       expect(usageOfResult(frame).cost_usd).toBeCloseTo(one, 10);
     }
+    failing = true;
+    const failed = await run(['--fork-session', '--resume', first.sessionId]);
+    expect(failed.frame.is_error).toBe(true);
+    expect(failed.frame.total_cost_usd).toBeCloseTo(2 * one, 10);
+    expect(failed.frame.model_usage_since_last_result).toEqual({});
+    expect(runCost(failed.frame)).toBe(0);
   });
 });
