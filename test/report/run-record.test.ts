@@ -51,6 +51,10 @@ describe('runRecord', () => {
     ]);
     expect(failed).toMatchObject({ outcome: 'checker-failed', completed: false, exitCode: 4 });
     expect(failed.reviews).toEqual([{ n: 1, checker: 'claude', result: 'failed', feedback: 'the claude reviewer did not answer within 3s', durationMs: 3000 }]);
+    // A log cut right after the checker's error: the review failed, the run has no end.
+    const cut = runRecord([{ kind: 'iteration', n: 1, max: 20, at: at(0) }, { kind: 'error', message: 'reviewer crashed', at: at(2) }]);
+    expect(cut).toMatchObject({ outcome: 'unfinished', completed: false, reviews: [{ n: 1, result: 'failed', feedback: 'reviewer crashed', durationMs: 2000 }] });
+    expect(cut.message).toBeUndefined();
     const agent = runRecord([{ kind: 'error', message: 'the agent exited with code 1', at: at(0) }, { kind: 'end', exit_code: 1, at: at(1) }]);
     expect(agent).toMatchObject({ outcome: 'error', completed: false, exitCode: 1, message: 'the agent exited with code 1', reviews: [] });
   });
