@@ -141,6 +141,8 @@
 
   function describe(event) {
     switch (event.kind) {
+      case 'start':
+        return { title: 'Task', detail: event.task };
       case 'phase':
         return { title: `Phase: ${event.phase}` };
       case 'iteration':

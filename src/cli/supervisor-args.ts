@@ -9,6 +9,8 @@ export interface SupervisorArgs {
   /** `-p [task]`: headless mode; '' when `-p` came without a task (it is then read from stdin). */
   task?: string;
   json: boolean;
+  /** `--report` values, in order (src/report/report-targets.ts reads them). */
+  reports?: string[];
   configPath?: string;
   /** `--observe` given (port 0 = random when no port was named). */
   observe?: number;
@@ -32,6 +34,7 @@ const OPTIONS: Record<string, { value: ValueKind; apply: Handler }> = {
   '-p': { value: 'next-word', apply: (v, o) => (o.task = v ?? '') },
   '--print': { value: 'next-word', apply: (v, o) => (o.task = v ?? '') },
   '--json': { value: 'none', apply: (_, o) => (o.json = true) },
+  '--report': { value: 'required', apply: (v, o) => (o.reports ??= []).push(v!) },
   '--config': { value: 'required', apply: (v, o) => (o.configPath = v) },
   '--checker': {
     value: 'required',

@@ -23,6 +23,7 @@ export const SUPERVISOR_OPTION_HELP: ReadonlyArray<{ names: string[]; usage: str
   { names: ['--log-level'], usage: '--log-level <level>', text: 'debug, info, warn or error (the log is in ~/.claude/ccc/)' },
   { names: ['--config'], usage: '--config <path>', text: 'use this project config file instead of searching for one' },
   { names: ['--json'], usage: '--json', text: "headless: print ccc's event stream as JSON lines on stdout instead of text" },
+  { names: ['--report'], usage: '--report <report>', text: 'headless: github (the job summary, outputs and an annotation; on by itself when\nGITHUB_ACTIONS=true), junit=<file>, events=<file> (the --json lines), or none; repeatable' },
   { names: ['-h', '--help'], usage: '-h, --help', text: "this help (claude's own: ccc -- --help)" },
 ];
 

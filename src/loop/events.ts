@@ -5,6 +5,7 @@
 import type { Usage } from '../claude/usage.js';
 
 export type SupervisorEvent =
+  | { kind: 'start'; task: string; at: string }
   | { kind: 'phase'; phase: 'agent' | 'review' | 'idle'; at: string }
   | { kind: 'iteration'; n: number; max: number; at: string }
   | { kind: 'checker'; checker: string; state: 'start' | 'done' | 'error'; duration_ms?: number; at: string }

@@ -16,7 +16,7 @@ import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
 import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
-import { cacheShare, dollars, NO_USAGE, percent, type Usage } from '../claude/usage.js';
+import { cacheShare, dollars, NO_USAGE, percent, runCost, type Usage } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession } from './supervisor-session.js';
@@ -62,6 +62,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let cwd = session.cwd;
   let message = options.task;
   let turn = 0;
+  emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
   for (;;) {
     turn++;
     emit(event({ kind: 'phase', phase: 'agent' }));
@@ -119,7 +120,8 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
     env: session.agentEnv(),
     logger: session.logger,
     onFrame: (frame) => {
-      if (frame.type === 'result' && typeof frame.total_cost_usd === 'number') session.addCost(frame.total_cost_usd);
+      // A resumed turn's total_cost_usd is the whole session's so far: only this turn's cost counts.
+      if (frame.type === 'result') session.addCost(runCost(frame));
       onFrame(frame);
     },
   });

@@ -13,6 +13,7 @@ import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
+import { reportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from './run-mode.js';
 import { sessionPlan, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession } from './supervisor-session.js';
@@ -35,6 +36,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const args = parseSupervisorArgs(argv);
   const mode = await chooseRunMode({ print: args.task, json: args.json, stdinIsTTY: io.stdinIsTTY, openStdin: io.openStdin, stdoutIsTTY: io.stdoutIsTTY, stderr: io.stderr });
   const env = { ...io.env, ...io.providerEnv };
+  const reports = reportTargets(args.reports ?? [], { env, cwd: io.cwd, headless: mode.mode === 'headless' });
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
   const { config } = resolved;
   config.claude.command = requireClaude(config.claude.command, env, io.cwd);
@@ -56,10 +58,14 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   }
   const { SupervisorSession } = await import('./supervisor-session.js');
   const session = new SupervisorSession(setup);
+  const { startSessionReports } = await import('../report/start-reports.js');
+  const reporting = await startSessionReports(session, reports, { env, json: args.json, stdout: io.stdout, stderr: io.stderr });
   await session.start();
+  let code: number | undefined;
   try {
-    return await runHeadlessSession(session, { task: mode.task, plan, json: args.json, observe }, io);
+    return (code = await runHeadlessSession(session, { task: mode.task, plan, json: args.json, observe }, io));
   } finally {
+    await reporting.finish(code);
     await session.close();
   }
 }

@@ -3,6 +3,8 @@ import type { ObserverEvent } from './protocol.js';
 
 export function eventText(event: ObserverEvent): string {
   switch (event.kind) {
+    case 'start':
+      return `task: ${event.task.trim().split('\n')[0]}`;
     case 'phase':
       return `phase: ${event.phase}`;
     case 'iteration':

@@ -12,6 +12,7 @@ import { registerLaunchCommand } from './launch.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerObserveCommand } from './observe.js';
 import { registerProvidersCommand } from './providers.js';
+import { registerReportCommand } from './report.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerSupervisorHookCommand } from './supervisor-hook.js';
 import { registerSupervisorModeCommand } from './supervisor-mode.js';
@@ -27,6 +28,7 @@ export const commands: RegisterCommand[] = [
   registerValidateCommand,
   registerObserveCommand,
   registerSessionsCommand,
+  registerReportCommand,
   registerSupervisorModeCommand,
   registerSupervisorHookCommand,
   registerMcpCommand,

@@ -1,0 +1,58 @@
+/**
+ * What a headless run hands GitHub Actions: the job summary (Markdown), the step outputs
+ * (`completed`, `exit_code`, `outcome`, `reviews`, `cost_usd`, `session_id`, `log_file`,
+ * `feedback`: the last verdict's, exact) and one annotation: `::notice` when the checker confirmed
+ * completion, `::error` when the run ended without that. The annotation's text reaches the job's
+ * log: controls other than line ends are made spaces (an escape sequence shows as text); line ends
+ * and everything else come back exactly, escaped as workflow commands must be.
+ */
+import { dollars } from '../claude/usage.js';
+import { outputEntry, workflowCommand } from './github-commands.js';
+import { githubSummary } from './github-summary.js';
+import { outcomeText, totalCost, type RunRecord } from './run-record.js';
+
+const ANNOTATION_FEEDBACK_CHARS = 4000;
+const LOG_CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+
+export interface GithubReport {
+  summary: string;
+  outputs: string;
+  /** One workflow command line, without its line end. */
+  annotation: string;
+}
+
+export function githubReport(record: RunRecord, where: { logFile?: string; junitFile?: string; eventsFile?: string }): GithubReport {
+  const lastVerdict = [...record.reviews].reverse().find((r) => r.result === 'complete' || r.result === 'not complete');
+  const outputs: Array<[string, string]> = [
+    ['completed', String(record.completed)],
+    ['exit_code', record.exitCode === undefined ? '' : String(record.exitCode)],
+    ['outcome', record.outcome],
+    ['reviews', String(record.reviews.length)],
+    ['cost_usd', String(totalCost(record))],
+    ['session_id', record.sessionId ?? ''],
+    ['log_file', where.logFile ?? ''],
+    ['feedback', lastVerdict?.feedback ?? ''],
+  ];
+  if (where.junitFile) outputs.push(['junit_file', where.junitFile]);
+  if (where.eventsFile) outputs.push(['events_file', where.eventsFile]);
+
+  const reviews = `${record.reviews.length} review${record.reviews.length === 1 ? '' : 's'}, ${dollars(totalCost(record))}`;
+  const feedback = lastVerdict?.feedback ? `\nLast feedback (${lastVerdict.checker}): ${bounded(lastVerdict.feedback)}` : '';
+  const annotation = record.completed
+    ? workflowCommand('notice', { title: 'ccc: completed' }, forLog(`The checker confirmed completion (${reviews}).${feedback}`))
+    : workflowCommand('error', { title: `ccc: ${outcomeText(record.outcome)}` }, forLog(`${record.message ?? outcomeText(record.outcome)} (${reviews}, exit code ${record.exitCode ?? 'unknown'}).${feedback}`));
+  return {
+    summary: githubSummary(record, where),
+    outputs: outputs.map(([name, value]) => outputEntry(name, value)).join(''),
+    annotation,
+  };
+}
+
+function forLog(text: string): string {
+  return text.replace(LOG_CONTROLS, ' ');
+}
+
+function bounded(text: string): string {
+  const chars = Array.from(text);
+  return chars.length > ANNOTATION_FEEDBACK_CHARS ? `${chars.slice(0, ANNOTATION_FEEDBACK_CHARS).join('')}…` : text;
+}

@@ -1,0 +1,268 @@
+/**
+ * One headless run, as the reports see it, read from its event stream: what `--json` prints (the
+ * supervisor's events and `{ kind: 'frame', frame }` lines), live from the session or from a file.
+ * Every field is read defensively: the lines may come from another ccc version or a file someone
+ * edited, and events gain optional fields over time. What is not there stays unknown; nothing is
+ * made up.
+ */
+import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
+import type { Frame } from '../frames/frame.js';
+
+/** How the run ended: a stop reason of the loop, `error` (the agent failed), or `unfinished` (no end event). */
+export type Outcome =
+  | 'completed'
+  | 'limit'
+  | 'no-progress'
+  | 'cost-cap'
+  | 'checker-failed'
+  | 'disabled'
+  | 'background-tasks'
+  | 'recursion'
+  | 'cancelled'
+  | 'error'
+  | 'unfinished';
+
+export type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
+
+export interface ReviewRecord {
+  /** The iteration number the loop gave the review. */
+  n: number;
+  /** The checker whose verdict it is (or the last one that ran, when none gave one). */
+  checker: string;
+  result: ReviewResult;
+  /** The verdict's feedback, or why the review failed. */
+  feedback: string;
+  durationMs?: number;
+  usage?: Usage;
+}
+
+export interface RunRecord {
+  task?: string;
+  outcome: Outcome;
+  /** True only when the checker confirmed completion. */
+  completed: boolean;
+  /** The exit code of the end event; undefined when the run has none. */
+  exitCode?: number;
+  /** What the loop or the agent said when it ended without completion. */
+  message?: string;
+  reviews: ReviewRecord[];
+  reviewUsage: Usage;
+  /** What the agent's own turns cost (the reviews are in `reviewUsage`). */
+  agentCostUsd: number;
+  sessionId?: string;
+  startedAt?: string;
+  endedAt?: string;
+  durationMs?: number;
+}
+
+const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['completed', 'limit', 'no-progress', 'cost-cap', 'checker-failed', 'disabled', 'background-tasks', 'recursion', 'cancelled', 'error', 'unfinished']);
+
+type Line = Record<string, unknown>;
+
+/** The record of one run from its lines, in order. */
+export function runRecord(lines: Iterable<unknown>): RunRecord {
+  const reviews: ReviewRecord[] = [];
+  let open: { review: ReviewRecord; startedAt?: number } | undefined;
+  let task: string | undefined;
+  let stopped: { reason: string; message: string } | undefined;
+  let agentError: string | undefined;
+  let end: Line | undefined;
+  let agentCostUsd = 0;
+  let sessionId: string | undefined;
+  let firstAt: string | undefined;
+  let lastAt: string | undefined;
+  let startAt: string | undefined;
+
+  const close = (result: ReviewResult, feedback: string, at: string | undefined, extra: Partial<ReviewRecord> = {}) => {
+    if (!open) return;
+    const ended = time(at);
+    Object.assign(open.review, { result, feedback, ...extra });
+    if (open.startedAt !== undefined && ended !== undefined) open.review.durationMs = Math.max(0, ended - open.startedAt);
+    open = undefined;
+  };
+
+  for (const raw of lines) {
+    if (!isObject(raw)) continue;
+    const line = raw as Line;
+    const at = str(line.at);
+    if (at !== undefined && time(at) !== undefined) {
+      firstAt ??= at;
+      lastAt = at;
+    }
+    switch (line.kind) {
+      case 'frame': {
+        const frame = line.frame;
+        if (!isObject(frame)) break;
+        const f = frame as Frame;
+        if (typeof f.session_id === 'string' && f.session_id) sessionId = f.session_id;
+        if (f.type === 'result') agentCostUsd += runCost(f);
+        break;
+      }
+      case 'start':
+        task = str(line.task) ?? task;
+        startAt ??= at;
+        break;
+      case 'iteration': {
+        close('unfinished', '', at);
+        const review: ReviewRecord = { n: num(line.n) ?? reviews.length + 1, checker: '', result: 'unfinished', feedback: '' };
+        reviews.push(review);
+        open = { review, startedAt: time(at) };
+        break;
+      }
+      case 'checker':
+        if (open && str(line.checker)) open.review.checker = str(line.checker)!;
+        break;
+      case 'verdict': {
+        if (!open) {
+          const review: ReviewRecord = { n: num(line.iteration) ?? reviews.length + 1, checker: '', result: 'unfinished', feedback: '' };
+          reviews.push(review);
+          open = { review };
+        }
+        const usage = usageOf(line.usage);
+        close(line.completed === true ? 'complete' : 'not complete', str(line.feedback) ?? '', at, {
+          checker: str(line.checker) ?? open.review.checker,
+          ...(usage ? { usage } : {}),
+        });
+        break;
+      }
+      case 'error': {
+        const message = str(line.message) ?? '';
+        if (open) close('failed', message, at);
+        else agentError = message;
+        break;
+      }
+      case 'stopped': {
+        const reason = str(line.reason) ?? '';
+        const message = str(line.message) ?? '';
+        if (open) close(reason === 'cancelled' ? 'cancelled' : 'failed', message, at);
+        stopped = { reason, message };
+        break;
+      }
+      case 'end':
+        end = line;
+        break;
+      default:
+        break;
+    }
+  }
+  close('unfinished', '', lastAt);
+
+  const reviewUsage = usageOf(end?.review_usage) ?? reviews.reduce((sum, r) => (r.usage ? addUsage(sum, r.usage) : sum), NO_USAGE);
+  const exitCode = end ? num(end.exit_code) : undefined;
+  const last = reviews[reviews.length - 1];
+  let outcome: Outcome;
+  let message: string | undefined;
+  if (!end) {
+    outcome = 'unfinished';
+    message = agentError ?? stopped?.message;
+  } else if (stopped) {
+    outcome = OUTCOMES.has(stopped.reason) ? (stopped.reason as Outcome) : 'error';
+    message = stopped.message;
+  } else if (agentError !== undefined) {
+    outcome = 'error';
+    message = agentError;
+  } else if (last?.result === 'complete' || exitCode === 0) {
+    outcome = 'completed';
+  } else {
+    outcome = 'error';
+  }
+  const startedAt = startAt ?? firstAt;
+  const endedAt = str(end?.at) ?? lastAt;
+  const started = time(startedAt);
+  const ended = time(endedAt);
+  return {
+    ...(task !== undefined ? { task } : {}),
+    outcome,
+    completed: outcome === 'completed' && last?.result === 'complete',
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(message !== undefined && message !== '' ? { message } : {}),
+    reviews,
+    reviewUsage,
+    agentCostUsd: Math.round(agentCostUsd * 1e10) / 1e10,
+    ...(sessionId ? { sessionId } : {}),
+    ...(startedAt ? { startedAt } : {}),
+    ...(endedAt ? { endedAt } : {}),
+    ...(started !== undefined && ended !== undefined ? { durationMs: Math.max(0, ended - started) } : {}),
+  };
+}
+
+/** Agent and reviews together. */
+export function totalCost(record: RunRecord): number {
+  return Math.round((record.agentCostUsd + record.reviewUsage.cost_usd) * 1e10) / 1e10;
+}
+
+/** The outcome in a few words, for people. */
+export function outcomeText(outcome: Outcome): string {
+  switch (outcome) {
+    case 'completed':
+      return 'completed';
+    case 'limit':
+      return 'iteration limit reached';
+    case 'no-progress':
+      return 'stopped: no progress';
+    case 'cost-cap':
+      return 'cost cap reached';
+    case 'checker-failed':
+      return 'checker failed';
+    case 'disabled':
+      return 'supervision off';
+    case 'background-tasks':
+      return 'background tasks still running';
+    case 'recursion':
+      return 'nested supervised run';
+    case 'cancelled':
+      return 'review cancelled';
+    case 'error':
+      return 'agent error';
+    case 'unfinished':
+      return 'unfinished (no end event)';
+  }
+}
+
+/** The first non-empty line of a text, trimmed. */
+export function firstLine(text: string): string {
+  for (const line of text.split(/\r\n|\r|\n/)) if (line.trim()) return line.trim();
+  return '';
+}
+
+/** `850 ms`, `12.3 s`, `4 min 05 s`, `1 h 02 min`. */
+export function durationText(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const whole = Math.round(s);
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+  return `${Math.floor(whole / 3600)} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+function usageOf(value: unknown): Usage | undefined {
+  if (!isObject(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const count = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
+  return addUsage(NO_USAGE, {
+    input_tokens: count(v.input_tokens),
+    cache_read_input_tokens: count(v.cache_read_input_tokens),
+    cache_creation_input_tokens: count(v.cache_creation_input_tokens),
+    output_tokens: count(v.output_tokens),
+    cost_usd: count(v.cost_usd),
+  });
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function time(at: string | undefined): number | undefined {
+  if (at === undefined) return undefined;
+  const t = Date.parse(at);
+  return Number.isNaN(t) ? undefined : t;
+}

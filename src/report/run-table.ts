@@ -1,0 +1,82 @@
+/**
+ * Many runs in one table (`ccc report`): a matrix's event logs merged for a final job. One row per
+ * run (task, outcome, exit code, reviews, cost, review cache share, duration) and the totals:
+ * runs, completed runs, reviews, cost, the cache share of all review input, and the summed run time.
+ */
+import { addUsage, cacheShare, dollars, NO_USAGE, percent, totalInput, type Usage } from '../claude/usage.js';
+import { markdownText } from './markdown-text.js';
+import { durationText, firstLine, outcomeText, totalCost, type Outcome, type RunRecord } from './run-record.js';
+
+export interface RunRow {
+  file: string;
+  task: string | null;
+  outcome: Outcome;
+  completed: boolean;
+  exit_code: number | null;
+  reviews: number;
+  cost_usd: number;
+  agent_cost_usd: number;
+  review_cost_usd: number;
+  review_cache_share: number | null;
+  duration_ms: number | null;
+  session_id: string | null;
+}
+
+export interface RunTable {
+  runs: RunRow[];
+  totals: { runs: number; completed: number; reviews: number; cost_usd: number; review_cost_usd: number; review_cache_share: number | null; duration_ms: number };
+}
+
+export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }>): RunTable {
+  let reviewUsage: Usage = NO_USAGE;
+  const rows = runs.map(({ file, record }): RunRow => {
+    reviewUsage = addUsage(reviewUsage, record.reviewUsage);
+    return {
+      file,
+      task: record.task ?? null,
+      outcome: record.outcome,
+      completed: record.completed,
+      exit_code: record.exitCode ?? null,
+      reviews: record.reviews.length,
+      cost_usd: totalCost(record),
+      agent_cost_usd: record.agentCostUsd,
+      review_cost_usd: record.reviewUsage.cost_usd,
+      review_cache_share: share(record.reviewUsage),
+      duration_ms: record.durationMs ?? null,
+      session_id: record.sessionId ?? null,
+    };
+  });
+  const sum = (pick: (r: RunRow) => number) => rows.reduce((total, r) => total + pick(r), 0);
+  return {
+    runs: rows,
+    totals: {
+      runs: rows.length,
+      completed: rows.filter((r) => r.completed).length,
+      reviews: sum((r) => r.reviews),
+      cost_usd: round(sum((r) => r.cost_usd)),
+      review_cost_usd: reviewUsage.cost_usd,
+      review_cache_share: share(reviewUsage),
+      duration_ms: sum((r) => r.duration_ms ?? 0),
+    },
+  };
+}
+
+export function runTableMarkdown(table: RunTable): string {
+  const lines = ['| Task | Outcome | Exit | Reviews | Cost | Review cache | Duration |', '|---|---|---:|---:|---:|---:|---:|'];
+  for (const r of table.runs) {
+    const task = r.task === null ? `(no task in ${markdownText(r.file, 80)})` : markdownText(firstLine(r.task), 120);
+    const cells = [task, `${r.completed ? '✅' : '❌'} ${outcomeText(r.outcome)}`, r.exit_code === null ? '' : String(r.exit_code), String(r.reviews), dollars(r.cost_usd), r.review_cache_share === null ? '' : percent(r.review_cache_share), durationText(r.duration_ms ?? undefined)];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  const t = table.totals;
+  lines.push(`| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | | ${t.reviews} | ${dollars(t.cost_usd)} | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+function share(usage: Usage): number | null {
+  return totalInput(usage) === 0 ? null : Math.round(cacheShare(usage) * 1000) / 1000;
+}
+
+function round(usd: number): number {
+  return Math.round(usd * 1e10) / 1e10;
+}

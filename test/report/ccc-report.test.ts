@@ -1,0 +1,109 @@
+/**
+ * `ccc report` over the `--json` event logs of three real runs (the real claude against the
+ * scripted model server): one completed, one that hit the iteration limit, one whose checker
+ * failed. Every model answer reports the same usage, so the cost of the whole lot is that of one
+ * answer times the answers the server gave (a failed request costs nothing).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import MarkdownIt from 'markdown-it';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+
+const USAGE = { input_tokens: 1000, output_tokens: 100 };
+
+describe('ccc report', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  let mode: 'completed' | 'limit' | 'checker-failed' = 'completed';
+  const logs: string[] = [];
+  let oneAnswer = 0;
+
+  beforeAll(async () => {
+    server = await startModelServer((r): Reply => {
+      if (r.kind === 'agent') return { text: `working on it (${r.index})`, usage: USAGE };
+      if (mode === 'checker-failed') return { error: { status: 400, message: 'reviewer exploded' } };
+      const done = mode === 'completed' && r.index % 2 === 1;
+      return { verdict: { completed: done, feedback: done ? 'done' : `not yet #${r.index}` }, usage: USAGE };
+    });
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    const expectCodes = { completed: 0, limit: 3, 'checker-failed': 4 };
+    for (const m of ['completed', 'limit', 'checker-failed'] as const) {
+      mode = m;
+      const run = await runCcc(world, ['--supervisor', '--json', '--max-iterations', '2', '-p', `task: ${m}`]);
+      expect(run.code, run.stderr).toBe(expectCodes[m]);
+      const file = path.join(world.root, `${m}.jsonl`);
+      fs.writeFileSync(file, run.stdout);
+      logs.push(file);
+    }
+    // The cost of one answer, as claude prices the scripted usage: the first run's first agent turn.
+    const first = fs.readFileSync(logs[0]!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.kind === 'frame' && l.frame.type === 'result');
+    oneAnswer = Object.values(first.frame.model_usage_since_last_result as Record<string, { costUSD: number }>)[0]!.costUSD;
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('--format json: one row per run and the right totals', async () => {
+    const run = await runCcc(world, ['report', '--format', 'json', ...logs]);
+    expect(run.code, run.stderr).toBe(0);
+    const table = JSON.parse(run.stdout);
+    expect(table.runs.map((r: { task: string; outcome: string; exit_code: number; completed: boolean; reviews: number }) => [r.task, r.outcome, r.exit_code, r.completed, r.reviews])).toEqual([
+      ['task: completed', 'completed', 0, true, 2],
+      ['task: limit', 'limit', 3, false, 2],
+      ['task: checker-failed', 'checker-failed', 4, false, 1],
+    ]);
+    // Agent turns: 2 + 3 + 1; answered reviews: 2 + 2 + 0 (the failed one's requests were errors).
+    expect(server.byKind('agent')).toHaveLength(6);
+    expect(oneAnswer).toBeGreaterThan(0);
+    expect(table.totals.cost_usd).toBeCloseTo(10 * oneAnswer, 9);
+    expect(table.totals.review_cost_usd).toBeCloseTo(4 * oneAnswer, 9);
+    expect(table.runs.map((r: { cost_usd: number }) => r.cost_usd / oneAnswer).map(Math.round)).toEqual([4, 5, 1]);
+    expect(table.totals).toMatchObject({ runs: 3, completed: 1, reviews: 5 });
+    expect(table.totals.review_cache_share).toBe(0);
+    const durations = table.runs.map((r: { duration_ms: number }) => r.duration_ms);
+    for (const d of durations) expect(d).toBeGreaterThan(0);
+    expect(table.totals.duration_ms).toBe(durations.reduce((a: number, b: number) => a + b, 0));
+  });
+
+  it('Markdown by default: a table of the runs and a totals row', async () => {
+    const run = await runCcc(world, ['report', ...logs]);
+    expect(run.code, run.stderr).toBe(0);
+    const tokens = new MarkdownIt().parse(run.stdout, {});
+    const rows: string[][] = [];
+    for (const t of tokens) {
+      if (t.type === 'tr_open') rows.push([]);
+      if (t.type === 'inline' && rows.length > 0) rows[rows.length - 1]!.push((t.children ?? []).map((c) => c.content).join(''));
+    }
+    expect(rows.map((r) => r.slice(0, 4))).toEqual([
+      ['Task', 'Outcome', 'Exit', 'Reviews'],
+      ['task: completed', '✅ completed', '0', '2'],
+      ['task: limit', '❌ iteration limit reached', '3', '2'],
+      ['task: checker-failed', '❌ checker failed', '4', '1'],
+      ['Total: 3 runs', '1 completed', '', '5'],
+    ]);
+    const json = JSON.parse((await runCcc(world, ['report', '--format', 'json', ...logs])).stdout);
+    expect(rows[4]![4]).toBe(`$${json.totals.cost_usd < 0.01 ? json.totals.cost_usd.toFixed(4) : json.totals.cost_usd.toFixed(3)}`);
+  });
+
+  it('a bad line is an error naming the file and line; nothing is printed for the others', async () => {
+    const broken = path.join(world.root, 'broken.jsonl');
+    const good = fs.readFileSync(logs[0]!, 'utf8').split('\n');
+    fs.writeFileSync(broken, [good[0], good[1], '{"kind": "verdict", "feedback": "cut off', ...good.slice(2)].join('\n'));
+    const run = await runCcc(world, ['report', logs[1]!, broken]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${broken}:3: not JSON`);
+    const missing = await runCcc(world, ['report', path.join(world.root, 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.jsonl: ENOENT/);
+    const format = await runCcc(world, ['report', '--format', 'html', logs[0]!]);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('--format must be markdown or json (got "html")');
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The repository's GitHub Action (`action.yml`, composite): parsed with the `yaml` package, its run
+ * step executed here as the runner would (bash with `-eo pipefail`, the step's `env` with the
+ * `${{ inputs.* }}` values filled in, `GITHUB_*` files in a temporary directory, `ccc` on PATH)
+ * against the scripted model server with the real claude.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { makeClaudeWorld, repoRoot, cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { runnerOutputs } from '../support/github-runner.js';
+import { junitSchemaErrors } from '../support/junit-schemas.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { runProcess } from '../support/run-process.js';
+
+interface Step {
+  id?: string;
+  name: string;
+  shell: string;
+  run: string;
+  env?: Record<string, string>;
+  if?: string;
+}
+
+interface Action {
+  inputs: Record<string, { required?: boolean; default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(fs.readFileSync(path.join(repoRoot, 'action.yml'), 'utf8')) as Action;
+
+/** The step's env as the runner evaluates it: only `${{ inputs.<name> }}` is used, anything else fails the test. */
+function stepEnv(step: Step, given: Record<string, string>): Record<string, string> {
+  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']));
+  return Object.fromEntries(
+    Object.entries(step.env ?? {}).map(([key, expression]) => {
+      const m = /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(expression);
+      if (!m || !(m[1]! in action.inputs)) throw new Error(`unexpected env expression ${key}: ${expression}`);
+      return [key, inputs[m[1]!]!];
+    }),
+  );
+}
+
+describe('action.yml', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('is a composite action whose scripts take inputs only from the environment and parse as bash', async () => {
+    expect(action.runs.using).toBe('composite');
+    expect(action.inputs.task!.required).toBe(true);
+    for (const step of action.runs.steps) {
+      expect(step.shell).toBe('bash');
+      // An expression inside the script would be pasted into it as shell code.
+      expect(step.run).not.toContain('${{');
+      const syntax = await runProcess('bash', ['-n', '-c', step.run], { timeoutMs: 10_000 });
+      expect(syntax.code, syntax.stderr).toBe(0);
+    }
+    const run = action.runs.steps.find((s) => s.id === 'run')!;
+    for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.${run.id}.outputs.${name} }}`);
+  });
+
+  it('its run step runs ccc with the inputs and passes the outputs through', async () => {
+    server = await startModelServer((r) =>
+      r.kind === 'review' ? { verdict: r.index === 0 ? { completed: false, feedback: 'add a test\nfor the edge case' } : { completed: true, feedback: 'done' } } : { text: `answer ${r.index}` },
+    );
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    const bin = path.join(world.root, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'ccc'), `#!/bin/sh\nexec "${process.execPath}" "${cccBin}" "$@"\n`, { mode: 0o755 });
+    const runnerTemp = path.join(world.root, 'runner-temp');
+    fs.mkdirSync(runnerTemp);
+    const files = { GITHUB_OUTPUT: path.join(runnerTemp, 'output'), GITHUB_STEP_SUMMARY: path.join(runnerTemp, 'summary') };
+    for (const file of Object.values(files)) fs.writeFileSync(file, '');
+
+    const task = `Fix "parse()" in it's module; don't run $(touch pwned) or \`touch pwned\`\nsecond line`;
+    const step = action.runs.steps.find((s) => s.id === 'run')!;
+    const script = path.join(runnerTemp, 'step.sh');
+    fs.writeFileSync(script, step.run);
+    const env = {
+      ...world.env,
+      PATH: `${bin}:${world.env.PATH}`,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_WORKSPACE: world.cwd,
+      GITHUB_ACTION_PATH: repoRoot,
+      RUNNER_TEMP: runnerTemp,
+      ...files,
+      ...stepEnv(step, { task, checkers: ' claude ,', 'max-iterations': '3', 'claude-args': '--model\nclaude-sonnet-4-5\n', 'junit-file': 'reports/junit.xml' }),
+    };
+    const run = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: world.cwd, env, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+
+    const agent = server.byKind('agent');
+    expect(agent[0]!.lastUserText).toContain(task);
+    expect(agent.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5']);
+    expect(fs.existsSync(path.join(world.cwd, 'pwned'))).toBe(false);
+
+    const outputs = runnerOutputs(fs.readFileSync(files.GITHUB_OUTPUT, 'utf8'));
+    for (const name of Object.keys(action.outputs)) expect(outputs, name).toHaveProperty(name);
+    expect(outputs).toMatchObject({ completed: 'true', exit_code: '0', outcome: 'completed', reviews: '2', feedback: 'done', events_file: path.join(world.cwd, 'ccc-events.jsonl') });
+    expect(fs.readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('### ✅ ccc: completed');
+    expect(await junitSchemaErrors(fs.readFileSync(path.join(world.cwd, 'reports', 'junit.xml'), 'utf8'))).toEqual({ jenkins: [], ant: [] });
+
+    // The event log is the --json stream: ccc report reads it back.
+    const report = await runCcc(world, ['report', '--format', 'json', outputs.events_file!]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).runs[0]).toMatchObject({ task, outcome: 'completed', exit_code: 0, reviews: 2, session_id: outputs.session_id });
+  });
+});
