@@ -131,6 +131,8 @@ function setUpOne(name: HelperName, dir: string, root: string, compiler: string 
   return built.ok ? { name, path: target, origin: 'compiled' } : { name, origin: 'missing', reason: `${why}, and building it failed (${built.reason})` };
 }
 
+export const INSTALL_COMPILER = 'install a C compiler (Debian/Ubuntu: apt-get install gcc libc6-dev; Alpine: apk add build-base; macOS: xcode-select --install)';
+
 /** What the user loses and how to get it back, in one line. */
 export function fallbackMessage(names: HelperName[], reason: string): string {
   const losses = [
@@ -139,7 +141,7 @@ export function fallbackMessage(names: HelperName[], reason: string): string {
   ];
   return (
     `ccc: no ${names.join(' or ')} (${reason}), so ${losses.join(', and ')}. ` +
-    'To fix: install a C compiler (Debian/Ubuntu: apt-get install gcc libc6-dev; Alpine: apk add build-base; macOS: xcode-select --install) and run `ccc doctor`, which builds them. (Said once; `ccc doctor` shows it.)'
+    `To fix: ${INSTALL_COMPILER} and run \`ccc doctor\`, which builds them. (Said once; \`ccc doctor\` shows it.)`
   );
 }
 
