@@ -10,10 +10,11 @@
  * Needs the npm registry (the dependencies of the installs, and pnpm), so it is not part of
  * `npm test`: `npm run test:package` (`.ci/run` runs it after the suite).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -51,16 +52,17 @@ beforeAll(async () => {
   const checkout = path.join(root, 'checkout');
   copyCheckout(checkout);
   expect(fs.existsSync(path.join(checkout, 'dist'))).toBe(false);
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', root], { cwd: checkout, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const [pack] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  // Asynchronous, as the installs: the worker keeps answering vitest during the `prepare` build.
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--pack-destination', root], { cwd: checkout, encoding: 'utf8', timeout: INSTALL_MS, maxBuffer: 64 * 1024 * 1024 });
+  const [pack] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = path.join(root, pack!.filename);
   packed = pack!.files.map((f) => f.path);
   installs = await installAll(root, tarball);
 }, INSTALL_MS);
 
-afterAll(() => {
-  if (root) fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(async () => {
+  if (root) await fs.promises.rm(root, { recursive: true, force: true }); // four installs: not in one blocking call
+}, INSTALL_MS);
 
 const install = (name: Installed['name']) => installs.find((i) => i.name === name)!;
 
