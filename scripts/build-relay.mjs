@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 /**
- * Builds the native helpers with the system C compiler: the relay (native/relay.c ->
- * dist/relay/ccc-relay) and the lifeline (native/lifeline.c -> dist/relay/ccc-lifeline, which
- * ends ccc's children when ccc dies). Runs after `npm install` and in `npm run build`; each is
- * skipped when its binary is newer than its source. Without a compiler (or on Windows) ccc still
- * works: supervised sessions then use the Node proxy, which is slower (see bench/RESULTS.md), and
- * children are cleaned up only when ccc exits normally. CCC_REQUIRE_RELAY=1 makes a failure fatal.
+ * Builds the native helpers with the system C compiler, in `npm run build` (and so in `prepare`,
+ * which packs the package): the relay (native/relay.c -> dist/relay/ccc-relay) and the lifeline
+ * (native/lifeline.c -> dist/relay/ccc-lifeline), used by this checkout; and a copy of each in
+ * dist/prebuilt/<platform>-<arch>/, which the package ships: an installed ccc checks that they run
+ * on its machine and keeps them under its config directory, or compiles its own there on first
+ * use (src/native/native-helpers.ts). No install script is involved. Each binary is rebuilt only
+ * when a source is newer. Without a compiler the build goes on without them (the package then
+ * has no prebuilt helpers); CCC_REQUIRE_RELAY=1 makes that an error.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileHelper, compilerCommand, HELPERS, helperSources } from '../dist/native/helper-build.js';
+import { platformName, sourcesHash, sourcesHashFile } from '../dist/native/helper-key.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function skip(why) {
-  const message = `ccc: the native helpers were not built (${why}); supervised sessions will use the slower Node proxy, and children outlive a killed ccc`;
+  const message = `ccc: the native helpers were not built (${why}); ccc builds them on first use where a C compiler is, and runs without them elsewhere (the slower Node proxy; children outlive a killed ccc)`;
   if (process.env.CCC_REQUIRE_RELAY === '1') {
     console.error(message);
     process.exit(1);
@@ -25,13 +28,19 @@ function skip(why) {
 }
 
 if (process.platform === 'win32') skip('Windows has no pty for it');
-const native = (name) => path.join(root, 'native', name);
-build([native('relay.c'), native('byte-path-rules.h')], path.join(root, 'dist', 'relay', 'ccc-relay'));
-build([native('lifeline.c')], path.join(root, 'dist', 'relay', 'ccc-lifeline'));
+const prebuilt = path.join(root, 'dist', 'prebuilt', platformName());
+fs.mkdirSync(path.join(root, 'dist', 'relay'), { recursive: true });
+fs.mkdirSync(prebuilt, { recursive: true });
+// Where an installed ccc keeps the helpers it sets up is named by this hash: computed here, once.
+fs.writeFileSync(sourcesHashFile(root), `${sourcesHash(root)}\n`);
+for (const name of HELPERS) {
+  const target = path.join(root, 'dist', 'relay', name);
+  build(name, helperSources(path.join(root, 'native'), name), target);
+  fs.copyFileSync(target, path.join(prebuilt, name));
+}
 
 /** Compiles `sources[0]` (the others are what it includes) unless the binary is newer than all of them. */
-function build(sources, target) {
-  const source = sources[0];
+function build(name, sources, target) {
   for (const file of sources) if (!fs.existsSync(file)) skip(`${file} is missing`);
   try {
     const built = fs.statSync(target).mtimeMs;
@@ -39,13 +48,7 @@ function build(sources, target) {
   } catch {
     // not built yet
   }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const compiler = process.env.CC || 'cc';
-  const temporary = `${target}.${process.pid}`;
-  const result = spawnSync(compiler, ['-O2', '-std=c11', '-Wall', '-Wextra', '-o', temporary, source], { stdio: 'inherit' });
-  if (result.error || result.status !== 0) {
-    fs.rmSync(temporary, { force: true });
-    skip(result.error ? `${compiler}: ${result.error.message}` : `${compiler} exited with ${result.status}`);
-  }
-  fs.renameSync(temporary, target);
+  const result = compileHelper({ name, source: sources[0], target, compiler: compilerCommand(process.env) });
+  if (!result.ok) skip(result.reason);
+  process.stderr.write(result.warnings);
 }

@@ -73,7 +73,7 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
 }
 
 /** The reviewer may run what the pipeline's rule checkers run. */
-function ruleCommandsOf(config: CccConfig): string[] {
+export function ruleCommandsOf(config: CccConfig): string[] {
   return config.supervisor.checkers.flatMap((declaration) => {
     const { use, options } = normalizeDeclaration(declaration);
     return use === 'rule' && Array.isArray(options.commands) ? options.commands.filter((c): c is string => typeof c === 'string') : [];

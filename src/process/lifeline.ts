@@ -1,24 +1,15 @@
 /**
- * The lifeline launcher (`native/lifeline.c`, built to `dist/relay/ccc-lifeline`): every child
+ * The lifeline launcher (`native/lifeline.c`, `ccc-lifeline`): every child
  * ccc starts runs under it so that ccc's death, SIGKILL included, ends the child's whole process
  * group at once. This module finds the binary, wraps a command line for it, and turns the errno
  * it reports on the lifeline into the error Node's own spawn would have given.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { findNativeHelper } from '../native/native-helpers.js';
 
-/** The built launcher, or undefined (no C compiler at install, or Windows): children then run directly. */
+/** The launcher (src/native/native-helpers.ts), or undefined (none here and none buildable): children then run directly. */
 export function findLifeline(): string | undefined {
-  const candidates = [new URL('../relay/ccc-lifeline', import.meta.url), new URL('../../dist/relay/ccc-lifeline', import.meta.url)];
-  return candidates.map((u) => fileURLToPath(u)).find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return findNativeHelper('ccc-lifeline');
 }
 
 /** The launcher's argv for a command; a shell command the way Node's `shell: true` runs it. */

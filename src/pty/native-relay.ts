@@ -16,13 +16,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import tty from 'node:tty';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Subject } from '../rx.js';
 import type { AgentExit, BytePath, BytePathOptions } from './byte-path.js';
 import { TIMING } from './byte-path-rules.js';
 import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
 import { onStdoutResize, stdoutSize, writeResetSync } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
+import { findNativeHelper } from '../native/native-helpers.js';
 
 export interface NativeRelayOptions extends BytePathOptions {
   relayPath: string;
@@ -31,19 +31,17 @@ export interface NativeRelayOptions extends BytePathOptions {
   rows?: number;
 }
 
-/** The relay built next to this file (dist/relay/ccc-relay), or undefined when it was not built. */
+/** `CCC_RELAY`'s binary, else ccc's own (src/native/native-helpers.ts), or undefined: the Node proxy then. */
 export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const chosen = env.CCC_RELAY;
   if (chosen === 'off') return undefined;
-  const candidates = chosen ? [chosen] : [new URL('../relay/ccc-relay', import.meta.url), new URL('../../dist/relay/ccc-relay', import.meta.url)].map((u) => fileURLToPath(u));
-  return candidates.find((path) => {
-    try {
-      fs.accessSync(path, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  if (!chosen) return findNativeHelper('ccc-relay', env);
+  try {
+    fs.accessSync(chosen, fs.constants.X_OK);
+    return chosen;
+  } catch {
+    return undefined;
+  }
 }
 
 interface RelayStreams {

@@ -120,7 +120,7 @@ describe('typos: did you mean, exit 2, claude never started', () => {
 });
 
 describe('ccc help <command>', () => {
-  const commands = ['config', 'hook', 'init', 'providers', 'validate', 'observe', 'supervisor-mode', 'supervisor-hook', 'mcp', 'kanban', 'sessions'];
+  const commands = ['config', 'doctor', 'hook', 'init', 'providers', 'validate', 'observe', 'supervisor-mode', 'supervisor-hook', 'mcp', 'kanban', 'sessions'];
 
   it.each(commands)('ccc help %s prints that command\'s usage, exit 0', async (name) => {
     const run = await ccc(['help', name]);

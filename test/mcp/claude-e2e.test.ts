@@ -53,7 +53,7 @@ describe('ccc mcp under the real claude', () => {
     expect(selfTest.health.worker!.status).toBe('ok');
     expect(selfTest.health.database!.status).toBe('ok');
     expect(selfTest.summary).toBe('All checks are ok: supervisor, worker, web server and database.');
-    expect(fs.existsSync(path.join(configDir, 'ccc', 'mcp.db'))).toBe(true);
+    expect(fs.existsSync(path.join(configDir, 'ccc', 'mcp.jsonl'))).toBe(true);
     // When claude exits, the server and its worker go too: nothing is left running.
     await until(() => !isAlive(selfTest.health.supervisor!.pid) && !isAlive(selfTest.health.worker!.pid), 'ccc mcp and its worker to exit');
   });

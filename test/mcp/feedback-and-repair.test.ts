@@ -2,9 +2,8 @@
  * collect_feedback end to end (web page answer, no answer, cancellation with no response after
  * it) and self_test's auto-repair of a dead or hung Worker, against the real processes.
  */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readMcpStore } from '../../src/mcp/storage/mcp-store.js';
 import type { SelfTestResult } from '../../src/mcp/tools/self-test.js';
 import { isAlive, startMcpProcess, until, waitHealthy, type McpProcess } from './support/mcp-process.js';
 
@@ -26,12 +25,8 @@ async function waitForQuestions(s: McpProcess, count: number) {
 }
 
 function feedbackRows(s: McpProcess) {
-  const db = new Database(path.join(s.configDir, 'ccc', 'mcp.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT question, outcome, answer, via FROM feedback ORDER BY asked_at').all();
-  } finally {
-    db.close();
-  }
+  const rows = readMcpStore(s.configDir).feedback.sort((a, b) => a.askedAt.localeCompare(b.askedAt));
+  return rows.map((row) => ({ question: row.question, outcome: row.outcome, answer: row.answer ?? null, via: row.via ?? null }));
 }
 
 describe('collect_feedback', () => {

@@ -21,7 +21,7 @@ describe('ccc mcp over stdio', () => {
     expect(result.health.supervisor).toMatchObject({ status: 'ok', mode: 'supervisor' });
     expect(result.health.worker.status).toBe('ok');
     expect(result.health.webServer.status).toBe('ok');
-    expect(result.health.database).toMatchObject({ status: 'ok', path: `${server.configDir}/ccc/mcp.db` });
+    expect(result.health.database).toMatchObject({ status: 'ok', path: `${server.configDir}/ccc/mcp.jsonl` });
     expect(result.autoRepair).toBeUndefined();
     expect(result.diagnostics.system).toEqual({ platform: process.platform, nodeVersion: process.version, totalMemory: expect.any(Number), freeMemory: expect.any(Number) });
     expect(result.diagnostics.restartHistory).toEqual([]);

@@ -1,29 +1,38 @@
 /**
- * ccc as a new user gets it: packed from a clean checkout (only the files git would commit, so
- * no dist/ from a developer's build), installed from the tarball into an empty prefix, and run
- * from there. node-pty must come prebuilt (no node-pty build directory), and the bundled test
- * gate must load as `ccc-supervisor/plugins/test-gate` from the global install.
+ * ccc as users get it: packed from a clean checkout (only the files git would commit, so no dist/
+ * from a developer's build), installed from the tarball the ways users install (npm, npm
+ * --ignore-scripts, pnpm 10 with its defaults, npm -g), and run from there. Whichever way, the
+ * guarantees hold without an install script: the reviewer of a supervised run is under the
+ * lifeline, kill -9 of ccc leaves nothing running, and `ccc mcp`'s store is ok. The --ignore-scripts
+ * install also stands for a platform without a prebuilt: its dist/prebuilt is removed, so ccc
+ * compiles its helpers on first use (and, without a compiler, says what is lost, once).
  *
- * Needs the npm registry (the dependencies of the install), so it is not part of `npm test`:
- * `npm run test:package` (`.ci/run` runs it after the suite).
+ * Needs the npm registry (the dependencies of the installs, and pnpm), so it is not part of
+ * `npm test`: `npm run test:package` (`.ci/run` runs it after the suite).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { DoctorReport } from '../../src/doctor/run-doctor.js';
+import type { SelfTestResult } from '../../src/mcp/tools/self-test.js';
 import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
+import { processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { isToolResultTurn, startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
+import { descendants, liveOnes } from '../support/process-tree.js';
 import { runProcess } from '../support/run-process.js';
+import { installAll, type Installed } from './package-installs.js';
 
 const INSTALL_MS = 10 * 60_000;
 
 let root: string;
 let tarball: string;
 let packed: string[];
-let prefix: string;
-let ccc: string;
+let installs: Installed[];
 
 /** The files of a clean checkout: tracked, plus new files not ignored (what the next commit holds). */
 function copyCheckout(to: string): void {
@@ -38,27 +47,24 @@ function copyCheckout(to: string): void {
   fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(to, 'node_modules'));
 }
 
-/** Asynchronous, so the test worker keeps answering vitest during a minutes-long install. */
-async function npm(args: string[], cwd: string): Promise<string> {
-  return (await promisify(execFile)('npm', args, { cwd, encoding: 'utf8', timeout: INSTALL_MS, maxBuffer: 64 * 1024 * 1024 })).stdout;
-}
-
 beforeAll(async () => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-package-')));
   const checkout = path.join(root, 'checkout');
   copyCheckout(checkout);
   expect(fs.existsSync(path.join(checkout, 'dist'))).toBe(false);
-  const [pack] = JSON.parse(await npm(['pack', '--json', '--pack-destination', root], checkout)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  // Asynchronous, as the installs: the worker keeps answering vitest during the `prepare` build.
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--pack-destination', root], { cwd: checkout, encoding: 'utf8', timeout: INSTALL_MS, maxBuffer: 64 * 1024 * 1024 });
+  const [pack] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = path.join(root, pack!.filename);
   packed = pack!.files.map((f) => f.path);
-  prefix = path.join(root, 'prefix');
-  await npm(['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], root);
-  ccc = path.join(prefix, 'bin', 'ccc');
+  installs = await installAll(root, tarball);
 }, INSTALL_MS);
 
-afterAll(() => {
-  if (root) fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(async () => {
+  if (root) await fs.promises.rm(root, { recursive: true, force: true }); // four installs: not in one blocking call
+}, INSTALL_MS);
+
+const install = (name: Installed['name']) => installs.find((i) => i.name === name)!;
 
 /** Directories named `build` under any node-pty package: what compiling node-pty leaves. */
 function nodePtyBuilds(dir: string): string[] {
@@ -72,23 +78,37 @@ function nodePtyBuilds(dir: string): string[] {
   return found;
 }
 
-describe('the package, packed from a clean checkout and installed from the tarball', () => {
-  it('ships what runs: the built CLI and plugins, no tests, no TypeScript sources, no source maps', () => {
+/** A process's argv and parent, from /proc. */
+function proc(pid: number): { argv: string[]; ppid: number } | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return { argv: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+describe('the package, packed from a clean checkout', () => {
+  it('ships what runs: the built CLI and plugins, the prebuilt helpers and their C sources; no tests, no TypeScript sources, no source maps, no install script', () => {
     expect(packed).toContain('dist/cli/main.js');
     expect(packed).toContain('dist/plugins/test-gate.js');
     expect(packed).toContain('dist/plugins/no-leftovers.js');
     expect(packed).toContain('dist/index.d.ts');
-    expect(packed).toContain('native/relay.c');
+    expect(packed).toEqual(expect.arrayContaining([`dist/prebuilt/${process.platform}-${process.arch}/ccc-relay`, `dist/prebuilt/${process.platform}-${process.arch}/ccc-lifeline`, 'dist/prebuilt/sources.sha256']));
+    expect(packed).toEqual(expect.arrayContaining(['native/relay.c', 'native/byte-path-rules.h', 'native/lifeline.c']));
+    expect(packed.filter((f) => f.startsWith('dist/relay/'))).toEqual([]);
     expect(packed.filter((f) => /\.map$|\.test\.|(^|\/)test\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    const scripts = (JSON.parse(fs.readFileSync(path.join(install('npm -g').packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts).filter((name) => /^(pre|post)?install$/.test(name))).toEqual([]);
   });
 
-  it('installs with node-pty prebuilt: no node-pty build directory, the per-platform binary present', () => {
-    const modules = path.join(prefix, 'lib', 'node_modules', 'ccc-supervisor', 'node_modules');
-    expect(fs.readdirSync(path.join(modules, '@lydell')).some((name) => name.startsWith('node-pty-'))).toBe(true);
-    expect(nodePtyBuilds(prefix)).toEqual([]);
+  it('pnpm 10 has no build script to ignore, and nothing needed one: node-pty came prebuilt everywhere', () => {
+    expect(install('pnpm 10').output).not.toMatch(/Ignored build scripts/i);
+    for (const i of installs) expect(nodePtyBuilds(i.prefix)).toEqual([]);
   });
 
   it('ccc --version and ccc --help work from the installed bin', async () => {
+    const { ccc } = install('npm -g');
     const version = await runProcess(ccc, ['--version'], { env: { PATH: process.env.PATH, HOME: root, CCC_CLAUDE: claudeBin } });
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^ccc \d+\.\d+\.\d+\nclaude \d+\.\d+\.\d+ \(Claude Code\)\n$/);
@@ -97,34 +117,134 @@ describe('the package, packed from a clean checkout and installed from the tarba
     expect(help.stdout).toContain('--supervisor');
     expect(help.stdout).toContain('--max-iterations');
   });
+});
 
-  describe('a headless supervised run with the bundled test gate', () => {
-    let server: ModelServer;
-    let world: ClaudeWorld;
-    afterAll(async () => {
-      await server?.close();
-      world?.cleanup();
-    });
-
-    it('--checker ccc-supervisor/plugins/test-gate: the gate refuses the lazy stop, the agent creates DONE, exit 0', async () => {
-      server = await startModelServer((r) => {
-        if (r.kind === 'review') return { verdict: { completed: false, feedback: 'no model review was expected' } };
-        if (r.index === 0) return { text: 'All done, trust me.' };
-        if (isToolResultTurn(r)) return { text: 'Created DONE.' };
-        return { toolUse: { name: 'Bash', input: { command: 'touch DONE', description: 'create the DONE file' } } };
-      });
-      world = makeClaudeWorld({ modelUrl: server.url });
-      fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'test -f DONE' } }));
-      const run = await runProcess(ccc, ['--supervisor', '--checker', 'ccc-supervisor/plugins/test-gate', '-p', 'create a file named DONE', '--', '--allowedTools', 'Bash'], {
-        cwd: world.cwd,
-        env: world.env,
-        timeoutMs: 180_000,
-      });
-      expect(run.stderr).toContain('✓ complete (test-gate)');
-      expect(run.code).toBe(0);
-      expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');
-      expect(fs.existsSync(path.join(world.cwd, 'DONE'))).toBe(true);
-      expect(server.byKind('review')).toHaveLength(0);
-    }, 200_000);
+describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('installed with %s', (name) => {
+  let server: ModelServer | undefined;
+  let world: ClaudeWorld | undefined;
+  let ccc: ReturnType<typeof spawn> | undefined;
+  afterEach(async () => {
+    ccc?.kill('SIGKILL');
+    await server?.close();
+    world?.cleanup();
+    ccc = server = world = undefined;
   });
+
+  async function start(scenario: Scenario, env: NodeJS.ProcessEnv = {}) {
+    server = await startModelServer(scenario);
+    world = makeClaudeWorld({ modelUrl: server.url, env });
+    writeSupervisorPrompt(world);
+    return world;
+  }
+
+  it('ccc doctor: everything a supervised session needs, the relay and the lifeline set up under the config dir', async () => {
+    const w = await start(() => ({ text: 'unused' }));
+    const run = await runProcess(install(name).ccc, ['doctor', '--json'], { cwd: w.cwd, env: w.env });
+    const report = JSON.parse(run.stdout) as DoctorReport;
+    expect(report.checks.filter((c) => c.needed && c.status !== 'ok')).toEqual([]);
+    expect(run.code).toBe(0);
+    const origin = name === 'npm --ignore-scripts' ? 'compiled now' : "the package's prebuilt for linux-x64, set up now";
+    for (const id of ['relay', 'lifeline']) {
+      expect(report.checks.find((c) => c.id === id)!.detail).toMatch(new RegExp(`^${w.claudeDir}/ccc/native/[^/]+/ccc-(relay|lifeline) \\(${origin.replace(/[()']/g, '.')}\\)$`));
+    }
+  });
+
+  it('a headless supervised run: the reviewer runs under ccc-lifeline, and kill -9 of ccc leaves nothing running', async () => {
+    const w = await start((r) => (r.kind === 'review' ? { hang: true } : { text: 'done' }));
+    let stderr = '';
+    ccc = spawn(install(name).ccc, ['--supervisor', '-p', 'do it'], { cwd: w.cwd, env: w.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    ccc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    await vi.waitFor(() => expect(server!.byKind('review').length).toBeGreaterThan(0), { timeout: 90_000, interval: 50 });
+    const children = descendants(ccc.pid!).filter((pid) => proc(pid)?.ppid === ccc!.pid);
+    expect(children.length).toBeGreaterThan(0);
+    for (const pid of children) expect(proc(pid)?.argv[0]).toMatch(new RegExp(`^${w.claudeDir}/ccc/native/[^/]+/ccc-lifeline$`));
+    const underLifelines = children.flatMap((pid) => descendants(pid).map((p) => proc(p)?.argv.join(' ') ?? ''));
+    expect(underLifelines.some((argv) => argv.includes('--fork-session'))).toBe(true); // the reviewer, forked from the agent's session
+    if (name === 'npm --ignore-scripts') expect(stderr).toMatch(/^ccc: built ccc-relay and ccc-lifeline for ccc \S+ on \S+ in [\d.]+ s \(kept in .*\)$/m);
+    else expect(stderr).not.toMatch(/ccc: (built|no) ccc-/);
+
+    const tree = descendants(ccc.pid!);
+    const requestsAtKill = server!.requests.length;
+    ccc.kill('SIGKILL');
+    await vi.waitFor(
+      () => {
+        expect(liveOnes(tree)).toEqual([]);
+        expect(processesIn(w)).toEqual([]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(server!.requests.length).toBe(requestsAtKill);
+  }, 150_000);
+
+  it("ccc mcp: the official SDK client's self_test reports the store ok", async () => {
+    const w = await start(() => ({ text: 'unused' }));
+    const transport = new StdioClientTransport({ command: install(name).ccc, args: ['mcp'], env: w.env as Record<string, string>, cwd: w.cwd, stderr: 'pipe' });
+    const client = new Client({ name: 'ccc-package-test', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'self_test', arguments: {} }, undefined, { timeout: 60_000 });
+      const report = result.structuredContent as unknown as SelfTestResult;
+      expect(report.health.database).toEqual({ status: 'ok', path: `${w.claudeDir}/ccc/mcp.jsonl` });
+      expect(report.summary).toBe('All checks are ok: supervisor, worker, web server and database.');
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+});
+
+describe('without a prebuilt that runs and without a C compiler (the --ignore-scripts install, CC pointing nowhere)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterAll(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('a supervised run says once what is lost and how to fix it; ccc doctor exits 1 with the fix', async () => {
+    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
+    world = makeClaudeWorld({ modelUrl: server.url, env: { CC: '/nonexistent/cc' } });
+    writeSupervisorPrompt(world);
+    const { ccc } = install('npm --ignore-scripts');
+    const first = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
+    expect(first.code).toBe(0);
+    const said = first.stderr.split('\n').filter((line) => line.startsWith('ccc: no ccc-'));
+    expect(said).toEqual([expect.stringMatching(/^ccc: no ccc-relay or ccc-lifeline \(none is prebuilt for \S+, and there is no C compiler to build it \(\/nonexistent\/cc: not found\)\), so .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
+    const second = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('ccc: no ccc-');
+    const doctor = await runProcess(ccc, ['doctor'], { cwd: world.cwd, env: world.env });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/^✗ lifeline +none is prebuilt for .*\n +fix: install a C compiler .*, then run `ccc doctor` again$/m);
+    expect(doctor.stdout.trimEnd().split('\n').at(-1)).toBe('A supervised session here lacks: relay, lifeline.');
+  }, 300_000);
+});
+
+describe('a headless supervised run with the bundled test gate (npm -g)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterAll(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('--checker ccc-supervisor/plugins/test-gate: the gate refuses the lazy stop, the agent creates DONE, exit 0', async () => {
+    server = await startModelServer((r) => {
+      if (r.kind === 'review') return { verdict: { completed: false, feedback: 'no model review was expected' } };
+      if (r.index === 0) return { text: 'All done, trust me.' };
+      if (isToolResultTurn(r)) return { text: 'Created DONE.' };
+      return { toolUse: { name: 'Bash', input: { command: 'touch DONE', description: 'create the DONE file' } } };
+    });
+    world = makeClaudeWorld({ modelUrl: server.url });
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'test -f DONE' } }));
+    const run = await runProcess(install('npm -g').ccc, ['--supervisor', '--checker', 'ccc-supervisor/plugins/test-gate', '-p', 'create a file named DONE', '--', '--allowedTools', 'Bash'], {
+      cwd: world.cwd,
+      env: world.env,
+      timeoutMs: 180_000,
+    });
+    expect(run.stderr).toContain('✓ complete (test-gate)');
+    expect(run.code).toBe(0);
+    expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');
+    expect(fs.existsSync(path.join(world.cwd, 'DONE'))).toBe(true);
+    expect(server.byKind('review')).toHaveLength(0);
+  }, 200_000);
 });

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
+import { registerDoctorCommand } from './doctor.js';
 import { registerHelpCommand } from './help.js';
 import { registerHookCommand } from './hook.js';
 import { registerInitCommand } from './init.js';
@@ -22,6 +23,7 @@ export type RegisterCommand = (program: Command, setExit: (code: number) => void
 
 export const commands: RegisterCommand[] = [
   registerConfigCommand,
+  registerDoctorCommand,
   registerHookCommand,
   registerInitCommand,
   registerProvidersCommand,

@@ -1,16 +1,20 @@
 /**
- * The embedded database of `ccc mcp`: `<configDir>/ccc/mcp.db` (SQLite through better-sqlite3).
+ * The store of `ccc mcp`: `<configDir>/ccc/mcp.jsonl`, one JSON record per line (store-records.ts).
  * It keeps the questions put to the human with their outcomes, and every Worker restart, across
- * runs. The Supervisor and the Worker each open it (WAL mode and a busy timeout let two processes
- * share it); `self_test` calls `check()`.
+ * runs; nothing in ccc reads them back but `self_test`'s check, so an append-only file is all it
+ * needs, and it needs no native module. The Supervisor and the Worker each hold it open for
+ * appending: every record is one write(2) to an O_APPEND file, so the two never interleave and a
+ * crash (kill -9 included) leaves every finished record whole; each is flushed to the disk before
+ * the call returns. A store from before (SQLite, `mcp.db`) is imported once (sqlite-import.ts).
  *
- * A database that cannot be opened never stops the server: the caller keeps a `brokenStore` that
+ * A store that cannot be opened never stops the server: the caller keeps a `brokenStore` that
  * records nothing and reports the cause through `check()`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { RestartRecord } from '../supervisor/restart-log.js';
+import { importSqliteStore } from './sqlite-import.js';
+import { encodeRecord, foldRecords, type StoreRecord } from './store-records.js';
 
 export type FeedbackOutcome = 'answered' | 'no_answer' | 'cancelled';
 
@@ -22,82 +26,98 @@ export interface FeedbackStore {
 export interface McpStore extends FeedbackStore {
   readonly path: string;
   recordRestart(runId: string, record: RestartRecord): void;
-  /** An integrity check and a read of every table. */
+  /** Reads every record back: the file is still the one open, and every line of it is a record. */
   check(): { ok: true } | { ok: false; error: string };
   close(): void;
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS feedback (
-  id TEXT PRIMARY KEY,
-  question TEXT NOT NULL,
-  asked_at TEXT NOT NULL,
-  timeout_seconds INTEGER NOT NULL,
-  outcome TEXT NOT NULL DEFAULT 'pending',
-  answer TEXT,
-  via TEXT,
-  settled_at TEXT
-);
-CREATE TABLE IF NOT EXISTS restarts (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  run_id TEXT NOT NULL,
-  at TEXT NOT NULL,
-  reason TEXT NOT NULL,
-  trigger TEXT NOT NULL,
-  previous_pid INTEGER,
-  new_pid INTEGER,
-  outcome TEXT NOT NULL
-);`;
-
 export function storePath(configDir: string): string {
+  return path.join(configDir, 'ccc', 'mcp.jsonl');
+}
+
+/** Where the SQLite store of earlier versions lived; imported once, then left as it was. */
+export function sqliteStorePath(configDir: string): string {
   return path.join(configDir, 'ccc', 'mcp.db');
 }
 
-/** Opens (creating) the database. Writes never throw: a failed write goes to `onWriteError`. */
-export function openMcpStore(configDir: string, onWriteError: (message: string) => void = () => {}): McpStore {
+/**
+ * Opens (creating) the store. Writes never throw: a failed write, like a failed import of the
+ * SQLite store, goes to `onError`, and the store goes on.
+ */
+export function openMcpStore(configDir: string, onError: (message: string) => void = () => {}): McpStore {
   const file = storePath(configDir);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file);
+  importOnce(sqliteStorePath(configDir), file, onError);
+  const fd = fs.openSync(file, 'a+', 0o600);
+  // A write cut short (a power loss, a full disk) leaves a line without its end: the next record starts on a line of its own.
+  let needsNewline = false;
   try {
-    fs.chmodSync(file, 0o600);
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 3000');
-    db.exec(schema);
+    fs.fchmodSync(fd, 0o600);
+    needsNewline = endsWithoutNewline(fd);
   } catch (error) {
-    db.close();
+    fs.closeSync(fd);
     throw error;
   }
-  const insertQuestion = db.prepare('INSERT OR REPLACE INTO feedback (id, question, asked_at, timeout_seconds) VALUES (?, ?, ?, ?)');
-  const settleQuestion = db.prepare('UPDATE feedback SET outcome = ?, answer = ?, via = ?, settled_at = ? WHERE id = ?');
-  const insertRestart = db.prepare('INSERT INTO restarts (run_id, at, reason, trigger, previous_pid, new_pid, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const write = (what: string, run: () => unknown) => {
+  const append = (what: string, record: StoreRecord) => {
     try {
-      run();
+      writeAll(fd, Buffer.from((needsNewline ? '\n' : '') + encodeRecord(record)));
+      needsNewline = false;
+      fs.fdatasyncSync(fd);
     } catch (error) {
-      onWriteError(`database write failed (${what}): ${error instanceof Error ? error.message : String(error)}`);
+      needsNewline = true;
+      onError(`store write failed (${what}): ${error instanceof Error ? error.message : String(error)}`);
     }
   };
   return {
     path: file,
-    recordQuestion: (q) => write('question', () => insertQuestion.run(q.id, q.question, q.askedAt, q.timeoutSeconds)),
-    recordOutcome: (id, o) => write('answer', () => settleQuestion.run(o.outcome, o.answer ?? null, o.via ?? null, o.at, id)),
-    recordRestart: (runId, r) => write('restart', () => insertRestart.run(runId, r.at, r.reason, r.trigger, r.previousPid, r.newPid, r.outcome)),
-    check() {
-      try {
-        const result = db.pragma('quick_check', { simple: true });
-        if (result !== 'ok') return { ok: false, error: `integrity check says: ${String(result)}` };
-        db.prepare('SELECT count(*) FROM feedback').get();
-        db.prepare('SELECT count(*) FROM restarts').get();
-        return { ok: true };
-      } catch (error) {
-        return { ok: false, error: error instanceof Error ? error.message : String(error) };
-      }
-    },
-    close: () => db.close(),
+    recordQuestion: (q) => append('question', { type: 'question', ...q }),
+    recordOutcome: (id, o) => append('answer', { type: 'outcome', id, ...o }),
+    recordRestart: (runId, r) => append('restart', { type: 'restart', runId, ...r }),
+    check: () => checkStore(file, fd),
+    close: () => fs.closeSync(fd),
   };
 }
 
-/** Stands in for a database that could not be opened: records nothing, reports why. */
+function importOnce(sqliteFile: string, file: string, onError: (message: string) => void): void {
+  if (fs.existsSync(file) || !fs.existsSync(sqliteFile)) return;
+  try {
+    importSqliteStore(sqliteFile, file);
+  } catch (error) {
+    onError(`could not import the earlier store ${sqliteFile} (${error instanceof Error ? error.message : String(error)}); it is left as it was, and ${file} starts empty`);
+  }
+}
+
+function endsWithoutNewline(fd: number): boolean {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  fs.readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+function writeAll(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+}
+
+function checkStore(file: string, fd: number): { ok: true } | { ok: false; error: string } {
+  try {
+    const onDisk = fs.statSync(file, { throwIfNoEntry: false });
+    const open = fs.fstatSync(fd);
+    if (onDisk?.ino !== open.ino || onDisk.dev !== open.dev) {
+      return { ok: false, error: `${file} was removed or replaced while ccc mcp had it open: records go nowhere until ccc mcp restarts` };
+    }
+    const { badLines } = foldRecords(fs.readFileSync(file, 'utf8'));
+    if (badLines.length > 0) {
+      const shown = badLines.slice(0, 5).join(', ') + (badLines.length > 5 ? ', …' : '');
+      return { ok: false, error: `${badLines.length} line(s) of ${file} are not store records (line ${shown}); they are skipped when read, the other records are intact; delete those lines to clear this` };
+    }
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Stands in for a store that could not be opened: records nothing, reports why. */
 export function brokenStore(file: string, cause: unknown): McpStore {
   const error = `cannot open ${file}: ${cause instanceof Error ? cause.message : String(cause)}`;
   return {
@@ -117,7 +137,12 @@ export function openMcpStoreSafely(configDir: string, onError: (message: string)
   } catch (cause) {
     const store = brokenStore(storePath(configDir), cause);
     const check = store.check();
-    onError(`database unavailable, continuing without it: ${check.ok ? '' : check.error}`);
+    onError(`store unavailable, continuing without it: ${check.ok ? '' : check.error}`);
     return store;
   }
+}
+
+/** Everything the store holds, for `ccc doctor` and tests. */
+export function readMcpStore(configDir: string): ReturnType<typeof foldRecords> {
+  return foldRecords(fs.readFileSync(storePath(configDir), 'utf8'));
 }

@@ -1,0 +1,60 @@
+/**
+ * What every supervised session needs before the agent starts: the configuration, claude, a
+ * writable config directory and the reviewer's SUPERVISOR.md. The same functions the session's
+ * own preflight uses, so the doctor and a launch never disagree.
+ */
+import { claudeVersion } from '../claude/claude-version.js';
+import { configuredClaudeCommand } from '../config/claude-command.js';
+import { loadConfig } from '../config/load.js';
+import type { ResolvedConfig } from '../config/types.js';
+import { findExecutable } from '../process/resolve-command.js';
+import { promptInUse } from '../cli/prompt-in-use.js';
+import { requireUsableConfigDir } from '../state/config-dir-check.js';
+import { cccDir, claudeVersionCachePath } from '../state/paths.js';
+import { errorText, type DoctorCheck } from './doctor-check.js';
+
+export interface Place {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  configDir: string;
+}
+
+export async function configCheck(place: Place): Promise<{ check: DoctorCheck; resolved?: ResolvedConfig }> {
+  try {
+    const resolved = await loadConfig({ cwd: place.cwd, env: place.env });
+    const files = [resolved.files.global, resolved.files.project].filter(Boolean);
+    const warnings = resolved.warnings.length > 0 ? `; warnings: ${resolved.warnings.join('; ')}` : '';
+    const detail = `${files.length > 0 ? files.join(', ') : 'no config file: the defaults'}${warnings}`;
+    return { resolved, check: { id: 'config', title: 'configuration', status: 'ok', needed: true, detail } };
+  } catch (error) {
+    return { check: { id: 'config', title: 'configuration', status: 'missing', needed: true, detail: errorText(error), fix: 'correct the file it names (`ccc config` shows what loads)' } };
+  }
+}
+
+export async function claudeCheck(place: Place, resolved: ResolvedConfig | undefined): Promise<DoctorCheck> {
+  const command = resolved?.config.claude.command ?? (await configuredClaudeCommand(place));
+  const file = findExecutable(command, place.env, place.cwd);
+  const base = { id: 'claude', title: 'claude', needed: true } as const;
+  const fix = 'install Claude Code (npm install -g @anthropic-ai/claude-code) or set CCC_CLAUDE to the path of claude';
+  if (file === undefined) return { ...base, status: 'missing', detail: `not found ("${command}")`, fix };
+  const version = await claudeVersion({ command, file, cwd: place.cwd, env: place.env, cacheFile: claudeVersionCachePath(place.configDir), prepareDir: () => cccDir(place.configDir) });
+  if (version.startsWith('(')) return { ...base, status: 'missing', detail: `${file} does not run: ${version}`, fix };
+  return { ...base, status: 'ok', detail: `${version}, ${file}` };
+}
+
+export function configDirCheck(place: Place): DoctorCheck {
+  const base = { id: 'config-dir', title: 'config directory', needed: true } as const;
+  try {
+    requireUsableConfigDir(place.configDir, place.env);
+    return { ...base, status: 'ok', detail: `${place.configDir}, writable` };
+  } catch (error) {
+    return { ...base, status: 'missing', detail: errorText(error), fix: 'make it writable, or set CCC_CONFIG_DIR to a writable directory' };
+  }
+}
+
+export function promptCheck(place: Place, resolved: ResolvedConfig | undefined): DoctorCheck {
+  const base = { id: 'supervisor-prompt', title: 'SUPERVISOR.md', needed: true } as const;
+  if (!resolved) return { ...base, status: 'missing', detail: 'unknown: the configuration did not load', fix: 'correct the configuration first' };
+  const prompt = promptInUse({ cwd: place.cwd, promptPath: resolved.config.supervisor.prompt_path, env: place.env });
+  return prompt.path ? { ...base, status: 'ok', detail: `${prompt.path} (${prompt.why})` } : { ...base, status: 'missing', detail: prompt.why, fix: 'run `ccc init` in the project' };
+}

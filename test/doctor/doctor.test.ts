@@ -1,0 +1,75 @@
+/**
+ * `ccc doctor` as a user runs it (the built CLI, the real claude for its version): what is there,
+ * what is missing with its fix, exit 0 only when a supervised session has everything it needs.
+ * The relay and lifeline of an installed package (prebuilt, compiled, missing) are checked by the
+ * package test, where there is no dist/relay.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DoctorReport } from '../../src/doctor/run-doctor.js';
+import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+
+let world: ClaudeWorld;
+afterEach(() => world?.cleanup());
+
+async function doctorJson(env?: NodeJS.ProcessEnv) {
+  const run = await runCcc(world, ['doctor', '--json'], { env });
+  const report = JSON.parse(run.stdout) as DoctorReport;
+  return { code: run.code, report, check: (id: string) => report.checks.find((c) => c.id === id)! };
+}
+
+describe('ccc doctor', () => {
+  it('everything a supervised session needs is here: exit 0, claude with its version, the relay and the lifeline of this checkout', async () => {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    const run = await runCcc(world, ['doctor']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^✓ claude +\\d+\\.\\d+\\.\\d+ \\(Claude Code\\), ${claudeBin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    expect(run.stdout).toContain(`✓ relay             ${path.join(repoRoot, 'dist', 'relay', 'ccc-relay')} (built with the package on this machine)`);
+    expect(run.stdout).toContain(`✓ lifeline          ${path.join(repoRoot, 'dist', 'relay', 'ccc-lifeline')}`);
+    expect(run.stdout).toContain(`✓ config directory  ${world.claudeDir}, writable`);
+    expect(run.stdout).toMatch(/^· MCP store .*mcp\.jsonl, not created yet/m);
+    expect(run.stdout).toMatch(/^· Stop hook +not installed .*`ccc hook install` adds it$/m);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Everything a supervised session needs is here.');
+  });
+
+  it('lacking claude and SUPERVISOR.md: exit 1, each with its fix, in text and in --json', async () => {
+    world = makeClaudeWorld({ env: { CCC_CLAUDE: path.join('/nonexistent', 'claude') } });
+    const text = await runCcc(world, ['doctor']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^✗ claude +not found \("\/nonexistent\/claude"\)\n +fix: install Claude Code/m);
+    expect(text.stdout).toMatch(/^✗ SUPERVISOR\.md +none: no SUPERVISOR\.md in .*\n +fix: run `ccc init` in the project$/m);
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('A supervised session here lacks: claude, SUPERVISOR.md.');
+    const { code, report, check } = await doctorJson();
+    expect(code).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(check('claude')).toMatchObject({ status: 'missing', needed: true, fix: expect.stringContaining('CCC_CLAUDE') });
+    expect(check('supervisor-prompt')).toMatchObject({ status: 'missing', needed: true });
+    expect(check('lifeline')).toMatchObject({ status: 'ok', needed: true });
+  });
+
+  it('a config file that does not load is missing with what is wrong', async () => {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), '{ "supervisor": { "max_iterations": "many" } }');
+    const { code, check } = await doctorJson();
+    expect(code).toBe(1);
+    expect(check('config')).toMatchObject({ status: 'missing', detail: expect.stringContaining('max_iterations') });
+  });
+
+  it('the Stop hook once installed, the detected test command, and what the reviewer may run with a rule checker and an allow rule', async () => {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'node test.js' } }));
+    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: ['claude', { use: 'rule', commands: ['make lint'] }], reviewer: { allow: ['Bash(npm run e2e:*)'] } } }));
+    expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
+    const { code, check } = await doctorJson();
+    expect(code).toBe(0);
+    expect(check('stop-hook')).toMatchObject({ status: 'ok', detail: `installed in ${path.join(world.claudeDir, 'settings.json')}` });
+    expect(check('test-command').detail).toBe(`npm test (detected in ${world.cwd}); the reviewer may run it`);
+    expect(check('reviewer').detail).toMatch(/; exactly: make lint, npm test, npm run test, npm t; with any arguments: npm run e2e$/);
+  });
+});
