@@ -179,7 +179,10 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
     releaseWarnings();
   });
   if (observer) connectObserver(observer, proxy, a.undo);
-  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptPathFor(session.env, session.cwd, id), session.signal, { logger: session.logger }));
+  // Where each session's transcript is, as its stop said: a `--worktree` session's is not under ccc's own directory.
+  const transcripts = new Map<string, string>();
+  const transcriptOf = (id: string) => transcripts.get(id) ?? transcriptPathFor(session.env, session.cwd, id);
+  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptOf(id), session.signal, { logger: session.logger }));
   const framing = frames.frames$.subscribe((frame) => session.onFrame(frame));
   a.undo.push(() => {
     framing.unsubscribe();
@@ -198,6 +201,7 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
       session.logger.warn(`malformed Stop hook input: ${parsed.error}`);
       return '';
     }
+    if (parsed.value.transcriptPath) transcripts.set(parsed.value.sessionId, parsed.value.transcriptPath);
     bindSession(parsed.value.sessionId);
     // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
     // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
