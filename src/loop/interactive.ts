@@ -13,6 +13,7 @@
  * Stops wait for the session.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
 import { startAgentProxy } from '../pty/agent-proxy.js';
@@ -118,8 +119,10 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     // After the TUI is gone and the terminal restored: what this session's reviews cost.
     const summary = current && reviewSummary(current.reviews, current.reviewUsage);
     if (summary) options.stderr.write(`ccc: ${summary}\n`);
-    // claude's own last line says `claude --resume <id>`, which would leave supervision.
-    if (current?.sessionId) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${current.sessionId}\`\n`);
+    // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
+    // for a session claude saved (one the user never wrote to has nothing to continue).
+    const id = current?.sessionId;
+    if (id && started && fs.existsSync(started.transcriptOf(id))) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
   }
 }
 
@@ -127,6 +130,8 @@ type StopHandler = (input: string, hookGone: AbortSignal) => Promise<string>;
 
 interface AfterSpawnResult {
   onStop: StopHandler;
+  /** Where a session's transcript is (as its stop named it, else claude's place for the project). */
+  transcriptOf(sessionId: string): string;
   /** Resolves when no review is running. */
   settled(): Promise<void>;
 }
@@ -226,6 +231,7 @@ async function afterSpawn(session: SupervisorSession, a: AfterSpawn): Promise<Af
   const answering = verdict$.subscribe((verdict) => ('error' in verdict ? verdict.stop.fail(verdict.error) : verdict.stop.answer(verdict.output)));
   a.undo.push(() => answering.unsubscribe());
   return {
+    transcriptOf,
     onStop: (input, hookGone) => new Promise<string>((answer, fail) => stop$.next({ input, hookGone, answer, fail })),
     settled: async () => {
       await reviewing?.catch(() => {});

@@ -1,5 +1,5 @@
 /**
- * Issue 16: the interactive launch starts the agent before the rest of the session, and stays
+ * The interactive launch starts the agent before the rest of the session, and stays
  * correct about it: a TypeScript config still loads (through jiti) and still shapes the launch, a
  * config error still ends the launch with exit 2 before the agent starts, and plugins'
  * onSessionStart still runs, now while the agent runs.
@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { cccBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { startPty } from '../support/pty-harness.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 
 const agent = fileURLToPath(new URL('./fixtures/record-start.sh', import.meta.url));
@@ -33,9 +34,14 @@ describe('interactive launch: the agent first, the config still in charge', () =
 
   it("a ccc.config.ts shapes the agent's launch, and a plugin's onSessionStart runs while the agent runs", async () => {
     project(`const args: string[] = ['--from-ts-config'];\nexport default { claude: { args }, supervisor: { checkers: ['./start-plugin.ts'] } };\n`);
-    const run = await runCcc(world, ['--supervisor']);
-    expect(run.stderr).toContain('Supervisor mode enabled');
-    expect(run.code).toBe(0);
+    // Interactive needs a terminal (without one ccc runs headless): a real pty.
+    const h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
+    try {
+      expect((await h.exited).exitCode).toBe(0);
+    } finally {
+      h.kill();
+    }
+    expect(h.output().toString('utf8')).toContain('Supervisor mode enabled');
     expect(read('agent-args.txt').split('\n')).toContain('--from-ts-config');
     expect(read('agent-saw-session-start.txt').trim()).toBe('yes');
   });

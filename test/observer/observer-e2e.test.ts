@@ -73,10 +73,10 @@ describe('ccc --supervisor --observe with the real claude', () => {
     expect((await h.exited).exitCode).toBe(0);
     // After the agent exited, ccc writes its terminal-mode resets to the user's terminal only,
     // then the observer URL again (the one printed before the TUI has scrolled away), then the line
-    // that says what the reviews cost.
+    // that says what the reviews cost, then how to continue under supervision.
     const output = h.output();
     const text = output.toString('latin1'); // one char per byte: lengths are byte counts
-    const summary = /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache\r\n$/.exec(text);
+    const summary = /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache\r\nccc: continue this session under supervision with `ccc --supervisor --resume [0-9a-f-]{36}`\r\n$/.exec(text);
     expect(summary).not.toBeNull();
     const closedLine = `Observer: ${url} (closed with the session)\r\n`;
     const beforeSummary = text.slice(0, text.length - summary![0].length);
