@@ -71,6 +71,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []),
     ...['--cols', String(options.cols ?? stdoutSize().cols), '--rows', String(options.rows ?? stdoutSize().rows)],
     ...['--inject-idle-ms', String(timing.injectIdleMs), '--drain-quiet-ms', String(timing.drainQuietMs), '--drain-max-ms', String(timing.drainMaxMs)],
+    ...['--redraw-nudge-ms', String(timing.redrawNudgeMs)],
     ...['--', options.command, ...options.args],
   ];
   /** Undefined until the relay runs; what is sent before waits in `early`. */
