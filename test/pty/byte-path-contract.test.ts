@@ -13,6 +13,7 @@ import { findRelay } from '../../src/pty/native-relay.js';
 import { readProcessState } from '../../src/pty/process-state.js';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { repoRoot } from '../support/claude-env.js';
+import { outputAfter, PROMPT, startJobShell } from '../support/job-shell.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 const driver = path.join(repoRoot, 'test', 'fixtures', 'byte-path-driver.mjs');
@@ -278,18 +279,12 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     expect(exited.exitCode).toBe(143);
   });
 
-  /**
-   * A user's interactive shell with job control (dash: it does not put its own terminal mode back
-   * when a job stops, so a mode ccc left behind would show) runs ccc as a job, with an agent that
-   * stops itself on Ctrl-Z as claude does (`kill -TSTP 0`) and reports each size change.
-   */
+  /** A user's interactive shell with job control runs ccc as a job, with JOB_AGENT as the agent. */
   async function inJobShell(act: (h: PtyHarness, report: () => Report) => Promise<void>) {
     const report = path.join(dir, 'report.json');
     fs.writeFileSync(path.join(dir, 'agent.sh'), JOB_AGENT);
-    const env = { ...process.env, PS1: 'PROMPT$ ', ENV: '', BYTE_PATH: kind, DRIVER_REPORT: report };
-    const h = startPty('/bin/sh', ['-i'], { cwd: dir, env, cols: 100, rows: 30 });
+    const h = await startJobShell({ cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report }, cols: 100, rows: 30 });
     try {
-      await h.waitForScreen(/PROMPT\$ \s*$/);
       h.press(`${process.execPath} ${driver} /bin/sh agent.sh\r`);
       await h.waitForScreen(/READY/);
       await act(h, () => JSON.parse(fs.readFileSync(report, 'utf8')) as Report);
@@ -297,8 +292,6 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
       h.kill();
     }
   }
-  /** What the terminal showed after `marker`'s last appearance. */
-  const after = (h: PtyHarness, marker: string) => h.screen().slice(h.screen().lastIndexOf(marker));
 
   it('stops with an agent that stops itself (Ctrl-Z): the shell shows the job stopped and has its terminal as it was; fg continues the agent, raw again and redrawn', async () => {
     await inJobShell(async (h, report) => {
@@ -310,11 +303,11 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
       h.press('fg\r');
       await h.waitForScreen(/CONTINUED/);
       // The size nudge: the agent saw a size change after it continued, ending at the real size.
-      await expect.poll(() => after(h, 'CONTINUED'), { timeout: 10_000 }).toMatch(/SIZE 30 100/);
+      await expect.poll(() => outputAfter(h, 'CONTINUED'), { timeout: 10_000 }).toMatch(/SIZE 30 100/);
       h.press('x'); // one key, no Enter: raw again
       await h.waitForScreen(/KEY x/);
       h.press('q');
-      await h.waitForScreen(/PROMPT\$ \s*$/);
+      await h.waitForScreen(PROMPT);
       const result = report();
       expect(fs.readFileSync(path.join(dir, 'stopped.txt'), 'utf8').trim()).toBe(result.sttyBefore);
       expect(result.exit).toEqual({ exitCode: 7 });
@@ -331,11 +324,11 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
       process.kill(ccc, 'SIGSTOP');
       await h.waitForScreen(/Stopped[\s\S]*PROMPT\$ \s*$/);
       h.press('fg\n'); // the terminal may still be raw (SIGSTOP cannot be caught): \n ends the line
-      await expect.poll(() => after(h, 'Stopped'), { timeout: 10_000 }).toMatch(/SIZE 30 100/);
+      await expect.poll(() => outputAfter(h, 'Stopped'), { timeout: 10_000 }).toMatch(/SIZE 30 100/);
       h.press('x');
       await h.waitForScreen(/KEY x/);
       h.press('q');
-      await h.waitForScreen(/PROMPT\$ \s*$/);
+      await h.waitForScreen(PROMPT);
       const result = report();
       expect(result.exit).toEqual({ exitCode: 7 });
       expect(result.sttyAfter).toBe(result.sttyBefore);
