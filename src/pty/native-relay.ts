@@ -196,10 +196,13 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
           settled = true;
           resolvePid(undefined);
           if (!reported) {
-            // The relay died without reporting (killed): put the user's terminal back ourselves.
+            // The relay died without reporting (killed): put the user's terminal back ourselves, and
+            // say there why the session ended, not only in the log.
             if (savedMode) restoreTerminalMode(savedMode);
             if (tty.isatty(1)) writeResetSync(1, altScreen.active);
+            const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
             options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
+            writeStderrSync(`ccc: the session ended: its byte relay (ccc-relay) ${how}, and the agent with it (its terminal closed).\n`);
           }
           finish();
           resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
@@ -241,6 +244,14 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     size: stdoutSize,
     onResize: onStdoutResize,
   };
+}
+
+function writeStderrSync(text: string): void {
+  try {
+    fs.writeSync(2, text);
+  } catch {
+    // stderr is gone; the log has it
+  }
 }
 
 /** `stty -g` of the user's terminal, to restore it if the relay is killed before it can. */
