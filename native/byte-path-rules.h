@@ -103,11 +103,13 @@ static const char RULE_ALT_SCREEN_PREFIX[] = "\033[?1049";
 #define RULE_ALT_SCREEN_ENTER 0x68
 #define RULE_ALT_SCREEN_LEAVE 0x6c
 static const char RULE_ALT_SCREEN_EXIT[] = "\033[?1049l";
+static const char RULE_ALT_SCREEN_REENTER[] = "\033[?1049h";
 static const char RULE_MODE_RESETS[] = "\033[?2004l\033[?1004l\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?1015l\033[?25h";
 
-/* Defaults only: ccc passes its timing as arguments (--inject-idle-ms, --drain-quiet-ms, --drain-max-ms). */
+/* Defaults only: ccc passes its timing as arguments (--inject-idle-ms, --drain-quiet-ms, --drain-max-ms, --redraw-nudge-ms). */
 #define RULE_INJECT_IDLE_MS 100
 #define RULE_DRAIN_QUIET_MS 50
 #define RULE_DRAIN_MAX_MS 1000
+#define RULE_REDRAW_NUDGE_MS 150
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * ccc-relay: the byte path of a supervised interactive session, outside the JavaScript event loop.
  *
- *   ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N]
- *             [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] -- command [args...]
+ *   ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N]
+ *             [--drain-quiet-ms N] [--drain-max-ms N] [--redraw-nudge-ms N] -- command [args...]
  *
  * Runs `command` in a new pseudo-terminal and copies bytes between it and the user's terminal
  * (fd 0 and fd 1) with one poll loop, the way script(1) does: no Node event loop, no stream
@@ -34,6 +34,20 @@
  * mode resets now, the agent's output discarded from then on, the user's keys left to the shell.
  * Then it ends the agent's process group (SIGHUP, SIGKILL after KILL_GRACE_MS) and exits.
  *
+ * Job control. The agent runs as a job of a one-job shell: a forked copy of the relay leads the
+ * pty's session and runs the agent in a process group of its own, the pty's foreground. A session
+ * leader's own group has no parent in its session, so the kernel discards a SIGTSTP sent to it (an
+ * orphaned process group): a TUI that stops itself on Ctrl-Z (claude sends SIGTSTP to its group)
+ * would not stop. As a job it does; the leader sees the stop and stops itself (SIGSTOP), which the
+ * relay sees. The relay then gives the user's terminal back as a shell expects it (termios as they
+ * were, the alternate screen left, the modes a TUI may leave on switched off) and stops the job it
+ * is part of, ccc's process group, with SIGTSTP: the user's shell shows ccc as stopped. A SIGTSTP
+ * to the relay does the same with the agent frozen (SIGSTOP). On SIGCONT in the foreground (`fg`)
+ * the terminal goes raw again, the agent continues and is made to redraw by a size nudge. Found in
+ * the background (ccc stopped from outside, `bg`, started with `&`) the relay does not touch the
+ * terminal: it freezes the agent and stops the job with SIGTTOU, as a TUI reading or writing
+ * there would be. Without job control (the stop would be discarded) the agent continues at once.
+ *
  * The byte path's rules (where a sequence ends, the alternate screen, the mode resets, the timing)
  * are ccc's, shared with its Node proxy: byte-path-rules.h is generated from
  * src/pty/byte-path-rules.ts, and ccc passes the timing it uses as arguments.
@@ -48,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -63,9 +78,10 @@
 #define INPUT_FLUSH_MS 200
 #define EXIT_REPORT_MS 30000       /* how long the exit report waits for a busy ccc to read it */
 #define KILL_GRACE_MS 1000         /* after ccc died: from SIGHUP to SIGKILL of the agent's group */
+#define SUSPEND_DRAIN_LIMIT (4u << 20) /* the stopped agent's last output read before the terminal is given back */
 
 #define ALT_LEN (sizeof RULE_ALT_SCREEN_PREFIX - 1)
-static long long inject_idle_ms = RULE_INJECT_IDLE_MS, drain_quiet_ms = RULE_DRAIN_QUIET_MS, drain_max_ms = RULE_DRAIN_MAX_MS;
+static long long inject_idle_ms = RULE_INJECT_IDLE_MS, drain_quiet_ms = RULE_DRAIN_QUIET_MS, drain_max_ms = RULE_DRAIN_MAX_MS, redraw_nudge_ms = RULE_REDRAW_NUDGE_MS;
 
 typedef struct {
   unsigned char *data;
@@ -75,10 +91,21 @@ typedef struct {
 static void flush_blocking(queue_t *q, int fd, int timeout_ms);
 static int signal_pipe[2] = {-1, -1};
 static int master = -1;
-static pid_t child = -1;
+/* `child` leads the pty's session; `agent` is its one job, in a process group of its own. */
+static pid_t child = -1, agent = -1;
 static int child_status = 0, child_exited = 0;
+/* Job control: the agent reported stopped; why the job must stop (0: it need not); the alternate
+   screen left for the shell at a stop; the SIGCONTs received, and those already acted on. */
+enum { STOP_NONE, STOP_AGENT, STOP_ASKED, STOP_BACKGROUND };
+static int agent_stopped = 0, stop_wanted = STOP_NONE, alt_left = 0, no_job_control = 0;
+static volatile sig_atomic_t conts_received = 0;
+static sig_atomic_t conts_handled = 0;
+static pid_t own_pgrp = 0;
+/* A redraw nudge in progress: the agent's real size goes back at nudge_until. */
+static long long nudge_until = 0;
+static struct winsize nudge_real;
 static long long exited_at = 0, drain_from = 0, last_output_at = 0, input_batch_since = 0, ccc_gone_at = 0;
-static struct termios saved_mode;
+static struct termios saved_mode, raw_mode;
 static int user_tty = 0, terminal_restored = 0;
 static int stdin_open = 1, master_eof = 0, chan_open = 1, tee_on = 0, alt_active = 0, last_unsafe = 0;
 static unsigned long long tee_lost = 0;
@@ -296,9 +323,22 @@ static void write_injection(void) {
   queue_clear(&injection);
 }
 
+/* Whether the user's terminal belongs to another process group: the shell's, after ccc was stopped
+   from outside or put in the background. What the agent writes then waits, and the job stops. */
+static int in_background(void) {
+  if (!user_tty || no_job_control) return 0;
+  pid_t foreground = tcgetpgrp(0);
+  return foreground > 0 && foreground != own_pgrp;
+}
+
 static void on_output(const unsigned char *bytes, size_t n) {
   if (ccc_gone_at) return; /* the terminal is the shell's again */
-  write_or_queue(&to_user, 1, bytes, n);
+  if (in_background()) {
+    queue_push(&to_user, bytes, n);
+    stop_wanted = STOP_BACKGROUND;
+  } else {
+    write_or_queue(&to_user, 1, bytes, n);
+  }
   last_output_at = now_ms();
   track_sequences(bytes, n);
   last_unsafe = vt_state != RULE_VT_GROUND;
@@ -308,8 +348,9 @@ static void on_output(const unsigned char *bytes, size_t n) {
   if (injection.len && !last_unsafe) write_injection();
 }
 
+/* The read took no more than the queue has room for (INPUT_LIMIT): every typed byte reaches the agent. */
 static void on_input(const unsigned char *bytes, size_t n) {
-  if (to_agent.len + n <= INPUT_LIMIT) write_or_queue(&to_agent, master, bytes, n);
+  write_or_queue(&to_agent, master, bytes, n);
   if (!chan_open || input_batch.len + n > INPUT_LIMIT) return;
   if (!input_batch.len) input_batch_since = now_ms();
   queue_push(&input_batch, bytes, n);
@@ -327,7 +368,7 @@ static void copy_window_size(void) {
 }
 
 static void signal_agent(int sig) {
-  if (child > 0 && !child_exited) kill(child, sig);
+  if (agent > 0 && !child_exited) kill(agent, sig);
 }
 
 static uint32_t read_u32(const unsigned char *p) {
@@ -347,6 +388,7 @@ static void on_control(char type, const unsigned char *p, uint32_t n) {
       if (n >= 4) signal_agent((int)read_u32(p));
       break;
     case 'R':
+      nudge_until = 0;
       if (n >= 4) {
         struct winsize ws = {.ws_col = (unsigned short)(p[0] | p[1] << 8), .ws_row = (unsigned short)(p[2] | p[3] << 8)};
         if (ws.ws_col > 0 && ws.ws_row > 0) ioctl(master, TIOCSWINSZ, &ws);
@@ -372,12 +414,129 @@ static void restore_terminal(int how) {
   terminal_restored = 1;
   if (user_tty) tcsetattr(0, how, &saved_mode);
   if (!isatty(1)) return;
-  if (alt_active) write_or_queue(&to_user, 1, (const unsigned char *)RULE_ALT_SCREEN_EXIT, sizeof RULE_ALT_SCREEN_EXIT - 1);
+  if (alt_active && !alt_left) write_or_queue(&to_user, 1, (const unsigned char *)RULE_ALT_SCREEN_EXIT, sizeof RULE_ALT_SCREEN_EXIT - 1);
   write_or_queue(&to_user, 1, (const unsigned char *)RULE_MODE_RESETS, sizeof RULE_MODE_RESETS - 1);
 }
 
+/* --- job control: see the header --- */
+
+/* Whether a stop of the job can take: a shell with job control made ccc's process group (it is not
+   the session's own) and gave it the terminal. Elsewhere the kernel discards the SIGTSTP. */
+static int job_control_here(void) {
+  return user_tty && !no_job_control && own_pgrp != getsid(0) && tcgetpgrp(0) == own_pgrp;
+}
+
+/* The stopped agent's last output (claude's "suspended" line) reaches the terminal before the shell
+   gets it: read until the pty has been quiet for drain_quiet_ms (the pty hands bytes over late). */
+static void drain_agent_output(void) {
+  unsigned char buf[READ_SIZE];
+  size_t total = 0;
+  flush_blocking(&to_user, 1, 1000);
+  while (!master_eof && total < SUSPEND_DRAIN_LIMIT) {
+    struct pollfd p = {.fd = master, .events = POLLIN};
+    int ready = poll(&p, 1, (int)drain_quiet_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    ssize_t n = read(master, buf, sizeof buf);
+    if (n > 0) {
+      on_output(buf, (size_t)n);
+      total += (size_t)n;
+      flush_blocking(&to_user, 1, 1000);
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+      master_eof = 1;
+    }
+  }
+}
+
+/* The terminal as the shell gave it to ccc, for the shell to use while the job is stopped. */
+static void give_terminal_back(void) {
+  static const unsigned char cancel = RULE_CAN;
+  if (last_unsafe) write_or_queue(&to_user, 1, &cancel, 1); /* the agent stopped inside a sequence */
+  flush_blocking(&to_user, 1, 1000);
+  tcsetattr(0, TCSADRAIN, &saved_mode);
+  if (!isatty(1)) return;
+  if (alt_active) {
+    write_or_queue(&to_user, 1, (const unsigned char *)RULE_ALT_SCREEN_EXIT, sizeof RULE_ALT_SCREEN_EXIT - 1);
+    alt_left = 1;
+  }
+  write_or_queue(&to_user, 1, (const unsigned char *)RULE_MODE_RESETS, sizeof RULE_MODE_RESETS - 1);
+  flush_blocking(&to_user, 1, 1000);
+}
+
+/* One column narrower for redraw_nudge_ms, then the real size: the agent redraws its screen. */
+static void nudge_size(void) {
+  struct winsize ws;
+  if (!nudge_until) {
+    if (ioctl(master, TIOCGWINSZ, &ws) < 0 || ws.ws_col < 2) return;
+    nudge_real = ws;
+  }
+  ws = nudge_real;
+  ws.ws_col--;
+  ioctl(master, TIOCSWINSZ, &ws);
+  nudge_until = now_ms() + redraw_nudge_ms;
+}
+
+static void continue_agent(int redraw) {
+  if (agent > 0 && !child_exited) {
+    kill(-agent, SIGCONT);
+    kill(child, SIGCONT); /* the leader, stopped when the agent stopped itself */
+  }
+  agent_stopped = 0;
+  if (redraw) nudge_size();
+}
+
+/* The job continued, or could not stop. In the foreground: the terminal raw again, the agent
+   continued and redrawn. In the background (`bg`, a `kill -CONT` without `fg`): the terminal is not
+   ours to change, so the job stops again (the agent stays frozen). */
+static void after_continue(void) {
+  if (in_background()) {
+    stop_wanted = STOP_BACKGROUND;
+    return;
+  }
+  if (user_tty) tcsetattr(0, TCSADRAIN, &raw_mode);
+  if (alt_left) {
+    write_or_queue(&to_user, 1, (const unsigned char *)RULE_ALT_SCREEN_REENTER, sizeof RULE_ALT_SCREEN_REENTER - 1);
+    alt_left = 0;
+  }
+  continue_agent(1);
+}
+
+/* Stops the job ccc leads, this relay with it; returns once it continues (or could not stop). */
+static void stop_job(int why) {
+  stop_wanted = STOP_NONE;
+  if (child_exited || ccc_gone_at || agent <= 0) return;
+  if (why != STOP_BACKGROUND) {
+    if (!job_control_here()) {
+      /* Nobody could bring the job back: an agent that stopped itself goes on at once. */
+      if (why == STOP_AGENT) continue_agent(1);
+      return;
+    }
+    drain_agent_output();
+    give_terminal_back();
+  }
+  /* Frozen with the job. SIGSTOP, which the leader does not report: only the agent's own stops are. */
+  if (!agent_stopped) kill(-agent, SIGSTOP);
+  int sig = why == STOP_BACKGROUND ? SIGTTOU : SIGTSTP;
+  struct sigaction dfl, was;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sig_atomic_t before = conts_received;
+  sigaction(sig, &dfl, &was);
+  kill(0, sig); /* ccc's process group, this relay in it: the shell shows the job stopped */
+  sigaction(sig, &was, NULL);
+  /* No SIGCONT came: the stop was discarded (an orphaned process group). Stop trying. */
+  if (conts_received == before) no_job_control = 1;
+  conts_handled = conts_received;
+  after_continue();
+}
+
+/* The agent's whole group, continued too: a stopped process acts on nothing but SIGKILL. */
 static void signal_agent_group(int sig) {
-  if (child > 0 && !child_exited) kill(-child, sig);
+  if (agent <= 0 || child_exited) return;
+  kill(-agent, sig);
+  kill(-agent, SIGCONT);
+  kill(child, SIGCONT);
 }
 
 /* ccc died: nobody supervises the session any more, and the shell that waited for ccc is about
@@ -418,6 +577,7 @@ static void read_control(void) {
 
 static void on_signal(int sig) {
   int saved = errno;
+  if (sig == SIGCONT) conts_received++;
   unsigned char s = (unsigned char)sig;
   if (write(signal_pipe[1], &s, 1) < 0) { /* the pipe is full: a signal of this kind is already pending */ }
   errno = saved;
@@ -431,13 +591,26 @@ static void handle_signals(void) {
       int sig = sigs[i];
       if (sig == SIGCHLD) {
         int status;
-        if (!child_exited && waitpid(child, &status, WNOHANG) == child) {
-          child_status = status;
-          child_exited = 1;
-          exited_at = drain_from = now_ms();
+        while (!child_exited && waitpid(child, &status, WNOHANG | WUNTRACED | WCONTINUED) == child) {
+          if (WIFSTOPPED(status)) {
+            agent_stopped = 1; /* the leader stops only when the agent stopped itself */
+          } else if (!WIFCONTINUED(status)) {
+            child_status = status;
+            child_exited = 1;
+            exited_at = drain_from = now_ms();
+          }
         }
       } else if (sig == SIGWINCH) {
+        nudge_until = 0;
         copy_window_size();
+      } else if (sig == SIGCONT) {
+        /* `fg` after the kernel stopped us (SIGTTIN), or a SIGCONT from outside; ours are handled in stop_job */
+        if (conts_handled != conts_received) {
+          conts_handled = conts_received;
+          after_continue();
+        }
+      } else if (sig == SIGTSTP) {
+        stop_wanted = STOP_ASKED;
       } else {
         signal_agent(sig);
       }
@@ -450,7 +623,7 @@ static void set_flags(int fd, int fl, int fdfl) {
   if (fdfl) fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | fdfl);
 }
 
-static const int HANDLED[] = {SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+static const int HANDLED[] = {SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGCONT, SIGTSTP};
 
 static void install_signals(void) {
   if (pipe(signal_pipe) < 0) die("pipe");
@@ -466,6 +639,82 @@ static void install_signals(void) {
   signal(SIGTTOU, SIG_IGN);
 }
 
+/* The forked copy that leads the pty's session: runs the agent as its one job (own process group,
+   the terminal's foreground), reports the agent's pid and exec error on `report`, stops itself when
+   the agent stops itself (not on SIGSTOP: that is a freeze from outside), continues it when
+   continued, and ends as the agent ended. Never returns. */
+static void lead_session(char **argv, int slave, int report) {
+  for (size_t i = 0; i < sizeof HANDLED / sizeof HANDLED[0]; i++) signal(HANDLED[i], SIG_DFL);
+  signal(SIGPIPE, SIG_DFL);
+  setsid();
+  ioctl(slave, TIOCSCTTY, 0);
+  int exec_errors[2];
+  int32_t msg[2] = {-1, 0};
+  if (pipe(exec_errors) < 0) {
+    msg[1] = errno;
+    if (write(report, msg, sizeof msg) < 0) { /* the relay sees the leader's exit either way */ }
+    _exit(127);
+  }
+  set_flags(exec_errors[1], 0, FD_CLOEXEC);
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    tcsetpgrp(slave, getpid()); /* SIGTTOU is still ignored, so this works from the background */
+    signal(SIGTTOU, SIG_DFL);
+    dup2(slave, 0);
+    dup2(slave, 1);
+    dup2(slave, 2);
+    if (slave > 2) close(slave);
+    close(exec_errors[0]);
+    close(report);
+    execvp(argv[0], argv);
+    int err = errno;
+    if (write(exec_errors[1], &err, sizeof err) < 0) { /* the leader sees 127 either way */ }
+    _exit(127);
+  }
+  if (pid < 0) msg[1] = errno;
+  else {
+    setpgid(pid, pid);
+    tcsetpgrp(slave, pid);
+    msg[0] = pid;
+  }
+  signal(SIGTTOU, SIG_DFL);
+  close(exec_errors[1]);
+  close(slave); /* the agent's end of the pty is the agent's alone: its close is the relay's end of file */
+  int err = 0;
+  ssize_t got;
+  while (pid > 0 && (got = read(exec_errors[0], &err, sizeof err)) < 0 && errno == EINTR) {}
+  if (pid > 0 && got == sizeof err) msg[1] = err;
+  close(exec_errors[0]);
+  if (write(report, msg, sizeof msg) < 0) { /* the relay sees the leader's exit either way */ }
+  close(report);
+  if (pid < 0) _exit(127);
+  for (;;) {
+    int status;
+    if (waitpid(pid, &status, WUNTRACED) < 0) {
+      if (errno == EINTR) continue;
+      _exit(125);
+    }
+    if (WIFSTOPPED(status)) {
+      if (WSTOPSIG(status) == SIGSTOP) continue;
+      raise(SIGSTOP); /* SIGSTOP works in this orphaned group; the relay sees it and stops the job */
+      kill(-pid, SIGCONT);
+    } else if (WIFSIGNALED(status)) {
+      /* End by the same signal, so the relay reports what ended the agent; no core of our own. */
+      struct rlimit none = {0, 0};
+      setrlimit(RLIMIT_CORE, &none);
+      signal(WTERMSIG(status), SIG_DFL);
+      sigset_t all;
+      sigfillset(&all);
+      sigprocmask(SIG_UNBLOCK, &all, NULL);
+      raise(WTERMSIG(status));
+      _exit(128 + WTERMSIG(status));
+    } else {
+      _exit(WEXITSTATUS(status));
+    }
+  }
+}
+
 static void spawn_agent(char **argv, struct termios *mode, struct winsize *ws) {
   master = posix_openpt(O_RDWR | O_NOCTTY);
   if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0) die("posix_openpt");
@@ -475,41 +724,35 @@ static void spawn_agent(char **argv, struct termios *mode, struct winsize *ws) {
   if (slave < 0) die("open pty");
   if (mode) tcsetattr(slave, TCSANOW, mode);
   ioctl(slave, TIOCSWINSZ, ws);
-  int errors[2];
-  if (pipe(errors) < 0) die("pipe");
-  set_flags(errors[1], 0, FD_CLOEXEC);
+  int report[2];
+  if (pipe(report) < 0) die("pipe");
+  set_flags(report[0], 0, FD_CLOEXEC);
   child = fork();
   if (child < 0) die("fork");
   if (child == 0) {
-    for (size_t i = 0; i < sizeof HANDLED / sizeof HANDLED[0]; i++) signal(HANDLED[i], SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGTTOU, SIG_DFL);
-    setsid();
-    ioctl(slave, TIOCSCTTY, 0);
-    dup2(slave, 0);
-    dup2(slave, 1);
-    dup2(slave, 2);
-    if (slave > 2) close(slave);
     close(master);
-    close(errors[0]);
-    execvp(argv[0], argv);
-    int err = errno;
-    if (write(errors[1], &err, sizeof err) < 0) { /* the parent sees 127 either way */ }
-    _exit(127);
+    close(report[0]);
+    lead_session(argv, slave, report[1]);
   }
   close(slave);
-  close(errors[1]);
-  int err = 0;
-  ssize_t got;
-  while ((got = read(errors[0], &err, sizeof err)) < 0 && errno == EINTR) {}
-  close(errors[0]);
+  close(report[1]);
+  int32_t msg[2] = {-1, 0};
+  size_t got = 0;
+  while (got < sizeof msg) {
+    ssize_t n = read(report[0], (char *)msg + got, sizeof msg - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  close(report[0]);
   set_flags(master, O_NONBLOCK, FD_CLOEXEC);
-  if (got == sizeof err) {
-    char text[512];
-    int len = snprintf(text, sizeof text, "cannot run %s: %s", argv[0], strerror(err));
-    frame('E', text, (size_t)len);
+  if (got == sizeof msg && msg[0] > 0 && msg[1] == 0) {
+    agent = msg[0];
+    frame_i32s('P', agent, 0, 1);
   } else {
-    frame_i32s('P', child, 0, 1);
+    char text[512];
+    int len = snprintf(text, sizeof text, "cannot run %s: %s", argv[0], strerror(got == sizeof msg && msg[1] ? msg[1] : EIO));
+    frame('E', text, (size_t)len);
   }
 }
 
@@ -553,21 +796,23 @@ int main(int argc, char **argv) {
       drain_quiet_ms = atoll(argv[++i]);
     } else if (strcmp(argv[i], "--drain-max-ms") == 0 && i + 1 < argc) {
       drain_max_ms = atoll(argv[++i]);
+    } else if (strcmp(argv[i], "--redraw-nudge-ms") == 0 && i + 1 < argc) {
+      redraw_nudge_ms = atoll(argv[++i]);
     } else {
       fprintf(stderr, "ccc-relay: unknown option %s\n", argv[i]);
       return 125;
     }
   }
   if (i >= argc) {
-    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] -- command [args...]\n");
+    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] [--redraw-nudge-ms N] -- command [args...]\n");
     return 125;
   }
   if (fcntl(CHAN, F_GETFD) < 0) chan_open = 0;
   else set_flags(CHAN, O_NONBLOCK, FD_CLOEXEC);
 
   install_signals();
+  own_pgrp = getpgrp();
   struct winsize ws = {.ws_col = (unsigned short)cols, .ws_row = (unsigned short)rows};
-  struct termios raw;
   user_tty = isatty(0) && tcgetattr(0, &saved_mode) == 0;
   if (user_tty) {
     struct winsize real;
@@ -575,9 +820,9 @@ int main(int argc, char **argv) {
   }
   spawn_agent(argv + i, user_tty ? &saved_mode : NULL, &ws);
   if (user_tty) {
-    raw = saved_mode;
-    cfmakeraw(&raw);
-    tcsetattr(0, TCSADRAIN, &raw);
+    raw_mode = saved_mode;
+    cfmakeraw(&raw_mode);
+    tcsetattr(0, TCSADRAIN, &raw_mode);
   }
 
   unsigned char buf[READ_SIZE];
@@ -604,6 +849,7 @@ int main(int argc, char **argv) {
     if (input_batch.len) timeout = timeout_until(input_batch_since + INPUT_FLUSH_MS, now, timeout);
     if (child_exited) timeout = timeout_until(last_output_at + drain_quiet_ms, now, timeout);
     if (ccc_gone_at && !child_exited) timeout = timeout_until(ccc_gone_at + KILL_GRACE_MS, now, timeout);
+    if (nudge_until) timeout = timeout_until(nudge_until, now, timeout);
     if (poll(p, 5, timeout) < 0) {
       if (errno == EINTR) continue;
       die("poll");
@@ -620,15 +866,27 @@ int main(int argc, char **argv) {
     }
     if (p[1].revents & POLLOUT && queue_flush(&to_agent, master) < 0) queue_clear(&to_agent);
     if (p[2].revents & (POLLIN | POLLHUP | POLLERR)) {
-      ssize_t n = read(0, buf, sizeof buf);
-      if (n > 0) on_input(buf, (size_t)n);
-      else if (n == 0 || (errno != EINTR && errno != EAGAIN)) stdin_open = 0;
+      if (in_background()) {
+        stop_wanted = STOP_BACKGROUND; /* the keys are the shell's */
+      } else {
+        /* Only what the agent's queue has room for: the rest waits in the terminal, none is dropped. */
+        size_t room = INPUT_LIMIT - to_agent.len;
+        ssize_t n = read(0, buf, room < sizeof buf ? room : sizeof buf);
+        if (n > 0) on_input(buf, (size_t)n);
+        else if (n == 0 || (errno != EINTR && errno != EAGAIN)) stdin_open = 0;
+      }
     }
-    if (p[3].revents && queue_flush(&to_user, 1) < 0) stdin_open = 0; /* the user's terminal is gone */
+    if (p[3].revents && !stop_wanted && queue_flush(&to_user, 1) < 0) stdin_open = 0; /* the user's terminal is gone */
     if (p[4].revents & (POLLIN | POLLHUP | POLLERR)) read_control();
     if (chan_open && p[4].revents & POLLOUT && queue_flush(&to_ccc, CHAN) < 0) on_ccc_gone();
     if (tee_lost && to_ccc.len + 13 <= TEE_LIMIT) report_gap();
+    if (agent_stopped && !stop_wanted) stop_wanted = STOP_AGENT;
+    if (stop_wanted) stop_job(stop_wanted);
     now = now_ms();
+    if (nudge_until && now >= nudge_until) {
+      nudge_until = 0;
+      ioctl(master, TIOCSWINSZ, &nudge_real);
+    }
     if (ccc_gone_at && !child_exited && now - ccc_gone_at >= KILL_GRACE_MS) signal_agent_group(SIGKILL);
     if (injection.len && now - last_output_at >= inject_idle_ms && !to_user.len) write_injection();
     if (input_batch.len && (input_batch.len >= INPUT_BATCH || now - input_batch_since >= INPUT_FLUSH_MS)) flush_input_batch();

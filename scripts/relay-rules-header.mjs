@@ -54,12 +54,14 @@ static const char RULE_ALT_SCREEN_PREFIX[] = ${cString(rules.ALT_SCREEN_PREFIX)}
 #define RULE_ALT_SCREEN_ENTER ${hex(rules.ALT_SCREEN_ENTER)}
 #define RULE_ALT_SCREEN_LEAVE ${hex(rules.ALT_SCREEN_LEAVE)}
 static const char RULE_ALT_SCREEN_EXIT[] = ${cString(rules.ALT_SCREEN_EXIT)};
+static const char RULE_ALT_SCREEN_REENTER[] = ${cString(rules.ALT_SCREEN_REENTER)};
 static const char RULE_MODE_RESETS[] = ${cString(rules.MODE_RESETS)};
 
-/* Defaults only: ccc passes its timing as arguments (--inject-idle-ms, --drain-quiet-ms, --drain-max-ms). */
+/* Defaults only: ccc passes its timing as arguments (--inject-idle-ms, --drain-quiet-ms, --drain-max-ms, --redraw-nudge-ms). */
 #define RULE_INJECT_IDLE_MS ${rules.TIMING.injectIdleMs}
 #define RULE_DRAIN_QUIET_MS ${rules.TIMING.drainQuietMs}
 #define RULE_DRAIN_MAX_MS ${rules.TIMING.drainMaxMs}
+#define RULE_REDRAW_NUDGE_MS ${rules.TIMING.redrawNudgeMs}
 
 #endif
 `;

@@ -85,6 +85,8 @@ export const ALT_SCREEN_PREFIX = '\x1b[?1049';
 export const ALT_SCREEN_ENTER = 0x68; // h
 export const ALT_SCREEN_LEAVE = 0x6c; // l
 export const ALT_SCREEN_EXIT = `${ALT_SCREEN_PREFIX}l`;
+/** Written when a stopped session continues, if the alternate screen was left for the shell at the stop. */
+export const ALT_SCREEN_REENTER = `${ALT_SCREEN_PREFIX}h`;
 /**
  * Switched off when the session ends, whatever the agent left on: bracketed paste, focus events,
  * mouse reporting (all encodings); and the cursor shown.
@@ -98,6 +100,12 @@ export interface BytePathTiming {
   drainQuietMs: number;
   /** …but no longer than this. */
   drainMaxMs: number;
+  /**
+   * When a stopped session continues, the agent's pty is one column narrower for this long, then
+   * back: a size change makes any TUI redraw (a bare SIGWINCH does not: Node's 'resize' fires only
+   * when the size differs), and the agent must see the odd size before the real one, as tmux does.
+   */
+  redrawNudgeMs: number;
 }
 
-export const TIMING: Readonly<BytePathTiming> = { injectIdleMs: 100, drainQuietMs: 50, drainMaxMs: 1000 };
+export const TIMING: Readonly<BytePathTiming> = { injectIdleMs: 100, drainQuietMs: 50, drainMaxMs: 1000, redrawNudgeMs: 150 };

@@ -69,6 +69,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []),
     ...['--cols', String(options.cols ?? stdoutSize().cols), '--rows', String(options.rows ?? stdoutSize().rows)],
     ...['--inject-idle-ms', String(timing.injectIdleMs), '--drain-quiet-ms', String(timing.drainQuietMs), '--drain-max-ms', String(timing.drainMaxMs)],
+    ...['--redraw-nudge-ms', String(timing.redrawNudgeMs)],
     ...['--', options.command, ...options.args],
   ];
   /** Undefined until the relay runs; what is sent before waits in `early`. */
@@ -193,10 +194,13 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
           settled = true;
           resolvePid(undefined);
           if (!reported) {
-            // The relay died without reporting (killed): put the user's terminal back ourselves.
+            // The relay died without reporting (killed): put the user's terminal back ourselves, and
+            // say there why the session ended, not only in the log.
             if (savedMode) restoreTerminalMode(savedMode);
             if (tty.isatty(1)) writeResetSync(1, altScreen.active);
+            const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
             options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
+            writeStderrSync(`ccc: the session ended: its byte relay (ccc-relay) ${how}, and the agent with it (its terminal closed).\n`);
           }
           finish();
           resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
@@ -238,6 +242,14 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     size: stdoutSize,
     onResize: onStdoutResize,
   };
+}
+
+function writeStderrSync(text: string): void {
+  try {
+    fs.writeSync(2, text);
+  } catch {
+    // stderr is gone; the log has it
+  }
 }
 
 /** `stty -g` of the user's terminal, to restore it if the relay is killed before it can. */

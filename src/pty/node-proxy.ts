@@ -7,6 +7,9 @@
  * Flow control: when the user's terminal is behind, the pty is paused until it drains, so the
  * agent feels the same backpressure it would in a direct terminal and memory stays bounded.
  * The copy is handed over synchronously, so it never misses a byte: `gap$` never emits.
+ *
+ * The agent runs as the job of a shell that leads its pty's session (job-shell.ts), so that it can
+ * stop itself (Ctrl-Z); node-job-control.ts stops and continues the session with it.
  */
 import tty from 'node:tty';
 import { ByteRing } from '../observer/byte-ring.js';
@@ -14,7 +17,10 @@ import { findExecutable } from '../process/resolve-command.js';
 import { Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
 import type { AgentExit, BytePath, BytePathOptions, Undo } from './byte-path.js';
-import { TIMING, type BytePathTiming } from './byte-path-rules.js';
+import { ALT_SCREEN_REENTER, TIMING, type BytePathTiming } from './byte-path-rules.js';
+import { JOB_SHELL, jobShellArgs } from './job-shell.js';
+import { startNodeJobControl } from './node-job-control.js';
+import { readProcessState } from './process-state.js';
 import { AltScreenTracker, SequenceTracker } from './terminal-modes.js';
 import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
 
@@ -23,7 +29,7 @@ export function startNodeProxy(options: BytePathOptions): BytePath {
   // node-pty runs a command it cannot find as a child that prints execvp's error and exits 1; the
   // relay reports it as 127 without touching the terminal, and so does this path.
   if (!findExecutable(options.command, options.env, options.cwd)) return neverStarted(`cannot run ${options.command}: No such file or directory`, options, terminal);
-  const pty = spawnAgentPty({ ...options, ...terminal.size() });
+  const pty = spawnAgentPty({ ...options, command: JOB_SHELL, args: jobShellArgs(options.command, options.args), ...terminal.size() });
   return runProxy(pty, terminal, options);
 }
 
@@ -42,14 +48,16 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   let lastDataAt = Date.now();
   let paused = false;
 
-  const restoreRaw = terminal.enterRaw();
+  let restoreRaw = terminal.enterRaw();
   let restored = false;
+  /** The alternate screen was left for the user's shell while the job is stopped. */
+  let altLeft = false;
   /** Also on the way out of a ccc that ends before the agent (an uncaught error, process.exit). */
   const restoreTerminal = () => {
     if (restored) return;
     restored = true;
     restoreRaw();
-    if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, altScreen.active);
+    if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, altScreen.active && !altLeft);
   };
   process.once('exit', restoreTerminal);
   undo.push(() => void process.off('exit', restoreTerminal));
@@ -69,8 +77,19 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     if (pendingInjection && sequences.atBoundary) writeInjection();
   };
 
+  // The agent is the job shell's foreground job: its pid is the pty's foreground process group once it writes.
+  let agentPid: number | undefined;
+  let resolvePid!: (pid: number) => void;
+  const pid = new Promise<number>((resolve) => (resolvePid = resolve));
+  const findAgent = () => {
+    const foreground = agentPid ?? readProcessState(pty.pid)?.tpgid;
+    if (foreground && foreground > 0 && foreground !== pty.pid) agentPid = foreground;
+    return agentPid;
+  };
+
   undo.push(
     pty.onData((chunk) => {
+      if (!agentPid) resolvePid(findAgent() ?? pty.pid);
       lastDataAt = Date.now();
       if (!terminal.write(chunk) && !paused) {
         paused = true;
@@ -88,8 +107,42 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
       }
     }),
     terminal.onResize(() => {
+      clearTimeout(nudge);
       const { cols, rows } = terminal.size();
       pty.resize(cols, rows);
+    }),
+  );
+
+  let nudge: NodeJS.Timeout | undefined;
+  undo.push(
+    () => clearTimeout(nudge),
+    startNodeJobControl({
+      shellPid: pty.pid,
+      interactive: terminal.isTTY,
+      settled: () => drain(() => lastDataAt, () => paused, timing),
+      giveTerminalBack: () => {
+        restoreRaw();
+        if (!terminal.isTTY || !tty.isatty(1)) return;
+        writeResetSync(1, altScreen.active);
+        altLeft = altScreen.active;
+      },
+      takeTerminal: () => {
+        // Off first: raw mode set again while libuv thinks it is on would not be written.
+        restoreRaw();
+        restoreRaw = terminal.enterRaw();
+        if (altLeft) terminal.write(ALT_SCREEN_REENTER);
+        altLeft = false;
+      },
+      redraw: () => {
+        const { cols, rows } = terminal.size();
+        if (cols < 2) return;
+        pty.resize(cols - 1, rows);
+        clearTimeout(nudge);
+        nudge = setTimeout(() => {
+          const size = terminal.size();
+          pty.resize(size.cols, size.rows);
+        }, timing.redrawNudgeMs);
+      },
     }),
   );
 
@@ -110,6 +163,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   const exit = new Promise<AgentExit>((resolve) => {
     const off = pty.onExit(async ({ exitCode, signal }) => {
       off();
+      resolvePid(agentPid ?? pty.pid);
       await drain(() => lastDataAt, () => paused, timing);
       if (paused) pty.resume();
       for (const u of undo.splice(0)) u();
@@ -121,7 +175,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
 
   return {
     kind: 'node',
-    pid: Promise.resolve(pty.pid),
+    pid,
     ptyOutput$,
     tail$,
     gap$,
@@ -138,7 +192,17 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
       flushInjection();
     },
     sendToAgent: (bytes) => pty.write(bytes),
-    kill: (signal) => pty.kill(signal),
+    kill: (signal) => {
+      const agent = findAgent();
+      if (agent === undefined) pty.kill(signal);
+      else {
+        try {
+          process.kill(agent, signal);
+        } catch {
+          // already gone
+        }
+      }
+    },
     size: terminal.size,
     onResize: terminal.onResize,
   };

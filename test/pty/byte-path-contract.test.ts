@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findRelay } from '../../src/pty/native-relay.js';
+import { readProcessState } from '../../src/pty/process-state.js';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { repoRoot } from '../support/claude-env.js';
+import { outputAfter, PROMPT, startJobShell } from '../support/job-shell.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 const driver = path.join(repoRoot, 'test', 'fixtures', 'byte-path-driver.mjs');
@@ -31,6 +33,23 @@ interface Report {
 }
 
 type Step = Array<[action: 'inject' | 'send' | 'watch' | 'kill', arg: string]>;
+
+/** An agent that reads keys in raw mode, stops itself on Ctrl-Z (as claude does) and reports size changes. */
+const JOB_AGENT = `exec 4<&0
+trap 'printf "SIZE %s\\r\\n" "$(stty size <&4)"' WINCH
+stty raw -echo <&4
+printf 'READY\\r\\n'
+while :; do
+  head -c 1 <&4 >key &
+  while ! wait $!; do kill -0 $! 2>/dev/null || break; done
+  k=$(cat key)
+  case "$k" in
+    "$(printf '\\032')") stty sane <&4; printf 'SUSPENDED\\r\\n'; kill -TSTP 0; stty raw -echo <&4; printf 'CONTINUED\\r\\n' ;;
+    q) exit 7 ;;
+    *) printf 'KEY %s\\r\\n' "$k" ;;
+  esac
+done
+`;
 
 /** Waits for a key, so the output before it ends a read. */
 const WAIT_KEY = 'head -c 1 >/dev/null';
@@ -258,6 +277,62 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     });
     expect(result.exit).toEqual({ exitCode: 0, signal: 15 });
     expect(exited.exitCode).toBe(143);
+  });
+
+  /** A user's interactive shell with job control runs ccc as a job, with JOB_AGENT as the agent. */
+  async function inJobShell(act: (h: PtyHarness, report: () => Report) => Promise<void>) {
+    const report = path.join(dir, 'report.json');
+    fs.writeFileSync(path.join(dir, 'agent.sh'), JOB_AGENT);
+    const h = await startJobShell({ cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report }, cols: 100, rows: 30 });
+    try {
+      h.press(`${process.execPath} ${driver} /bin/sh agent.sh\r`);
+      await h.waitForScreen(/READY/);
+      await act(h, () => JSON.parse(fs.readFileSync(report, 'utf8')) as Report);
+    } finally {
+      h.kill();
+    }
+  }
+
+  it('stops with an agent that stops itself (Ctrl-Z): the shell shows the job stopped and has its terminal as it was; fg continues the agent, raw again and redrawn', async () => {
+    await inJobShell(async (h, report) => {
+      h.press('\x1a');
+      await h.waitForScreen(/SUSPENDED[\s\S]*Stopped[\s\S]*PROMPT\$ \s*$/);
+      // Typed and echoed as in a cooked terminal, Enter included: the shell has its terminal back.
+      h.press('stty -g > stopped.txt; echo WORKS-$((6*7))\r');
+      await h.waitForScreen(/WORKS-42\s+PROMPT\$ \s*$/);
+      h.press('fg\r');
+      await h.waitForScreen(/CONTINUED/);
+      // The size nudge: the agent saw a size change after it continued, ending at the real size.
+      await expect.poll(() => outputAfter(h, 'CONTINUED'), { timeout: 10_000 }).toMatch(/SIZE 30 100/);
+      h.press('x'); // one key, no Enter: raw again
+      await h.waitForScreen(/KEY x/);
+      h.press('q');
+      await h.waitForScreen(PROMPT);
+      const result = report();
+      expect(fs.readFileSync(path.join(dir, 'stopped.txt'), 'utf8').trim()).toBe(result.sttyBefore);
+      expect(result.exit).toEqual({ exitCode: 7 });
+      expect(result.sttyAfter).toBe(result.sttyBefore);
+      expect(result.errors).toEqual([]);
+    });
+  });
+
+  it('comes back raw and redrawn after a SIGSTOP of ccc from outside and fg', async () => {
+    await inJobShell(async (h, report) => {
+      // The foreground job of the user's shell, led by ccc (the driver).
+      const ccc = readProcessState(h.pty.pid)!.tpgid;
+      expect(ccc).not.toBe(h.pty.pid);
+      process.kill(ccc, 'SIGSTOP');
+      await h.waitForScreen(/Stopped[\s\S]*PROMPT\$ \s*$/);
+      h.press('fg\n'); // the terminal may still be raw (SIGSTOP cannot be caught): \n ends the line
+      await expect.poll(() => outputAfter(h, 'Stopped'), { timeout: 10_000 }).toMatch(/SIZE 30 100/);
+      h.press('x');
+      await h.waitForScreen(/KEY x/);
+      h.press('q');
+      await h.waitForScreen(PROMPT);
+      const result = report();
+      expect(result.exit).toEqual({ exitCode: 7 });
+      expect(result.sttyAfter).toBe(result.sttyBefore);
+    });
   });
 
   it('reports an agent that cannot be started, with exit code 127, and leaves the terminal untouched', async () => {

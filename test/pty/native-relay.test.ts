@@ -13,6 +13,7 @@ import { findRelay, startNativeRelay } from '../../src/pty/native-relay.js';
 import { encodeRelayFrame, MAX_FRAME_BYTES, RelayFrameDecoder } from '../../src/pty/relay-frames.js';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { repoRoot } from '../support/claude-env.js';
+import { descendants, isAlive } from '../support/process-tree.js';
 import { startPty } from '../support/pty-harness.js';
 
 const driver = path.join(repoRoot, 'test', 'fixtures', 'byte-path-driver.mjs');
@@ -103,6 +104,22 @@ describe('native relay', () => {
     const reset = Buffer.from(resetSequence(false));
     expect(terminal.subarray(0, terminal.length - reset.length).equals(output)).toBe(true);
     expect(output.toString()).toContain('through the pipe');
+  });
+
+  it('says on the terminal, after restoring it, that the session ended because the relay was killed, and the agent ends too', async () => {
+    const { terminal, result } = await run(`stty raw -echo; printf '\\033[?1049hREADY\\n'; exec sleep 30`, {}, async (h) => {
+      await h.waitForOutput(/READY/);
+      // The relay is ccc's child; its forked copy leading the agent's session is the relay's.
+      const relay = descendants(h.pty.pid).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('ccc-relay'))!;
+      process.kill(relay, 'SIGKILL');
+    });
+    const text = terminal.toString('latin1');
+    const reset = resetSequence(true);
+    expect(text).toContain(reset);
+    expect(text.slice(text.lastIndexOf(reset) + reset.length)).toMatch(/^\r?\n?ccc: the session ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it \(its terminal closed\)\.\r?\n$/);
+    expect(result.sttyAfter).toBe(result.sttyBefore);
+    expect(result.errors).toEqual(["the relay ended without reporting the agent's exit (SIGKILL)"]);
+    await expect.poll(() => isAlive(result.pid!), { timeout: 10_000 }).toBe(false);
   });
 
   /** A relay that never runs: its exit, its pid and the errors it reported. */
