@@ -48,8 +48,12 @@ export async function runPipeline(
   return last;
 }
 
-/** After a timeout the checker gets this long to stop its work and report what it knows (exit code, stderr). */
-const SETTLE_AFTER_ABORT_MS = 5000;
+/**
+ * After a timeout the checker gets this long to stop its work and report what it knows (exit code,
+ * stderr); then the round ends without it, so a timeout holds to the second. A plugin's thread is
+ * stopped after as long (isolated-plugin.ts).
+ */
+export const ABORT_GRACE_MS = 1000;
 
 async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSignal): Promise<Verdict> {
   const name = entry.checker.name;
@@ -64,7 +68,7 @@ async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSign
     const onAbort = () => {
       // The checker was told to stop; let it settle (its own error carries exit code and stderr),
       // but never wait on it for long: a checker that ignores the signal still cannot hang us.
-      const grace = setTimeout(() => reject(timeoutError()), SETTLE_AFTER_ABORT_MS);
+      const grace = setTimeout(() => reject(timeoutError()), ABORT_GRACE_MS);
       work.then(
         () => reject(timeoutError()),
         (error) => reject(isCccError(error) && error.code === 'CHECKER_TIMEOUT' ? error : timeoutError()),

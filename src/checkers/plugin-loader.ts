@@ -4,6 +4,7 @@
  * default export is a Checker or a factory `(options) => Checker`. TypeScript plugins load with no
  * build step (jiti). Every way a plugin can be wrong is a PLUGIN_INVALID error that names the
  * module and says what is wrong, once, when the pipeline is built, never in the middle of a run.
+ * In a session this code runs in each plugin's own thread (plugin-worker.ts), not in ccc's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,7 +40,7 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   return { file, exported: namespace.default };
 }
 
-/** The PluginLoader that `buildPipeline` uses: import, call the factory with the options, validate. */
+/** Loads a plugin in this thread: import, call the factory with the options, validate (what a plugin's own thread does, see plugin-worker.ts; and the plugins' own tests). */
 export const loadPluginChecker: PluginLoader = async (specifier, options, context: BuildContext) => {
   const { exported } = await importPluginModule(specifier, context.cwd, context.moduleCacheDir);
   return instantiatePlugin(specifier, exported, options);
@@ -47,23 +48,42 @@ export const loadPluginChecker: PluginLoader = async (specifier, options, contex
 
 export interface NamedPlugin {
   specifier: string;
-  /** The module's default export, instantiated again with each declaration's options. */
-  exported: unknown;
+  /** The plugin instantiated without options (to learn its name): a declaration without options may use it as it is. */
+  checker: LoadedPlugin;
 }
+
+/** A loaded plugin; `dispose` ends what it runs in when the pipeline does not use it. */
+export type LoadedPlugin = Checker & { dispose?(): Promise<void> };
 
 /**
  * The modules listed in config `plugins`, keyed by their checker's name, so `supervisor.checkers`
  * can say `'test-gate'` instead of a path. A factory is called once without options to learn
  * that name; give its options defaults, or name the plugin by path in `supervisor.checkers`.
  */
-export async function loadNamedPlugins(context: BuildContext, builtIns: readonly string[]): Promise<Map<string, NamedPlugin>> {
+export async function loadNamedPlugins(
+  context: BuildContext,
+  builtIns: readonly string[],
+  load: (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>,
+): Promise<Map<string, NamedPlugin>> {
+  const loaded = await Promise.allSettled(context.config.plugins.map((specifier) => load(specifier, {}, context)));
+  const disposeAll = async () => {
+    for (const l of loaded) if (l.status === 'fulfilled') await l.value.dispose?.();
+  };
   const named = new Map<string, NamedPlugin>();
-  for (const specifier of context.config.plugins) {
-    const { exported } = await importPluginModule(specifier, context.cwd, context.moduleCacheDir);
-    const { name } = await instantiatePlugin(specifier, exported, {});
+  for (const [i, specifier] of context.config.plugins.entries()) {
+    const result = loaded[i]!;
+    if (result.status === 'rejected') {
+      await disposeAll();
+      throw result.reason;
+    }
+    const checker = result.value;
+    const { name } = checker;
     const clash = builtIns.includes(name) ? 'the built-in checker' : named.has(name) ? `the plugin "${named.get(name)!.specifier}"` : undefined;
-    if (clash) throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
-    named.set(name, { specifier, exported });
+    if (clash) {
+      await disposeAll();
+      throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
+    }
+    named.set(name, { specifier, checker });
   }
   return named;
 }

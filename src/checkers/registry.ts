@@ -6,7 +6,7 @@ import type { CccConfig, CheckerDeclaration } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
-import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
+import { loadNamedPlugins, type LoadedPlugin } from './plugin-loader.js';
 import type { Checker } from './types.js';
 
 export interface BuildContext {
@@ -34,8 +34,14 @@ export const builtInCheckers: Record<string, CheckerBuilder> = {
   hook: async (options) => (await import('./hook-checker.js')).hookChecker(options),
 };
 
-/** Loads a plugin checker by path or package name; installed by the plugin loader. */
-export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<Checker>;
+/** Loads a plugin checker by path or package name. */
+export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>;
+
+/** Plugins run in a worker thread each (isolated-plugin.ts), loaded there: their code never runs in ccc's thread. */
+export const loadIsolatedPlugin: PluginLoader = async (specifier, options, context) => {
+  const { startIsolatedPlugin } = await import('./isolated-plugin.js');
+  return startIsolatedPlugin({ specifier, options, cwd: context.cwd, moduleCacheDir: context.moduleCacheDir, timeoutSeconds: timeoutOf(options, context) });
+};
 
 export function normalizeDeclaration(declaration: CheckerDeclaration): { use: string; options: Record<string, unknown> } {
   if (typeof declaration === 'string') return { use: declaration, options: {} };
@@ -45,31 +51,44 @@ export function normalizeDeclaration(declaration: CheckerDeclaration): { use: st
 
 /**
  * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker
- * name; else a plugin module by path or package name. Plugins load through `loadPlugin` (the
- * real loader unless a test passes another).
+ * name; else a plugin module by path or package name. Plugins load through `loadPlugin` (each in
+ * its own thread unless a test passes another loader), all at once; the first declaration that
+ * fails is the error.
  */
-export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoader = loadPluginChecker): Promise<PipelineEntry[]> {
-  const named = await loadNamedPlugins(context, Object.keys(builtInCheckers));
-  const entries: PipelineEntry[] = [];
-  for (const declaration of context.config.supervisor.checkers) {
-    const { use, options } = normalizeDeclaration(declaration);
-    const builder = builtInCheckers[use];
-    const plugin = named.get(use);
-    let checker: Checker;
-    if (builder) checker = await builder(options, context);
-    else if (plugin) checker = await instantiatePlugin(plugin.specifier, plugin.exported, options);
-    else if (looksLikePlugin(use)) checker = await loadPlugin(use, options, context);
-    else {
+export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoader = loadIsolatedPlugin): Promise<PipelineEntry[]> {
+  const named = await loadNamedPlugins(context, Object.keys(builtInCheckers), loadPlugin);
+  const taken = new Set<string>(); // plugins whose instance without options a declaration took
+  const declarations = context.config.supervisor.checkers.map(normalizeDeclaration);
+  const checkers = await Promise.allSettled(
+    declarations.map(async ({ use, options }): Promise<LoadedPlugin> => {
+      const builder = builtInCheckers[use];
+      const plugin = named.get(use);
+      if (builder) return builder(options, context);
+      if (plugin) {
+        // Loaded without options to learn its name: used as it is by the first declaration that adds none.
+        const take = Object.keys(options).length === 0 && !taken.has(use);
+        if (take) taken.add(use);
+        return take ? plugin.checker : loadPlugin(plugin.specifier, options, context);
+      }
+      if (looksLikePlugin(use)) return loadPlugin(use, options, context);
       throw new CccError(
         'PLUGIN_INVALID',
         `Unknown checker "${use}" in supervisor.checkers. Use one of: ${[...Object.keys(builtInCheckers), ...named.keys()].join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
         { data: { checker: use } },
       );
-    }
-    const timeout = typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
-    entries.push({ checker, timeoutSeconds: timeout });
+    }),
+  );
+  for (const [name, plugin] of named) if (!taken.has(name)) await plugin.checker.dispose?.();
+  const failed = checkers.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+  if (failed) {
+    for (const c of checkers) if (c.status === 'fulfilled') await c.value.dispose?.();
+    throw failed.reason;
   }
-  return entries;
+  return checkers.map((c, i) => ({ checker: (c as PromiseFulfilledResult<LoadedPlugin>).value, timeoutSeconds: timeoutOf(declarations[i]!.options, context) }));
+}
+
+function timeoutOf(options: Record<string, unknown>, context: BuildContext): number {
+  return typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
 }
 
 /** The reviewer may run what the pipeline's rule checkers run. */

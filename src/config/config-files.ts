@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { CccError } from '../errors.js';
 import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.js';
+import { guardConfigLoad } from './load-guard.js';
 import { isPlainObject } from './rules.js';
 import { importUserModule } from './user-module.js';
 
@@ -44,13 +45,12 @@ export async function readGlobalFile(file: string): Promise<LoadedFile | undefin
 export async function readProjectFile(options: { cwd: string; configPath?: string; moduleCacheDir?: () => string }): Promise<LoadedFile | undefined> {
   if (options.configPath === undefined && !mayHoldProjectConfig(options.cwd, projectSearchPlaces)) return undefined;
   // Required (CommonJS): an ESM import would scan it for export names first.
-  const { cosmiconfig } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
-  const explorer = cosmiconfig('ccc', {
-    searchPlaces: projectSearchPlaces,
-    searchStrategy: 'none',
-    cache: false,
-    loaders: { '.ts': typeScriptLoader(options.moduleCacheDir), '.mts': typeScriptLoader(options.moduleCacheDir), '.cts': typeScriptLoader(options.moduleCacheDir) },
-  });
+  const { cosmiconfig, defaultLoaders } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
+  const ts = typeScriptLoader(options.moduleCacheDir);
+  // Files that run code while they load: each bounded in time and named if it ends ccc (load-guard.ts).
+  const loaders: Record<string, Loader> = { '.ts': ts, '.mts': ts, '.cts': ts, '.js': defaultLoaders['.js'], '.mjs': defaultLoaders['.mjs'], '.cjs': defaultLoaders['.cjs'] };
+  for (const [ext, load] of Object.entries(loaders)) loaders[ext] = (filepath, content) => guardConfigLoad(filepath, async () => load(filepath, content));
+  const explorer = cosmiconfig('ccc', { searchPlaces: projectSearchPlaces, searchStrategy: 'none', cache: false, loaders });
   try {
     if (options.configPath !== undefined) {
       const file = path.resolve(options.cwd, options.configPath);

@@ -24,7 +24,8 @@ export type StopReason =
   | 'disabled'
   | 'background-tasks'
   | 'recursion'
-  | 'cancelled';
+  | 'cancelled'
+  | 'interrupted';
 
 export type EventSink = (event: SupervisorEvent) => void;
 

@@ -51,10 +51,13 @@ function whereItIs(session: SupervisorSession): string {
 }
 
 async function loop(session: SupervisorSession, options: HeadlessOptions, recent: ReplaySubject<Frame>): Promise<number> {
+  let lastError: string | undefined;
   const emit: EventSink = (e) => {
     session.emit(e);
     if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
-    else options.stderr.write(inertText(renderEvent(e))); // a verdict's text is the model's: no escape sequence reaches the terminal
+    // A verdict's text is the model's: no escape sequence reaches the terminal. A stop for the error just shown is not shown again.
+    else if (!(e.kind === 'stopped' && e.message === lastError)) options.stderr.write(inertText(renderEvent(e)));
+    if (e.kind === 'error') lastError = e.message;
   };
   let sessionId: string | undefined;
   // The session's working directory: claude's `--worktree` moves the session into a new checkout,
@@ -65,6 +68,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
   for (;;) {
     turn++;
+    if (session.interruption) return interrupted(session, emit, session.interruption);
     emit(event({ kind: 'phase', phase: 'agent' }));
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
     const result = await runAgentTurn(session, args, message, (frame) => {
@@ -76,6 +80,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
     if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
+    if (session.interruption) return interrupted(session, emit, session.interruption);
     if (result.exitCode !== 0 || !sessionId) {
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
       const message = agentFailure(result);
@@ -95,6 +100,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       },
       { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], emit },
     );
+    if (session.interruption) return interrupted(session, emit, session.interruption);
     if (decision.action === 'block') {
       message = decision.feedback;
       continue;
@@ -119,6 +125,7 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
     cwd: session.cwd,
     env: session.agentEnv(),
     logger: session.logger,
+    signal: session.signal, // ended from outside: the turn stops with it
     onFrame: (frame) => {
       // A resumed turn's total_cost_usd is the whole session's so far: only this turn's cost counts.
       if (frame.type === 'result') session.addCost(runCost(frame));
@@ -150,8 +157,17 @@ export function exitCodeFor(decision: Extract<StopDecision, { action: 'allow' }>
 
 function finish(session: SupervisorSession, emit: EventSink, code: number, decision?: Extract<StopDecision, { action: 'allow' }>): number {
   if (decision && decision.reason !== 'completed') emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
+  session.logger.info('headless run ended', { exit_code: code, reason: decision?.reason ?? 'agent-failed', reviews: session.reviews });
   emit(event({ kind: 'end', exit_code: code, reviews: session.reviews, review_usage: session.reviewUsage }));
   return code;
+}
+
+/** Ended from outside (headless-signals.ts): the reason is shown and logged, the exit code is the signal's. */
+function interrupted(session: SupervisorSession, emit: EventSink, why: { message: string; exitCode: number }): number {
+  session.logger.warn(`headless run stopped: ${why.message}`, { exit_code: why.exitCode, reviews: session.reviews });
+  emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
+  emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
+  return why.exitCode;
 }
 
 /** The agent's answer as text for people (a terminal, a CI log, observers): inert like the feedback; `--json` keeps it exact. */

@@ -74,6 +74,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
 async function runHeadlessSession(session: SupervisorSession, options: { task: string; plan: SessionPlan; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
   const { registerRunningSession } = await import('./running-session.js');
   const { runHeadless } = await import('./headless.js');
+  const { interruptOnSignals } = await import('./headless-signals.js');
   const command = [session.config.claude.command, '-p', options.task];
   // The observer (and its WebSocket server) loads only when asked for.
   const observing = options.observe ? await import('./observe-session.js') : undefined;
@@ -81,6 +82,7 @@ async function runHeadlessSession(session: SupervisorSession, options: { task: s
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
   const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
   const publish = (chunk: Buffer) => observer?.publishPty(chunk);
+  const restoreSignals = interruptOnSignals(session);
   try {
     return await runHeadless(session, {
       task: options.task,
@@ -94,5 +96,6 @@ async function runHeadlessSession(session: SupervisorSession, options: { task: s
     observer?.detach();
     await observer?.close();
     await running.remove();
+    restoreSignals(); // after the record is gone: a second signal ends ccc at once until then
   }
 }

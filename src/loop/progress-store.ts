@@ -31,8 +31,12 @@ export function progressPath(configDir: string, sessionId: string): string {
 }
 
 export function fileProgressStore(configDir: string): ProgressStore {
+  // Histories the disk refused (full, read-only): kept here, newer than the file, for the rest of the process.
+  const unsaved = new Map<string, ProgressEntry[]>();
   return {
     async load(sessionId) {
+      const kept = unsaved.get(sessionId);
+      if (kept) return [...kept];
       let text: string;
       try {
         text = await fs.readFile(progressPath(configDir, sessionId), 'utf8');
@@ -48,12 +52,14 @@ export function fileProgressStore(configDir: string): ProgressStore {
       }
     },
     async save(sessionId, entries) {
-      const file = progressPath(configDir, sessionId);
+      if (unsaved.has(sessionId)) return void unsaved.set(sessionId, [...entries]);
+      const file = path.join(configDir, 'ccc', `progress-${checkSessionId(sessionId)}.json`);
       try {
-        await writeFileAtomic(file, `${JSON.stringify({ entries }, null, 2)}\n`);
+        await writeFileAtomic(progressPath(configDir, sessionId), `${JSON.stringify({ entries }, null, 2)}\n`);
       } catch (error) {
         if (!isSurvivableWriteError(error)) throw error;
-        warnWriteFailed(file, error); // the guard only counts from an older history
+        unsaved.set(sessionId, [...entries]);
+        warnWriteFailed(file, error);
       }
     },
   };

@@ -67,7 +67,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     limitReached = !disabled && iteration >= max;
     const next = disabled || limitReached ? iteration : iteration + 1;
     return { ...s, iteration: next, max_iterations: max, prompt_count: prompts.length };
-  });
+  }, { logger, maxIterations: max });
   const iteration = state.iteration;
   const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
   if (disabled) {
@@ -129,7 +129,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   await updateSessionState(deps.configDir, stop.sessionId, (s) => ({
     ...s,
     last_verdict: { checker, completed: verdict.completed, feedback: verdict.feedback, at: new Date().toISOString() },
-  }));
+  }), { logger, maxIterations: max });
   if (verdict.completed) return { action: 'allow', reason: 'completed', message: verdict.feedback, iteration, verdict, checker };
 
   for (const guard of deps.guards ?? []) {

@@ -41,7 +41,11 @@ export function registerRunningSession(configDir: string, record: Omit<RunningSe
     async remove() {
       removed = true;
       await writes;
-      fs.rmSync(file, { force: true });
+      try {
+        fs.rmSync(file, { force: true });
+      } catch {
+        // A read-only or vanished directory: the record stays, and the next ccc to start removes it (its process is gone).
+      }
     },
   };
 }

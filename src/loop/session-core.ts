@@ -125,9 +125,19 @@ export class SessionCore {
     for (const entry of this.pipeline) await entry.checker.onSessionStart?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
   }
 
+  /** Why the session was ended from outside (a signal), and the exit code that calls for. */
+  interruption?: { message: string; exitCode: number };
+
   /** The agent is gone: cancel what still runs for it. Idempotent; `close()` calls it too. */
   end(): void {
     if (!this.lifetime.signal.aborted) this.lifetime.abort('the agent exited');
+  }
+
+  /** Ended from outside: the agent's turn and the review in progress stop, and say `message`. */
+  interrupt(message: string, exitCode: number): void {
+    if (this.lifetime.signal.aborted) return;
+    this.interruption = { message, exitCode };
+    this.lifetime.abort(message);
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ import type { ObserverHub } from './observer-hub.js';
 import type { ObserverConnection, ObserverSocket } from './observer-connection.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { parseClientMessage } from './protocol.js';
+import { refusalLog } from './refusal-log.js';
 import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
 
 /** ws refuses larger frames itself (1009); the protocol's own 64 KiB limit closes with 1008. */
@@ -36,13 +37,14 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
   const { hub, logger } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false });
   const sockets = new Set<WebSocket>();
+  const refusals = refusalLog(logger);
 
   options.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = requestUrl(request).pathname;
     if (path !== '/' && path !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
     if (!tokenMatches(options.token, tokenFromRequest(request))) {
-      logger.warn('observer: refused a connection without the right token', { remote: request.socket.remoteAddress });
+      refusals.refused(request.socket.remoteAddress);
       return refuseUpgrade(socket, 401, 'Unauthorized');
     }
     wss.handleUpgrade(request, socket, head, accept);
@@ -82,6 +84,7 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
     async closed() {
       await Promise.all([...sockets].map((ws) => waitClosed(ws)));
       wss.close();
+      refusals.flush();
     },
   };
 }

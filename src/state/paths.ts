@@ -46,7 +46,12 @@ export function sessionLogPath(configDir: string, sessionId: string): string {
 }
 
 export function sessionStatePath(configDir: string, sessionId: string): string {
-  return path.join(cccDir(configDir), `supervisor-${checkSessionId(sessionId)}.json`);
+  return path.join(cccDir(configDir), sessionStateFileName(sessionId));
+}
+
+/** The state file's name in `<configDir>/ccc/`, without making the directory. */
+export function sessionStateFileName(sessionId: string): string {
+  return `supervisor-${checkSessionId(sessionId)}.json`;
 }
 
 export function inputLogPath(configDir: string, sessionId: string): string {

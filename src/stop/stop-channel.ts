@@ -82,7 +82,11 @@ export async function startStopChannel(options: { dir: string; onStop: StopReque
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
         server.close(() => {
-          fs.rmSync(socketPath, { force: true });
+          try {
+            fs.rmSync(socketPath, { force: true });
+          } catch {
+            // A directory gone read-only keeps the dead socket; nothing connects to it any more.
+          }
           resolve();
         });
       }),

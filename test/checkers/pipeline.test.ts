@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { runPipeline, type PipelineEntry } from '../../src/checkers/pipeline.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ABORT_GRACE_MS, runPipeline, type PipelineEntry } from '../../src/checkers/pipeline.js';
 import type { CheckContext, Checker } from '../../src/checkers/types.js';
 
 const ctx = { sessionId: 's', cwd: '/tmp', userPrompts: [], lastAssistantMessage: '', iteration: 1, maxIterations: 3 } as unknown as CheckContext;
@@ -30,6 +30,22 @@ describe('the checker pipeline', () => {
     };
     await expect(runPipeline([entry(hanging, 0.2)], ctx)).rejects.toMatchObject({ code: 'CHECKER_TIMEOUT', message: expect.stringMatching(/sleepy/) });
     expect(aborted).toBe(true);
+  });
+
+  it('a timeout holds to the second: a checker that ignores its abort is given up ABORT_GRACE_MS (1 s) after it', async () => {
+    vi.useFakeTimers();
+    try {
+      let settled: string | undefined;
+      const deaf: Checker = { name: 'deaf', check: () => new Promise(() => {}) };
+      void runPipeline([entry(deaf, 3)], ctx).catch((error: Error) => (settled = error.message));
+      await vi.advanceTimersByTimeAsync(3000 + ABORT_GRACE_MS - 1);
+      expect(settled).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBe('checker "deaf" did not answer within 3s');
+      expect(ABORT_GRACE_MS).toBeLessThanOrEqual(1000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('accepts allow_stop as a synonym of completed', async () => {

@@ -125,6 +125,17 @@ describe('observer server', () => {
     bearer.ws.close();
   });
 
+  it('a flood of wrong tokens costs one log line, and the count at close', async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => warnings.push(message) };
+    server = await startTestObserver({ token: 'sesame', logger });
+    const base = wsUrl(server.url).replace(/\?.*$/, '');
+    for (let i = 0; i < 200; i++) expect(await upgradeStatus(`${base}?token=guess-${i}`)).toBe(401);
+    expect(warnings).toEqual(['observer: refused a connection without the right token']);
+    await server.close();
+    expect(warnings).toEqual(['observer: refused a connection without the right token', 'observer: refused 199 more connections without the right token']);
+  });
+
   it('says how to fix a port that is taken', async () => {
     server = await startTestObserver();
     const port = Number(new URL(server.url).port);

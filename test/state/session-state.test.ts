@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../../src/log/memory-logger.js';
 import { sessionStatePath } from '../../src/state/paths.js';
 import { readSessionState, updateSessionState } from '../../src/state/session-state.js';
+import { holdWriteWarnings } from '../../src/state/write-failure.js';
 import { runProcess } from '../support/run-process.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
@@ -62,6 +63,45 @@ describe('session state', () => {
     expect(fs.readFileSync(path.join(path.dirname(file), aside[0]!), 'utf8')).toBe('{"session_id": "broken", "iteration": ');
     expect(logger.lines.map((l) => l.level)).toEqual(['warn', 'warn']);
     expect(logger.lines[1]!.fields.moved_to).toBe(path.join(path.dirname(file), aside[0]!));
+  });
+
+  it('a file corrupted mid-session: a visible warning, and the count goes on from the last one this process knew', async () => {
+    const shown: string[] = [];
+    const release = holdWriteWarnings((line) => shown.push(line));
+    try {
+      for (let i = 0; i < 3; i++) await updateSessionState(t.claudeDir, 'mid', bump);
+      const file = sessionStatePath(t.claudeDir, 'mid');
+      fs.writeFileSync(file, 'not json at all');
+      const logger = createRecordingLogger();
+      const state = await updateSessionState(t.claudeDir, 'mid', bump, { logger });
+      expect(state.iteration).toBe(4);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ iteration: 4 });
+      expect(logger.lines[0]).toMatchObject({ level: 'warn', message: expect.stringContaining('counting goes on from review 3') });
+      expect(shown).toEqual([expect.stringMatching(/^WARN: the session state .*supervisor-mid\.json was corrupt; it was moved to .*\.corrupt-\d+ and counting goes on from review 3\.$/)]);
+    } finally {
+      release();
+    }
+  });
+
+  it('a config directory that vanished (a link to a volume no longer there): counted in memory, one warning', async () => {
+    const configDir = path.join(t.root, 'linked-config');
+    fs.symlinkSync(path.join(t.root, 'unmounted', 'volume'), configDir);
+    const shown: string[] = [];
+    const release = holdWriteWarnings((line) => shown.push(line));
+    try {
+      const states = [];
+      for (let i = 0; i < 3; i++) states.push(await updateSessionState(configDir, 'gone', bump));
+      expect(states.map((s) => s.iteration)).toEqual([1, 2, 3]);
+      expect(shown).toEqual([expect.stringContaining(`WARN: cannot write in ${configDir}/ccc (ENOENT`)]);
+      expect(shown[0]).toContain('state in memory');
+      // A one-shot command (`ccc supervisor off`) has no session to keep it for: an error naming the file.
+      await expect(updateSessionState(configDir, 'gone-cli', bump, { saveOrFail: true })).rejects.toMatchObject({
+        code: 'CONFIG_DIR_UNUSABLE',
+        message: expect.stringContaining(`${configDir}/ccc/supervisor-gone-cli.json`),
+      });
+    } finally {
+      release();
+    }
   });
 
   it('a well-formed file of the wrong shape or of another session counts as corrupt', async () => {

@@ -32,6 +32,7 @@ export const registerSupervisorModeCommand: RegisterCommand = (program) => {
       const { config, configDir } = await loadConfig({ cwd: process.cwd(), env: process.env });
       await updateSessionState(configDir, sessionId, (state) => ({ ...state, enabled: mode === 'on' }), {
         maxIterations: config.supervisor.max_iterations,
+        saveOrFail: true,
       });
       process.stdout.write(`Supervisor mode ${mode} for session ${sessionId}.\n`);
     });

@@ -1,0 +1,299 @@
+/**
+ * A checker plugin in a worker thread of its own (plugin-worker.ts), behind a Checker with the
+ * same name and hooks: a plugin cannot end ccc (`process.exit` ends its thread: a checker failure
+ * naming it), block it (a loop that never yields runs on another thread; past its timeout the
+ * thread is stopped within ABORT_GRACE_MS and a late verdict is ignored), or write over the
+ * terminal or `--json` (its stdout and stderr go to the session log). A thread that ended starts
+ * again at the next check, with `onSessionStart` replayed. The built-in checkers stay in ccc's
+ * thread.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CccError, type ErrorCode } from '../errors.js';
+import type { Frame } from '../frames/frame.js';
+import { ABORT_GRACE_MS } from './pipeline.js';
+import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
+import type { CheckContext, Checker, CheckerLogger, SessionInfo, Usage, Verdict } from './types.js';
+
+export interface IsolatedPluginOptions {
+  specifier: string;
+  cwd: string;
+  options: Record<string, unknown>;
+  moduleCacheDir?: () => string;
+  /** Bounds the load and the session hooks as it bounds a check (seconds). */
+  timeoutSeconds: number;
+}
+
+/** Lines of a plugin's stdout and stderr logged per thread; the rest is counted, not kept. */
+const OUTPUT_LINES_LOGGED = 500;
+/** Loading a TypeScript plugin transpiles it on a cold cache: never bounded tighter than this. */
+const MIN_LOAD_SECONDS = 30;
+
+/** Starts the plugin's thread and waits until it loaded; a plugin that cannot load is PLUGIN_INVALID naming it. */
+export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promise<Checker & { dispose(): Promise<void> }> {
+  const host = new PluginHost(options);
+  const ready = await host.start();
+  const checker: Checker & { dispose(): Promise<void> } = {
+    name: ready.name,
+    check: (ctx, signal) => host.check(ctx, signal) as Promise<Verdict>, // its shape is checked by the pipeline, as for any checker
+    // Always present: they carry the session's logger to the plugin's output and end the thread.
+    onSessionStart: (info) => host.sessionStart(info),
+    onSessionEnd: (info) => host.sessionEnd(info),
+    dispose: () => host.dispose(),
+  };
+  if (ready.hooks.onFrame) checker.onFrame = (frame) => host.frame(frame);
+  return checker;
+}
+
+type Ready = Extract<FromWorker, { type: 'ready' }>;
+
+interface Call {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  ctx?: CheckContext;
+  /** Told to stop: whatever it answers now is ignored. */
+  aborted?: boolean;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: Promise<Ready>;
+  calls: Map<number, Call>;
+  /** Why the thread is gone (set once it is). */
+  ended?: string;
+  stopping?: string;
+}
+
+class PluginHost {
+  private thread?: Thread;
+  private hooks?: Ready['hooks'];
+  private name: string;
+  private nextId = 1;
+  /** Where the plugin's log calls and output go: the session's logger once known. */
+  private logger?: CheckerLogger;
+  private session?: { sessionId?: string; cwd: string };
+
+  constructor(private readonly options: IsolatedPluginOptions) {
+    this.name = options.specifier;
+  }
+
+  async start(): Promise<Ready> {
+    const thread = this.spawn();
+    const ready = await thread.ready;
+    this.name = ready.name;
+    this.hooks = ready.hooks;
+    return ready;
+  }
+
+  async check(ctx: CheckContext, signal: AbortSignal): Promise<unknown> {
+    this.logger = ctx.logger;
+    const thread = await this.live();
+    const { logger: _logger, reportCost: _cost, reportUsage: _usage, ...portable } = ctx;
+    return this.call(thread, (id) => ({ type: 'check', id, ctx: portable }), signal, ctx);
+  }
+
+  async sessionStart(info: SessionInfo): Promise<void> {
+    this.logger = info.logger;
+    this.session = { sessionId: info.sessionId, cwd: info.cwd };
+    if (!this.hooks?.onSessionStart) return;
+    await this.sessionHook(await this.live(), 'onSessionStart');
+  }
+
+  async sessionEnd(info: SessionInfo): Promise<void> {
+    this.logger = info.logger;
+    this.session = { sessionId: info.sessionId, cwd: info.cwd };
+    const thread = this.thread;
+    try {
+      if (thread && !thread.ended && this.hooks?.onSessionEnd) await this.sessionHook(thread, 'onSessionEnd');
+    } finally {
+      if (thread && !thread.ended) await this.stop(thread, 'was stopped: the session ended');
+    }
+  }
+
+  /** Ends the thread (a plugin the pipeline does not use). */
+  async dispose(): Promise<void> {
+    if (this.thread) await this.stop(this.thread, 'was stopped: it is not used');
+  }
+
+  frame(frame: Frame): void {
+    const thread = this.thread;
+    if (!thread || thread.ended) return; // a thread that ended starts again at the next check; these frames are gone
+    try {
+      thread.worker.postMessage({ type: 'frame', frame } satisfies ToWorker);
+    } catch {
+      // A frame structured clone cannot carry: the plugin misses it.
+    }
+  }
+
+  /** The running thread, started again (with the session's start replayed) when the last one ended. */
+  private async live(): Promise<Thread> {
+    if (this.thread && !this.thread.ended) {
+      await this.thread.ready;
+      return this.thread;
+    }
+    const why = this.thread?.ended;
+    const thread = this.spawn();
+    await thread.ready;
+    this.logger?.info(`checker "${this.name}": its plugin thread started again`, { checker: this.name, previous_end: why ?? null });
+    if (this.session && this.hooks?.onSessionStart) await this.sessionHook(thread, 'onSessionStart');
+    return thread;
+  }
+
+  private sessionHook(thread: Thread, hook: SessionHook): Promise<unknown> {
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), this.options.timeoutSeconds * 1000);
+    const session = this.session ?? { cwd: this.options.cwd };
+    return this.call(thread, (id) => ({ type: 'session', id, hook, info: session }), limit.signal).finally(() => clearTimeout(timer));
+  }
+
+  /** One request to the thread; an abort gives it ABORT_GRACE_MS to answer, then the thread is stopped. */
+  private call(thread: Thread, message: (id: number) => ToWorker, signal: AbortSignal, ctx?: CheckContext): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (thread.ended) return reject(this.endedError(thread.ended));
+      const call: Call = { resolve, reject, ctx };
+      const onAbort = () => {
+        if (!thread.calls.has(id)) return void this.post(thread, { type: 'abort', id, reason: String(signal.reason ?? 'aborted') }); // answered: let it clean up
+        call.aborted = true;
+        this.post(thread, { type: 'abort', id, reason: String(signal.reason ?? 'aborted') });
+        const timer = setTimeout(() => void this.stop(thread, `was stopped: it did not stop within ${ABORT_GRACE_MS} ms of being told to`), ABORT_GRACE_MS);
+        timer.unref();
+      };
+      const settle = () => signal.removeEventListener('abort', onAbort);
+      call.resolve = (value) => (settle(), resolve(value));
+      call.reject = (error) => (settle(), reject(error));
+      thread.calls.set(id, call);
+      thread.worker.ref(); // a pending answer keeps ccc alive, an idle plugin does not
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        thread.worker.postMessage(message(id));
+      } catch (error) {
+        thread.calls.delete(id);
+        call.reject(new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${(error as Error).message}`, { data: { checker: this.name } }));
+      }
+      if (signal.aborted) onAbort();
+    });
+  }
+
+  private post(thread: Thread, message: ToWorker): void {
+    if (thread.ended) return;
+    try {
+      thread.worker.postMessage(message);
+    } catch {
+      // the thread is going
+    }
+  }
+
+  /** Ends the thread; its pending calls fail with `why` (completing "its plugin <specifier> …"). */
+  private async stop(thread: Thread, why: string): Promise<void> {
+    if (thread.ended) return;
+    thread.stopping = why;
+    await thread.worker.terminate();
+  }
+
+  private spawn(): Thread {
+    const data: PluginWorkerData = {
+      specifier: this.options.specifier,
+      cwd: this.options.cwd,
+      options: this.options.options,
+      ...(this.options.moduleCacheDir ? { moduleCacheDir: this.options.moduleCacheDir() } : {}),
+    };
+    const worker = new Worker(workerFile(), { workerData: data, stdout: true, stderr: true });
+    const thread: Thread = { worker, calls: new Map(), ready: undefined as unknown as Promise<Ready> };
+    this.thread = thread;
+    let crash: Error | undefined;
+    thread.ready = new Promise<Ready>((resolve, reject) => {
+      const loadLimit = Math.max(this.options.timeoutSeconds, MIN_LOAD_SECONDS);
+      const timer = setTimeout(() => {
+        reject(invalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
+        void this.stop(thread, 'was stopped: it did not finish loading');
+      }, loadLimit * 1000);
+      worker.on('message', (message: FromWorker) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          if (thread.calls.size === 0) worker.unref();
+          resolve(message);
+        } else if (message.type === 'invalid') {
+          clearTimeout(timer);
+          reject(rebuild(message.error, 'PLUGIN_INVALID'));
+          void this.stop(thread, 'was stopped: it could not be loaded');
+        } else this.onMessage(thread, message);
+      });
+      worker.on('error', (error) => (crash = error));
+      worker.on('exit', (code) => {
+        clearTimeout(timer);
+        thread.ended = thread.stopping ?? (crash ? `crashed: ${crash.message}` : `called process.exit(${code})`);
+        reject(invalid(this.options.specifier, `ended while loading (it ${thread.ended})`));
+        for (const [, call] of thread.calls) call.reject(this.endedError(thread.ended, code));
+        thread.calls.clear();
+      });
+    });
+    thread.ready.catch(() => {});
+    this.capture(worker);
+    return thread;
+  }
+
+  private onMessage(thread: Thread, message: FromWorker): void {
+    if (message.type === 'log') return void this.logger?.[message.level](message.message, { ...message.fields, checker: this.name });
+    if (message.type !== 'done' && message.type !== 'failed' && message.type !== 'usage' && message.type !== 'cost') return;
+    const call = thread.calls.get(message.id);
+    if (!call) return; // an answer after the thread was told to stop, or to a call that ended
+    if (message.type === 'usage') return void call.ctx?.reportUsage?.(message.usage as Usage);
+    if (message.type === 'cost') return void call.ctx?.reportCost?.(message.usd);
+    thread.calls.delete(message.id);
+    if (thread.calls.size === 0) thread.worker.unref();
+    if (call.aborted) return call.reject(new CccError('CHECKER_TIMEOUT', `checker "${this.name}" answered after it was told to stop; the answer is ignored`, { data: { checker: this.name } }));
+    if (message.type === 'done') call.resolve(message.value);
+    else call.reject(rebuild(message.error));
+  }
+
+  /** The plugin's stdout and stderr, line by line into the session log (never the terminal, never --json). */
+  private capture(worker: Worker): void {
+    let logged = 0;
+    let dropped = 0;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      let partial = '';
+      const emit = (line: string) => {
+        if (logged >= OUTPUT_LINES_LOGGED) return void dropped++;
+        logged++;
+        this.logger?.[stream === 'stderr' ? 'warn' : 'info'](`checker "${this.name}" wrote to ${stream}`, { checker: this.name, text: line.length > 2000 ? `${line.slice(0, 2000)}…` : line });
+      };
+      worker[stream].setEncoding('utf8');
+      worker[stream].on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) emit(line);
+      });
+      worker[stream].on('end', () => {
+        if (partial) emit(partial);
+        partial = '';
+      });
+    }
+    worker.once('exit', () => {
+      if (dropped > 0) this.logger?.warn(`checker "${this.name}" wrote ${dropped} more lines to stdout/stderr; not logged`, { checker: this.name });
+    });
+  }
+
+  private endedError(why: string, code?: number): CccError {
+    return new CccError('CHECKER_FAILED', `checker "${this.name}" failed: its plugin ${this.options.specifier} ${why}`, {
+      data: { checker: this.name, plugin: this.options.specifier, ...(code === undefined ? {} : { exit_code: code }) },
+    });
+  }
+}
+
+/** The worker's script: beside this module once built; from `dist/` when this runs from source (tests). */
+function workerFile(): string {
+  const built = fileURLToPath(new URL('./plugin-worker.js', import.meta.url));
+  return fs.existsSync(built) ? built : fileURLToPath(new URL('../../dist/checkers/plugin-worker.js', import.meta.url));
+}
+
+function invalid(specifier: string, problem: string): CccError {
+  return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier } });
+}
+
+/** The plugin's error as thrown there: a CccError keeps its code; others stay plain errors, as the pipeline names them. */
+function rebuild(error: PortableError, fallback?: ErrorCode): Error {
+  const code = (error.code ?? fallback) as ErrorCode | undefined;
+  return code ? new CccError(code, error.message, { data: error.data ?? {} }) : new Error(error.message);
+}

@@ -1,0 +1,47 @@
+/**
+ * What ccc and a checker plugin's worker thread say to each other (isolated-plugin.ts and
+ * plugin-worker.ts). Every message is structured-cloned, so a check's context crosses without its
+ * functions (the logger, reportUsage, reportCost): the worker rebuilds them as messages back.
+ */
+import type { Usage } from '../claude/usage.js';
+import type { Frame } from '../frames/frame.js';
+import type { CheckContext } from './types.js';
+
+/** The plugin a worker loads, as configured: resolved and instantiated in the worker, never in ccc. */
+export interface PluginWorkerData {
+  specifier: string;
+  cwd: string;
+  /** The options written next to `use`, for a factory. */
+  options: Record<string, unknown>;
+  /** The TypeScript transpile cache (see user-module.ts). */
+  moduleCacheDir?: string;
+}
+
+/** A check's context without the functions: those come back as `log` and `usage` messages. */
+export type PortableContext = Omit<CheckContext, 'logger' | 'reportCost' | 'reportUsage'>;
+
+export type SessionHook = 'onSessionStart' | 'onSessionEnd';
+
+export type ToWorker =
+  | { type: 'check'; id: number; ctx: PortableContext }
+  | { type: 'abort'; id: number; reason: string }
+  | { type: 'frame'; frame: Frame }
+  | { type: 'session'; id: number; hook: SessionHook; info: { sessionId?: string; cwd: string } };
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export type FromWorker =
+  | { type: 'ready'; name: string; hooks: { onSessionStart: boolean; onFrame: boolean; onSessionEnd: boolean } }
+  | { type: 'invalid'; error: PortableError }
+  | { type: 'done'; id: number; value: unknown }
+  | { type: 'failed'; id: number; error: PortableError }
+  | { type: 'log'; level: LogLevel; message: string; fields?: Record<string, unknown> }
+  | { type: 'usage'; id: number; usage: Usage }
+  | { type: 'cost'; id: number; usd: number };
+
+/** An error as it crosses the thread boundary: a CccError keeps its code and data. */
+export interface PortableError {
+  message: string;
+  code?: string;
+  data?: Record<string, unknown>;
+}

@@ -1,0 +1,136 @@
+/**
+ * Checker plugins that misbehave, with the real claude: `process.exit` in a plugin, a plugin that
+ * spins synchronously past its timeout, and one that writes to stdout and stderr. Each runs in a
+ * thread of its own, so the session goes on: headless with the run's own exit code and clean
+ * `--json`, interactive with the TUI undisturbed and the next stop reviewed by a fresh thread.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { jsonLines } from '../support/run-process.js';
+
+const EXITS = `export default { name: 'exiter', check() { process.exit(7); } };`;
+
+/** Spins 60 s without yielding, then leaves a mark and answers: neither may ever happen once it timed out. */
+const SPINS = (late: string) => `import fs from 'node:fs';
+export default {
+  name: 'spinner',
+  check() {
+    const end = Date.now() + 60_000;
+    while (Date.now() < end) {}
+    fs.writeFileSync(${JSON.stringify(late)}, 'late');
+    return { completed: false, feedback: 'LATE-VERDICT' };
+  },
+};`;
+
+const NOISY = `export default {
+  name: 'noisy',
+  onFrame() { process.stdout.write('NOISE-FRAME\\n'); },
+  check() {
+    console.log('NOISE-CHECK-LOG');
+    process.stdout.write('NOISE-CHECK-STDOUT\\n');
+    console.error('NOISE-CHECK-STDERR');
+    return { completed: true, feedback: 'quiet now' };
+  },
+};`;
+
+describe('checker plugins in a thread of their own', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  let h: PtyHarness | undefined;
+  afterEach(async () => {
+    h?.kill();
+    h = undefined;
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function setup(plugins: Record<string, string>) {
+    server = await startModelServer((r) => ({ text: `agent answer ${r.index}` }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    for (const [file, source] of Object.entries(plugins)) fs.writeFileSync(path.join(world.cwd, file), source);
+  }
+
+  it('headless: process.exit(7) in a plugin is a checker failure naming it (exit 4), not the run\'s exit code', async () => {
+    await setup({ 'exits.mjs': EXITS });
+    const run = await runCcc(world, ['--supervisor', '--checker', './exits.mjs', '-p', 'do it']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('ccc: error: checker "exiter" failed: its plugin ./exits.mjs called process.exit(7)');
+    expect(readLog(world)).toMatch(/\[ERROR\] .*exit_code=7 .*checker failed; stop allowed: checker "exiter" failed: its plugin \.\/exits\.mjs called process\.exit\(7\)/);
+  });
+
+  it('headless: a plugin spinning past --timeout 3 is stopped and its late verdict never arrives', async () => {
+    await setup({});
+    const late = path.join(world.root, 'late');
+    fs.writeFileSync(path.join(world.cwd, 'spins.mjs'), SPINS(late));
+    const run = await runCcc(world, ['--supervisor', '--timeout', '3', '--checker', './spins.mjs', '-p', 'do it']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('checker "spinner" did not answer within 3s');
+    expect(run.stderr).not.toContain('LATE-VERDICT');
+    expect(server.byKind('agent')).toHaveLength(1); // no feedback turn from the late verdict
+    expect(fs.existsSync(late)).toBe(false); // the spin was cut off: it never reached its end
+    const duration = Number(/duration=(\d+)ms checker failed; stop allowed: checker "spinner"/.exec(readLog(world))?.[1]);
+    expect(duration).toBeLessThan(60_000); // not the spin's length
+  });
+
+  it('headless --json: what a plugin writes to stdout or stderr goes to the log, not into the JSON lines or the terminal', async () => {
+    await setup({ 'noisy.mjs': NOISY });
+    const run = await runCcc(world, ['--supervisor', '--json', '--checker', './noisy.mjs', '-p', 'do it']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(jsonLines(run.stdout)).toHaveLength(lines.length); // every line is JSON
+    expect(run.stdout + run.stderr).not.toContain('NOISE');
+    const log = readLog(world);
+    for (const noise of ['NOISE-CHECK-LOG', 'NOISE-CHECK-STDOUT', 'NOISE-FRAME']) expect(log).toMatch(new RegExp(`\\[INFO\\] .*checker=noisy text=${noise} checker "noisy" wrote to stdout`));
+    expect(log).toMatch(/\[WARN\] .*checker=noisy text=NOISE-CHECK-STDERR checker "noisy" wrote to stderr/);
+  });
+
+  it('interactive: a plugin that writes, exits, then spins never ends, blocks or draws over the session; the next stop gets a fresh thread', async () => {
+    // One plugin, three behaviours by review number (kept in a file: a fresh thread forgets the module's state).
+    const count = 'COUNT_FILE';
+    const FLAKY = `import fs from 'node:fs';
+let checksInThisThread = 0;
+export default {
+  name: 'flaky',
+  check() {
+    const n = (fs.existsSync(${JSON.stringify(count)}) ? Number(fs.readFileSync(${JSON.stringify(count)}, 'utf8')) : 0) + 1;
+    fs.writeFileSync(${JSON.stringify(count)}, String(n));
+    checksInThisThread++;
+    process.stdout.write('NOISE-INTERACTIVE\\n');
+    console.error('NOISE-INTERACTIVE-ERR');
+    if (n === 1) process.exit(7);
+    if (n === 2) { const end = Date.now() + 60_000; while (Date.now() < end) {} }
+    return { completed: true, feedback: 'FRESH-THREAD checks=' + checksInThisThread };
+  },
+};`;
+    await setup({});
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, 'flaky.mjs'), FLAKY.replaceAll('COUNT_FILE', path.join(world.root, 'count')));
+    const script = `"${process.execPath}" "${cccBin}" --supervisor --timeout 3 --checker ./flaky.mjs; echo "CCC-EXIT=$?"; sleep 5`;
+    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    await h.waitForScreen(/❯/, 60_000);
+
+    const ask = async (task: string, answer: RegExp) => {
+      await h!.type(task);
+      h!.press('\r');
+      await h!.waitForScreen(answer, 60_000);
+      await h!.waitForScreen(/❯\s*\n/, 20_000);
+    };
+    await ask('first task', /stopped supervising: checker "flaky" failed: its plugin \.\/flaky\.mjs called process\.exit\(7\)/);
+    await ask('second task', /stopped supervising: checker "flaky" did not answer within 3s/);
+    await ask('third task', /third task[\s\S]*review 1 \(flaky\): complete/); // a new task counts from 1
+    expect(readLog(world)).toMatch(/feedback="FRESH-THREAD checks=1"/); // the thread that spun was replaced
+    expect(h.screen()).not.toContain('NOISE');
+    await h.type('/exit');
+    await h.waitForScreen(/❯\s\/exit/, 10_000);
+    h.press('\r');
+    await h.waitForOutput(/CCC-EXIT=\d+/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=0/);
+    expect(h.output().toString()).not.toContain('NOISE');
+    expect(readLog(world).match(/text=NOISE-INTERACTIVE checker "flaky" wrote to stdout/g)).toHaveLength(3);
+  }, 180_000);
+});
