@@ -5,8 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../state/atomic-file.js';
-import { fileMode, type FileRef } from './kanban-file.js';
+import { writeThrough, type FileRef } from './kanban-file.js';
 
 export const SUPERVISOR_LOG_FILE = 'SUPERVISOR_LOG.md';
 const HEADING = '## Supervisor Log';
@@ -104,7 +103,7 @@ export function supervisorLog(kanban: FileRef): SupervisorLog {
       const hasHeading = existing.split(/\r?\n/).some((line) => line.trim() === HEADING);
       const base = existing === '' || existing.endsWith('\n\n') ? existing : existing.endsWith('\n') ? `${existing}\n` : `${existing}\n\n`;
       const next = hasHeading ? `${base}${text}` : `${base}${HEADING}\n\n${text}`;
-      await writeFileAtomic(file.path, next, { mode: await fileMode(file.path) });
+      await writeThrough(file.path, next);
     },
   };
 }
