@@ -116,7 +116,6 @@ async function supervisorSession(resolved: ResolvedConfig, io: KanbanIo, claudeA
     if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
   }
   const pipeline = await buildPipeline({ config, cwd: io.cwd });
-  io.write('Supervisor mode enabled\n');
   const session = new SupervisorSession({ resolved, pipeline, cwd: io.cwd, env: io.env, claudeArgs });
   await session.start();
   return session;

@@ -1,7 +1,7 @@
 /**
  * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` of document 004, one
- * "Retry Event" per rescheduled agent in 004's Markdown format, and a "Failure Event" when the
- * retries are used up. Appended with an atomic rewrite, so a crash never leaves half an entry.
+ * "Retry Event" per rescheduled agent in 004's Markdown format, a "Failure Event" when the
+ * retries are used up, and under `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a crash never leaves half an entry.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -36,6 +36,27 @@ export function formatFailureEvent(record: AttemptRecord & { attempts: number; m
     `**Attempts:** ${record.attempts} (${record.maxRetries} retries)`,
     'Stopped the workflow; the kanban file is unchanged for this task. Run ccc kanban again to start it anew',
   );
+}
+
+/**
+ * `--supervise` at its iteration limit: the checker still finds the work incomplete, and the
+ * Implementor is not run again, because nothing would review what it did.
+ */
+export function formatReviewLimitEvent(record: { at: Date; task: string; reviews: number; maxIterations: number; checker: string; feedback: string }): string {
+  return [
+    `### [${record.at.toISOString()}] Review Limit Event`,
+    '',
+    '**Agent:** Implementor  ',
+    `**Task:** ${record.task}  `,
+    `**Reviews:** ${record.reviews}/${record.maxIterations}  `,
+    `**Issue:** the iteration limit (${record.maxIterations}) was reached; the last review (${record.checker}) still found the work incomplete`,
+    '',
+    '**Last feedback:**',
+    fenced(record.feedback.trim() === '' ? '(nothing)' : record.feedback, 'text'),
+    '',
+    '**Action:** Stopped the workflow before running the Implementor again, since nothing would review that run; the kanban file is unchanged for this task. Raise supervisor.max_iterations or finish the task yourself, then run ccc kanban again',
+    '',
+  ].join('\n');
 }
 
 function entry(record: AttemptRecord, title: string, attemptLine: string, action: string): string {

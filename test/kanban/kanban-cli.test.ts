@@ -157,7 +157,9 @@ describe('ccc kanban', () => {
       return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
     }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
     const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise']);
-    expect(run.stderr).toContain('Supervisor mode enabled');
+    expect(run.stderr).toContain('ccc kanban: kanban.yaml (supervised: every Implementor answer is reviewed)');
+    // Every line on stderr says it is ccc's.
+    expect(run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('ccc'))).toEqual([]);
     expect(run.code).toBe(0);
 
     const order = firstRequests(server.requests).map((r) => agentOf(r));
@@ -167,5 +169,32 @@ describe('ccc kanban', () => {
     // Resumed in the Implementor's own session: the conversation still holds its task.
     expect(resumed.text).toContain('"task_file": "tasks/001-parse.md"');
     expect(YAML.parse(read(world, 'kanban.yaml'))).toMatchObject({ phase: 'complete', current: null });
+  });
+
+  it('--supervise at the iteration limit stops before an Implementor run nothing would review (exit 3, logged)', async () => {
+    let reviews = 0;
+    await setup((info) => {
+      if (info.role === 'Reviewer') {
+        reviews += 1;
+        return { verdict: { completed: false, feedback: `FEEDBACK-L${reviews}: the parser still has no tests` } };
+      }
+      if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+      return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
+    }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
+    const before = read(world, 'kanban.yaml');
+    const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '2' } });
+    expect(run.code, run.stderr).toBe(3);
+
+    // Two reviews, one resumed run between them, and no Implementor run after the last review.
+    const order = firstRequests(server.requests).map((r) => agentOf(r));
+    expect(order.map((c) => `${c.role}${c.feedback ? ' (feedback)' : ''}`)).toEqual(['Implementor', 'Reviewer', 'Implementor (feedback)', 'Reviewer']);
+    expect(run.stderr).toMatch(
+      /ccc kanban: The review of tasks\/001-parse\.md ended without confirming the work: the iteration limit \(2\) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run\. The last feedback is in SUPERVISOR_LOG\.md\.\n/,
+    );
+    const log = read(world, 'SUPERVISOR_LOG.md');
+    expect(log).toMatch(/^## Supervisor Log\n\n### \[[^\]]+\] Review Limit Event\n\n\*\*Agent:\*\* Implementor  \n\*\*Task:\*\* tasks\/001-parse\.md  \n\*\*Reviews:\*\* 2\/2  \n/);
+    expect(log).toContain('**Last feedback:**\n```text\nFEEDBACK-L2: the parser still has no tests\n```');
+    expect(log).toContain('**Action:** Stopped the workflow before running the Implementor again');
+    expect(read(world, 'kanban.yaml')).toBe(before);
   });
 });
