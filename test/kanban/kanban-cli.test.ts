@@ -176,7 +176,8 @@ describe('ccc kanban', () => {
     await setup((info) => {
       if (info.role === 'Reviewer') {
         reviews += 1;
-        return { verdict: { completed: false, feedback: `FEEDBACK-L${reviews}: the parser still has no tests` } };
+        // The first feedback carries a title-setting escape sequence, which must not reach the terminal.
+        return { verdict: { completed: false, feedback: `FEEDBACK-L${reviews}: the parser still has no tests${reviews === 1 ? '\u001b]0;pwned\u0007' : ''}` } };
       }
       if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
       return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
@@ -191,6 +192,8 @@ describe('ccc kanban', () => {
     expect(run.stderr).toMatch(
       /ccc kanban: The review of tasks\/001-parse\.md ended without confirming the work: the iteration limit \(2\) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run\. The last feedback is in SUPERVISOR_LOG\.md\.\n/,
     );
+    expect(run.stderr).toContain('FEEDBACK-L1: the parser still has no tests');
+    expect(run.stderr).not.toContain('\u001b');
     const log = read(world, 'SUPERVISOR_LOG.md');
     expect(log).toMatch(/^## Supervisor Log\n\n### \[[^\]]+\] Review Limit Event\n\n\*\*Agent:\*\* Implementor  \n\*\*Task:\*\* tasks\/001-parse\.md  \n\*\*Reviews:\*\* 2\/2  \n/);
     expect(log).toContain('**Last feedback:**\n```text\nFEEDBACK-L2: the parser still has no tests\n```');
