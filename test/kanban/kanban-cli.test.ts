@@ -64,8 +64,9 @@ describe('ccc kanban', () => {
     const kanban = read(world, 'kanban.yaml');
     expect(YAML.parse(kanban)).toEqual({ phase: 'complete', current: null, tasks: ['tasks/001-parse.md', 'tasks/002-format.md'] });
     expect(kanban).toContain('# The demo workflow'); // the user's comment survives ccc's rewrites
-    expect(run.stderr).toMatch(/tasks\/001-parse\.md · Implementor · attempt 1\/4/);
-    expect(run.stderr).toMatch(/tasks\/002-format\.md · Implementor · attempt 1\/4 · ok: did tasks\/002-format\.md \(\d/);
+    expect(run.stderr).toContain('ccc kanban: tasks/001-parse.md · Implementor …\n');
+    expect(run.stderr).toMatch(/ccc kanban: tasks\/002-format\.md · Implementor · ok: did tasks\/002-format\.md \(\d/);
+    expect(run.stderr).not.toContain('retry');
     expect(() => read(world, 'SUPERVISOR_LOG.md')).toThrow(/ENOENT/);
   });
 
@@ -93,6 +94,9 @@ describe('ccc kanban', () => {
     expect(log).toContain('**Expected:**\n```json\n{\n  "type": "object"');
     expect(log).toContain('**Received:**\n```text\nAll done, the parser works!\n```');
     expect(log).toContain('**Action:** Rescheduling with exact same parameters');
+    // The progress on stderr numbers that retry as the log does.
+    expect(run.stderr).toMatch(/ccc kanban: tasks\/001-parse\.md · Implementor · Invalid output format: the answer holds no JSON object; retry 1\/3 with the same input \(SUPERVISOR_LOG\.md\) \(\d/);
+    expect(run.stderr).toContain('ccc kanban: tasks/001-parse.md · Implementor · retry 1/3 …\n');
     expect(YAML.parse(read(world, 'kanban.yaml')).phase).toBe('complete');
   });
 
@@ -110,6 +114,10 @@ describe('ccc kanban', () => {
     expect(log.match(/\] Retry Event$/gm)).toHaveLength(3);
     expect(log.match(/^\*\*Attempt:\*\* (\d)\/3 {2}$/gm)).toEqual(['**Attempt:** 1/3  ', '**Attempt:** 2/3  ', '**Attempt:** 3/3  ']);
     expect(log).toContain('] Failure Event');
+    // The schema once in full, then a pointer to it in each later entry.
+    expect(log.match(/^\*\*Expected:\*\*\n```json\n/gm)).toHaveLength(1);
+    expect(log.match(/^\*\*Expected:\*\* the Implementor output schema, in full under "\[[^\]]+\] Retry Event" above$/gm)).toHaveLength(3);
+    for (const retry of [1, 2, 3]) expect(run.stderr).toContain(`ccc kanban: tasks/001-parse.md · Implementor · retry ${retry}/3 …\n`);
     const after = snapshot(world.cwd);
     delete after['SUPERVISOR_LOG.md'];
     expect(after).toEqual(before);
