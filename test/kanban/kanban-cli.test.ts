@@ -153,6 +153,19 @@ describe('ccc kanban', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('warns at the start about a current that is not among the tasks and a listed task that is not a file', async () => {
+    await setup(() => answer({ status: 'ok', message: 'should never run' }), {
+      ...PROJECT,
+      'kanban.yaml': 'phase: execute\ncurrent: tasks/001-parse.md\ntasks:\n  - tasks/002-format.md\n  - tasks/003-gone.md\n',
+    });
+    // No claude: the run ends at that check, after the warnings.
+    const run = await runCcc(world, ['kanban', 'kanban.yaml'], { env: { CCC_CLAUDE: path.join(world.root, 'no-such-claude') } });
+    expect(run.stderr).toContain('ccc kanban: warning: kanban.yaml: current "tasks/001-parse.md" is not one of its tasks; the Manager gets a task list without it.');
+    expect(run.stderr).toContain('ccc kanban: warning: kanban.yaml: tasks lists "tasks/003-gone.md" (tasks/003-gone.md), which is not a file.\n');
+    expect(run.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('--supervise: an Implementor answer goes through the checker before the Manager sees it', async () => {
     const FEEDBACK = 'FEEDBACK-K9: the parser has no tests';
     let reviews = 0;
