@@ -60,7 +60,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
     say(`${kanban.display}: nothing to do (the workflow is complete or current is null).`);
     return 0;
   }
-  const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, explicit: resolved.sources['kanban.roles_dir'] !== 'default' });
+  const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, setBy: resolved.sources['kanban.roles_dir'] ?? 'default' });
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
   const lock = await lockKanban(kanban, { onNote: say });

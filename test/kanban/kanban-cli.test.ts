@@ -153,6 +153,18 @@ describe('ccc kanban', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a roles directory that does not exist: the error names the flag or the setting that named it', async () => {
+    await setup(() => answer({ status: 'ok', message: 'should never run' }));
+    const flag = await runCcc(world, ['kanban', 'kanban.yaml', '--roles-dir', 'rolez']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('The roles directory rolez (--roles-dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or leave out --roles-dir to use the built-in role prompts.');
+    writeProject(world, { '.cccrc.json': JSON.stringify({ kanban: { roles_dir: 'rolez' } }) });
+    const setting = await runCcc(world, ['kanban', 'kanban.yaml']);
+    expect(setting.code).toBe(2);
+    expect(setting.stderr).toContain('The roles directory rolez (kanban.roles_dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or remove kanban.roles_dir from the project config file (ccc config shows which) to use the built-in role prompts.');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('warns at the start about a current that is not among the tasks and a listed task that is not a file', async () => {
     await setup(() => answer({ status: 'ok', message: 'should never run' }), {
       ...PROJECT,
