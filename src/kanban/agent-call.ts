@@ -35,9 +35,8 @@ export type ExtraCheck = (output: AgentOutput) => Promise<string | undefined>;
 
 export async function callAgent(request: AgentRequest, deps: AgentCallDeps, extraCheck?: ExtraCheck): Promise<AgentCallResult> {
   const now = deps.now ?? (() => new Date());
-  const attempts = deps.maxRetries + 1;
-  for (let attempt = 1; ; attempt++) {
-    const agent = { label: request.label, role: request.role, attempt, attempts };
+  for (let retry = 0; ; retry++) {
+    const agent = { label: request.label, role: request.role, retry, maxRetries: deps.maxRetries };
     const started = now().getTime();
     const ticker = deps.progress.started(agent);
     let run: AgentRun;
@@ -51,7 +50,7 @@ export async function callAgent(request: AgentRequest, deps: AgentCallDeps, extr
     const elapsed = now().getTime() - started;
     const checked = await check(run, request, extraCheck);
     deps.logger.info('agent answered', {
-      task: request.label, role: request.role, attempt: `${attempt}/${attempts}`, exit_code: run.exitCode, session_id: run.sessionId ?? null,
+      task: request.label, role: request.role, ...(retry > 0 ? { retry: `${retry}/${deps.maxRetries}` } : {}), exit_code: run.exitCode, session_id: run.sessionId ?? null,
       valid: checked.ok, duration: `${elapsed}ms`, ...(checked.ok ? { status: checked.output.status } : { issue: checked.issue, stderr: run.stderrTail }),
     });
     if (checked.ok) {
@@ -59,12 +58,13 @@ export async function callAgent(request: AgentRequest, deps: AgentCallDeps, extr
       return { kind: 'answered', output: checked.output, run };
     }
     const record = { at: now(), agent: request.role, task: request.label, issue: checked.issue, expected: OUTPUT_SCHEMAS[request.contract], received: receivedText(run) };
-    if (attempt <= deps.maxRetries) {
-      await deps.log.append(formatRetryEvent({ ...record, retry: attempt, maxRetries: deps.maxRetries }));
-      deps.progress.finished(agent, elapsed, `${checked.issue}; retrying with the same input`);
+    if (retry < deps.maxRetries) {
+      const next = retry + 1;
+      await deps.log.append((log) => formatRetryEvent({ ...record, retry: next, maxRetries: deps.maxRetries }, log));
+      deps.progress.finished(agent, elapsed, `${checked.issue}; retry ${next}/${deps.maxRetries} with the same input (${deps.log.file.display})`);
       continue;
     }
-    await deps.log.append(formatFailureEvent({ ...record, attempts, maxRetries: deps.maxRetries }));
+    await deps.log.append((log) => formatFailureEvent({ ...record, attempts: retry + 1, maxRetries: deps.maxRetries }, log));
     deps.progress.finished(agent, elapsed, checked.issue);
     return {
       kind: 'failed',

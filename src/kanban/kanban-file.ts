@@ -1,6 +1,7 @@
 /**
  * Reading and writing the kanban file on disk. Every write is atomic (temp file + rename) and
  * keeps the file's permissions, so a crash at any moment leaves the old kanban or the new one.
+ * A file reached through a symlink is written where the link points, so the link stays a link.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -45,7 +46,7 @@ export async function readKanbanFile(ref: FileRef): Promise<KanbanDocument> {
 /** Writes `changes` over `doc`'s text atomically and returns the new document. */
 export async function writeKanbanChanges(doc: KanbanDocument, changes: KanbanChanges): Promise<KanbanDocument> {
   const text = updateKanbanText(doc.text, doc.format, changes);
-  await writeFileAtomic(doc.ref.path, text, { mode: await fileMode(doc.ref.path) });
+  await writeThrough(doc.ref.path, text);
   return { ...doc, text, kanban: parseKanban(text, doc.format, doc.ref.display) };
 }
 
@@ -62,3 +63,36 @@ export async function fileMode(file: string, fallback = 0o644): Promise<number> 
     return fallback;
   }
 }
+
+/**
+ * Replaces the file `file` names, atomically: when `file` is a symlink, its target is replaced
+ * (the temp file beside the target, so the rename stays within one file system) and the link
+ * itself is left as it is.
+ */
+export async function writeThrough(file: string, text: string): Promise<void> {
+  const target = await linkTarget(file);
+  await writeFileAtomic(target, text, { mode: await fileMode(target) });
+}
+
+/** The file a path finally names after following every symlink, whether that file exists yet or not. */
+export async function linkTarget(file: string): Promise<string> {
+  try {
+    return await fs.realpath(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  // Missing, or a link to a file not created yet: follow the links by hand.
+  let current = file;
+  for (let hops = 0; hops < MAX_LINK_HOPS; hops++) {
+    const stat = await fs.lstat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!stat?.isSymbolicLink()) return current;
+    current = path.resolve(await fs.realpath(path.dirname(current)), await fs.readlink(current));
+  }
+  throw Object.assign(new Error(`too many levels of symbolic links: ${file}`), { code: 'ELOOP' });
+}
+
+/** The kernel's own limit on a chain of links (Linux follows at most 40). */
+const MAX_LINK_HOPS = 40;

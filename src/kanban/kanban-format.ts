@@ -138,8 +138,35 @@ function updateYaml(text: string, changes: KanbanChanges): string {
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue;
     if (key === 'done_task' && value === null) doc.delete(key);
-    else doc.set(key, doc.createNode(value));
+    else setKeepingComments(doc, key, value as string | string[] | null);
   }
   // lineWidth 0: never fold a long path onto two lines.
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * A comment belongs to the node it follows (`phase: execute  # why`): replacing the node would
+ * drop it. So a scalar gets its new value in place, and a list keeps the nodes of the entries it
+ * still has (with their comments) and gains new nodes for new entries.
+ */
+function setKeepingComments(doc: YAML.Document, key: string, value: string | string[] | null): void {
+  const node = doc.get(key, true);
+  if (YAML.isScalar(node) && !Array.isArray(value)) {
+    if (typeof node.value !== typeof value || node.value === null || value === null) {
+      // A style or tag chosen for the old value may not fit the new one (`!!str`, a block scalar).
+      delete node.tag;
+      node.type = undefined;
+    }
+    node.value = value;
+    return;
+  }
+  if (YAML.isSeq(node) && Array.isArray(value)) {
+    const unused = [...node.items];
+    node.items = value.map((entry) => {
+      const index = unused.findIndex((item) => YAML.isScalar(item) && item.value === entry);
+      return index < 0 ? doc.createNode(entry) : unused.splice(index, 1)[0];
+    });
+    return;
+  }
+  doc.set(key, doc.createNode(value));
 }

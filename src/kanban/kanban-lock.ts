@@ -3,13 +3,15 @@
  * `current` and do it twice. The lock is a small file beside the kanban file holding the owner's
  * pid; a lock whose owner is gone (a crash, SIGKILL) is taken over, so a rerun after a crash just
  * works. pid-based rather than mtime-based so that the rerun does not have to wait for staleness.
+ * The lock sits beside the file the path finally names, so a symlink to the kanban file (or a
+ * second path to it) meets the same lock.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CccError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { identify, stopLeftoverAgent, type ProcessIdentity } from './agent-process.js';
-import type { FileRef } from './kanban-file.js';
+import { linkTarget, type FileRef } from './kanban-file.js';
 
 export interface KanbanLock {
   readonly file: string;
@@ -31,13 +33,16 @@ export interface LockKanbanOptions {
   onNote?: (message: string) => void;
 }
 
-export function lockFileOf(kanban: FileRef): string {
-  return path.join(path.dirname(kanban.path), `.${path.basename(kanban.path)}.ccc-lock`);
+/** The lock of the kanban file at `realPath` (symlinks resolved: see `linkTarget`). */
+export function lockFileOf(realPath: string): string {
+  return path.join(path.dirname(realPath), `.${path.basename(realPath)}.ccc-lock`);
 }
 
 export async function lockKanban(kanban: FileRef, options: LockKanbanOptions = {}): Promise<KanbanLock> {
   const pid = options.pid ?? process.pid;
-  const file = lockFileOf(kanban);
+  const real = await linkTarget(kanban.path);
+  const file = lockFileOf(real);
+  const named = real === kanban.path ? kanban.display : `${kanban.display} (a link to ${path.relative(process.cwd(), real) || real})`;
   const content: LockContent = { pid, started_at: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -50,7 +55,7 @@ export async function lockKanban(kanban: FileRef, options: LockKanbanOptions = {
     if (holder && holder.pid !== pid && isAlive(holder.pid)) {
       throw new CccError(
         'KANBAN_INVALID',
-        `Another ccc kanban (pid ${holder.pid}, since ${holder.started_at}) is running the workflow of ${kanban.display}. Wait for it to finish or stop it; if no such process runs, delete ${path.relative(process.cwd(), file) || file}.`,
+        `Another ccc kanban (pid ${holder.pid}, since ${holder.started_at}) is running the workflow of ${named}. Wait for it to finish or stop it; if no such process runs, delete ${path.relative(process.cwd(), file) || file}.`,
         { data: { file: kanban.display, pid: holder.pid } },
       );
     }
@@ -60,7 +65,7 @@ export async function lockKanban(kanban: FileRef, options: LockKanbanOptions = {
     }
     await fs.rm(file, { force: true });
   }
-  throw new CccError('KANBAN_INVALID', `Could not lock ${kanban.display}: ${file} keeps reappearing. Is another ccc kanban starting on the same file?`, {
+  throw new CccError('KANBAN_INVALID', `Could not lock ${named}: ${file} keeps reappearing. Is another ccc kanban starting on the same file?`, {
     data: { file: kanban.display },
   });
 }

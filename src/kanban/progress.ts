@@ -1,13 +1,14 @@
 /**
- * Progress on stderr (issue 8: task, role, attempt, elapsed): a line when an agent starts, a
+ * Progress on stderr (task, role, retry, elapsed): a line when an agent starts, a
  * line when it ends, and a "still running" line every minute in between so a long task never
  * looks hung. Nothing here goes to stdout.
  */
 export interface AgentProgress {
   label: string;
   role: string;
-  attempt: number;
-  attempts: number;
+  /** 0 for the first run, n for the n-th retry: numbered as SUPERVISOR_LOG.md's `Attempt: n/max`. */
+  retry: number;
+  maxRetries: number;
 }
 
 export interface Progress {
@@ -27,7 +28,7 @@ export function stderrProgress(options: StderrProgressOptions): Progress {
   const now = options.now ?? Date.now;
   const heartbeatMs = options.heartbeatMs ?? 60_000;
   const line = (text: string) => options.write(`ccc kanban: ${text}\n`);
-  const head = (a: AgentProgress) => `${a.label} · ${a.role} · attempt ${a.attempt}/${a.attempts}`;
+  const head = (a: AgentProgress) => `${a.label} · ${a.role}${a.retry > 0 ? ` · retry ${a.retry}/${a.maxRetries}` : ''}`;
   return {
     started(agent) {
       const since = now();

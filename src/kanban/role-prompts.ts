@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { ConfigLayer } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { fileRef, type FileRef } from './kanban-file.js';
 import { readText } from './read-text.js';
@@ -24,17 +25,28 @@ export interface LoadRolePromptsOptions {
   /** `kanban.roles_dir`, relative to `cwd`. */
   rolesDir: string;
   cwd: string;
-  /** True when the user set `roles_dir` (a missing directory is then an error, not a fallback). */
-  explicit: boolean;
+  /**
+   * Where `roles_dir` came from: a directory the user named (anything but the default) must exist,
+   * and the error says how to undo that very setting.
+   */
+  setBy: ConfigLayer;
 }
+
+const UNDO: Record<Exclude<ConfigLayer, 'default'>, string> = {
+  flag: 'leave out --roles-dir',
+  env: 'unset the environment variable that sets kanban.roles_dir',
+  project: 'remove kanban.roles_dir from the project config file (ccc config shows which)',
+  global: 'remove kanban.roles_dir from the global ccc.json',
+};
 
 export async function loadRolePrompts(options: LoadRolePromptsOptions): Promise<RolePrompts> {
   const dir = fileRef(options.rolesDir, options.cwd);
   const names = await listDir(dir.path);
-  if (names === undefined && options.explicit) {
+  if (names === undefined && options.setBy !== 'default') {
+    const named = options.setBy === 'flag' ? '--roles-dir' : 'kanban.roles_dir';
     throw new CccError(
       'CONFIG_INVALID',
-      `The roles directory ${dir.display} (kanban.roles_dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or remove the setting to use the built-in role prompts.`,
+      `The roles directory ${dir.display} (${named}) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or ${UNDO[options.setBy]} to use the built-in role prompts.`,
       { data: { key: 'kanban.roles_dir', value: options.rolesDir } },
     );
   }

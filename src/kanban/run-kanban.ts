@@ -14,6 +14,7 @@ import { SupervisorSession } from '../loop/supervisor-session.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { cccDir } from '../state/paths.js';
 import type { AgentCallDeps } from './agent-call.js';
+import { boardWarnings } from './board-check.js';
 import { claudeAgentRunner } from './agent-runner.js';
 import { fileRef, readKanbanFile, taskRef, type FileRef } from './kanban-file.js';
 import { lockKanban } from './kanban-lock.js';
@@ -55,11 +56,11 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   const { config } = resolved;
   const kanban = fileRef(args.file, io.cwd);
   const say = (text: string) => io.write(`ccc kanban: ${text}\n`);
-  if (!(await preflight(kanban, io.cwd))) {
+  if (!(await preflight(kanban, io.cwd, (warning) => say(`warning: ${warning}`)))) {
     say(`${kanban.display}: nothing to do (the workflow is complete or current is null).`);
     return 0;
   }
-  const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, explicit: resolved.sources['kanban.roles_dir'] !== 'default' });
+  const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, setBy: resolved.sources['kanban.roles_dir'] ?? 'default' });
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
   const lock = await lockKanban(kanban, { onNote: say });
@@ -99,12 +100,14 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
 
 /**
  * Reads the kanban file and the current task's header, so that a bad file is an error before
- * claude is even looked for. False when there is nothing to do.
+ * claude is even looked for, and warns about a kanban file its task files contradict. False when
+ * there is nothing to do.
  */
-async function preflight(kanban: FileRef, cwd: string): Promise<boolean> {
+async function preflight(kanban: FileRef, cwd: string, warn: (warning: string) => void): Promise<boolean> {
   const doc = await readKanbanFile(kanban);
   if (doc.kanban.phase === 'complete' || doc.kanban.current === null) return false;
   if (doc.kanban.done_task !== doc.kanban.current) await readTaskHeader(taskRef(kanban, doc.kanban.current, cwd), `current in ${kanban.display}`);
+  for (const warning of await boardWarnings(kanban, doc.kanban, cwd)) warn(warning);
   return true;
 }
 
@@ -116,7 +119,6 @@ async function supervisorSession(resolved: ResolvedConfig, io: KanbanIo, claudeA
     if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
   }
   const pipeline = await buildPipeline({ config, cwd: io.cwd });
-  io.write('Supervisor mode enabled\n');
   const session = new SupervisorSession({ resolved, pipeline, cwd: io.cwd, env: io.env, claudeArgs });
   await session.start();
   return session;

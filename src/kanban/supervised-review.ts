@@ -4,15 +4,18 @@
  * the Implementor's own session is resumed (`--resume <session>`) with the feedback, under the
  * same output schema and the same retry rule; the answer it gives then is reviewed again. The
  * loop's limits (iterations, no progress, cost cap) and a failing checker stop the workflow with
- * the exit codes of a headless supervised run.
+ * the exit codes of a headless supervised run. At the iteration limit the loop stops before it
+ * resumes the Implementor: a run past the limit would be paid for and never reviewed.
  */
 import { transcriptPathFor } from '../frames/transcript.js';
 import { exitCodeFor, renderEvent } from '../loop/headless.js';
 import { reviewStop } from '../loop/review-stop.js';
+import { inertText } from '../pty/inert-text.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 import { ExitCode } from '../errors.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
+import { formatReviewLimitEvent } from './supervisor-log.js';
 import type { ImplementorReview } from './workflow.js';
 
 export interface SupervisedReviewOptions {
@@ -24,6 +27,8 @@ export interface SupervisedReviewOptions {
 
 export function supervisedReview(options: SupervisedReviewOptions): ImplementorReview {
   const { session } = options;
+  // A verdict's feedback is the model's text: no escape sequence of it may reach the terminal.
+  const say = (text: string) => options.write(inertText(text));
   return async (request, first) => {
     let answer = first;
     for (let turn = 1; ; turn++) {
@@ -44,12 +49,20 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
           backgroundTasks: [],
           raw: {},
         },
-        { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal, emit: (e) => options.write(renderEvent(e)) },
+        { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal, emit: (e) => say(renderEvent(e)) },
       );
       if (decision.action === 'allow') {
         const exitCode = exitCodeFor(decision);
         if (exitCode === ExitCode.completed) return { kind: 'answered', ...answer };
         return { kind: 'stopped', exitCode, message: `The review of ${request.label} ended without confirming the work: ${decision.message}` };
+      }
+      const max = session.config.supervisor.max_iterations;
+      if (decision.iteration >= max) {
+        // The next stop would be past the limit and allowed unreviewed: do not pay for that run.
+        const why = `the iteration limit (${max}) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run`;
+        const log = options.call.log;
+        await log.append(formatReviewLimitEvent({ at: (options.call.now ?? (() => new Date()))(), task: request.label, reviews: decision.iteration, maxIterations: max, checker: decision.checker, feedback: decision.feedback }));
+        return { kind: 'stopped', exitCode: ExitCode.limit, message: `The review of ${request.label} ended without confirming the work: ${why}. The last feedback is in ${log.file.display}.` };
       }
       const resumed = resumeRequest(request, sessionId, decision.feedback, turn);
       const result = await callAgent(resumed, options.call);

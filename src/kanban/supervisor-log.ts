@@ -1,12 +1,11 @@
 /**
  * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` of document 004, one
- * "Retry Event" per rescheduled agent in 004's Markdown format, and a "Failure Event" when the
- * retries are used up. Appended with an atomic rewrite, so a crash never leaves half an entry.
+ * "Retry Event" per rescheduled agent in 004's Markdown format, a "Failure Event" when the
+ * retries are used up, and under `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a crash never leaves half an entry.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../state/atomic-file.js';
-import { fileMode, type FileRef } from './kanban-file.js';
+import { writeThrough, type FileRef } from './kanban-file.js';
 
 export const SUPERVISOR_LOG_FILE = 'SUPERVISOR_LOG.md';
 const HEADING = '## Supervisor Log';
@@ -25,21 +24,47 @@ export interface AttemptRecord {
   received: string;
 }
 
-/** 004: `Attempt: {retry_count + 1}/{MAX_RETRIES}`: the number of this retry. */
-export function formatRetryEvent(record: AttemptRecord & { retry: number; maxRetries: number }): string {
-  return entry(record, 'Retry Event', `**Attempt:** ${record.retry}/${record.maxRetries}`, 'Rescheduling with exact same parameters');
+/**
+ * 004: `Attempt: {retry_count + 1}/{MAX_RETRIES}`: the number of this retry (progress on stderr
+ * numbers it the same). `log` is the log as it is before this entry: a schema it already shows in
+ * full is referred to, not repeated (see `expectedBlock`).
+ */
+export function formatRetryEvent(record: AttemptRecord & { retry: number; maxRetries: number }, log = ''): string {
+  return entry(record, log, 'Retry Event', `**Attempt:** ${record.retry}/${record.maxRetries}`, 'Rescheduling with exact same parameters');
 }
 
-export function formatFailureEvent(record: AttemptRecord & { attempts: number; maxRetries: number }): string {
+export function formatFailureEvent(record: AttemptRecord & { attempts: number; maxRetries: number }, log = ''): string {
   return entry(
     record,
+    log,
     'Failure Event',
     `**Attempts:** ${record.attempts} (${record.maxRetries} retries)`,
     'Stopped the workflow; the kanban file is unchanged for this task. Run ccc kanban again to start it anew',
   );
 }
 
-function entry(record: AttemptRecord, title: string, attemptLine: string, action: string): string {
+/**
+ * `--supervise` at its iteration limit: the checker still finds the work incomplete, and the
+ * Implementor is not run again, because nothing would review what it did.
+ */
+export function formatReviewLimitEvent(record: { at: Date; task: string; reviews: number; maxIterations: number; checker: string; feedback: string }): string {
+  return [
+    `### [${record.at.toISOString()}] Review Limit Event`,
+    '',
+    '**Agent:** Implementor  ',
+    `**Task:** ${record.task}  `,
+    `**Reviews:** ${record.reviews}/${record.maxIterations}  `,
+    `**Issue:** the iteration limit (${record.maxIterations}) was reached; the last review (${record.checker}) still found the work incomplete`,
+    '',
+    '**Last feedback:**',
+    fenced(record.feedback.trim() === '' ? '(nothing)' : record.feedback, 'text'),
+    '',
+    '**Action:** Stopped the workflow before running the Implementor again, since nothing would review that run; the kanban file is unchanged for this task. Raise supervisor.max_iterations or finish the task yourself, then run ccc kanban again',
+    '',
+  ].join('\n');
+}
+
+function entry(record: AttemptRecord, log: string, title: string, attemptLine: string, action: string): string {
   return [
     `### [${record.at.toISOString()}] ${title}`,
     '',
@@ -48,8 +73,7 @@ function entry(record: AttemptRecord, title: string, attemptLine: string, action
     `${attemptLine}  `,
     `**Issue:** ${oneLine(record.issue)}`,
     '',
-    '**Expected:**',
-    fenced(JSON.stringify(record.expected, null, 2), 'json'),
+    expectedBlock(record, log),
     '',
     '**Received:**',
     received(record.received),
@@ -57,6 +81,18 @@ function entry(record: AttemptRecord, title: string, attemptLine: string, action
     `**Action:** ${action}`,
     '',
   ].join('\n');
+}
+
+/**
+ * The schema in full the first time the log holds it; after that a pointer to the entry that
+ * shows it, so that a run of retries does not repeat forty lines of schema in every entry.
+ */
+function expectedBlock(record: AttemptRecord, log: string): string {
+  const schema = fenced(JSON.stringify(record.expected, null, 2), 'json');
+  const at = log.indexOf(`**Expected:**\n${schema}\n`);
+  const heading = at < 0 ? undefined : [...log.slice(0, at).matchAll(/^### (\[[^\]\n]*\] [^\n]*)$/gm)].at(-1)?.[1];
+  if (heading === undefined) return `**Expected:**\n${schema}`;
+  return `**Expected:** the ${record.agent} output schema, in full under "${heading}" above`;
 }
 
 /** JSON is pretty-printed in a json fence; anything else is shown as the text it is. */
@@ -88,7 +124,8 @@ function oneLine(text: string): string {
 
 export interface SupervisorLog {
   readonly file: FileRef;
-  append(entry: string): Promise<void>;
+  /** An entry, or a function that writes it knowing what the log holds so far. */
+  append(entry: string | ((log: string) => string)): Promise<void>;
 }
 
 export function supervisorLog(kanban: FileRef): SupervisorLog {
@@ -96,15 +133,16 @@ export function supervisorLog(kanban: FileRef): SupervisorLog {
   const file: FileRef = { path: path.join(dir, SUPERVISOR_LOG_FILE), display: path.join(path.dirname(kanban.display), SUPERVISOR_LOG_FILE) };
   return {
     file,
-    async append(text) {
+    async append(entry) {
       const existing = await fs.readFile(file.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return '';
         throw error;
       });
       const hasHeading = existing.split(/\r?\n/).some((line) => line.trim() === HEADING);
       const base = existing === '' || existing.endsWith('\n\n') ? existing : existing.endsWith('\n') ? `${existing}\n` : `${existing}\n\n`;
+      const text = typeof entry === 'string' ? entry : entry(existing);
       const next = hasHeading ? `${base}${text}` : `${base}${HEADING}\n\n${text}`;
-      await writeFileAtomic(file.path, next, { mode: await fileMode(file.path) });
+      await writeThrough(file.path, next);
     },
   };
 }

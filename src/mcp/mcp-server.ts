@@ -5,7 +5,7 @@
  * sends no response for it, whatever the backend returns (checked in test/mcp/cancel.test.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log/logger.js';
 
 export interface ToolBackend {
@@ -44,7 +44,7 @@ export function createMcpServer(backend: ToolBackend, logger: Logger): CccMcpSer
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     if (!backend.tools().some((tool) => tool.name === name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; call tools/list for the available tools.`);
+      throw protocolError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; call tools/list for the available tools.`);
     }
     const progressToken = request.params._meta?.progressToken;
     const result = await backend.call({
@@ -70,4 +70,13 @@ export function createMcpServer(backend: ToolBackend, logger: Logger): CccMcpSer
       if (initialized()) void server.sendLoggingMessage({ level, logger: 'ccc-mcp', data: message }).catch(() => {});
     },
   };
+}
+
+/**
+ * A JSON-RPC error response with this code and message. Not the SDK's McpError: its message
+ * already starts with "MCP error <code>: ", which goes out on the wire, and the client's McpError
+ * adds the same prefix again.
+ */
+function protocolError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
 }

@@ -64,8 +64,9 @@ describe('ccc kanban', () => {
     const kanban = read(world, 'kanban.yaml');
     expect(YAML.parse(kanban)).toEqual({ phase: 'complete', current: null, tasks: ['tasks/001-parse.md', 'tasks/002-format.md'] });
     expect(kanban).toContain('# The demo workflow'); // the user's comment survives ccc's rewrites
-    expect(run.stderr).toMatch(/tasks\/001-parse\.md · Implementor · attempt 1\/4/);
-    expect(run.stderr).toMatch(/tasks\/002-format\.md · Implementor · attempt 1\/4 · ok: did tasks\/002-format\.md \(\d/);
+    expect(run.stderr).toContain('ccc kanban: tasks/001-parse.md · Implementor …\n');
+    expect(run.stderr).toMatch(/ccc kanban: tasks\/002-format\.md · Implementor · ok: did tasks\/002-format\.md \(\d/);
+    expect(run.stderr).not.toContain('retry');
     expect(() => read(world, 'SUPERVISOR_LOG.md')).toThrow(/ENOENT/);
   });
 
@@ -93,6 +94,9 @@ describe('ccc kanban', () => {
     expect(log).toContain('**Expected:**\n```json\n{\n  "type": "object"');
     expect(log).toContain('**Received:**\n```text\nAll done, the parser works!\n```');
     expect(log).toContain('**Action:** Rescheduling with exact same parameters');
+    // The progress on stderr numbers that retry as the log does.
+    expect(run.stderr).toMatch(/ccc kanban: tasks\/001-parse\.md · Implementor · Invalid output format: the answer holds no JSON object; retry 1\/3 with the same input \(SUPERVISOR_LOG\.md\) \(\d/);
+    expect(run.stderr).toContain('ccc kanban: tasks/001-parse.md · Implementor · retry 1/3 …\n');
     expect(YAML.parse(read(world, 'kanban.yaml')).phase).toBe('complete');
   });
 
@@ -110,6 +114,10 @@ describe('ccc kanban', () => {
     expect(log.match(/\] Retry Event$/gm)).toHaveLength(3);
     expect(log.match(/^\*\*Attempt:\*\* (\d)\/3 {2}$/gm)).toEqual(['**Attempt:** 1/3  ', '**Attempt:** 2/3  ', '**Attempt:** 3/3  ']);
     expect(log).toContain('] Failure Event');
+    // The schema once in full, then a pointer to it in each later entry.
+    expect(log.match(/^\*\*Expected:\*\*\n```json\n/gm)).toHaveLength(1);
+    expect(log.match(/^\*\*Expected:\*\* the Implementor output schema, in full under "\[[^\]]+\] Retry Event" above$/gm)).toHaveLength(3);
+    for (const retry of [1, 2, 3]) expect(run.stderr).toContain(`ccc kanban: tasks/001-parse.md · Implementor · retry ${retry}/3 …\n`);
     const after = snapshot(world.cwd);
     delete after['SUPERVISOR_LOG.md'];
     expect(after).toEqual(before);
@@ -145,6 +153,31 @@ describe('ccc kanban', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a roles directory that does not exist: the error names the flag or the setting that named it', async () => {
+    await setup(() => answer({ status: 'ok', message: 'should never run' }));
+    const flag = await runCcc(world, ['kanban', 'kanban.yaml', '--roles-dir', 'rolez']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('The roles directory rolez (--roles-dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or leave out --roles-dir to use the built-in role prompts.');
+    writeProject(world, { '.cccrc.json': JSON.stringify({ kanban: { roles_dir: 'rolez' } }) });
+    const setting = await runCcc(world, ['kanban', 'kanban.yaml']);
+    expect(setting.code).toBe(2);
+    expect(setting.stderr).toContain('The roles directory rolez (kanban.roles_dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or remove kanban.roles_dir from the project config file (ccc config shows which) to use the built-in role prompts.');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('warns at the start about a current that is not among the tasks and a listed task that is not a file', async () => {
+    await setup(() => answer({ status: 'ok', message: 'should never run' }), {
+      ...PROJECT,
+      'kanban.yaml': 'phase: execute\ncurrent: tasks/001-parse.md\ntasks:\n  - tasks/002-format.md\n  - tasks/003-gone.md\n',
+    });
+    // No claude: the run ends at that check, after the warnings.
+    const run = await runCcc(world, ['kanban', 'kanban.yaml'], { env: { CCC_CLAUDE: path.join(world.root, 'no-such-claude') } });
+    expect(run.stderr).toContain('ccc kanban: warning: kanban.yaml: current "tasks/001-parse.md" is not one of its tasks; the Manager gets a task list without it.');
+    expect(run.stderr).toContain('ccc kanban: warning: kanban.yaml: tasks lists "tasks/003-gone.md" (tasks/003-gone.md), which is not a file.\n');
+    expect(run.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('--supervise: an Implementor answer goes through the checker before the Manager sees it', async () => {
     const FEEDBACK = 'FEEDBACK-K9: the parser has no tests';
     let reviews = 0;
@@ -157,7 +190,9 @@ describe('ccc kanban', () => {
       return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
     }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
     const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise']);
-    expect(run.stderr).toContain('Supervisor mode enabled');
+    expect(run.stderr).toContain('ccc kanban: kanban.yaml (supervised: every Implementor answer is reviewed)');
+    // Every line on stderr says it is ccc's.
+    expect(run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('ccc'))).toEqual([]);
     expect(run.code).toBe(0);
 
     const order = firstRequests(server.requests).map((r) => agentOf(r));
@@ -167,5 +202,35 @@ describe('ccc kanban', () => {
     // Resumed in the Implementor's own session: the conversation still holds its task.
     expect(resumed.text).toContain('"task_file": "tasks/001-parse.md"');
     expect(YAML.parse(read(world, 'kanban.yaml'))).toMatchObject({ phase: 'complete', current: null });
+  });
+
+  it('--supervise at the iteration limit stops before an Implementor run nothing would review (exit 3, logged)', async () => {
+    let reviews = 0;
+    await setup((info) => {
+      if (info.role === 'Reviewer') {
+        reviews += 1;
+        // The first feedback carries a title-setting escape sequence, which must not reach the terminal.
+        return { verdict: { completed: false, feedback: `FEEDBACK-L${reviews}: the parser still has no tests${reviews === 1 ? '\u001b]0;pwned\u0007' : ''}` } };
+      }
+      if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+      return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
+    }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
+    const before = read(world, 'kanban.yaml');
+    const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '2' } });
+    expect(run.code, run.stderr).toBe(3);
+
+    // Two reviews, one resumed run between them, and no Implementor run after the last review.
+    const order = firstRequests(server.requests).map((r) => agentOf(r));
+    expect(order.map((c) => `${c.role}${c.feedback ? ' (feedback)' : ''}`)).toEqual(['Implementor', 'Reviewer', 'Implementor (feedback)', 'Reviewer']);
+    expect(run.stderr).toMatch(
+      /ccc kanban: The review of tasks\/001-parse\.md ended without confirming the work: the iteration limit \(2\) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run\. The last feedback is in SUPERVISOR_LOG\.md\.\n/,
+    );
+    expect(run.stderr).toContain('FEEDBACK-L1: the parser still has no tests');
+    expect(run.stderr).not.toContain('\u001b');
+    const log = read(world, 'SUPERVISOR_LOG.md');
+    expect(log).toMatch(/^## Supervisor Log\n\n### \[[^\]]+\] Review Limit Event\n\n\*\*Agent:\*\* Implementor  \n\*\*Task:\*\* tasks\/001-parse\.md  \n\*\*Reviews:\*\* 2\/2  \n/);
+    expect(log).toContain('**Last feedback:**\n```text\nFEEDBACK-L2: the parser still has no tests\n```');
+    expect(log).toContain('**Action:** Stopped the workflow before running the Implementor again');
+    expect(read(world, 'kanban.yaml')).toBe(before);
   });
 });

@@ -139,6 +139,56 @@ describe('updateKanbanText', () => {
     expect(updateKanbanText(json, 'json', { tasks: ['a.md'], done_task: null })).toBe('{\n    "phase": "plan",\n    "current": "a.md",\n    "tasks": [\n        "a.md"\n    ]\n}\n');
   });
 
+  it('keeps the comment on every line it rewrites, and on every list entry that stays', () => {
+    fc.assert(
+      fc.property(kanbanArb, changesArb, fc.constantFrom('plain', 'quoted'), (kanban, changes, style) => {
+        // Every value and every list entry with its own inline comment.
+        const doc = new YAML.Document(kanban);
+        for (const pair of (doc.contents as YAML.YAMLMap<YAML.Scalar<string>, YAML.Node>).items) {
+          const key = pair.key.value;
+          if (YAML.isScalar(pair.value)) {
+            pair.value.comment = ` c-${key}`;
+            if (style === 'quoted' && typeof pair.value.value === 'string') pair.value.type = 'QUOTE_DOUBLE';
+          }
+          if (YAML.isSeq(pair.value)) pair.value.items.forEach((item, index) => ((item as YAML.Scalar).comment = ` c-item-${index}`));
+        }
+        const before = doc.toString({ lineWidth: 0 });
+        const after = updateKanbanText(before, 'yaml', changes);
+
+        const expected: Record<string, unknown> = { ...kanban };
+        for (const [key, value] of Object.entries(changes)) {
+          if (key === 'done_task' && value === null) delete expected.done_task;
+          else expected[key] = value;
+        }
+        expect(parseKanban(after, 'yaml', 'k')).toEqual(expected);
+        for (const key of Object.keys(kanban)) {
+          if (key === 'tasks' || (key === 'done_task' && changes.done_task === null)) continue;
+          expect(after).toContain(`# c-${key}`);
+        }
+        kanban.tasks.forEach((task, index) => {
+          const unique = kanban.tasks.filter((t) => t === task).length === 1;
+          if (unique && (changes.tasks === undefined || changes.tasks.includes(task))) expect(after).toContain(`# c-item-${index}`);
+        });
+      }),
+    );
+  });
+
+  it('keeps the comments of the README example when the workflow completes', () => {
+    const readme = [
+      'phase: execute          # design | plan | execute | validate | complete',
+      'current: tasks/002-parser.md   # the task to work on; null = nothing to do',
+      'tasks:                  # every task file, relative to the kanban file\'s directory',
+      '  - tasks/001-design.md',
+      '  - tasks/002-parser.md  # the parser',
+      '',
+    ].join('\n');
+    const done = updateKanbanText(readme, 'yaml', { phase: 'complete', current: null, tasks: ['tasks/001-design.md', 'tasks/002-parser.md'], done_task: null });
+    expect(done).toContain('phase: complete # design | plan | execute | validate | complete\n');
+    expect(done).toContain('current: null # the task to work on; null = nothing to do\n');
+    expect(done).toContain("# every task file, relative to the kanban file's directory");
+    expect(done).toContain('  - tasks/002-parser.md # the parser\n');
+  });
+
   it('never folds a long path onto two lines', () => {
     const long = `tasks/${'very-long-name-'.repeat(10)}.md`;
     const updated = updateKanbanText('phase: execute\ncurrent: null\ntasks: []\n', 'yaml', { current: long, tasks: [long] });

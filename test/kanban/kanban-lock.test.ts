@@ -32,7 +32,25 @@ describe('lockKanban', () => {
     expect(isCccError(error) && error.code).toBe('KANBAN_INVALID');
     expect((error as Error).message).toMatch(new RegExp(`^Another ccc kanban \\(pid ${process.pid}, since .*\\) is running the workflow of kanban\\.yaml\\. Wait for it`));
     await lock.release();
-    expect(fs.existsSync(lockFileOf(kanban))).toBe(false);
+    expect(fs.existsSync(lockFileOf(kanban.path))).toBe(false);
+  });
+
+  it('is one lock per file, whichever symlink or path names it', async () => {
+    const kanban = setup();
+    fs.writeFileSync(kanban.path, 'phase: execute\ncurrent: null\ntasks: []\n');
+    fs.symlinkSync('kanban.yaml', path.join(dir, 'board.yaml'));
+    fs.mkdirSync(path.join(dir, 'other'));
+    fs.symlinkSync('../board.yaml', path.join(dir, 'other', 'chain.yaml'));
+    const lock = await lockKanban(fileRef('board.yaml', dir));
+    expect(lock.file).toBe(lockFileOf(kanban.path));
+    for (const name of ['kanban.yaml', 'board.yaml', 'other/chain.yaml', 'other/../kanban.yaml']) {
+      const error = await lockKanban(fileRef(name, dir), { pid: process.pid + 1 }).catch((e: unknown) => e);
+      expect(isCccError(error) && error.code, name).toBe('KANBAN_INVALID');
+    }
+    const viaLink = await lockKanban(fileRef('other/chain.yaml', dir), { pid: process.pid + 1 }).catch((e: unknown) => e);
+    expect((viaLink as Error).message).toContain(`is running the workflow of other/chain.yaml (a link to ${path.relative(process.cwd(), kanban.path)})`);
+    await lock.release();
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith('.ccc-lock'))).toEqual([]);
   });
 
   it('takes over the lock of a dead owner and stops the agent it left running', async () => {
@@ -41,7 +59,7 @@ describe('lockKanban', () => {
     const exited = new Promise((r) => agent.on('exit', (_code, signal) => r(signal)));
     const identity = identify(agent.pid!);
     expect(identity).toBeDefined();
-    fs.writeFileSync(lockFileOf(kanban), JSON.stringify({ pid: await deadPid(), started_at: 'then', agent: identity }));
+    fs.writeFileSync(lockFileOf(kanban.path), JSON.stringify({ pid: await deadPid(), started_at: 'then', agent: identity }));
     const notes: string[] = [];
     const lock = await lockKanban(kanban, { onNote: (n) => notes.push(n) });
     expect(await exited).toBe('SIGTERM');
@@ -54,7 +72,7 @@ describe('lockKanban', () => {
     const kanban = setup();
     const stranger = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
     try {
-      fs.writeFileSync(lockFileOf(kanban), JSON.stringify({ pid: await deadPid(), started_at: 'then', agent: { pid: stranger.pid, start_time: '1' } }));
+      fs.writeFileSync(lockFileOf(kanban.path), JSON.stringify({ pid: await deadPid(), started_at: 'then', agent: { pid: stranger.pid, start_time: '1' } }));
       const lock = await lockKanban(kanban);
       // Still running, not a zombie: nothing signalled it.
       const stat = fs.readFileSync(`/proc/${stranger.pid}/stat`, 'utf8');

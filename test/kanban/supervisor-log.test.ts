@@ -57,6 +57,27 @@ describe('supervisor log', () => {
     expect(huge).toContain(`… (${100_000 - 16 * 1024} more characters)`);
   });
 
+  it('shows a schema in full once per log and points to that entry afterwards', async () => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-log-')));
+    const log = supervisorLog(fileRef('kanban.yaml', dir));
+    const manager = { ...record, agent: 'Manager', expected: { type: 'object', required: ['status', 'message', 'tasks', 'next_task'] } };
+    await log.append((existing) => formatRetryEvent({ ...record, retry: 1, maxRetries: 3 }, existing));
+    await log.append((existing) => formatRetryEvent({ ...manager, at: new Date('2026-11-22T01:05:00.000Z'), retry: 1, maxRetries: 3 }, existing));
+    await log.append((existing) => formatRetryEvent({ ...record, at: new Date('2026-11-22T01:06:00.000Z'), retry: 2, maxRetries: 3 }, existing));
+    await log.append((existing) => formatFailureEvent({ ...manager, attempts: 4, maxRetries: 3 }, existing));
+    const text = fs.readFileSync(log.file.path, 'utf8');
+    const expected = text.match(/^\*\*Expected:\*\*.*$/gm);
+    expect(expected).toEqual([
+      '**Expected:**',
+      '**Expected:**',
+      '**Expected:** the Implementor output schema, in full under "[2026-11-22T01:02:03.456Z] Retry Event" above',
+      '**Expected:** the Manager output schema, in full under "[2026-11-22T01:05:00.000Z] Retry Event" above',
+    ]);
+    expect(text.match(/"next_task"/g)).toHaveLength(1);
+    // A log whose full entry is gone (edited away) gets the schema in full again.
+    expect(formatRetryEvent({ ...record, retry: 1, maxRetries: 3 }, '# cleared\n')).toContain('**Expected:**\n```json\n');
+  });
+
   it('starts the file with the heading and appends entries after what is there', async () => {
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-log-')));
     const root = dir;

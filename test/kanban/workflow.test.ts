@@ -49,7 +49,7 @@ async function run(script: (call: AgentInvocation, index: number) => FakeAgentAn
   const kanban = fileRef(kanbanFile, dir);
   const notes: string[] = [];
   const progress = { started: () => ({ stop: () => {} }), finished: () => {}, note: (m: string) => notes.push(m) };
-  const prompts = await loadRolePrompts({ rolesDir: './roles', cwd: dir, explicit: false });
+  const prompts = await loadRolePrompts({ rolesDir: './roles', cwd: dir, setBy: 'default' });
   const outcome: WorkflowOutcome = await runWorkflow({
     kanban,
     cwd: dir,

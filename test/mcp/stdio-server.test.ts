@@ -78,6 +78,10 @@ describe('ccc mcp over stdio', () => {
 
   it('answers an unknown tool with a protocol error that says how to find the right name', async () => {
     server = await startMcpProcess();
-    await expect(server.call('no_such_tool')).rejects.toThrow(/Unknown tool "no_such_tool"; call tools\/list/);
+    const error = await server.call('no_such_tool').catch((e: unknown) => e);
+    // One "MCP error -32602: " prefix, the client's: the server's message on the wire has none.
+    expect((error as Error).message).toBe('MCP error -32602: Unknown tool "no_such_tool"; call tools/list for the available tools.');
+    const response = server.messages.find((m) => 'error' in m) as { error: { code: number; message: string } };
+    expect(response.error).toEqual({ code: -32602, message: 'Unknown tool "no_such_tool"; call tools/list for the available tools.' });
   });
 });

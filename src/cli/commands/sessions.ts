@@ -1,28 +1,60 @@
 /**
  * `ccc sessions [--json]`: the supervised sessions running now (design section 5's
  * `sessions/<pid>.json` whose process is alive): pid, cwd, session id, iteration, last verdict and
- * the observer URL, so a URL that scrolled away under the TUI can be found again.
+ * the observer URL, so a URL that scrolled away under the TUI can be found again; and the
+ * `ccc mcp` servers running now (`mcp-servers/<pid>.json`) with their feedback page's address,
+ * which an MCP client's log may show with the token redacted.
  */
 import { resolveConfigDir } from '../../config/config-dir.js';
+import type { McpServerRecord } from '../../mcp/running-server.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerSessionsCommand: RegisterCommand = (program) => {
   program
     .command('sessions')
-    .description('List the running supervised sessions: pid, cwd, session id, iteration, last verdict, observer URL.')
-    .option('--json', 'print them as JSON')
+    .description('List the running supervised sessions (pid, cwd, session id, iteration, last verdict, observer URL) and ccc mcp servers (feedback page URL).')
+    .option('--json', 'print them as JSON: {"sessions": […], "mcpServers": […]}')
     .action(async (options: { json?: boolean }) => {
       const { readSupervisorStatus } = await import('../../mcp/tools/supervisor-status.js');
-      const status = await readSupervisorStatus({ configDir: resolveConfigDir(process.env, process.cwd()) });
-      for (const problem of status.problems) process.stderr.write(`ccc: warning: ${problem.file}: ${problem.error}\n`);
+      const { readRunningMcpServers } = await import('../../mcp/running-server.js');
+      const configDir = resolveConfigDir(process.env, process.cwd());
+      const status = await readSupervisorStatus({ configDir });
+      const mcp = await readRunningMcpServers(configDir);
+      for (const problem of [...status.problems, ...mcp.problems]) process.stderr.write(`ccc: warning: ${problem.file}: ${problem.error}\n`);
+      const mcpServers = mcp.servers.map(mcpServerView);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(status.sessions, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ sessions: status.sessions, mcpServers }, null, 2)}\n`);
         return;
       }
-      process.stdout.write(status.sessions.length === 0 ? 'No supervised session is running.\n' : status.sessions.map(formatSession).join('\n'));
+      const sessions = status.sessions.length === 0 ? ['No supervised session is running.\n'] : status.sessions.map(formatSession);
+      process.stdout.write([...sessions, ...mcpServers.map(formatMcpServer)].join('\n'));
     });
 };
+
+export interface McpServerView {
+  pid: number;
+  mode: McpServerRecord['mode'];
+  cwd: string;
+  startedAt: string;
+  /** The feedback page, its access token included. */
+  pageUrl?: string;
+  healthUrl?: string;
+}
+
+function mcpServerView(record: McpServerRecord): McpServerView {
+  return { pid: record.pid, mode: record.mode, cwd: record.cwd, startedAt: record.started_at, pageUrl: record.page_url, healthUrl: record.health_url };
+}
+
+export function formatMcpServer(s: McpServerView): string {
+  return [
+    `ccc mcp  pid ${s.pid}  (${s.mode} mode)`,
+    `  cwd       ${s.cwd}`,
+    `  started   ${s.startedAt}`,
+    `  feedback  ${s.pageUrl ?? 'none (its web server did not start: see the server log)'}`,
+    '',
+  ].join('\n');
+}
 
 const FEEDBACK_CHARS = 100;
 

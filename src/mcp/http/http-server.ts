@@ -4,8 +4,8 @@
  *   GET  /?token=T                the feedback page
  *   GET  /api/questions?token=T   the open questions, as JSON
  *   POST /api/answer?token=T      {"id", "answer"}: answers one open question
- * The token is random per run unless given, compared in constant time, and printed (with the
- * page URL) to stderr, so only someone who can read the server log can answer for the user.
+ * The token is given (kept per config dir: page-token.ts) or random, compared in constant time,
+ * and shown only in the server log and `ccc sessions`, so only the user can answer for the user.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -18,6 +18,8 @@ export interface McpHttpServer {
   port: number;
   /** The feedback page, token included. */
   pageUrl: string;
+  /** `http://127.0.0.1:<port>`: the page's address without the token, for log lines. */
+  origin: string;
   healthUrl: string;
   close(): Promise<void>;
 }
@@ -33,7 +35,7 @@ export async function startHttpServer(options: { port: number; token?: string; b
   async function route(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/api/health') return send(res, 200, options.health());
-    if (!tokenMatches(url.searchParams.get('token'), token)) return send(res, 401, { error: 'missing or wrong token: open the URL printed in the ccc mcp log' });
+    if (!tokenMatches(url.searchParams.get('token'), token)) return send(res, 401, { error: 'missing or wrong token: open the address that `ccc sessions` lists for this server (it is also in the ccc mcp log)' });
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'" });
       return res.end(feedbackPage());
@@ -71,6 +73,7 @@ export async function startHttpServer(options: { port: number; token?: string; b
   return {
     port,
     pageUrl: `${base}/?token=${token}`,
+    origin: base,
     healthUrl: `${base}/api/health`,
     close: () =>
       new Promise<void>((resolve) => {
