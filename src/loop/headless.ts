@@ -102,6 +102,13 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     );
     if (session.interruption) return interrupted(session, emit, session.interruption);
     if (decision.action === 'block') {
+      const max = session.config.supervisor.max_iterations;
+      // No review is left for the turn this feedback would start: stop before paying for a run nothing would verify.
+      if (decision.iteration >= max) {
+        const stop = `the iteration limit (${max}) was reached without the checker confirming completion; the agent was not run again with the last feedback (it is in the log)`;
+        session.logger.warn(`iteration limit reached (${max}); the last feedback was not sent to the agent`, { iteration: `${decision.iteration}/${max}` });
+        return finish(session, emit, ExitCode.limit, { action: 'allow', reason: 'limit', message: stop, iteration: decision.iteration });
+      }
       message = decision.feedback;
       continue;
     }

@@ -50,18 +50,20 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(log).toMatch(/iteration=2\/20/);
   });
 
-  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback delivered', async () => {
+  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback but the last delivered, and no agent run nothing would review', async () => {
     // Different feedback each time: the same one three times over an unchanged tree would trip the no-progress guard first.
     const asks = ['add the missing tests', 'fix the parser edge case', 'document the new flag'];
     await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
     const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' } });
     expect(run.code).toBe(3);
     expect(server.byKind('review')).toHaveLength(3);
+    // Every agent run was reviewed: the third feedback would start a fourth run with no review left.
     const agent = server.byKind('agent');
-    expect(agent).toHaveLength(4);
-    for (let i = 0; i < 3; i++) expect(agent[i + 1]!.lastUserText).toContain(`still wrong #${i}`);
-    expect(run.stderr).toMatch(/iteration limit \(3\)/);
-    expect(readLog(world)).toMatch(/\[WARN\] .*iteration limit reached/);
+    expect(agent).toHaveLength(3);
+    for (let i = 0; i < 2; i++) expect(agent[i + 1]!.lastUserText).toContain(`still wrong #${i}`);
+    expect(run.stderr).toMatch(/iteration limit \(3\) was reached without the checker confirming completion; the agent was not run again with the last feedback/);
+    expect(readLog(world)).toMatch(/\[WARN\] .*iteration limit reached \(3\); the last feedback was not sent to the agent/);
+    expect(readLog(world)).toContain('still wrong #2');
   });
 
   it('kills a reviewer that never answers at timeout_seconds, logs the failure and exits 4 without leftovers', async () => {
