@@ -24,7 +24,7 @@ export interface SessionStateOptions {
   maxIterations?: number;
   now?: () => Date;
   /**
-   * For a one-shot command (`ccc supervisor off`): a disk that refuses the write is an error, not
+   * For a one-shot command (`ccc supervisor-mode off`): a disk that refuses the write is an error, not
    * a state kept in memory for a session this process does not run.
    */
   saveOrFail?: boolean;

@@ -21,7 +21,7 @@ interface Row {
   /**
    * An earlier supervised session, made headless or interactive, that the flags continue. (claude
    * 2.1.330's interactive `--continue` does not pick a session made in print mode: see
-   * test/claude/claude-facts.test.ts.)
+   * test/claude/session-facts.test.ts.)
    */
   earlier?: 'headless' | 'interactive';
   args: (earlier: string | undefined) => string[];

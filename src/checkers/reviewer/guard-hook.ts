@@ -1,5 +1,5 @@
 /**
- * The reviewer's PreToolUse hook (`node dist/checkers/reviewer/guard-hook.js`), given to the
+ * The reviewer's PreToolUse hook (`node dist/checkers/reviewer/guard-main.js`, which runs this module), given to the
  * forked reviewer through `--settings`. Claude runs it before every tool call with the call as JSON
  * on stdin; it answers allow or deny from the policy in `CCC_REVIEWER_POLICY`. A hook's "deny"
  * wins over every allow rule (the user's settings.json, `--allowedTools`), and "allow" lets a
