@@ -11,7 +11,7 @@
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
-import { detectTestCommand } from '../init/test-command.js';
+import { detectTestCommands } from '../init/test-command.js';
 import { buildReviewMessage, VERDICT_REMINDER } from './review-request.js';
 import { reviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy } from './reviewer/reviewer-policy.js';
@@ -39,7 +39,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
     name: 'claude',
     async check(ctx, signal) {
       const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
-      const policy = reviewerPolicy({ testCommand: detectTestCommand(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
+      const policy = reviewerPolicy({ root: ctx.cwd, tests: detectTestCommands(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
       const attempts = Math.max(1, options.attempts ?? 2);
       let message = buildReviewMessage(prompt.text, ctx, policy);
       let resume: { fork: string } | { continueFork: string } = { fork: ctx.sessionId };

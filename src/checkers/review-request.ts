@@ -5,7 +5,7 @@
  * read from the cache), so it stays short. The verdict comes back as a JSON object at the end of
  * the answer: no `--json-schema`, whose extra tool would break the cache.
  */
-import type { ReviewerPolicy } from './reviewer/reviewer-policy.js';
+import { runnableText, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
 import type { CheckContext } from './types.js';
 
 const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
@@ -41,6 +41,5 @@ export const VERDICT_REMINDER = `Your answer did not end with the verdict. Reply
 
 function runnable(policy: ReviewerPolicy): string {
   if (policy.tools.includes('Bash')) return 'You may run any shell command that does not change the project.';
-  const commands = [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)].map((c) => `\`${c}\``);
-  return `You may run ${[...commands, 'read-only git (`git status`, `git diff`, `git log`, `git show`)'].join(', ')}.`;
+  return runnableText(policy);
 }

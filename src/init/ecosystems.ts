@@ -22,6 +22,8 @@ export type RunnerFamily =
   | 'mix'
   | 'rspec'
   | 'phpunit'
+  /** `make test`: make's own quiet and parallel flags, no other target or variable. */
+  | 'make'
   /** A command whose runner ccc does not know (a Makefile target, an npm script `node check.js`): no arguments. */
   | 'opaque';
 
@@ -77,7 +79,7 @@ export const ECOSYSTEMS: readonly EcosystemRow[] = [
   { ecosystem: 'rspec', markers: ['.rspec', 'spec'], detect: (f, m) => (f.exists('Gemfile') ? [{ command: 'bundle exec rspec', why: `${m} and a Gemfile`, runner: 'rspec' }] : []) },
   { ecosystem: 'rake', markers: ['Rakefile'], detect: rakeTests },
   { ecosystem: 'phpunit', markers: ['composer.json'], detect: phpTests },
-  { ecosystem: 'make', markers: MAKEFILES, detect: (f, m) => targets(f.read(m) ?? '', /^([\w.-]+)\s*:(?![=:])/, ['test', 'check']).map((t) => ({ command: `make ${t}`, why: `${m} has a \`${t}\` target`, runner: 'opaque' as const })) },
+  { ecosystem: 'make', markers: MAKEFILES, detect: (f, m) => targets(f.read(m) ?? '', /^([\w.-]+)\s*:(?![=:])/, ['test', 'check']).map((t) => ({ command: `make ${t}`, why: `${m} has a \`${t}\` target`, runner: 'make' as const })) },
   { ecosystem: 'just', markers: JUSTFILES, detect: (f, m) => targets(f.read(m) ?? '', /^@?([\w-]+)\b[^:=]*:(?!=)/, ['test']).map(() => ({ command: 'just test', why: `${m} has a \`test\` recipe`, runner: 'opaque' as const })) },
 ];
 

@@ -39,8 +39,8 @@ describe('test command detection', () => {
     ['rake', { Gemfile: '', Rakefile: '' }, { ecosystem: 'rake', command: 'bundle exec rake test', marker: 'Rakefile', runner: 'opaque' }],
     ['composer script', { 'composer.json': JSON.stringify({ scripts: { test: 'phpunit' } }) }, { ecosystem: 'phpunit', command: 'composer test', marker: 'composer.json', runner: 'phpunit' }],
     ['phpunit', { 'composer.json': '{}', 'phpunit.xml.dist': '' }, { ecosystem: 'phpunit', command: 'vendor/bin/phpunit', marker: 'composer.json', runner: 'phpunit' }],
-    ['make test', { Makefile: 'CC := gcc\n.PHONY: test\ntest: build\n\t./run-tests\n' }, { ecosystem: 'make', command: 'make test', marker: 'Makefile', runner: 'opaque' }],
-    ['make check', { GNUmakefile: 'all:\n\techo\ncheck:\n\t./check\n' }, { ecosystem: 'make', command: 'make check', marker: 'GNUmakefile', runner: 'opaque' }],
+    ['make test', { Makefile: 'CC := gcc\n.PHONY: test\ntest: build\n\t./run-tests\n' }, { ecosystem: 'make', command: 'make test', marker: 'Makefile', runner: 'make' }],
+    ['make check', { GNUmakefile: 'all:\n\techo\ncheck:\n\t./check\n' }, { ecosystem: 'make', command: 'make check', marker: 'GNUmakefile', runner: 'make' }],
     ['just', { justfile: 'build:\n  cargo build\ntest *args:\n  cargo test {{args}}\n' }, { ecosystem: 'just', command: 'just test', marker: 'justfile', runner: 'opaque' }],
   ])('%s', (_name, files, expected) => {
     expect(detect(files)).toEqual([expected]);

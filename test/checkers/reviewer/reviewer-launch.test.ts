@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GUARD_SCRIPT, inheritedArgs, reviewerLaunch } from '../../../src/checkers/reviewer/reviewer-launch.js';
 import { reviewerPolicy } from '../../../src/checkers/reviewer/reviewer-policy.js';
 
-const policy = reviewerPolicy({ testCommand: 'npm test', ruleCommands: [], allow: [] });
+const policy = reviewerPolicy({ root: process.cwd(), tests: [{ ecosystem: 'npm', command: 'npm test', marker: 'package.json', why: 'package.json has a test script', runner: 'node-test' }], ruleCommands: [], allow: [] });
 
 describe('how the reviewer is started', () => {
   it("keeps the agent's model, settings, MCP and tool-shaping options, and none of its write permissions", () => {
