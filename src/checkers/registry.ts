@@ -2,12 +2,15 @@
  * Built-in checkers keyed by the name the config uses, and the step that turns the configured
  * declarations (`'claude'`, `{ use: 'rule', … }`) into a pipeline, once, at the entry.
  */
-import type { CccConfig, CheckerDeclaration } from '../config/types.js';
+import type { CccConfig } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { loadNamedPlugins, loadPluginChecker, instantiatePlugin } from './plugin-loader.js';
+import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import type { Checker } from './types.js';
+
+export { normalizeDeclaration };
 
 export interface BuildContext {
   config: CccConfig;
@@ -37,12 +40,6 @@ export const builtInCheckers: Record<string, CheckerBuilder> = {
 /** Loads a plugin checker by path or package name; installed by the plugin loader. */
 export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<Checker>;
 
-export function normalizeDeclaration(declaration: CheckerDeclaration): { use: string; options: Record<string, unknown> } {
-  if (typeof declaration === 'string') return { use: declaration, options: {} };
-  const { use, ...options } = declaration;
-  return { use, options };
-}
-
 /**
  * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker
  * name; else a plugin module by path or package name. Plugins load through `loadPlugin` (the
@@ -70,14 +67,6 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
     entries.push({ checker, timeoutSeconds: timeout });
   }
   return entries;
-}
-
-/** The reviewer may run what the pipeline's rule checkers run. */
-function ruleCommandsOf(config: CccConfig): string[] {
-  return config.supervisor.checkers.flatMap((declaration) => {
-    const { use, options } = normalizeDeclaration(declaration);
-    return use === 'rule' && Array.isArray(options.commands) ? options.commands.filter((c): c is string => typeof c === 'string') : [];
-  });
 }
 
 function looksLikePlugin(use: string): boolean {

@@ -14,7 +14,8 @@ import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
 import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
-import { cacheShare, dollars, NO_USAGE, percent, type Usage } from '../claude/usage.js';
+import { evidenceText } from '../checkers/evidence.js';
+import { cacheShare, dollars, NO_USAGE, percent } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
@@ -45,11 +46,13 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let sessionId: string | undefined;
   let message = options.task;
   let turn = 0;
+  // Each turn after the first resumes the session, and claude's total_cost_usd then includes the earlier turns.
+  const agentCost = { total: 0 };
   for (;;) {
     turn++;
     emit(event({ kind: 'phase', phase: 'agent' }));
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...(sessionId ? ['--resume', sessionId] : []), ...session.claudeArgs];
-    const result = await runAgentTurn(session, args, message, (frame) => {
+    const result = await runAgentTurn(session, args, message, agentCost, (frame) => {
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
@@ -91,7 +94,7 @@ function replayed<T>(subject: ReplaySubject<T>): T[] {
   return items;
 }
 
-function runAgentTurn(session: SupervisorSession, args: string[], message: string, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
+function runAgentTurn(session: SupervisorSession, args: string[], message: string, agentCost: { total: number }, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
   session.logger.debug('agent turn', { command: [session.config.claude.command, ...args].join(' ') });
   return runClaudePrint({
     command: session.config.claude.command,
@@ -101,7 +104,10 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
     env: session.agentEnv(),
     logger: session.logger,
     onFrame: (frame) => {
-      if (frame.type === 'result' && typeof frame.total_cost_usd === 'number') session.addCost(frame.total_cost_usd);
+      if (frame.type === 'result' && typeof frame.total_cost_usd === 'number') {
+        session.addCost(Math.max(0, frame.total_cost_usd - agentCost.total));
+        agentCost.total = frame.total_cost_usd;
+      }
       onFrame(frame);
     },
   });
@@ -153,7 +159,7 @@ export function renderEvent(e: SupervisorEvent): string {
     case 'checker':
       return e.state === 'start' ? `ccc:   ${e.checker} checking…\n` : e.state === 'done' ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n` : `ccc:   ${e.checker} failed\n`;
     case 'verdict':
-      return e.completed ? `ccc: ✓ complete (${e.checker}${spentText(e.usage)})\n` : `ccc: ✗ not complete (${e.checker}${spentText(e.usage)}): ${firstLine(e.feedback)}\n`;
+      return e.completed ? `ccc: ✓ complete (${verdictDetails(e)})\n` : `ccc: ✗ not complete (${verdictDetails(e)}): ${firstLine(e.feedback)}\n`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'error':
@@ -167,8 +173,11 @@ export function renderEvent(e: SupervisorEvent): string {
   }
 }
 
-function spentText(usage: Usage | undefined): string {
-  return usage ? `, ${dollars(usage.cost_usd)}, ${percent(cacheShare(usage))} cached` : '';
+/** `claude, verified by: npm test, $0.0061, 97% cached`. */
+function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
+  const evidence = evidenceText(e.evidence, e.completed);
+  const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
+  return [e.checker, ...(evidence ? [evidence] : []), ...spent].join(', ');
 }
 
 function firstLine(text: string): string {

@@ -22,7 +22,8 @@ describe('how the reviewer is started', () => {
     const settings = JSON.parse(launch.args[1]!);
     expect(settings.hooks.PreToolUse[0].matcher).toBe('*');
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(`${process.execPath} ${GUARD_SCRIPT}`);
-    expect(launch.env).toMatchObject({ HOME: '/h', CCC_SUPERVISOR_HOOK: '1' });
+    expect(launch.env).toMatchObject({ HOME: '/h', CCC_SUPERVISOR_HOOK: '1', PYTHONDONTWRITEBYTECODE: '1', PYTEST_ADDOPTS: '-p no:cacheprovider' });
+    expect(reviewerLaunch({ resume: { fork: 's' }, claudeArgs: [], cwd: '/tmp', env: { PYTEST_ADDOPTS: '-q' }, policy }).env.PYTEST_ADDOPTS).toBe('-q -p no:cacheprovider');
     expect(JSON.parse(launch.env.CCC_REVIEWER_POLICY!)).toEqual(policy);
   });
 

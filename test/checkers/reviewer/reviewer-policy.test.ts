@@ -124,7 +124,7 @@ describe('what the reviewer may do', () => {
     fc.assert(fc.property(focused, joiner, write, (a, j, w) => !bash(polyglot, `${a}${j}${w}`)));
     fc.assert(fc.property(focused, write, (a, w) => !bash(polyglot, `${a} $(${w})`) && !bash(polyglot, `${a} > X`) && !bash(polyglot, `${a} >> X`) && !bash(polyglot, `${a} \`${w}\``)));
     const run = fc.constantFrom(...FOCUSED_RUNS);
-    const writer = fc.constantFrom(...RUNNER_WRITERS, '--outputFile=x', '--junitxml=x', '-coverprofile=x', '--target-dir=x', '--import=x', '-w');
+    const writer = fc.constantFrom(...RUNNER_WRITERS, '--outputFile=x', '--junitxml=x', '-coverprofile=x', '--target-dir=x', '--import=x');
     fc.assert(fc.property(run, writer, (a, w) => !bash(polyglot, `${a} ${w}`) && !bash(polyglot, `${a} ${w} x`)));
   });
 

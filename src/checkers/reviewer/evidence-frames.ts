@@ -1,0 +1,59 @@
+/**
+ * The reviewer's evidence, read from its own stream-json frames: every Bash `tool_use` that runs a
+ * verification command, matched with its `tool_result`. Claude reports a command that exited 0
+ * as a result without `is_error`, and one that failed as `is_error` with text starting `Exit code
+ * N` (pinned in test/claude/bash-tool-result.test.ts). A refused call never ran: the guard's
+ * reason (`… is not allowed …`) is not evidence.
+ */
+import type { Evidence } from '../evidence.js';
+import type { Frame } from '../../frames/frame.js';
+import { isVerificationCommand, type ReviewerPolicy } from './reviewer-policy.js';
+
+type Block = { type?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
+
+export interface EvidenceCollector {
+  onFrame(frame: Frame): void;
+  /** The verification commands that ran, in the order their results came. */
+  evidence(): Evidence[];
+}
+
+export function evidenceCollector(policy: ReviewerPolicy): EvidenceCollector {
+  const pending = new Map<string, string>();
+  const found: Evidence[] = [];
+  return {
+    onFrame(frame) {
+      for (const block of blocksOf(frame)) {
+        if (frame.type === 'assistant' && block.type === 'tool_use' && block.name === 'Bash' && typeof block.id === 'string') {
+          const command = (block.input as { command?: unknown } | undefined)?.command;
+          if (typeof command === 'string' && isVerificationCommand(policy, command)) pending.set(block.id, command);
+        } else if (frame.type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+          const command = pending.get(block.tool_use_id);
+          if (command === undefined) continue;
+          pending.delete(block.tool_use_id);
+          const exit = exitCode(block);
+          if (exit !== 'refused') found.push({ command, exit_code: exit });
+        }
+      }
+    },
+    evidence: () => [...found],
+  };
+}
+
+function blocksOf(frame: Frame): Block[] {
+  const content = (frame.message as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) ? (content.filter((b) => b && typeof b === 'object') as Block[]) : [];
+}
+
+function exitCode(block: Block): number | null | 'refused' {
+  if (block.is_error !== true) return 0;
+  const text = textOf(block.content);
+  const code = /^Exit code (\d+)/.exec(text)?.[1];
+  if (code !== undefined) return Number(code);
+  return / is not allowed/.test(text) ? 'refused' : null;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b) => (b && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n');
+}
