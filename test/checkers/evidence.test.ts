@@ -16,12 +16,13 @@ const use = (id: string, command: string) => ({ type: 'assistant', message: { co
 const result = (id: string, content: string, isError: boolean) => ({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] } }) as unknown as Frame;
 
 describe('evidence from the reviewer stream', () => {
-  it('records each verification command the reviewer ran with its exit code; reads, refusals and other tools are not evidence', () => {
+  it('records each verification command the reviewer ran with its exit code (none when a pipe masks it); reads, refusals and other tools are not evidence', () => {
     const collector = evidenceCollector(policy);
     const frames = [
       use('a', 'npm test'), result('a', 'Exit code 1\nnot ok 1 - adds', true),
       use('b', 'git diff'), result('b', 'diff --git', false),
       use('c', 'npm test -- test/answer.test.js 2>&1 | tail -n 20'), result('c', 'ok 1 - adds', false),
+      use('c2', 'npm test -- test/answer.test.js && git diff'), result('c2', 'ok', false),
       use('d', 'npm test && touch X'), result('d', '`touch X` is not allowed: it is not a verification command. As the reviewer …', true),
       use('e', 'make lint'), result('e', 'Command timed out after 2m', true),
       { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'f', name: 'Read', input: { file_path: 'x' } }] } } as unknown as Frame, result('f', 'text', false),
@@ -31,7 +32,8 @@ describe('evidence from the reviewer stream', () => {
     for (const frame of frames) collector.onFrame(frame);
     expect(collector.evidence()).toEqual([
       { command: 'npm test', exit_code: 1 },
-      { command: 'npm test -- test/answer.test.js 2>&1 | tail -n 20', exit_code: 0 },
+      { command: 'npm test -- test/answer.test.js 2>&1 | tail -n 20', exit_code: null },
+      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0 },
       { command: 'make lint', exit_code: null },
     ]);
   });

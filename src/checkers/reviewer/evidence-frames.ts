@@ -3,11 +3,12 @@
  * verification command, matched with its `tool_result`. Claude reports a command that exited 0
  * as a result without `is_error`, and one that failed as `is_error` with text starting `Exit code
  * N` (pinned in test/claude/bash-tool-result.test.ts). A refused call never ran: the guard's
- * reason (`… is not allowed …`) is not evidence.
+ * reason (`… is not allowed …`) is not evidence. A command whose exit code is not the test's
+ * (`npm test | tail -n 40`) is recorded without one.
  */
 import type { Evidence } from '../evidence.js';
 import type { Frame } from '../../frames/frame.js';
-import { isVerificationCommand, type ReviewerPolicy } from './reviewer-policy.js';
+import { verificationOf, type ReviewerPolicy } from './reviewer-policy.js';
 
 type Block = { type?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
 
@@ -18,20 +19,22 @@ export interface EvidenceCollector {
 }
 
 export function evidenceCollector(policy: ReviewerPolicy): EvidenceCollector {
-  const pending = new Map<string, string>();
+  const pending = new Map<string, { command: string; exitCodeCounts: boolean }>();
   const found: Evidence[] = [];
   return {
     onFrame(frame) {
       for (const block of blocksOf(frame)) {
         if (frame.type === 'assistant' && block.type === 'tool_use' && block.name === 'Bash' && typeof block.id === 'string') {
           const command = (block.input as { command?: unknown } | undefined)?.command;
-          if (typeof command === 'string' && isVerificationCommand(policy, command)) pending.set(block.id, command);
+          if (typeof command !== 'string') continue;
+          const verification = verificationOf(policy, command);
+          if (verification.verifies) pending.set(block.id, { command, exitCodeCounts: verification.exitCodeCounts });
         } else if (frame.type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
-          const command = pending.get(block.tool_use_id);
-          if (command === undefined) continue;
+          const call = pending.get(block.tool_use_id);
+          if (call === undefined) continue;
           pending.delete(block.tool_use_id);
           const exit = exitCode(block);
-          if (exit !== 'refused') found.push({ command, exit_code: exit });
+          if (exit !== 'refused') found.push({ command: call.command, exit_code: call.exitCodeCounts ? exit : null });
         }
       }
     },

@@ -168,13 +168,21 @@ function changedDirectory(base: string, args: string[]): string {
   return realPath(path.resolve(base, target));
 }
 
-/** True when the command (any of its segments) runs a verification command: evidence counts only those. */
-export function isVerificationCommand(policy: ReviewerPolicy, command: string): boolean {
-  if (policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return true;
+/**
+ * Whether the command runs a verification command, and whether its exit code is that command's:
+ * not when a pipe, `;` or `||` follows it (`npm test | tail` exits with tail's code). Evidence
+ * counts only verification commands, and a masked exit code as none.
+ */
+export function verificationOf(policy: ReviewerPolicy, command: string): { verifies: boolean; exitCodeCounts: boolean } {
+  if (policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return { verifies: true, exitCodeCounts: true };
   const parsed = parseBashCommand(command);
-  if (!parsed.ok) return false;
-  if (policy.exact.some((allowed) => isExactWithPlumbing(parsed.segments, allowed))) return true;
-  return parsed.segments.some((segment) => {
+  if (!parsed.ok) return { verifies: false, exitCodeCounts: false };
+  const { segments } = parsed;
+  if (policy.exact.some((allowed) => isExactWithPlumbing(segments, allowed))) {
+    const expected = parseBashCommand(policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed))!);
+    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length };
+  }
+  const verifying = segments.map((segment) => {
     const words = withoutAssignments(segment.words);
     return (
       policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
@@ -182,6 +190,9 @@ export function isVerificationCommand(policy: ReviewerPolicy, command: string): 
       longestForm(policy.runners, words) !== undefined
     );
   });
+  const last = verifying.lastIndexOf(true);
+  if (last === -1) return { verifies: false, exitCodeCounts: false };
+  return { verifies: true, exitCodeCounts: segments.slice(last + 1).every((s) => s.after === '&&') };
 }
 
 function singleSegment(command: string): string[] | undefined {
