@@ -7,15 +7,11 @@
  * Its request is the agent's last request plus the review message, so the conversation is read
  * from the prompt cache (see reviewer/reviewer-launch.ts). An answer without a verdict is asked
  * again by continuing the reviewer's own fork, so the retry is a cached read too. The verdict
- * carries the verification commands the reviewer ran, from its own stream (its evidence), and the
- * reported cost is the reviewer's own: claude's total of a fork includes the session's earlier cost.
+ * carries the verification commands the reviewer ran, from its own stream (its evidence).
  */
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
-import { restoredCostUsd } from '../claude/restored-cost.js';
-import { ownUsage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
-import { transcriptPathFor } from '../frames/transcript.js';
 import { CccError } from '../errors.js';
 import { detectTestCommands } from '../init/test-command.js';
 import { buildReviewMessage, VERDICT_REMINDER } from './review-request.js';
@@ -51,19 +47,15 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
       const evidence = evidenceCollector(policy);
       let message = buildReviewMessage(prompt.text, ctx, policy);
       let resume: { fork: string } | { continueFork: string } = { fork: ctx.sessionId };
-      // Claude counts the forked session's earlier cost into the fork's total_cost_usd; read while the reviewer starts.
-      let restored = restoredCostUsd(ctx.transcriptPath ?? transcriptPathFor(ctx.env, ctx.cwd, ctx.sessionId), ctx.sessionId);
       for (let attempt = 1; attempt <= attempts; attempt++) {
         const launch = reviewerLaunch({ resume, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
         ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
-        const result = await runReviewer(ctx, launch.args, launch.env, message, signal, evidence.onFrame, restored);
+        const result = await runReviewer(ctx, launch.args, launch.env, message, signal, evidence.onFrame);
         const verdict = parseVerdict({ resultText: result.resultText, completionMarker: ctx.completionMarker });
         if (verdict) return { ...verdict, evidence: evidence.evidence() };
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
         if (!result.sessionId) break;
         resume = { continueFork: result.sessionId };
-        // The fork recorded its total at the end of this attempt: the retry starts from it.
-        restored = Promise.resolve(result.usage.cost_usd);
         message = VERDICT_REMINDER;
       }
       throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {
@@ -82,10 +74,9 @@ async function runReviewer(
   message: string,
   signal: AbortSignal,
   onFrame: (frame: Frame) => void,
-  restored: Promise<number>,
 ): Promise<ClaudePrintResult> {
   const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger, onFrame });
-  ctx.reportUsage?.(ownUsage(result.usage, await restored));
+  ctx.reportUsage?.(result.usage);
   if (result.spawnError) {
     throw new CccError('CLAUDE_NOT_FOUND', `cannot start the reviewer \`${ctx.claudeCommand}\`: ${result.spawnError.message}. Set CCC_CLAUDE or claude.command to the claude executable.`, {
       cause: result.spawnError,

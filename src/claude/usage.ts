@@ -27,14 +27,6 @@ export function usageOfResult(frame: Frame): Usage {
   };
 }
 
-/**
- * A resumed run's own usage: its tokens are its own, but claude's `total_cost_usd` includes the
- * cost the session had before (see restored-cost.ts), which is taken off.
- */
-export function ownUsage(usage: Usage, restoredUsd: number): Usage {
-  return { ...usage, cost_usd: roundUsd(Math.max(0, usage.cost_usd - restoredUsd)) };
-}
-
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     input_tokens: a.input_tokens + b.input_tokens,

@@ -46,13 +46,11 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let sessionId: string | undefined;
   let message = options.task;
   let turn = 0;
-  // Each turn after the first resumes the session, and claude's total_cost_usd then includes the earlier turns.
-  const agentCost = { total: 0 };
   for (;;) {
     turn++;
     emit(event({ kind: 'phase', phase: 'agent' }));
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...(sessionId ? ['--resume', sessionId] : []), ...session.claudeArgs];
-    const result = await runAgentTurn(session, args, message, agentCost, (frame) => {
+    const result = await runAgentTurn(session, args, message, (frame) => {
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
@@ -94,7 +92,7 @@ function replayed<T>(subject: ReplaySubject<T>): T[] {
   return items;
 }
 
-function runAgentTurn(session: SupervisorSession, args: string[], message: string, agentCost: { total: number }, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
+function runAgentTurn(session: SupervisorSession, args: string[], message: string, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
   session.logger.debug('agent turn', { command: [session.config.claude.command, ...args].join(' ') });
   return runClaudePrint({
     command: session.config.claude.command,
@@ -104,10 +102,7 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
     env: session.agentEnv(),
     logger: session.logger,
     onFrame: (frame) => {
-      if (frame.type === 'result' && typeof frame.total_cost_usd === 'number') {
-        session.addCost(Math.max(0, frame.total_cost_usd - agentCost.total));
-        agentCost.total = frame.total_cost_usd;
-      }
+      if (frame.type === 'result' && typeof frame.total_cost_usd === 'number') session.addCost(frame.total_cost_usd);
       onFrame(frame);
     },
   });
