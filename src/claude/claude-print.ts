@@ -46,7 +46,7 @@ export interface ClaudePrintResult {
   resultText?: string;
   /** Its `structured_output` (`--json-schema`), when claude produced one. */
   structuredOutput?: unknown;
-  /** Sum of `total_cost_usd` over all result frames (USD). */
+  /** Sum of the runs' own cost over all result frames (USD; `runCost` in usage.ts). */
   costUsd: number;
   /** Tokens and cost summed over all result frames. */
   usage: Usage;

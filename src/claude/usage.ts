@@ -15,6 +15,21 @@ export interface Usage {
 
 export const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, cost_usd: 0 });
 
+/**
+ * The cost of the run a `result` frame ends. Its `total_cost_usd` is the whole session's so far:
+ * a `--resume` run (and a `--fork-session` one, the reviewer's) starts from the cost of the
+ * session it resumes. `model_usage_since_last_result` holds this run's own, by model (pinned in
+ * test/claude/resume-cost.test.ts); a claude without it gives `total_cost_usd`.
+ */
+export function runCost(frame: Frame): number {
+  const byModel = frame.model_usage_since_last_result;
+  if (byModel && typeof byModel === 'object') {
+    const costs = Object.values(byModel as Record<string, unknown>).map((m) => (m && typeof m === 'object' ? (m as { costUSD?: unknown }).costUSD : undefined));
+    if (costs.length > 0 && costs.every((c) => typeof c === 'number')) return roundUsd(costs.reduce((a: number, c) => a + count(c), 0));
+  }
+  return roundUsd(count(frame.total_cost_usd));
+}
+
 /** The usage a `result` frame reports (claude sums it over the run's requests). */
 export function usageOfResult(frame: Frame): Usage {
   const usage = (frame.usage ?? {}) as Record<string, unknown>;
@@ -23,7 +38,7 @@ export function usageOfResult(frame: Frame): Usage {
     cache_read_input_tokens: count(usage.cache_read_input_tokens),
     cache_creation_input_tokens: count(usage.cache_creation_input_tokens),
     output_tokens: count(usage.output_tokens),
-    cost_usd: roundUsd(count(frame.total_cost_usd)),
+    cost_usd: runCost(frame),
   };
 }
 
