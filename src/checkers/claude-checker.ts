@@ -11,14 +11,15 @@
  */
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
+import type { Frame } from '../frames/frame.js';
 import { CccError } from '../errors.js';
 import { detectTestCommands } from '../init/test-command.js';
-import { buildReviewMessage, reviewMessageBody, reviewMessageHead, VERDICT_REMINDER } from './review-request.js';
-import { evidenceCollector, type EvidenceCollector } from './reviewer/evidence-frames.js';
+import { buildReviewMessage, VERDICT_REMINDER } from './review-request.js';
+import { evidenceCollector } from './reviewer/evidence-frames.js';
 import { reviewerLaunch } from './reviewer/reviewer-launch.js';
-import { reviewerPolicy, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
+import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
-import type { CheckContext, Checker, PrepareContext } from './types.js';
+import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
 
 export interface ClaudeCheckerOptions {
@@ -37,38 +38,21 @@ export interface ClaudeCheckerOptions {
 }
 
 export function claudeChecker(options: ClaudeCheckerOptions): Checker {
-  let early: EarlyReviewer | undefined;
-  const setup = (ctx: PrepareContext) => ({
-    prompt: loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME }),
-    policy: reviewerPolicy({ root: ctx.cwd, tests: detectTestCommands(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] }),
-  });
   return {
     name: 'claude',
-    prepare(ctx, signal) {
-      early?.cancel();
-      early = startEarly(ctx, setup(ctx), options.model);
-      const mine = early;
-      signal.addEventListener('abort', () => mine.cancel(), { once: true });
-    },
     async check(ctx, signal) {
-      const taken = early?.sessionId === ctx.sessionId ? early : undefined;
-      if (early !== taken) early?.cancel();
-      early = undefined;
-      const { prompt, policy, evidence } = taken ?? { ...setup(ctx), evidence: undefined };
-      const collector = evidence ?? evidenceCollector(policy);
+      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
+      const policy = reviewerPolicy({ root: ctx.cwd, tests: detectTestCommands(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
       const attempts = Math.max(1, options.attempts ?? 2);
+      const evidence = evidenceCollector(policy);
       let message = buildReviewMessage(prompt.text, ctx, policy);
       let resume: { fork: string } | { continueFork: string } = { fork: ctx.sessionId };
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        let result: ClaudePrintResult;
-        if (attempt === 1 && taken) result = await settle(ctx, await taken.finish(reviewMessageBody(ctx, policy), signal));
-        else {
-          const launch = reviewerLaunch({ resume, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
-          ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
-          result = await settle(ctx, await runClaudePrint({ command: ctx.claudeCommand, args: launch.args, stdin: message, cwd: ctx.cwd, env: launch.env, signal, logger: ctx.logger, onFrame: collector.onFrame }));
-        }
+        const launch = reviewerLaunch({ resume, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
+        ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
+        const result = await runReviewer(ctx, launch.args, launch.env, message, signal, evidence.onFrame);
         const verdict = parseVerdict({ resultText: result.resultText, completionMarker: ctx.completionMarker });
-        if (verdict) return { ...verdict, evidence: collector.evidence() };
+        if (verdict) return { ...verdict, evidence: evidence.evidence() };
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
         if (!result.sessionId) break;
         resume = { continueFork: result.sessionId };
@@ -81,55 +65,17 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
   };
 }
 
-/**
- * A reviewer started at the stop, before ccc has counted it and read the transcript: claude's
- * own start-up overlaps that work. It gets the head of the review message at once (claude -p
- * gives up on a stdin that stays empty for 3 s) and the rest at the check. Called off, it is
- * killed before its stdin closes, so it never sends a request.
- */
-interface EarlyReviewer {
-  sessionId: string;
-  prompt: { text: string; path: string };
-  policy: ReviewerPolicy;
-  evidence: EvidenceCollector;
-  finish(body: string, signal: AbortSignal): Promise<ClaudePrintResult>;
-  cancel(): void;
-}
-
-function startEarly(ctx: PrepareContext, { prompt, policy }: { prompt: { text: string; path: string }; policy: ReviewerPolicy }, model: string | undefined): EarlyReviewer {
-  const evidence = evidenceCollector(policy);
-  const launch = reviewerLaunch({ resume: { fork: ctx.sessionId }, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model });
-  ctx.logger.debug('calling the reviewer (started at the stop)', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt: 1 });
-  const controller = new AbortController();
-  let feed!: { resolve(rest: string): void; reject(): void };
-  const rest = new Promise<string>((resolve, reject) => (feed = { resolve, reject: () => reject(new Error('called off')) }));
-  rest.catch(() => {});
-  const run = runClaudePrint({ command: ctx.claudeCommand, args: launch.args, stdin: { head: reviewMessageHead(prompt.text), rest }, cwd: ctx.cwd, env: launch.env, signal: controller.signal, logger: ctx.logger, onFrame: evidence.onFrame });
-  let taken = false;
-  return {
-    sessionId: ctx.sessionId,
-    prompt,
-    policy,
-    evidence,
-    finish(body, signal) {
-      taken = true;
-      if (signal.aborted) controller.abort(signal.reason);
-      else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-      feed.resolve(body);
-      return run;
-    },
-    cancel() {
-      if (taken) return;
-      taken = true;
-      controller.abort(new Error('no review for this stop'));
-      feed.reject();
-    },
-  };
-}
-
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
-// positional prompt, and stdin has no length limit. Its usage is reported, its failures thrown.
-async function settle(ctx: CheckContext, result: ClaudePrintResult): Promise<ClaudePrintResult> {
+// positional prompt, and stdin has no length limit.
+async function runReviewer(
+  ctx: CheckContext,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  message: string,
+  signal: AbortSignal,
+  onFrame: (frame: Frame) => void,
+): Promise<ClaudePrintResult> {
+  const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger, onFrame });
   ctx.reportUsage?.(result.usage);
   if (result.spawnError) {
     throw new CccError('CLAUDE_NOT_FOUND', `cannot start the reviewer \`${ctx.claudeCommand}\`: ${result.spawnError.message}. Set CCC_CLAUDE or claude.command to the claude executable.`, {

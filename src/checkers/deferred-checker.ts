@@ -2,8 +2,8 @@
  * A built-in checker whose module loads at its first check, not at the launch: the pipeline is
  * built (and its configuration refused with exit 2) before the agent starts, but the reviewer's
  * code (the claude runner, stream-json framing, verdict parsing) is not needed until the first
- * stop. Only for checkers without lifecycle hooks: a wrapper cannot know them before the module
- * is loaded (`prepare` is passed on once it is).
+ * stop (issue 16). Only for checkers without lifecycle hooks: a wrapper cannot know them before
+ * the module is loaded.
  */
 import type { Checker } from './types.js';
 
@@ -12,9 +12,5 @@ export function deferredChecker(name: string, load: () => Promise<Checker>): Che
   return {
     name,
     check: async (ctx, signal) => (await (loaded ??= load())).check(ctx, signal),
-    // Preparing loads the module early, while ccc does its bookkeeping for the stop.
-    prepare: (ctx, signal) => {
-      (loaded ??= load()).then((checker) => (signal.aborted ? undefined : checker.prepare?.(ctx, signal))).catch(() => {});
-    },
   };
 }

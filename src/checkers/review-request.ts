@@ -11,19 +11,13 @@ import type { CheckContext } from './types.js';
 const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
 
 export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy): string {
-  return reviewMessageHead(supervisorPrompt) + reviewMessageBody(ctx, policy);
-}
-
-/** The start of the message, known before the stop is counted: a reviewer started early gets it at once. */
-export function reviewMessageHead(supervisorPrompt: string): string {
-  return `${supervisorPrompt.trim()}\n\n---\n`;
-}
-
-export function reviewMessageBody(ctx: CheckContext, policy: ReviewerPolicy): string {
   const prompts = ctx.userPrompts.length
     ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n')
     : '(no user prompt was recorded)';
   return [
+    supervisorPrompt.trim(),
+    '',
+    '---',
     `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}). You are the reviewer, not the agent: do not continue the work and do not change any file.`,
     '',
     '## What the user asked in this session',

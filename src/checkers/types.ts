@@ -63,12 +63,6 @@ export interface CheckContext {
   reportUsage?(usage: Usage): void;
 }
 
-/**
- * What a checker knows at the moment the agent stops, before ccc's own bookkeeping (the session
- * lock, the transcript, the iteration count). See `Checker.prepare`.
- */
-export type PrepareContext = Pick<CheckContext, 'sessionId' | 'transcriptPath' | 'cwd' | 'claudeArgs' | 'claudeCommand' | 'env' | 'logger'>;
-
 export interface SessionInfo {
   sessionId?: string;
   cwd: string;
@@ -79,13 +73,6 @@ export interface Checker {
   /** The name used in config, logs and events. */
   name: string;
   check(ctx: CheckContext, signal: AbortSignal): Promise<Verdict> | Verdict;
-  /**
-   * Called on the first checker of the pipeline as soon as the agent stops, to start slow work
-   * early (the claude reviewer starts its process). `check` follows unless the stop ends without
-   * a review (limit, supervision off, cancelled); either way `signal` aborts when the stop is
-   * decided, and whatever `check` did not take up must stop then.
-   */
-  prepare?(ctx: PrepareContext, signal: AbortSignal): void;
   onSessionStart?(info: SessionInfo): Promise<void> | void;
   onFrame?(frame: Frame): void;
   onSessionEnd?(info: SessionInfo): Promise<void> | void;

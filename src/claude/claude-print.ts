@@ -10,7 +10,7 @@ import type { CheckerLogger } from '../checkers/types.js';
 import { CccError } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
 import { readFrames } from '../frames/frame-lines.js';
-import { childRunner, type ChildRunner, type LateStdin } from '../process/child-process.js';
+import { childRunner, type ChildRunner } from '../process/child-process.js';
 import { addUsage, NO_USAGE, usageOfResult, type Usage } from './usage.js';
 
 export interface ClaudePrintOptions {
@@ -19,8 +19,8 @@ export interface ClaudePrintOptions {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The prompt, written to stdin (safer than a positional argument: no option can swallow it); see LateStdin. */
-  stdin?: string | LateStdin;
+  /** The prompt, written to stdin (safer than a positional argument: no option can swallow it). */
+  stdin?: string;
   /** Aborting kills claude's whole process tree. */
   signal?: AbortSignal;
   timeoutMs?: number;

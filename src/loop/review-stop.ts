@@ -8,12 +8,13 @@
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
 import { evidenceText } from '../checkers/evidence.js';
+import { requireEvidence } from '../checkers/require-evidence.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { readTranscript } from '../frames/transcript.js';
-import { readSessionState, updateSessionState } from '../state/session-state.js';
+import { updateSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { event, type EventSink, type StopReason } from './events.js';
 import type { StopGuard } from './stop-guard.js';
@@ -48,36 +49,12 @@ export interface ReviewStopDeps {
 
 
 export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
-  if (stop.backgroundTasks.length > 0) {
-    deps.logger.info('background tasks still running; review deferred until they finish', { session_id: stop.sessionId, background_tasks: stop.backgroundTasks.length });
-    return { action: 'allow', reason: 'background-tasks', message: 'background tasks are still running' };
-  }
-  // The first checker starts its slow work (the reviewer's process) while the stop is counted and read.
-  const preparing = new AbortController();
-  void prepareFirstChecker(stop, deps, preparing.signal);
-  try {
-    return await decideStop(stop, deps);
-  } finally {
-    preparing.abort();
-  }
-}
-
-async function prepareFirstChecker(stop: StopEvent, deps: ReviewStopDeps, signal: AbortSignal): Promise<void> {
-  const first = deps.pipeline[0]?.checker;
-  if (!first?.prepare) return;
-  // Read without the lock: a stop of a session with supervision off starts nothing (a race only wastes a start).
-  const state = await readSessionState(deps.configDir, stop.sessionId).catch(() => undefined);
-  if (state?.enabled === false || signal.aborted) return;
-  try {
-    first.prepare({ sessionId: stop.sessionId, transcriptPath: stop.transcriptPath, cwd: stop.cwd, claudeArgs: deps.claudeArgs, claudeCommand: deps.config.claude.command, env: deps.env, logger: deps.logger }, signal);
-  } catch (error) {
-    deps.logger.debug('preparing the first checker failed; it starts at its check', { error: (error as Error).message });
-  }
-}
-
-async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
   const { config, logger } = deps;
   const max = config.supervisor.max_iterations;
+  if (stop.backgroundTasks.length > 0) {
+    logger.info('background tasks still running; review deferred until they finish', { session_id: stop.sessionId, background_tasks: stop.backgroundTasks.length });
+    return { action: 'allow', reason: 'background-tasks', message: 'background tasks are still running' };
+  }
   const transcript = await readContext(stop, deps);
   const prompts = deps.userPrompts ? [...deps.userPrompts] : transcript.userPrompts;
 
@@ -152,9 +129,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   const { checker } = outcome;
   // The round's evidence: every checker's commands (a rule that ran the tests green counts for the reviewer after it).
   const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
-  const withEvidence = { ...outcome.verdict, ...(evidence ? { evidence } : {}) };
-  // Loaded only when it can apply: the stop path loads nothing it does not need.
-  const verdict = config.supervisor.reviewer.require_evidence ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger) : withEvidence;
+  const verdict = requireEvidence(config, checker, stop.cwd, { ...outcome.verdict, ...(evidence ? { evidence } : {}) }, logger);
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...shown, duration: ms(started), ...spent(usage) });
   deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(evidence ? { evidence } : {}), ...(hasUsage(usage) ? { usage } : {}) }));

@@ -26,11 +26,8 @@ export interface RunOptions {
   cwd?: string;
   /** The whole environment of the child (default: ccc's own). */
   env?: NodeJS.ProcessEnv;
-  /**
-   * Written to stdin, which is then closed (an empty stdin when absent: `claude -p` must not wait).
-   * A `LateStdin` writes its head at once and the rest when it is known (a reviewer started early).
-   */
-  stdin?: string | LateStdin;
+  /** Written to stdin, which is then closed (an empty stdin when absent: `claude -p` must not wait). */
+  stdin?: string;
   /** Aborting kills the process tree; the result then has `aborted: true`. */
   signal?: AbortSignal;
   /** Kills the process tree after this long; the result then has `timedOut: true`. */
@@ -48,12 +45,6 @@ export interface RunOptions {
    * find the child again after a crash of ccc itself (`ccc kanban` records it in its lock file).
    */
   onSpawn?: (pid: number) => void;
-}
-
-/** Stdin whose end is not known at the spawn: `head` is written at once, `rest` and the close when it resolves. */
-export interface LateStdin {
-  head: string;
-  rest: Promise<string>;
 }
 
 export interface RunResult {
@@ -124,14 +115,7 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   child.stdout!.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : stdout!.push(chunk)));
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdin!.on('error', () => {}); // EPIPE when the child does not read its stdin: not our concern.
-  const input = options.stdin ?? '';
-  if (typeof input === 'string') child.stdin!.end(input);
-  else {
-    child.stdin!.write(input.head);
-    // A rejected rest means the run was called off: its abort kills the child, whose stdin stays
-    // open meanwhile (closing it would start claude on the head alone).
-    input.rest.then((rest) => child.stdin!.end(rest), () => {});
-  }
+  child.stdin!.end(options.stdin ?? '');
   const report: Buffer[] = [];
   child.stdio[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
   child.stdio[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
