@@ -8,7 +8,6 @@
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
 import { evidenceText } from '../checkers/evidence.js';
-import { requireEvidence } from '../checkers/require-evidence.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
@@ -129,7 +128,9 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   const { checker } = outcome;
   // The round's evidence: every checker's commands (a rule that ran the tests green counts for the reviewer after it).
   const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
-  const verdict = requireEvidence(config, checker, stop.cwd, { ...outcome.verdict, ...(evidence ? { evidence } : {}) }, logger);
+  const withEvidence = { ...outcome.verdict, ...(evidence ? { evidence } : {}) };
+  // Loaded only when it can apply: the stop's path loads no module it does not need (detection comes with it).
+  const verdict = config.supervisor.reviewer.require_evidence ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger) : withEvidence;
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...shown, duration: ms(started), ...spent(usage) });
   deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(evidence ? { evidence } : {}), ...(hasUsage(usage) ? { usage } : {}) }));
