@@ -9,9 +9,11 @@
  *   starter SUPERVISOR.md that `ccc init` writes: the shortest session (one answer), and one where
  *   the agent read three 48 KiB files first. The review message (prompt, the user's requests, how
  *   to answer) is the only new text, so the share grows with the session.
- * - start-up: from the moment ccc receives a stop (the Stop hook process is spawned with the hook
- *   JSON) to the reviewer's first request at the model server, against a plain `claude -p` from
- *   spawn to its first request. Alternating, medians.
+ * - start-up: from the stop to the reviewer's first request at the model server, against a plain
+ *   `claude -p` from spawn to its first request. On the standalone hook the stop is the spawn of
+ *   `ccc supervisor-hook` with the hook JSON; on the interactive path (`ccc --supervisor` in a pty,
+ *   a task typed per run) it is the moment claude starts its Stop hooks, written by a second Stop
+ *   hook of the user's settings (`date +%s%3N`). Alternating, medians.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -76,11 +78,56 @@ async function measureShare({ startModelServer, makeClaudeWorld, sharedPrefixSha
   return { share: sharedPrefixShare(agent.body, review.body), reviewBytes: JSON.stringify(review.body).length, server, world, sessionId };
 }
 
+async function until(check, timeoutMs, what) {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`no ${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The interactive path: `ccc --supervisor` in a pty; each run types a task, the agent answers, and
+ * the stop goes through the running ccc. Milliseconds from claude starting its Stop hooks to the
+ * reviewer's first request, one per run, with `between` (the plain case) run after each.
+ */
+async function measureInteractive({ startModelServer, makeClaudeWorld, startPty, supervisorTemplate }, runs, between) {
+  const server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'Done.' }));
+  const world = makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '1000' } });
+  const stops = path.join(world.root, 'stops.txt');
+  fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), supervisorTemplate('[TASK_COMPLETED]'));
+  fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `date +%s%3N >> '${stops}'` }] }] } }));
+  const h = startPty(process.execPath, [CLI, '--supervisor'], { cwd: world.cwd, env: world.env });
+  const times = [];
+  try {
+    await h.waitForScreen(/❯/, 60_000);
+    for (let i = 0; i < runs + 1; i++) {
+      const typedAt = Date.now();
+      const reviews = server.byKind('review').length;
+      await h.type(`task ${i}`, 5);
+      h.press('\r');
+      await until(() => h.output().toString('utf8').split(']0;ccc: ✓ review 1 complete').length > i + 1, 60_000, `the verdict of interactive run ${i}`);
+      const review = server.byKind('review')[reviews];
+      const stop = fs.readFileSync(stops, 'utf8').split('\n').map(Number).find((ms) => ms >= typedAt);
+      if (!review || stop === undefined) return { unavailable: `interactive run ${i}: ${!review ? 'no review request' : 'no stop recorded'}` };
+      if (i > 0) times.push(performance.timeOrigin + review.receivedAt - stop); // the first run loads the reviewer's code
+      await h.waitForScreen(/❯\s*$/m, 30_000);
+      await between();
+    }
+    return { times };
+  } finally {
+    h.kill();
+    await server.close();
+    world.cleanup();
+  }
+}
+
 export async function benchReview({ runs, log }) {
   const deps = {
     ...(await support('model-server.ts')),
     ...(await support('claude-env.ts')),
     ...(await support('prefix-share.ts')),
+    ...(await support('pty-harness.ts')),
     ...(await import(path.join(ROOT, 'dist/init/supervisor-template.js'))),
   };
   const long = await measureShare(deps, ['a.ts', 'b.ts', 'c.ts']);
@@ -115,7 +162,17 @@ export async function benchReview({ runs, log }) {
     }
     const reviewerMs = median(times.reviewer);
     const plainMs = median(times.plain);
-    return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times };
+    log(`review: interactive path, ${runs} runs…`);
+    const interactivePlain = [];
+    const interactive = await measureInteractive(deps, runs, async () => {
+      const ms = await cases.plain();
+      if (ms !== undefined) interactivePlain.push(ms);
+    });
+    const interactiveFigures =
+      'times' in interactive
+        ? { interactiveMs: median(interactive.times), interactivePlainMs: median(interactivePlain.slice(1)), interactiveRatio: median(interactive.times) / median(interactivePlain.slice(1)), interactiveRunsMs: { interactive: interactive.times, plain: interactivePlain.slice(1) } }
+        : { interactiveUnavailable: interactive.unavailable };
+    return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times, ...interactiveFigures };
   } finally {
     await server.close();
     world.cleanup();

@@ -2,8 +2,9 @@
  * An offline demo of a supervised session: the real `claude` (from node_modules) runs under
  * `ccc --supervisor` against the scripted model server of the test suite, in a throw-away HOME and
  * project. The scripted agent first claims it is done without doing anything; the scripted
- * reviewer looks at the project directory, sees `hello.txt` missing and sends feedback; the agent
- * then really creates the file with a Bash tool call; the reviewer confirms.
+ * reviewer runs the project's tests (`npm test`, which checks hello.txt), sees them fail and sends
+ * feedback; the agent then really creates the file with a Bash tool call; the reviewer runs the
+ * tests again and confirms: the verdict shows it was verified by `npm test`.
  *
  *   npm run demo                  headless (`ccc --supervisor -p …`), works without a terminal
  *   npm run demo -- --interactive the Claude Code TUI through the proxy (type a task, then /exit)
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { cccBin, makeClaudeWorld } from '../test/support/claude-env.js';
 import { isToolResultTurn, startModelServer, type MessagesBody, type Reply, type ScriptedUsage } from '../test/support/model-server.js';
 import { canonicalRequest, sharedPrefixLength } from '../test/support/prefix-share.js';
+import { reviewStep } from '../test/support/review-script.js';
 
 const interactive = process.argv.includes('--interactive');
 let project = '';
@@ -35,9 +37,10 @@ const server = await startModelServer((request) => ({ ...answer(request), usage:
 function answer(request: Parameters<typeof isToolResultTurn>[0]): Reply {
   const done = fs.existsSync(path.join(project, 'hello.txt'));
   if (request.kind === 'review') {
+    if (reviewStep(request) === 0) return { text: 'Running the tests first.', toolUse: { name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } } };
     return done
       ? { verdict: { completed: true, feedback: 'hello.txt exists and says hello.' } }
-      : { verdict: { completed: false, feedback: 'You said it is done, but hello.txt does not exist in the project. Create it with the text "hello", then check with `cat hello.txt`.' } };
+      : { verdict: { completed: false, feedback: 'You said it is done, but hello.txt does not exist in the project. Create it with the text "hello", then run `npm test`.' } };
   }
   if (isToolResultTurn(request)) return { text: 'Created hello.txt; `cat hello.txt` prints "hello".' };
   if (request.lastUserText.includes('hello.txt does not exist')) {
@@ -51,6 +54,9 @@ fs.writeFileSync(
   path.join(project, 'SUPERVISOR.md'),
   '# Review\nCheck the work in the project directory yourself; do not trust claims.\n',
 );
+const check = "const fs = require('fs'); if (!fs.existsSync('hello.txt') || !/hello/.test(fs.readFileSync('hello.txt', 'utf8'))) { console.error('FAIL: hello.txt must say hello'); process.exit(1); } console.log('ok: hello.txt says hello');";
+fs.writeFileSync(path.join(project, 'check.js'), `${check}\n`);
+fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'node check.js' } }, null, 2));
 
 const task = 'Create hello.txt containing the word hello.';
 const args = interactive ? ['--supervisor', '--', '--allowedTools', 'Bash'] : ['--supervisor', '-p', task, '--', '--allowedTools', 'Bash'];
@@ -61,7 +67,7 @@ const code: number = await new Promise((resolve) => child.on('close', (c) => res
 const reviews = server.byKind('review').length;
 const turns = server.byKind('agent').length;
 process.stderr.write(
-  `\ndemo: ccc exited ${code}; the model server saw ${turns} agent requests and ${reviews} reviews; hello.txt ${fs.existsSync(path.join(project, 'hello.txt')) ? 'exists' : 'is missing'}.\n`,
+  `\ndemo: ccc exited ${code}; the model server saw ${turns} agent requests and ${reviews} review requests; hello.txt ${fs.existsSync(path.join(project, 'hello.txt')) ? 'exists' : 'is missing'}.\n`,
 );
 const logDir = path.join(world.claudeDir, 'ccc');
 const log = fs.readdirSync(logDir).find((f) => f.startsWith('supervisor-') && f.endsWith('.log'));

@@ -1,6 +1,7 @@
 /**
  * The README's first command: `npm run demo` (headless) runs the whole loop offline, and its cost
- * lines show reviews read from the prompt cache, as the scripted server reports them.
+ * lines show reviews read from the prompt cache, as the scripted server reports them, each verdict
+ * with the test run it rests on.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,9 +13,9 @@ describe('npm run demo', () => {
     const viteNode = path.join(repoRoot, 'node_modules', '.bin', 'vite-node');
     const run = await runProcess(viteNode, [path.join(repoRoot, 'demo', 'run-demo.ts')], { cwd: repoRoot, env: process.env });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('✗ not complete (claude, $');
-    expect(run.stderr).toMatch(/✓ complete \(claude, \$[\d.]+, 9\d% cached\)/);
+    expect(run.stderr).toContain('✗ not complete (claude, failed: npm test (exit 1), $');
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test, \$[\d.]+, 9\d% cached\)/);
     expect(run.stderr).toMatch(/ccc: 2 reviews, \$[\d.]+, 9\d% of review input read from cache/);
-    expect(run.stderr).toContain('the model server saw 3 agent requests and 2 reviews; hello.txt exists.');
+    expect(run.stderr).toContain('the model server saw 3 agent requests and 4 review requests; hello.txt exists.');
   }, 120_000);
 });

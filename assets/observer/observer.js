@@ -139,6 +139,15 @@
     );
   }
 
+  /** `, verified by: npm test` or `, unverified` for a complete verdict; the failing commands of one that is not. */
+  function evidenceText(event) {
+    if (!Array.isArray(event.evidence)) return '';
+    const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0).map((e) => e.command))];
+    if (event.completed) return passing.length ? `, verified by: ${passing.join(', ')}` : ', unverified';
+    const failing = event.evidence.filter((e) => e.exit_code !== 0).map((e) => `${e.command} (exit ${e.exit_code ?? 'none'})`);
+    return failing.length ? `, failed: ${failing.join(', ')}` : '';
+  }
+
   function describe(event) {
     switch (event.kind) {
       case 'start':
@@ -149,7 +158,7 @@
         return { title: `Iteration ${event.n}/${event.max}` };
       case 'verdict':
         return {
-          title: `${event.completed ? '✔' : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration})`,
+          title: `${event.completed ? '✔' : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})`,
           detail: event.feedback,
         };
       case 'checker': {

@@ -84,11 +84,16 @@ export function tablesOf(r) {
     if ('share' in v) rows.push(["review request shared with the agent's last request (one-answer session)", `${f(v.share * 100, 1)}% of ${f(v.reviewBytes / 1024, 0)} KiB`, '—', '—']);
     if ('longShare' in v) rows.push(['the same after the agent read three 48 KiB files', `${f(v.longShare * 100, 1)}% of ${f(v.longReviewBytes / 1024, 0)} KiB`, '—', '—']);
     if ('reviewerMs' in v) {
-      rows.push(['stop received → reviewer\'s first request', f(v.reviewerMs, 0), times(v.ratio), v.runsMs.reviewer.length]);
+      rows.push(['standalone hook: stop received → reviewer\'s first request', f(v.reviewerMs, 0), times(v.ratio), v.runsMs.reviewer.length]);
       rows.push(['plain `claude -p` → its first request', f(v.plainMs, 0), '1.00×', v.runsMs.plain.length]);
     }
+    if ('interactiveMs' in v) {
+      rows.push(['interactive: claude starts its Stop hooks → reviewer\'s first request', f(v.interactiveMs, 0), times(v.interactiveRatio), v.interactiveRunsMs.interactive.length]);
+      rows.push(['plain `claude -p` → its first request (between the interactive runs)', f(v.interactivePlainMs, 0), '1.00×', v.interactiveRunsMs.plain.length]);
+    }
     if ('unavailable' in v) notes.push(`not measured: ${v.unavailable}`);
-    notes.push('Real claude against the scripted model server; the stop enters through `ccc supervisor-hook` (config, state lock, transcript, reviewer launch). Alternating, medians.');
+    if ('interactiveUnavailable' in v) notes.push(`interactive path not measured: ${v.interactiveUnavailable}`);
+    notes.push('Real claude against the scripted model server. Standalone hook: the stop enters through `ccc supervisor-hook` (node start, config, state lock, transcript, reviewer launch). Interactive: `ccc --supervisor` in a pty, a task typed per run, the stop timed by a second Stop hook (`date`). Alternating, medians; the first run of each warms up.');
     tables.push({ title: 'Review (cache share, reviewer start-up)', ...table(['what', 'ms / share', '/ plain claude -p', 'runs'], rows), notes });
   }
   if (r.frames) {

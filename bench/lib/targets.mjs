@@ -60,6 +60,8 @@ export function evaluateTargets(results) {
     const why = 'share' in review ? undefined : review.unavailable;
     // The issue's 95% holds for the session a review costs something in; the one-answer session is reported beside it.
     out.push(check("review request read from the agent's cache (shared prefix, session with tool calls)", review.longShare, 0.95, '≥', why));
+    out.push(check('interactive: stop → reviewer\'s first request / plain claude -p → first request', review.interactiveRatio, 1.15, '≤', 'interactiveRatio' in review ? undefined : (review.interactiveUnavailable ?? why ?? 'not measured')));
+    out.push(check('standalone hook: stop → reviewer\'s first request / plain claude -p → first request', review.ratio, 1.15, '≤', 'ratio' in review ? undefined : (review.unavailable ?? 'not measured')));
   }
   const fr = results.frames;
   if (fr) {

@@ -8,13 +8,16 @@
  * from the prompt cache (see reviewer/reviewer-launch.ts). An answer without a verdict is asked
  * again in a new fork of the same session, whose message is the review message, the first
  * answer and a reminder: the conversation is a cached read again, and the reviewer keeps what it
- * found. (The fork is not saved, so it cannot be continued; see reviewer-launch.ts.)
+ * found. (The fork is not saved, so it cannot be continued; see reviewer-launch.ts.) The verdict
+ * carries the verification commands the reviewer ran, from its own stream (its evidence).
  */
 import { modelApiError } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
-import { detectTestCommand } from '../init/test-command.js';
+import type { Frame } from '../frames/frame.js';
+import { detectTestCommands } from '../init/test-command.js';
 import { buildReviewMessage, retryMessage } from './review-request.js';
+import { evidenceCollector } from './reviewer/evidence-frames.js';
 import { reviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
@@ -41,16 +44,17 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
     name: 'claude',
     async check(ctx, signal) {
       const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
-      const policy = reviewerPolicy({ testCommand: detectTestCommand(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
+      const policy = reviewerPolicy({ root: ctx.cwd, tests: detectTestCommands(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
       const attempts = Math.max(1, options.attempts ?? 2);
+      const evidence = evidenceCollector(policy);
       const request = buildReviewMessage(prompt.text, ctx, policy);
       let message = request;
       for (let attempt = 1; attempt <= attempts; attempt++) {
         const launch = reviewerLaunch({ fork: ctx.sessionId, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
         ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
-        const result = await runReviewer(ctx, launch.args, launch.env, message, signal);
+        const result = await runReviewer(ctx, launch.args, launch.env, message, signal, evidence.onFrame);
         const verdict = parseVerdict({ resultText: result.resultText, completionMarker: ctx.completionMarker });
-        if (verdict) return verdict;
+        if (verdict) return { ...verdict, evidence: evidence.evidence() };
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
         message = retryMessage(request, result.resultText ?? '');
       }
@@ -63,8 +67,15 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
 
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
 // positional prompt, and stdin has no length limit.
-async function runReviewer(ctx: CheckContext, args: string[], env: NodeJS.ProcessEnv, message: string, signal: AbortSignal): Promise<ClaudePrintResult> {
-  const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger });
+async function runReviewer(
+  ctx: CheckContext,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  message: string,
+  signal: AbortSignal,
+  onFrame: (frame: Frame) => void,
+): Promise<ClaudePrintResult> {
+  const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger, onFrame });
   ctx.reportUsage?.(result.usage);
   if (result.spawnError) {
     throw new CccError('CLAUDE_NOT_FOUND', `cannot start the reviewer \`${ctx.claudeCommand}\`: ${result.spawnError.message}. Set CCC_CLAUDE or claude.command to the claude executable.`, {

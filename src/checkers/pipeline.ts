@@ -4,6 +4,7 @@
  * cannot hang the session. A checker that throws, times out or answers the wrong shape fails the
  * round with a CccError that names it.
  */
+import { validEvidence } from './evidence.js';
 import { CccError, isCccError } from '../errors.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 
@@ -94,7 +95,8 @@ export function validateVerdict(checker: string, value: unknown): Verdict {
     const v = value as Record<string, unknown>;
     const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
     const feedback = v.feedback === undefined ? '' : v.feedback;
-    if (completed !== undefined && typeof feedback === 'string') return { completed, feedback };
+    const evidence = validEvidence(v.evidence);
+    if (completed !== undefined && typeof feedback === 'string') return { completed, feedback, ...(evidence ? { evidence } : {}) };
   }
   throw new CccError(
     'CHECKER_FAILED',

@@ -2,12 +2,15 @@
  * Built-in checkers keyed by the name the config uses, and the step that turns the configured
  * declarations (`'claude'`, `{ use: 'rule', … }`) into a pipeline, once, at the entry.
  */
-import type { CccConfig, CheckerDeclaration } from '../config/types.js';
+import type { CccConfig } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { loadNamedPlugins, type LoadedPlugin } from './plugin-loader.js';
+import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import type { Checker } from './types.js';
+
+export { normalizeDeclaration, ruleCommandsOf };
 
 export interface BuildContext {
   config: CccConfig;
@@ -42,12 +45,6 @@ export const loadIsolatedPlugin: PluginLoader = async (specifier, options, conte
   const { startIsolatedPlugin } = await import('./isolated-plugin.js');
   return startIsolatedPlugin({ specifier, options, cwd: context.cwd, moduleCacheDir: context.moduleCacheDir, timeoutSeconds: timeoutOf(options, context) });
 };
-
-export function normalizeDeclaration(declaration: CheckerDeclaration): { use: string; options: Record<string, unknown> } {
-  if (typeof declaration === 'string') return { use: declaration, options: {} };
-  const { use, ...options } = declaration;
-  return { use, options };
-}
 
 /**
  * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker
@@ -89,14 +86,6 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
 
 function timeoutOf(options: Record<string, unknown>, context: BuildContext): number {
   return typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
-}
-
-/** The reviewer may run what the pipeline's rule checkers run. */
-export function ruleCommandsOf(config: CccConfig): string[] {
-  return config.supervisor.checkers.flatMap((declaration) => {
-    const { use, options } = normalizeDeclaration(declaration);
-    return use === 'rule' && Array.isArray(options.commands) ? options.commands.filter((c): c is string => typeof c === 'string') : [];
-  });
 }
 
 function looksLikePlugin(use: string): boolean {

@@ -5,7 +5,7 @@
  * read from the cache), so it stays short. The verdict comes back as a JSON object at the end of
  * the answer: no `--json-schema`, whose extra tool would break the cache.
  */
-import type { ReviewerPolicy } from './reviewer/reviewer-policy.js';
+import { runnableText, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
 import type { CheckContext } from './types.js';
 
 const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
@@ -27,7 +27,7 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
     ctx.lastAssistantMessage.trim() || '(empty)',
     '',
     '## How to review',
-    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused.`,
+    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. A test command's exit code is the evidence your verdict rests on: do not pipe it into another command.`,
     '',
     '## Your answer',
     `End your answer with this JSON object and nothing after it: ${VERDICT_SHAPE}`,
@@ -50,6 +50,5 @@ export function retryMessage(request: string, answer: string): string {
 
 function runnable(policy: ReviewerPolicy): string {
   if (policy.tools.includes('Bash')) return 'You may run any shell command that does not change the project.';
-  const commands = [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)].map((c) => `\`${c}\``);
-  return `You may run ${[...commands, 'read-only git (`git status`, `git diff`, `git log`, `git show`)'].join(', ')}.`;
+  return runnableText(policy);
 }

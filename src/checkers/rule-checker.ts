@@ -9,7 +9,7 @@ import { CccError } from '../errors.js';
 import type { ChildRunner } from '../process/child-process.js';
 import { parseRuleOptions, type RuleOptions } from './rule-options.js';
 import { childTimeoutMs, runShellCommand, tailLines } from './shell-command.js';
-import type { CheckContext, Checker, Verdict } from './types.js';
+import type { CheckContext, Checker, Evidence, Verdict } from './types.js';
 
 export function ruleChecker(raw: Record<string, unknown>, deps: { runner?: ChildRunner } = {}): Checker {
   const options = parseRuleOptions(raw);
@@ -18,9 +18,10 @@ export function ruleChecker(raw: Record<string, unknown>, deps: { runner?: Child
     async check(ctx, signal) {
       const started = Date.now();
       const problems = messageProblems(options, ctx);
-      const commandProblem = await firstFailingCommand(options, ctx, signal, started, deps.runner);
+      const evidence: Evidence[] = [];
+      const commandProblem = await firstFailingCommand(options, ctx, signal, started, evidence, deps.runner);
       if (commandProblem) problems.push(commandProblem);
-      return verdictFrom(options, problems);
+      return { ...verdictFrom(options, problems), ...(evidence.length ? { evidence } : {}) };
     },
   };
 }
@@ -50,6 +51,7 @@ async function firstFailingCommand(
   ctx: CheckContext,
   signal: AbortSignal,
   started: number,
+  evidence: Evidence[],
   runner?: ChildRunner,
 ): Promise<string | undefined> {
   for (const command of options.commands) {
@@ -64,6 +66,7 @@ async function firstFailingCommand(
       });
     }
     if (result.aborted) throw new CccError('CHECKER_TIMEOUT', `rule command \`${command}\` was stopped (the check was cancelled)`, { data: { exit_code: null, stderr: result.output } });
+    evidence.push({ command, exit_code: result.timedOut ? null : result.exitCode });
     const tail = tailLines(result.output);
     const shown = tail ? `\nLast lines of its output:\n${tail}` : ' It printed nothing.';
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;

@@ -10,14 +10,17 @@
  */
 import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
+import type { Evidence } from './evidence.js';
 
-export type { Usage };
+export type { Evidence, Usage };
 
 export interface Verdict {
   /** True when the work is done and the agent may stop. */
   completed: boolean;
   /** What the agent must do next (when not completed), or a short confirmation. */
   feedback: string;
+  /** The verification commands the checker ran, with their exit codes (the claude reviewer's from its own stream). */
+  evidence?: Evidence[];
 }
 
 export interface CheckerLogger {

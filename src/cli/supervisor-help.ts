@@ -9,7 +9,11 @@ const USAGE = `Supervised modes:
   echo "<task>" | ccc [provider] --supervisor [options]                 headless too (no terminal: stdin is the task)
 
 Whenever the agent stops, the checkers review the work; until they confirm it is done, their
-feedback becomes the agent's next message in the same session.`;
+feedback becomes the agent's next message in the same session.
+
+The default checker, the reviewer, is a forked Claude session that sees the whole conversation.
+It may run the project's tests and read-only commands, never change the project (ccc config shows
+what it may run), and costs a cached read of the conversation. ccc init writes a starter setup.`;
 
 /** Each option of the supervised modes, as shown, with what it does. */
 export const SUPERVISOR_OPTION_HELP: ReadonlyArray<{ names: string[]; usage: string; text: string }> = [

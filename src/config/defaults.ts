@@ -18,7 +18,7 @@ export function defaultConfig(): CccConfig {
       completion_marker: '[TASK_COMPLETED]',
       checkers: ['claude'],
       no_progress_limit: 3,
-      reviewer: { allow: [] },
+      reviewer: { allow: [], require_evidence: false },
     },
     observer: {
       host: '127.0.0.1',

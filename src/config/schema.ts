@@ -63,6 +63,8 @@ export const configSchema = z
             allow: z.array(permissionRule).describe('a list of permission rules'),
             /** Another model than the agent's. It cannot read the agent's prompt cache: every review is a full read. */
             model: unsettable(nonEmptyString),
+            /** A `complete` counts only when a verification command ran green during the review. */
+            require_evidence: boolean,
           })
           .strict(),
       })

@@ -16,7 +16,8 @@ export interface PromptInUse {
   why: string;
 }
 
-export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse): string {
+/** `reviewer`: what the reviewer may run here and why (cli/reviewer-in-use.ts), printed after the values. */
+export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse, reviewer: readonly string[] = []): string {
   const config = resolved.config as unknown as Record<string, unknown>;
   const rows = leafKeys(config).map((keys) => {
     const dotted = keys.join('.');
@@ -32,7 +33,7 @@ export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse)
     `# project file: ${resolved.files.project ?? 'none found'}`,
     ...(prompt ? [`# prompt file: ${prompt.path === undefined ? prompt.why : `${prompt.path} (${prompt.why})`}`] : []),
   ];
-  return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`), ...notes(resolved)].join('\n') + '\n';
+  return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`), ...notes(resolved), ...reviewer].join('\n') + '\n';
 }
 
 function notes(resolved: ResolvedConfig): string[] {

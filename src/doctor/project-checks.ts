@@ -3,10 +3,11 @@
  * ccc does not start, the test command ccc detects, and what the reviewer may run. None of it
  * is needed for a supervised session; each says what it means when it is absent.
  */
-import { ruleCommandsOf } from '../checkers/registry.js';
-import { READ_ONLY_TOOLS, reviewerPolicy } from '../checkers/reviewer/reviewer-policy.js';
+import { reviewerPolicyEntries } from '../checkers/reviewer/policy-text.js';
+import { READ_ONLY_TOOLS } from '../checkers/reviewer/reviewer-policy.js';
+import { ruleCommandsOf } from '../checkers/rule-commands.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { detectTestCommand } from '../init/test-command.js';
+import { detectTestCommands } from '../init/test-command.js';
 import { readJsonObjectFile } from '../settings/json-file.js';
 import { projectSettingsPath, userSettingsPath } from '../settings/settings-files.js';
 import { uninstallStopHook } from '../settings/stop-hook.js';
@@ -30,21 +31,18 @@ export async function stopHookCheck(place: Place): Promise<DoctorCheck> {
 }
 
 export function testCommandCheck(place: Place): DoctorCheck {
-  const command = detectTestCommand(place.cwd);
+  const tests = detectTestCommands(place.cwd);
   const base = { id: 'test-command', title: 'test command', status: 'note', needed: false } as const;
-  return command
-    ? { ...base, detail: `${command} (detected in ${place.cwd}); the reviewer may run it` }
-    : { ...base, detail: `none detected in ${place.cwd} (package.json "test", go.mod, Cargo.toml, pytest): the reviewer runs tests only as supervisor.reviewer.allow or a rule checker allows` };
+  return tests.length > 0
+    ? { ...base, detail: `${tests.map((t) => `${t.command} (${t.why})`).join(', ')} in ${place.cwd}; the reviewer may run ${tests.length === 1 ? 'it' : 'them'}` }
+    : { ...base, detail: `none detected in ${place.cwd}: the reviewer runs tests only as supervisor.reviewer.allow or a rule checker allows` };
 }
 
 export function reviewerCheck(place: Place, resolved: ResolvedConfig | undefined): DoctorCheck {
   const base = { id: 'reviewer', title: 'reviewer may run', status: 'note', needed: false } as const;
   if (!resolved) return { ...base, detail: 'unknown: the configuration did not load' };
   const { config } = resolved;
-  const policy = reviewerPolicy({ testCommand: detectTestCommand(place.cwd), ruleCommands: ruleCommandsOf(config), allow: config.supervisor.reviewer.allow });
-  const parts = [`reading (${READ_ONLY_TOOLS.join(', ')}), read-only git and shell commands`];
-  if (policy.exact.length > 0) parts.push(`exactly: ${policy.exact.join(', ')}`);
-  if (policy.prefixes.length > 0) parts.push(`with any arguments: ${policy.prefixes.join(', ')}`);
-  if (policy.tools.length > 0) parts.push(`tools: ${policy.tools.join(', ')}`);
+  const entries = reviewerPolicyEntries({ tests: detectTestCommands(place.cwd), ruleCommands: ruleCommandsOf(config), allow: config.supervisor.reviewer.allow });
+  const parts = [`reading (${READ_ONLY_TOOLS.join(', ')}), read-only git and shell commands`, ...entries.map((e) => `${e.command} (${e.why})`)];
   return { ...base, detail: parts.join('; ') };
 }

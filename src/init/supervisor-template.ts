@@ -1,8 +1,12 @@
 /**
- * The starter `SUPERVISOR.md` that `ccc init` writes: the instructions of the reviewing model.
- * A TypeScript constant (not a file in assets/) so it ships inside dist with nothing to copy.
+ * The starter `SUPERVISOR.md` that `ccc init` writes: the instructions of the reviewing model,
+ * with the project's test commands ccc detected and why (`tests`). A TypeScript constant (not a
+ * file in assets/) so it ships inside dist with nothing to copy.
  */
-export function supervisorTemplate(completionMarker: string): string {
+import { reviewerPolicyEntries } from '../checkers/reviewer/policy-text.js';
+import type { DetectedTest } from './ecosystems.js';
+
+export function supervisorTemplate(completionMarker: string, tests: readonly DetectedTest[] = []): string {
   return `# Supervisor: review the agent's work before it may stop
 
 You are the reviewer of a coding session. An agent says it has finished (or has stopped). Your
@@ -34,6 +38,8 @@ when you have seen it yourself:
 
 If a check cannot be run here (missing service, no network), say so and judge the rest on what
 you could verify.
+
+${checksOfThisProject(tests)}
 
 ## 3. Reject these outright
 
@@ -76,4 +82,18 @@ End with exactly one JSON object, and nothing after it:
 If you cannot produce JSON, put ${completionMarker} on a line of its own when (and only when) the
 work is complete.
 `;
+}
+
+function checksOfThisProject(tests: readonly DetectedTest[]): string {
+  const found = reviewerPolicyEntries({ tests, ruleCommands: [], allow: [] }).map((e) => `- \`${e.command}\`: ${e.why.replace(/^detected: /, '')}.`);
+  return [
+    '### The checks of this project',
+    '',
+    found.length ? '`ccc init` found these (the review message lists what you may run, kept current):' : '`ccc init` found no test command here: the review message lists what you may run.',
+    ...(found.length ? ['', ...found] : []),
+    '',
+    'Run them yourself and rest the verdict on their exit code: do not pipe a test command into',
+    'another. Read-only git and `ls`, `cat`, `grep`, `find`, `sed -n`, `rg`, `jq` are allowed too;',
+    'anything that writes or runs another program is refused.',
+  ].join('\n');
 }

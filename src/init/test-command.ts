@@ -1,38 +1,18 @@
 /**
- * Guesses the project's test command for the starter config, from the files that name one. A
- * guess that is wrong would make the rule checker fail forever, so only unambiguous signs count,
- * and no guess at all leaves the rule commented out.
+ * The project's test commands, from the files that name them (the table is ecosystems.ts): the
+ * starter config's rule runs the first, the reviewer may run all of them, and `ccc config` shows
+ * them with the file that made ccc detect each.
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import { detectTests, type DetectedTest } from './ecosystems.js';
+import { projectFiles } from './project-files.js';
 
-/** npm's placeholder script for "no tests yet". */
-const NPM_PLACEHOLDER = /no test specified/;
+export type { DetectedTest };
 
+export function detectTestCommands(cwd: string): DetectedTest[] {
+  return detectTests(projectFiles(cwd));
+}
+
+/** The command a starter rule runs: the first detected; none leaves the rule commented out. */
 export function detectTestCommand(cwd: string): string | undefined {
-  const has = (file: string) => fs.existsSync(path.join(cwd, file));
-  const npmTest = packageTestScript(path.join(cwd, 'package.json'));
-  if (npmTest) return 'npm test';
-  if (has('go.mod')) return 'go test ./...';
-  if (has('Cargo.toml')) return 'cargo test';
-  if (has('pytest.ini') || has('conftest.py') || fileMentions(path.join(cwd, 'pyproject.toml'), 'pytest')) return 'python3 -m pytest';
-  return undefined;
-}
-
-function packageTestScript(file: string): string | undefined {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { scripts?: Record<string, unknown> };
-    const script = pkg.scripts?.test;
-    return typeof script === 'string' && script.trim() !== '' && !NPM_PLACEHOLDER.test(script) ? script : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function fileMentions(file: string, word: string): boolean {
-  try {
-    return fs.readFileSync(file, 'utf8').includes(word);
-  } catch {
-    return false;
-  }
+  return detectTestCommands(cwd)[0]?.command;
 }

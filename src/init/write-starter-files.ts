@@ -10,7 +10,7 @@ import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
 import { configTemplate } from './config-template.js';
 import { supervisorTemplate } from './supervisor-template.js';
-import { detectTestCommand } from './test-command.js';
+import { detectTestCommands } from './test-command.js';
 
 export const SUPERVISOR_FILE = 'SUPERVISOR.md';
 export const CONFIG_FILE = 'ccc.config.ts';
@@ -32,9 +32,10 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
     );
   }
   const marker = defaultConfig().supervisor.completion_marker;
-  const testCommand = detectTestCommand(options.cwd);
+  const tests = detectTestCommands(options.cwd);
+  const testCommand = tests[0]?.command;
   const files: Array<[string, string]> = [
-    [SUPERVISOR_FILE, supervisorTemplate(marker)],
+    [SUPERVISOR_FILE, supervisorTemplate(marker, tests)],
     [CONFIG_FILE, configTemplate({ testCommand, completionMarker: marker })],
   ];
   const written: string[] = [];

@@ -2,6 +2,7 @@
  * What the supervisor does, as events: shown on stderr in headless mode, as JSON lines with
  * `--json`, sent to observers (design section 8), and logged.
  */
+import type { Evidence } from '../checkers/evidence.js';
 import type { Usage } from '../claude/usage.js';
 
 export type SupervisorEvent =
@@ -9,7 +10,8 @@ export type SupervisorEvent =
   | { kind: 'phase'; phase: 'agent' | 'review' | 'idle'; at: string }
   | { kind: 'iteration'; n: number; max: number; at: string }
   | { kind: 'checker'; checker: string; state: 'start' | 'done' | 'error'; duration_ms?: number; at: string }
-  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; usage?: Usage; at: string }
+  /** `evidence`: the verification commands of the round with their exit codes (absent when no checker reports any). */
+  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; evidence?: Evidence[]; usage?: Usage; at: string }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }
   | { kind: 'error'; message: string; at: string }
   | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; at: string };

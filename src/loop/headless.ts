@@ -16,7 +16,8 @@ import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type SupervisorEvent } from './events.js';
 import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
-import { cacheShare, dollars, NO_USAGE, percent, runCost, type Usage } from '../claude/usage.js';
+import { evidenceText } from '../checkers/evidence.js';
+import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession } from './supervisor-session.js';
@@ -196,7 +197,8 @@ export function renderEvent(e: SupervisorEvent): string {
     case 'checker':
       return e.state === 'start' ? `ccc:   ${e.checker} checking…\n` : e.state === 'done' ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n` : `ccc:   ${e.checker} failed\n`;
     case 'verdict':
-      return e.completed ? `ccc: ✓ complete (${e.checker}${spentText(e.usage)})\n` : `ccc: ✗ not complete (${e.checker}${spentText(e.usage)}): ${feedbackLines(e.feedback)}`;
+      return e.completed ? `ccc: ✓ complete (${verdictDetails(e)})
+` : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'error':
@@ -210,8 +212,11 @@ export function renderEvent(e: SupervisorEvent): string {
   }
 }
 
-function spentText(usage: Usage | undefined): string {
-  return usage ? `, ${dollars(usage.cost_usd)}, ${percent(cacheShare(usage))} cached` : '';
+/** `claude, verified by: npm test, $0.0061, 97% cached`. */
+function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
+  const evidence = evidenceText(e.evidence, e.completed);
+  const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
+  return [e.checker, ...(evidence ? [evidence] : []), ...spent].join(', ');
 }
 
 /** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */

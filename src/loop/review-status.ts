@@ -1,9 +1,12 @@
 /**
  * Shows that a review is running without touching the agent's screen: the terminal title (an OSC
  * sequence, injected only at safe points between the agent's sequences) names the checker, the
- * iteration and the elapsed time, and ends with the verdict. Claude Code sets its own title again
+ * iteration and the elapsed time, and ends with the verdict, what it rests on (`verified by: npm
+ * test`, or `unverified`) and what the review cost. Claude Code sets its own title again
  * on its next update.
  */
+import { evidenceText } from '../checkers/evidence.js';
+import { dollars } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
 
@@ -30,7 +33,8 @@ export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e
         tick();
       } else if (e.kind === 'verdict') {
         stopTimer();
-        title(e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`);
+        const details = [evidenceText(e.evidence, e.completed), e.usage ? dollars(e.usage.cost_usd) : ''].filter(Boolean).join(', ');
+        title(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);
       } else if (e.kind === 'error' || e.kind === 'stopped') {
         stopTimer();
         title(`ccc: ${e.message.slice(0, 80)}`);

@@ -7,7 +7,8 @@
  */
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
-import type { CheckContext, CheckerLogger, Verdict } from '../checkers/types.js';
+import { evidenceText } from '../checkers/evidence.js';
+import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
@@ -108,8 +109,9 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   };
 
   let outcome;
+  const roundEvidence: Evidence[][] = [];
   try {
-    outcome = await runPipeline(deps.pipeline, ctx, { signal: deps.signal, listener: pipelineLogger(logger, fields, deps.emit) });
+    outcome = await runPipeline(deps.pipeline, ctx, { signal: deps.signal, listener: pipelineLogger(logger, fields, deps.emit, roundEvidence) });
   } catch (error) {
     if (deps.signal?.aborted) {
       const why = typeof deps.signal.reason === 'string' ? deps.signal.reason : 'aborted';
@@ -123,12 +125,25 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     deps.emit?.(event({ kind: 'error', message }));
     return { action: 'allow', reason: 'checker-failed', message, iteration };
   }
-  const { verdict, checker } = outcome;
-  logger.info('review finished', { ...fields, completed: verdict.completed, checker, duration: ms(started), ...spent(usage) });
-  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(hasUsage(usage) ? { usage } : {}) }));
+  const { checker } = outcome;
+  // The round's evidence: every checker's commands (a rule that ran the tests green counts for the reviewer after it).
+  const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
+  const withEvidence = { ...outcome.verdict, ...(evidence ? { evidence } : {}) };
+  // Loaded only when it can apply: the stop's path loads no module it does not need (detection comes with it).
+  const verdict = config.supervisor.reviewer.require_evidence ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger) : withEvidence;
+  const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
+  logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...shown, duration: ms(started), ...spent(usage) });
+  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(evidence ? { evidence } : {}), ...(hasUsage(usage) ? { usage } : {}) }));
   await updateSessionState(deps.configDir, stop.sessionId, (s) => ({
     ...s,
-    last_verdict: { checker, completed: verdict.completed, feedback: verdict.feedback, at: new Date().toISOString() },
+    last_verdict: {
+      checker,
+      completed: verdict.completed,
+      feedback: verdict.feedback,
+      at: new Date().toISOString(),
+      ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
+      ...(evidence ? { evidence } : {}),
+    },
   }), { logger, maxIterations: max });
   if (verdict.completed) return { action: 'allow', reason: 'completed', message: verdict.feedback, iteration, verdict, checker };
 
@@ -162,13 +177,14 @@ async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ use
   }
 }
 
-function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, emit?: EventSink) {
+function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, emit: EventSink | undefined, evidence: Evidence[][]) {
   return {
     onCheckerStart: (checker: string) => {
       logger.info('checker started', { ...fields, checker });
       emit?.(event({ kind: 'checker', checker, state: 'start' }));
     },
     onCheckerVerdict: (checker: string, verdict: Verdict, durationMs: number) => {
+      if (verdict.evidence) evidence.push(verdict.evidence);
       logger.info('checker verdict', { ...fields, checker, completed: verdict.completed, duration: `${durationMs}ms`, feedback: verdict.feedback });
       emit?.(event({ kind: 'checker', checker, state: 'done', duration_ms: durationMs }));
     },

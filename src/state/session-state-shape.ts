@@ -1,4 +1,5 @@
 /** The shape of `supervisor-<session_id>.json`, and a strict reader for it. */
+import { validEvidence, type Evidence } from '../checkers/evidence.js';
 import { isPlainObject } from '../config/rules.js';
 
 export interface SessionVerdict {
@@ -7,6 +8,10 @@ export interface SessionVerdict {
   feedback: string;
   /** ISO 8601 time of the verdict. */
   at: string;
+  /** What the review cost (USD), when a checker spent anything. */
+  cost_usd?: number;
+  /** The verification commands the round ran, with their exit codes. */
+  evidence?: Evidence[];
 }
 
 export interface SessionState {
@@ -67,6 +72,8 @@ function isVerdict(value: unknown): value is SessionVerdict {
     text(value.checker) &&
     typeof value.completed === 'boolean' &&
     text(value.feedback) &&
-    text(value.at)
+    text(value.at) &&
+    (value.cost_usd === undefined || (typeof value.cost_usd === 'number' && value.cost_usd >= 0)) &&
+    (value.evidence === undefined || validEvidence(value.evidence) !== undefined)
   );
 }

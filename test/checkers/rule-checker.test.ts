@@ -29,7 +29,11 @@ describe('the rule checker', () => {
   it('runs the commands in the project directory with the session environment, in order, stopping at the first failure', async () => {
     const checker = ruleChecker({ commands: ['test "$(pwd)" = "$EXPECTED_DIR"', 'test -f DONE', 'touch SHOULD_NOT_RUN'] });
     const verdict = await checker.check(checkContext(dir, { env: { PATH: process.env.PATH, EXPECTED_DIR: dir } }), signal());
-    expect(verdict).toEqual({ completed: false, feedback: expect.stringContaining('The command `test -f DONE` failed with exit code 1') });
+    expect(verdict).toEqual({
+      completed: false,
+      feedback: expect.stringContaining('The command `test -f DONE` failed with exit code 1'),
+      evidence: [{ command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0 }, { command: 'test -f DONE', exit_code: 1 }],
+    });
     expect(verdict.feedback).toContain('It printed nothing.');
     expect(fs.existsSync(path.join(dir, 'SHOULD_NOT_RUN'))).toBe(false);
 

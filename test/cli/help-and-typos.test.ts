@@ -46,6 +46,7 @@ describe('ccc --help and ccc --supervisor --help', () => {
       expect(run.code, flag).toBe(0);
       expect(run.stdout).toContain('Options of the supervised modes:');
       expect(run.stdout).toContain('--max-iterations <n>');
+      expect(run.stdout).toContain('The default checker, the reviewer, is a forked Claude session that sees the whole conversation.\nIt may run the project\'s tests and read-only commands, never change the project (ccc config shows\nwhat it may run), and costs a cached read of the conversation. ccc init writes a starter setup.');
       expect(fs.existsSync(started)).toBe(false);
     }
     const claudeHelp = await ccc(['--', '--help']);

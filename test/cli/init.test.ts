@@ -39,6 +39,8 @@ describe('ccc init', () => {
     for (const idea of [/Restate the request/, /Verify with tools, not with words/, /git diff/, /A plan instead of action/, /A claim without evidence/, /how the agent can check its fix/]) {
       expect(prompt.text).toMatch(idea);
     }
+    // It tells the reviewer the project's checks and why ccc found them.
+    expect(prompt.text).toContain('`npm test`: package.json has a test script (arguments vitest takes to select tests or report; e.g. npm test -- …, npx vitest …).');
     // The verdict format is the last thing the reviewer reads about its answer.
     expect(prompt.text).toMatch(/\{"completed": false, "feedback": "[^"]+"\}/);
     expect(prompt.text.trimEnd()).toMatch(/\[TASK_COMPLETED\] on a line of its own when \(and only when\) the\nwork is complete\.$/);
@@ -48,6 +50,7 @@ describe('ccc init', () => {
     const r = await ccc(['init']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('No test command was found');
+    expect(read('SUPERVISOR.md')).toContain('`ccc init` found no test command here: the review message lists what you may run.');
     expect(read('ccc.config.ts')).toContain("// { use: 'rule', commands: ['npm test'] },");
     const config = await runProcess(process.execPath, [cccBin, 'config', '--json'], { cwd: t.project, env: t.env });
     expect((JSON.parse(config.stdout) as { supervisor: { checkers: unknown } }).supervisor.checkers).toEqual(['claude']);

@@ -36,6 +36,27 @@ describe('ccc config', () => {
     expect(new Set(valueLines.map((l) => l.indexOf('   ('))).size).toBe(1);
   });
 
+  it('says what the reviewer may run in this project and why: the detected tests with the file that made ccc detect them, rule commands, allow rules', async () => {
+    t.write('work/project/package.json', JSON.stringify({ name: 'p', scripts: { test: 'node --test' } }));
+    t.write('work/project/pnpm-lock.yaml', '');
+    t.write('work/project/pytest.ini', '[pytest]\n');
+    t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { checkers: [{ use: 'rule', commands: ['make lint'] }, 'claude'], reviewer: { allow: ['Bash(npm run e2e:*)'], require_evidence: true } } }));
+    const r = await ccc(['config']);
+    expect(r.code, r.stderr).toBe(0);
+    const section = r.stdout.slice(r.stdout.indexOf('# the reviewer'));
+    expect(section.split('\n')).toEqual([
+      '# the reviewer (claude checker) may read files and run, in this project:',
+      expect.stringMatching(/^# {3}pnpm test +detected: package\.json has a test script; pnpm-lock\.yaml \(arguments node --test takes to select tests or report; e\.g\. pnpm test …, node --test …\)$/),
+      expect.stringMatching(/^# {3}python3 -m pytest +detected: pytest\.ini \(pytest\) \(arguments pytest takes to select tests or report; e\.g\. python3 -m pytest …\)$/),
+      expect.stringMatching(/^# {3}make lint +a rule checker runs it$/),
+      expect.stringMatching(/^# {3}npm run e2e … +supervisor\.reviewer\.allow: Bash\(npm run e2e:\*\)$/),
+      expect.stringContaining('#   read-only git (git status, diff, log, show, ls-files, grep'),
+      '#   never: edits, writes, redirects into files, options that write or run other programs',
+      '#   a complete verdict without a passing verification command is not accepted (supervisor.reviewer.require_evidence)',
+      '',
+    ]);
+  });
+
   it('says that a reviewer model other than the agent\'s cannot read the agent\'s prompt cache', async () => {
     const plain = await ccc(['config']);
     expect(plain.stdout).not.toContain('prompt cache');

@@ -34,7 +34,7 @@ describe('layering', () => {
       completion_marker: '[TASK_COMPLETED]',
       checkers: ['claude'],
       no_progress_limit: 3,
-      reviewer: { allow: [] },
+      reviewer: { allow: [], require_evidence: false },
     });
     expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32 });
     expect(r.config.claude).toEqual({ command: 'claude', args: [] });

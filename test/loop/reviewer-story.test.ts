@@ -1,7 +1,8 @@
 /**
  * The whole story, headless, with the real claude: the agent claims it is done while the project's
  * test fails; the reviewer runs the test itself and quotes the failure; the agent fixes it; the
- * reviewer runs the test again and confirms. Exit 0, and the summary says what the reviews cost.
+ * reviewer runs the test again and confirms, verified by that run. Exit 0, and the summary says what
+ * the reviews cost.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +23,7 @@ describe('the reviewer that verifies (headless story)', () => {
   it('catches a false "done" by running the test, the agent fixes it, the reviewer re-runs the test and confirms', async () => {
     const testResults: string[] = [];
     const reviewer = (r: RecordedRequest): Reply => {
-      if (reviewStep(r) === 0) return { toolUse: { name: 'Bash', input: { command: 'npm test 2>&1 | tail -n 20', description: 'run the tests' } }, usage: { input_tokens: 80, cache_read_input_tokens: 12000 } };
+      if (reviewStep(r) === 0) return { toolUse: { name: 'Bash', input: { command: 'npm test 2>&1', description: 'run the tests' } }, usage: { input_tokens: 80, cache_read_input_tokens: 12000 } };
       const output = lastToolResults(r)[0]?.text ?? '';
       testResults.push(output);
       const failure = output.split('\n').find((line) => line.includes('FAIL'));
@@ -57,8 +58,9 @@ describe('the reviewer that verifies (headless story)', () => {
     const agentRequests = server.byKind('agent');
     expect(agentRequests.some((r) => r.lastUserText.includes('npm test fails: FAIL answer: expected 42, got (missing)'))).toBe(true);
     expect(fs.readFileSync(path.join(world.cwd, 'answer.txt'), 'utf8')).toBe('42\n');
-    expect(run.stderr).toContain('✗ not complete (claude');
-    expect(run.stderr).toContain('✓ complete (claude');
+    // Each verdict says what it rests on: the test run the reviewer made, with its exit code.
+    expect(run.stderr).toContain('✗ not complete (claude, failed: npm test 2>&1 (exit 1), $');
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test 2>&1, \$[\d.]+, 99% cached\)/);
     // Two reviews of two requests each: 48,200 of 48,540 input tokens read from the cache.
     expect(run.stderr).toMatch(/^ccc: 2 reviews, \$\d+\.\d+, 99% of review input read from cache$/m);
   });

@@ -3,25 +3,14 @@
  * the real claude against the scripted model server: what its tools answered is what the model
  * server received.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { projectSnapshot as snapshot } from '../support/project-snapshot.js';
 import { lastToolResults, reviewStep } from '../support/review-script.js';
-
-/** Every file of the project and its content hash: "byte-identical" is equality of two of these. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  }
-  return out;
-}
 
 describe('the reviewer verifies, read-only', () => {
   let server: ModelServer;

@@ -2,7 +2,7 @@
  * Helpers for scripting a reviewer at the model server: where a review request stands (how many
  * steps the reviewer took since ccc's review message) and what its tools answered.
  */
-import { REVIEW_MESSAGE_MARK, type MessagesBody, type RecordedRequest } from './model-server.js';
+import { REVIEW_MESSAGE_MARK, type MessagesBody, type RecordedRequest, type Reply } from './model-server.js';
 
 type Block = { type: string; text?: string; content?: unknown; is_error?: boolean };
 
@@ -28,3 +28,35 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return (content as Block[]).map((b) => (typeof b.text === 'string' ? b.text : textOf(b.content))).join('\n');
 }
+
+export interface ToolCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface SeenResult {
+  call: ToolCall;
+  text: string;
+  isError: boolean;
+}
+
+/**
+ * A reviewer that makes `calls` in turn within one review, then answers `verdict`; `seen` gets
+ * every tool result as the model server received it. Other requests (the agent's) get `agent`.
+ */
+export function scriptedReviewer(calls: readonly ToolCall[], verdict: { completed: boolean; feedback: string }, agent: Reply = { text: 'All done.' }) {
+  const seen: SeenResult[] = [];
+  const scenario = (r: RecordedRequest): Reply => {
+    if (r.kind !== 'review') return agent;
+    const step = reviewStep(r);
+    if (step > 0 && step <= calls.length) {
+      const [result] = lastToolResults(r);
+      seen.push({ call: calls[step - 1]!, text: result?.text ?? '', isError: result?.isError ?? false });
+    }
+    const next = calls[step];
+    return next ? { toolUse: next } : { verdict };
+  };
+  return { scenario, seen };
+}
+
+export const bashCall = (command: string): ToolCall => ({ name: 'Bash', input: { command, description: 'review step' } });

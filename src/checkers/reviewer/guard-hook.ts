@@ -15,9 +15,11 @@ export const POLICY_ENV = 'CCC_REVIEWER_POLICY';
 export function guardAnswer(stdin: string, policyJson: string | undefined): string {
   if (!policyJson) throw new Error(`${POLICY_ENV} is not set`);
   const policy = JSON.parse(policyJson) as ReviewerPolicy;
-  const call = JSON.parse(stdin) as { tool_name?: unknown; tool_input?: unknown };
+  if (typeof policy?.root !== 'string' || !Array.isArray(policy.runners)) throw new Error(`${POLICY_ENV} is not a reviewer policy`);
+  const call = JSON.parse(stdin) as { tool_name?: unknown; tool_input?: unknown; cwd?: unknown };
   if (typeof call.tool_name !== 'string') throw new Error('the hook input has no tool_name');
-  const decision = decideToolUse(policy, call.tool_name, call.tool_input);
+  // `cwd` is where the reviewer's shell is now (it follows a `cd` of an earlier call).
+  const decision = decideToolUse(policy, call.tool_name, call.tool_input, typeof call.cwd === 'string' ? call.cwd : undefined);
   return JSON.stringify({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',

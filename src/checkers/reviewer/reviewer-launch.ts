@@ -43,7 +43,19 @@ export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
   let inherited = inheritedArgs(options.claudeArgs);
   if (options.model) inherited = [...withoutOption(inherited, '--model'), '--model', options.model];
   const args = withLaunchSettings(['-p', ...session, '--verbose', '--output-format', 'stream-json', ...inherited], guardSettings(), options.cwd);
-  return { args, env: { ...options.env, CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) } };
+  return { args, env: { ...options.env, ...leaveNoCaches(options.env), CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) } };
+}
+
+/**
+ * The reviewer's test runs leave the project as they found it where the runner allows: Python
+ * writes no `__pycache__`, pytest no `.pytest_cache` (added to the user's own PYTEST_ADDOPTS).
+ */
+function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const addopts = env.PYTEST_ADDOPTS ?? '';
+  return {
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTEST_ADDOPTS: addopts.includes('no:cacheprovider') ? addopts : `${addopts} -p no:cacheprovider`.trim(),
+  };
 }
 
 export function guardSettings(): Record<string, unknown> {

@@ -3,45 +3,51 @@
  * verification commands, never change the project. The policy is data (built by ccc, handed to
  * the reviewer's PreToolUse guard through its environment); `decideToolUse` judges one tool call.
  *
- * Allowed without any option: the read-only tools; the test command `ccc init` would detect,
- * exactly; the commands of the pipeline's `rule` checkers, exactly; read-only git (`status`,
- * `diff`, `log`, `show`); read-only shell commands (`ls`, `cat`, `grep`, …); output plumbing
- * (`2>&1`, `| tail -n 40`). `supervisor.reviewer.allow` widens it with Claude Code's rule syntax:
+ * Allowed without any option: the read-only tools; the test commands ccc detects, with the
+ * arguments their runner's table allows (runner-args.ts: selecting tests, reporting on the
+ * terminal, paths inside the project); the commands of the pipeline's `rule` checkers, exactly;
+ * read-only exploration with its writing options refused (read-only-commands.ts); output plumbing
+ * (`2>&1`, `| tail -n 40`). A verification command runs only inside the project (`cd /tmp && npm
+ * test` is refused). `supervisor.reviewer.allow` widens it with Claude Code's rule syntax:
  * `Bash(make check)` exactly, `Bash(npm run lint:*)` with any arguments, `Bash` for any command,
  * or a tool name (`Edit`, `WebFetch`).
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DetectedTest } from '../../init/ecosystems.js';
 import { parseAllowRule } from './allow-rule.js';
 import { parseBashCommand, type Segment } from './bash-segments.js';
+import { within } from './project-paths.js';
+import { readOnlyJudge } from './read-only-commands.js';
+import { judgeRunnerArgs, type Judgement } from './runner-args.js';
+import { runnerForms, type RunnerForm } from './runner-forms.js';
 
 export interface ReviewerPolicy {
+  /** The project directory (its real path): verification commands run inside it and get paths inside it. */
+  root: string;
   /** Shell commands allowed exactly as written (word for word). */
   exact: string[];
   /** Commands allowed with any further arguments. */
   prefixes: string[];
   /** Tools allowed beyond the read-only ones; `Bash` here allows every command. */
   tools: string[];
+  /** Test commands that take the arguments their runner's table allows. */
+  runners: RunnerForm[];
 }
 
-export type ToolDecision = { allow: true; reason: string } | { allow: false; reason: string };
+export type ToolDecision = { allow: true; reason: string; verifies: boolean } | { allow: false; reason: string };
 
 /** Tools that read or only talk to the reviewer itself. */
 export const READ_ONLY_TOOLS: readonly string[] = ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'ToolSearch', 'TodoWrite', 'BashOutput'];
 
-/** Commands that read and print, with no option that writes a file. */
-const READ_ONLY_COMMANDS = new Set(['cat', 'head', 'tail', 'wc', 'grep', 'ls', 'pwd', 'cd', 'echo', 'diff', 'true']);
-const READ_ONLY_GIT = new Set(['status', 'diff', 'log', 'show']);
 /** Environment assignments a test run may need (`CI=true npm test`); others could change what runs. */
-const HARMLESS_ASSIGNMENT = /^(CI|NO_COLOR|FORCE_COLOR|TERM)=/;
-
-/** The same test, other spellings a reviewer reaches for. */
-const TEST_COMMAND_ALIASES: Record<string, string[]> = {
-  'npm test': ['npm run test', 'npm t'],
-  'python3 -m pytest': ['python -m pytest', 'pytest'],
-};
+const HARMLESS_ASSIGNMENT = /^(CI|NO_COLOR|FORCE_COLOR|TERM|PYTHONDONTWRITEBYTECODE)=/;
 
 export interface PolicyInputs {
-  /** The project's test command, as `ccc init` detects it. */
-  testCommand?: string;
+  /** The project directory. */
+  root: string;
+  /** The project's test commands, as ccc detects them. */
+  tests: readonly DetectedTest[];
   /** Commands of the `rule` checkers in the pipeline. */
   ruleCommands: readonly string[];
   /** `supervisor.reviewer.allow`. */
@@ -49,8 +55,7 @@ export interface PolicyInputs {
 }
 
 export function reviewerPolicy(inputs: PolicyInputs): ReviewerPolicy {
-  const exact = [...inputs.ruleCommands];
-  if (inputs.testCommand) exact.push(inputs.testCommand, ...(TEST_COMMAND_ALIASES[inputs.testCommand] ?? []));
+  const exact = [...inputs.ruleCommands, ...inputs.tests.map((t) => t.command)];
   const prefixes: string[] = [];
   const tools: string[] = [];
   for (const rule of inputs.allow) {
@@ -59,42 +64,140 @@ export function reviewerPolicy(inputs: PolicyInputs): ReviewerPolicy {
     if (parsed.command === undefined) tools.push(parsed.tool);
     else (parsed.prefix ? prefixes : exact).push(parsed.command);
   }
-  return { exact: unique(exact), prefixes: unique(prefixes), tools: unique(tools) };
+  return { root: realPath(inputs.root), exact: unique(exact), prefixes: unique(prefixes), tools: unique(tools), runners: runnerForms(inputs.tests) };
 }
 
-export function decideToolUse(policy: ReviewerPolicy, tool: string, input: unknown): ToolDecision {
-  if (READ_ONLY_TOOLS.includes(tool)) return { allow: true, reason: 'reading is allowed' };
-  if (policy.tools.includes(tool)) return { allow: true, reason: `${tool} is allowed by supervisor.reviewer.allow` };
+/** One tool call, from the directory the reviewer's shell is in (`cwd` of the hook input; default the project). */
+export function decideToolUse(policy: ReviewerPolicy, tool: string, input: unknown, cwd?: string): ToolDecision {
+  if (READ_ONLY_TOOLS.includes(tool)) return { allow: true, reason: 'reading is allowed', verifies: false };
+  if (policy.tools.includes(tool)) return { allow: true, reason: `${tool} is allowed by supervisor.reviewer.allow`, verifies: false };
   if (tool !== 'Bash') return refuse(policy, `${tool} is not allowed: the reviewer may not change the project`);
   const command = (input as { command?: unknown } | null)?.command;
   if (typeof command !== 'string') return refuse(policy, 'a Bash call without a command');
-  return decideCommand(policy, command);
+  return decideCommand(policy, command, realPath(typeof cwd === 'string' && cwd !== '' ? cwd : policy.root));
 }
 
-function decideCommand(policy: ReviewerPolicy, command: string): ToolDecision {
+const VERIFIES = 'a verification command';
+
+function decideCommand(policy: ReviewerPolicy, command: string, cwd: string): ToolDecision {
   // A rule command is the user's own and runs in a shell anyway, whatever it contains.
-  if (policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return { allow: true, reason: 'a verification command' };
+  const inProject = within(policy.root, cwd);
+  if (inProject && policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return { allow: true, reason: VERIFIES, verifies: true };
   const parsed = parseBashCommand(command);
   if (!parsed.ok) return refuse(policy, `\`${command}\` is not allowed: ${parsed.reason}`);
-  if (policy.exact.some((allowed) => isExactWithPlumbing(parsed.segments, allowed))) return { allow: true, reason: 'a verification command' };
+  if (inProject && policy.exact.some((allowed) => isExactWithPlumbing(parsed.segments, allowed))) return { allow: true, reason: VERIFIES, verifies: true };
+  let bases = [cwd];
+  let verifies = false;
   for (const segment of parsed.segments) {
-    if (!segmentAllowed(policy, segment)) return refuse(policy, `\`${segment.words.join(' ')}\` is not allowed: it is not a verification command`);
+    const words = withoutAssignments(segment.words);
+    const shown = segment.words.join(' ');
+    if (words[0] === 'cd') {
+      bases = [...bases, ...bases.map((base) => changedDirectory(base, words.slice(1)))];
+      continue;
+    }
+    const readOnly = readOnlyJudge(words[0]);
+    if (readOnly) {
+      const judged = readOnly(words.slice(1));
+      if (!judged.ok) return refuse(policy, `\`${shown}\` is not allowed: ${judged.reason}`);
+      continue;
+    }
+    if (segment.after === '|') return refuse(policy, `\`${shown}\` is not allowed: only read-only commands may read another command's output`);
+    const judged = judgeVerification(policy, words, bases);
+    if (judged === undefined) return refuse(policy, `\`${shown}\` is not allowed: it is not a verification command`);
+    if (!judged.ok) return refuse(policy, `\`${shown}\` is not allowed: ${judged.reason}`);
+    verifies = true;
   }
-  return { allow: true, reason: 'a verification command' };
+  return { allow: true, reason: verifies ? VERIFIES : 'a read-only command', verifies };
 }
 
-function segmentAllowed(policy: ReviewerPolicy, segment: Segment): boolean {
-  const words = withoutAssignments(segment.words);
-  if (words.length === 0) return false;
-  if (READ_ONLY_COMMANDS.has(words[0]!)) return true;
-  if (segment.after === '|') return false;
-  if (isReadOnlyGit(words)) return true;
-  const single = (allowed: string) => {
-    const parsed = parseBashCommand(allowed);
-    return parsed.ok && parsed.segments.length === 1 ? parsed.segments[0]!.words : undefined;
-  };
-  if (policy.exact.some((allowed) => sameWords(words, single(allowed) ?? []))) return true;
-  return policy.prefixes.some((allowed) => startsWithWords(words, single(allowed) ?? [allowed]));
+/**
+ * A verification command in every directory the segment may run in: a rule or allowed command,
+ * or a test runner with the arguments its table allows. Undefined when it is none of these.
+ */
+function judgeVerification(policy: ReviewerPolicy, words: string[], bases: string[]): Judgement | undefined {
+  const known =
+    policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
+    policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed]));
+  const form = known ? undefined : longestForm(policy.runners, words);
+  if (!known && !form) return undefined;
+  const outside = bases.find((base) => !within(policy.root, base));
+  if (outside !== undefined) return { ok: false, reason: `it would run outside the project (in ${outside})` };
+  if (known || !form) return { ok: true };
+  const args = argumentsOf(form, words);
+  for (const base of bases) {
+    const judged = judgeFormArgs(form, args, { root: policy.root, base });
+    if (!judged.ok) return judged;
+  }
+  return { ok: true };
+}
+
+/** A package manager's script takes `--silent`, then the runner's arguments after `--`. */
+function judgeFormArgs(form: RunnerForm, args: string[], where: { root: string; base: string }): Judgement {
+  if (!form.script) return judgeRunnerArgs(form.family, args, where);
+  let i = 0;
+  while (args[i] === '--silent' || args[i] === '-s') i++;
+  if (args[i] === '--') i++;
+  else if (i < args.length && form.script === 'required') return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
+  return judgeRunnerArgs(form.family, args.slice(i), where);
+}
+
+function longestForm(forms: readonly RunnerForm[], words: string[]): RunnerForm | undefined {
+  let best: RunnerForm | undefined;
+  for (const form of forms) if (invokes(form, words) && form.words.length > (best?.words.length ?? 0)) best = form;
+  return best;
+}
+
+/** `make -k test` invokes `make test` (its target floats among the options); others are a prefix. */
+function invokes(form: RunnerForm, words: string[]): boolean {
+  if (!form.floating) return startsWithWords(words, form.words);
+  const head = form.words.slice(0, -1);
+  return startsWithWords(words, head) && words.slice(head.length).includes(form.words[form.words.length - 1]!);
+}
+
+function argumentsOf(form: RunnerForm, words: string[]): string[] {
+  if (!form.floating) return words.slice(form.words.length);
+  const rest = words.slice(form.words.length - 1);
+  rest.splice(rest.indexOf(form.words[form.words.length - 1]!), 1);
+  return rest;
+}
+
+/** Where `cd <args>` leads from `base`; somewhere unknown (`cd`, `cd -`, options) counts as outside. */
+function changedDirectory(base: string, args: string[]): string {
+  const target = args[0];
+  if (args.length !== 1 || target === undefined || target === '-' || target.startsWith('~') || target.startsWith('-')) return path.parse(base).root;
+  return realPath(path.resolve(base, target));
+}
+
+/**
+ * Whether the command runs a verification command, and whether its exit code is that command's:
+ * not when a pipe, `;` or `||` follows it (`npm test | tail` exits with tail's code). Evidence
+ * counts only verification commands, and a masked exit code as none.
+ */
+export function verificationOf(policy: ReviewerPolicy, command: string): { verifies: boolean; exitCodeCounts: boolean } {
+  if (policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return { verifies: true, exitCodeCounts: true };
+  const parsed = parseBashCommand(command);
+  if (!parsed.ok) return { verifies: false, exitCodeCounts: false };
+  const { segments } = parsed;
+  if (policy.exact.some((allowed) => isExactWithPlumbing(segments, allowed))) {
+    const expected = parseBashCommand(policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed))!);
+    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length };
+  }
+  const verifying = segments.map((segment) => {
+    const words = withoutAssignments(segment.words);
+    return (
+      policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
+      policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed])) ||
+      longestForm(policy.runners, words) !== undefined
+    );
+  });
+  const last = verifying.lastIndexOf(true);
+  if (last === -1) return { verifies: false, exitCodeCounts: false };
+  return { verifies: true, exitCodeCounts: segments.slice(last + 1).every((s) => s.after === '&&') };
+}
+
+function singleSegment(command: string): string[] | undefined {
+  const parsed = parseBashCommand(command);
+  return parsed.ok && parsed.segments.length === 1 ? parsed.segments[0]!.words : undefined;
 }
 
 /**
@@ -106,20 +209,13 @@ function isExactWithPlumbing(segments: Segment[], allowed: string): boolean {
   if (!expected.ok || expected.segments.length > segments.length) return false;
   const same = expected.segments.every((e, i) => e.after === segments[i]!.after && sameWords(withoutAssignments(segments[i]!.words), e.words));
   const rest = segments.slice(expected.segments.length);
-  return same && rest.every((s) => s.after === '|' && READ_ONLY_COMMANDS.has(s.words[0] ?? ''));
+  return same && rest.every((s) => s.after === '|' && readOnlyJudge(s.words[0])?.(s.words.slice(1)).ok === true);
 }
 
 function withoutAssignments(words: string[]): string[] {
   let i = 0;
   while (i < words.length && HARMLESS_ASSIGNMENT.test(words[i]!)) i++;
   return words.slice(i);
-}
-
-/** `git [--no-pager] status|diff|log|show …`, without `--output`, which writes a file. */
-function isReadOnlyGit(words: string[]): boolean {
-  if (words[0] !== 'git') return false;
-  const rest = words[1] === '--no-pager' ? words.slice(2) : words.slice(1);
-  return READ_ONLY_GIT.has(rest[0] ?? '') && !rest.some((w) => w.startsWith('--output') || w === '-o');
 }
 
 function sameWords(a: string[], b: string[]): boolean {
@@ -133,8 +229,35 @@ function startsWithWords(words: string[], prefix: string[]): boolean {
 /** The reason the model reads as the tool's result: what was refused and what it may run instead. */
 function refuse(policy: ReviewerPolicy, what: string): ToolDecision {
   if (policy.tools.includes('Bash')) return { allow: false, reason: what };
-  const runnable = [...policy.exact, ...policy.prefixes.map((p) => `${p} …`), 'git status/diff/log/show', 'ls, cat, grep, head, tail, wc'];
-  return { allow: false, reason: `${what}. As the reviewer you may read files and run: ${runnable.join('; ')}.` };
+  return { allow: false, reason: `${what}. ${runnableText(policy)}` };
+}
+
+export const READ_ONLY_SUMMARY =
+  'read-only git (`git status`, `diff`, `log`, `show`, `ls-files`, `grep`, `blame`, `rev-parse`, `describe`, `cat-file`, `ls-tree`, listing branches and tags) and `ls`, `cat`, `head`, `tail`, `wc`, `grep`, `find`, `sed -n`, `rg`, `tree`, `file`, `stat`, `sort`, `uniq`, `cut`, `jq`, `diff` without their writing options';
+
+/** What the reviewer may run, in one paragraph: the review message and every refusal say it. */
+export function runnableText(policy: ReviewerPolicy): string {
+  const { commands, runners } = runnableSummary(policy);
+  const quoted = (items: string[]) => items.map((c) => `\`${c}\``).join(', ');
+  return [
+    `As the reviewer you may read files and run ${commands.length ? quoted(commands) : 'no test command (none was detected)'}`,
+    runners.length ? `; with arguments that select tests or report on the terminal (test names, filters, verbosity, paths inside the project; nothing that writes, no redirect): ${quoted(runners)}` : '',
+    `; ${READ_ONLY_SUMMARY}.`,
+  ].join('');
+}
+
+/** The commands as they are allowed: exactly, with any arguments (`…`), and the runners that take arguments. */
+export function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
+  const runners = policy.runners.filter((f) => f.family !== 'opaque' && f.shown).map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`);
+  return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners };
+}
+
+function realPath(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 function squeeze(command: string): string {

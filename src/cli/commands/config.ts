@@ -11,9 +11,10 @@ export const registerConfigCommand: RegisterCommand = (program) => {
       const { loadConfig } = await import('../../config/load.js');
       const { formatConfigJson, formatConfigText } = await import('../../config/show.js');
       const { promptInUse } = await import('../prompt-in-use.js');
+      const { reviewerInUse } = await import('../reviewer-in-use.js');
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, configPath: options.config });
       for (const warning of resolved.warnings) process.stderr.write(`ccc: warning: ${warning}\n`);
       const prompt = promptInUse({ cwd: process.cwd(), promptPath: resolved.config.supervisor.prompt_path, env: process.env });
-      process.stdout.write(options.json ? formatConfigJson(resolved) : formatConfigText(resolved, prompt));
+      process.stdout.write(options.json ? formatConfigJson(resolved) : formatConfigText(resolved, prompt, reviewerInUse(resolved.config, process.cwd())));
     });
 };

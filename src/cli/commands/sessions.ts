@@ -8,6 +8,9 @@
 import { resolveConfigDir } from '../../config/config-dir.js';
 import type { McpServerRecord } from '../../mcp/running-server.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
+import { evidenceText } from '../../checkers/evidence.js';
+import { dollars } from '../../claude/usage.js';
+import { inertLine } from '../../pty/inert-text.js';
 import type { RegisterCommand } from './index.js';
 
 export const registerSessionsCommand: RegisterCommand = (program) => {
@@ -69,7 +72,8 @@ export function formatSession(s: SupervisedSession): string {
     const v = s.lastVerdict;
     const feedback = v.feedback.replace(/\s+/g, ' ').trim();
     const shown = feedback.length > FEEDBACK_CHARS ? `${feedback.slice(0, FEEDBACK_CHARS - 1)}…` : feedback;
-    lines.push(`  verdict   ${v.completed ? 'complete' : 'not done'} (${v.checker}, ${v.at})${shown ? `: ${shown}` : ''}`);
+    const details = [v.checker, evidenceText(v.evidence, v.completed), v.cost_usd === undefined ? '' : dollars(v.cost_usd), v.at].filter(Boolean).join(', ');
+    lines.push(`  verdict   ${v.completed ? 'complete' : 'not done'} (${inertLine(details)})${shown ? `: ${inertLine(shown)}` : ''}`);
   }
   lines.push(`  observer  ${s.observerUrl ?? 'none (start with --observe to let others watch)'}`);
   return `${lines.join('\n')}\n`;

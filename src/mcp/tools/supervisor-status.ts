@@ -6,6 +6,7 @@
  * last lines of `supervisor-<session_id>.log` show what it did last. Files that cannot be read
  * are listed under `problems` rather than failing the whole answer.
  */
+import type { SessionVerdict } from '../../state/session-state.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,7 +27,7 @@ export interface SupervisedSession {
   enabled?: boolean;
   promptCount?: number;
   updatedAt?: string;
-  lastVerdict?: { checker: string; completed: boolean; feedback: string; at: string };
+  lastVerdict?: SessionVerdict;
   logFile?: string;
   logTail?: string[];
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GUARD_SCRIPT, inheritedArgs, reviewerLaunch } from '../../../src/checkers/reviewer/reviewer-launch.js';
 import { reviewerPolicy } from '../../../src/checkers/reviewer/reviewer-policy.js';
 
-const policy = reviewerPolicy({ testCommand: 'npm test', ruleCommands: [], allow: [] });
+const policy = reviewerPolicy({ root: process.cwd(), tests: [{ ecosystem: 'npm', command: 'npm test', marker: 'package.json', why: 'package.json has a test script', runner: 'node-test' }], ruleCommands: [], allow: [] });
 
 describe('how the reviewer is started', () => {
   it("keeps the agent's model, settings, MCP and tool-shaping options, and none of its write permissions", () => {
@@ -22,7 +22,8 @@ describe('how the reviewer is started', () => {
     const settings = JSON.parse(launch.args[1]!);
     expect(settings.hooks.PreToolUse[0].matcher).toBe('*');
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(`${process.execPath} ${GUARD_SCRIPT}`);
-    expect(launch.env).toMatchObject({ HOME: '/h', CCC_SUPERVISOR_HOOK: '1' });
+    expect(launch.env).toMatchObject({ HOME: '/h', CCC_SUPERVISOR_HOOK: '1', PYTHONDONTWRITEBYTECODE: '1', PYTEST_ADDOPTS: '-p no:cacheprovider' });
+    expect(reviewerLaunch({ fork: 's', claudeArgs: [], cwd: '/tmp', env: { PYTEST_ADDOPTS: '-q' }, policy }).env.PYTEST_ADDOPTS).toBe('-q -p no:cacheprovider');
     expect(JSON.parse(launch.env.CCC_REVIEWER_POLICY!)).toEqual(policy);
   });
 

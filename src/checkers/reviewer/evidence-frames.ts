@@ -1,0 +1,62 @@
+/**
+ * The reviewer's evidence, read from its own stream-json frames: every Bash `tool_use` that runs a
+ * verification command, matched with its `tool_result`. Claude reports a command that exited 0
+ * as a result without `is_error`, and one that failed as `is_error` with text starting `Exit code
+ * N` (pinned in test/claude/bash-tool-result.test.ts). A refused call never ran: the guard's
+ * reason (`… is not allowed …`) is not evidence. A command whose exit code is not the test's
+ * (`npm test | tail -n 40`) is recorded without one.
+ */
+import type { Evidence } from '../evidence.js';
+import type { Frame } from '../../frames/frame.js';
+import { verificationOf, type ReviewerPolicy } from './reviewer-policy.js';
+
+type Block = { type?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
+
+export interface EvidenceCollector {
+  onFrame(frame: Frame): void;
+  /** The verification commands that ran, in the order their results came. */
+  evidence(): Evidence[];
+}
+
+export function evidenceCollector(policy: ReviewerPolicy): EvidenceCollector {
+  const pending = new Map<string, { command: string; exitCodeCounts: boolean }>();
+  const found: Evidence[] = [];
+  return {
+    onFrame(frame) {
+      for (const block of blocksOf(frame)) {
+        if (frame.type === 'assistant' && block.type === 'tool_use' && block.name === 'Bash' && typeof block.id === 'string') {
+          const command = (block.input as { command?: unknown } | undefined)?.command;
+          if (typeof command !== 'string') continue;
+          const verification = verificationOf(policy, command);
+          if (verification.verifies) pending.set(block.id, { command, exitCodeCounts: verification.exitCodeCounts });
+        } else if (frame.type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+          const call = pending.get(block.tool_use_id);
+          if (call === undefined) continue;
+          pending.delete(block.tool_use_id);
+          const exit = exitCode(block);
+          if (exit !== 'refused') found.push({ command: call.command, exit_code: call.exitCodeCounts ? exit : null });
+        }
+      }
+    },
+    evidence: () => [...found],
+  };
+}
+
+function blocksOf(frame: Frame): Block[] {
+  const content = (frame.message as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) ? (content.filter((b) => b && typeof b === 'object') as Block[]) : [];
+}
+
+function exitCode(block: Block): number | null | 'refused' {
+  if (block.is_error !== true) return 0;
+  const text = textOf(block.content);
+  const code = /^Exit code (\d+)/.exec(text)?.[1];
+  if (code !== undefined) return Number(code);
+  return / is not allowed/.test(text) ? 'refused' : null;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b) => (b && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n');
+}
