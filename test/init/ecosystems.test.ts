@@ -47,7 +47,7 @@ describe('test command detection', () => {
   });
 
   it('needs an unambiguous sign: no placeholder npm script, no test target, no pytest mention, no Gemfile', () => {
-    for (const files of [
+    for (const files of <Array<Record<string, string>>>[
       { 'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }) },
       { 'package.json': pkg({ build: 'tsc' }) },
       { 'package.json': 'not json' },

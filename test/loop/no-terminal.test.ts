@@ -137,8 +137,8 @@ function runDetached(world: ClaudeWorld, args: string[], stdin: 'ignore' | 'pipe
     const child = spawn(process.execPath, [cccBin, ...args], { cwd: world.cwd, env: world.env, stdio: [stdin, 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

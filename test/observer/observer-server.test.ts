@@ -228,7 +228,7 @@ describe('observer server', () => {
     server.publishPty(Buffer.from(' and after'));
     const again = await connectObserver(server.url);
     const snapshot = await again.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
-    expect(Buffer.from(String((snapshot as { data: string }).data), 'base64').toString()).toContain('and after');
+    expect(Buffer.from(String((snapshot as unknown as { data: string }).data), 'base64').toString()).toContain('and after');
     again.ws.close();
   });
 
@@ -249,7 +249,7 @@ describe('observer server', () => {
     await expect.poll(() => calls).toEqual([true]);
     sendTail();
     const snapshot = await first.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
-    expect(Buffer.from(String((snapshot as { data: string }).data), 'base64').toString()).toContain('screen drawn while nobody watched');
+    expect(Buffer.from(String((snapshot as unknown as { data: string }).data), 'base64').toString()).toContain('screen drawn while nobody watched');
     server.publishPty(Buffer.from(' live'));
     await first.waitFor((m) => m.type === 'pty' && m.snapshot !== true, 'live output');
     expect(first.liveBytes().toString()).toBe(' live');

@@ -32,7 +32,7 @@ interface Report {
   errors: string[];
 }
 
-type Step = Array<[action: 'inject' | 'send' | 'watch' | 'kill', arg: string]>;
+type Step = Array<[action: 'inject' | 'send' | 'watch' | 'kill' | 'block', arg: string]>;
 
 /** An agent that reads keys in raw mode, stops itself on Ctrl-Z (as claude does) and reports size changes. */
 const JOB_AGENT = `exec 4<&0

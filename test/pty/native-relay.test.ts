@@ -23,6 +23,9 @@ interface Report {
   output: string;
   input: string;
   errors: string[];
+  pid?: number;
+  sttyBefore?: string;
+  sttyAfter?: string;
 }
 
 describe('relay frames', () => {

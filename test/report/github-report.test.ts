@@ -117,7 +117,7 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
 });
 
 /** The cells of the first table, header row first, as text. */
-function tableRows(tokens: ReturnType<MarkdownIt['parse']>): string[][] {
+function tableRows(tokens: ReturnType<InstanceType<typeof MarkdownIt>['parse']>): string[][] {
   const rows: string[][] = [];
   for (const t of tokens) {
     if (t.type === 'table_close') break;

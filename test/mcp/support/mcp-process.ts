@@ -49,16 +49,16 @@ export async function startMcpProcess(options: { env?: Record<string, string>; a
     cwd: root,
   });
   let stderr = '';
-  (transport.stderr as NodeJS.ReadableStream).on('data', (d: Buffer) => (stderr += d.toString()));
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const messages: JSONRPCMessage[] = [];
   const transportErrors: Error[] = [];
   // The SDK's Protocol.connect chains a handler already set on the transport: this one sees every message first.
   transport.onmessage = (message) => void messages.push(message);
   const sent: JSONRPCMessage[] = [];
   const send = transport.send.bind(transport);
-  transport.send = (message, sendOptions) => {
+  transport.send = (message: JSONRPCMessage) => {
     sent.push(message);
-    return send(message, sendOptions);
+    return send(message);
   };
   const client = new Client({ name: 'ccc-test', version: '1.0.0' }, { capabilities: {} });
   client.onerror = (error) => transportErrors.push(error);
