@@ -51,7 +51,14 @@ describe("claude's options", () => {
     fc.assert(
       fc.property(fc.array(word, { maxLength: 12 }), (args) => {
         const words = readClaudeArgs(args).flatMap((w) => w.words);
-        const expanded = args.flatMap((a) => (a === '-cd' ? ['-c', '-d'] : a === '-rX' ? ['-r', 'X'] : [a]));
+        // A required value is the next word whatever it looks like (`--model -cd`): only other clusters are written out.
+        let valueNext = false;
+        const expanded = args.flatMap((a) => {
+          const isValue = valueNext;
+          valueNext = !isValue && (a === '--session-id' || a === '--model');
+          if (isValue) return [a];
+          return a === '-cd' ? ['-c', '-d'] : a === '-rX' ? ['-r', 'X'] : [a];
+        });
         const end = args.indexOf('--');
         if (end === -1) expect(words).toEqual(expanded);
         else expect(words.slice(-(args.length - end))).toEqual(args.slice(end));

@@ -44,7 +44,7 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(server.byKind('review')).toHaveLength(0);
     const agent = server.byKind('agent');
     expect(agent[1]!.lastUserText).toContain('The command `test -f DONE` failed with exit code 1.');
-    expect(run.stderr).toContain('✓ complete (rule)');
+    expect(run.stderr).toContain('✓ complete (rule, verified by: ');
     // The log keeps each verdict with its feedback, not only completed=true|false.
     expect(readLog(world)).toMatch(/checker=rule completed=false .*feedback="The command `test -f DONE` failed with exit code 1\..*checker verdict/);
   });
@@ -54,7 +54,7 @@ describe('checker pipeline, end to end (headless)', () => {
     await setup({ supervisor: { checkers: [{ use: 'rule', commands: [failing] }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/ccc: ✗ not complete \(rule\): The command .* failed with exit code 1\.\n(ccc: {3}│ .*\n)*ccc: {3}│ .*ERR-LINE-77: expected DONE\nccc: {3}│ 3 failed\n/);
+    expect(run.stderr).toMatch(/ccc: ✗ not complete \(rule, failed: .* \(exit 1\)\): The command .* failed with exit code 1\.\n(ccc: {3}│ .*\n)*ccc: {3}│ .*ERR-LINE-77: expected DONE\nccc: {3}│ 3 failed\n/);
     expect(run.stderr).not.toContain('\u001b]0;owned');
     expect(server.byKind('agent')[1]!.lastUserText).toMatch(/ERR-LINE-77: expected DONE\n3 failed/);
   });
@@ -89,7 +89,7 @@ describe('checker pipeline, end to end (headless)', () => {
     const toolResult = order.findIndex((r) => r.kind === 'agent' && isToolResultTurn(r));
     expect(toolResult).toBeGreaterThan(-1);
     expect(order.indexOf(reviews[0]!)).toBeGreaterThan(toolResult);
-    expect(run.stderr).toMatch(/✓ complete \(claude, \$\d+\.\d+, \d+% cached\)/);
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: test -f DONE, \$\d+\.\d+, \d+% cached\)/);
   });
 
   it('the no-progress breaker ends the loop with exit 3 and says so', async () => {

@@ -80,7 +80,7 @@ describe("a review's cost is the reviewer's own", () => {
     // The title: `ccc: ✓ review 1 complete (unverified, $…)`, written as an OSC 0 sequence.
     await h.waitForOutput(new RegExp(`\\]0;ccc: ✓ review 1 complete \\(unverified, \\${dollars(2 * price)}\\)\\x07`), 10_000);
     const sessions = await runProcess(process.execPath, [cccBin, 'sessions', '--json'], { cwd: world.cwd, env: world.env });
-    const [session] = JSON.parse(sessions.stdout) as Array<{ lastVerdict: { cost_usd: number; completed: boolean; evidence: unknown[] } }>;
+    const [session] = (JSON.parse(sessions.stdout) as { sessions: Array<{ lastVerdict: { cost_usd: number; completed: boolean; evidence: unknown[] } }> }).sessions;
     expect(session!.lastVerdict).toMatchObject({ completed: true, evidence: [] });
     expect(session!.lastVerdict.cost_usd).toBeCloseTo(2 * price, 9);
     const text = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });

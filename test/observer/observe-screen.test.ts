@@ -66,9 +66,9 @@ describe('finding and watching a supervised session', () => {
     session.press('\r');
     await session.waitForScreen(/screen answer 1[\s\S]*review 2 \(claude\): complete/, 90_000);
     // The last event reached the status row (and the title), and the mirror caught up with the session.
-    const lastEvent = /\[ccc\] waiting for input · verdict of claude \(iteration \d+\): completed: notes present/;
+    const lastEvent = /\[ccc\] waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/;
     await expect.poll(() => viewport(observe, ROWS + 1).at(-1), { timeout: 20_000 }).toMatch(lastEvent);
-    await sameSize.waitForOutput(/\x1b\]2;ccc observe: waiting for input · verdict of claude \(iteration \d+\): completed: notes present/, 20_000);
+    await sameSize.waitForOutput(/\x1b\]2;ccc observe: waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/, 20_000);
 
     fs.mkdirSync('test-artifacts', { recursive: true });
     const capture = () =>
