@@ -118,7 +118,7 @@ function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) 
     apiRetries: 0,
     sessionId: undefined as string | undefined,
     resultFrame: undefined as Frame | undefined,
-    add(frame: Frame) {
+    add: (frame: Frame) => {
       seen.count += 1;
       seen.sessionId ??= frameSessionId(frame);
       if (frame.type === 'system' && frame.subtype === 'api_retry') seen.apiRetries += 1;

@@ -53,7 +53,7 @@ export function checkAgentOutput(value: unknown, contract: OutputContract): Chec
   if (hasTasks) output.tasks = [...(value.tasks as string[])];
   const next = value.next_task;
   if (next !== undefined && next !== null && (typeof next !== 'string' || next.trim() === '')) return { ok: false, issue: '"next_task" must be a task file path or null' };
-  if (next !== undefined) output.next_task = next as string | null;
+  if (next !== undefined) output.next_task = next;
   if (contract === 'reconcile' && output.status === 'ok') {
     if (!hasTasks) return { ok: false, issue: '"tasks" is missing (the Manager returns the complete task list)' };
     if (next === undefined) return { ok: false, issue: '"next_task" is missing (a task file path, or null when the workflow is finished)' };

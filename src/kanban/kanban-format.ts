@@ -105,7 +105,7 @@ function validateKanban(value: unknown, file: string): Kanban {
   return {
     phase: phase as KanbanPhase,
     ...(raw.sub_phase === 'review' ? { sub_phase: 'review' as const } : {}),
-    current: raw.current as string | null,
+    current: raw.current,
     tasks: [...(raw.tasks as string[])],
     ...(isPath(raw.done_task) ? { done_task: raw.done_task } : {}),
   };

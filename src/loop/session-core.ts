@@ -6,7 +6,6 @@
  */
 import type { PipelineEntry } from '../checkers/pipeline.js';
 import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
-import type { CheckerLogger } from '../checkers/types.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from './events.js';
@@ -108,7 +107,7 @@ export class SessionCore {
       config: this.config,
       configDir: this.configDir,
       pipeline: this.pipeline,
-      logger: this.logger as CheckerLogger,
+      logger: this.logger,
       env: this.env,
       claudeArgs: this.claudeArgs,
       guards: this.guards,

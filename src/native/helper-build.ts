@@ -33,7 +33,7 @@ export function compileHelper(options: { name: HelperName; source: string; targe
   if (result.error || result.status !== 0) {
     fs.rmSync(temporary, { force: true });
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n')[0];
-    const failure = (result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' ? 'not found' : (result.error?.message ?? `exited with ${result.status ?? result.signal}${output ? `: ${output}` : ''}`);
+    const failure = result.error && 'code' in result.error && result.error.code === 'ENOENT' ? 'not found' : (result.error?.message ?? `exited with ${result.status ?? result.signal}${output ? `: ${output}` : ''}`);
     return { ok: false, reason: `${options.compiler}: ${failure}` };
   }
   const probe = probeHelper(temporary, options.name);

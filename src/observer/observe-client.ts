@@ -115,7 +115,8 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
       finish({ kind: 'unreachable', message: `cannot reach the observer at ${target.host} (${error.code ?? error.message}); is the session still running?` });
     });
     ws.on('message', (data) => {
-      const message = parse(data.toString());
+      // ws's default binaryType ('nodebuffer') delivers a message as one Buffer.
+      const message = parse((data as Buffer).toString());
       if (!message) return;
       if (message.type === 'hello') {
         const session = message.session as ObserverHello;

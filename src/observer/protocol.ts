@@ -69,7 +69,7 @@ export function encodeMessage(message: ServerMessage): Buffer {
 }
 
 /** The pty message without building an intermediate object (it is the most frequent one). */
-export function encodePty(bytes: Uint8Array, snapshot = false, alloc: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
+export function encodePty(bytes: Uint8Array, snapshot = false, alloc: (length: number) => Buffer = (length) => Buffer.allocUnsafe(length)): Buffer {
   // The base64 goes straight into the message: one buffer from the output to every socket, no
   // string (the observer path of a flood would allocate megabytes a second).
   const suffix = snapshot ? PTY_SNAPSHOT_SUFFIX : PTY_SUFFIX;

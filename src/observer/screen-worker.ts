@@ -34,7 +34,7 @@ const term = new xtermHeadless.Terminal({
 });
 const serializer = new serializeAddon.SerializeAddon();
 // The addon's typings name the browser Terminal; the headless one has the same surface.
-term.loadAddon(serializer as unknown as Parameters<typeof term.loadAddon>[0]);
+term.loadAddon(serializer);
 const boundary = createVtBoundary();
 let position = 0;
 let waiting: Waiting[] = [];

@@ -3,7 +3,7 @@
  * runner's contract: stdout goes to `onStdout` (in the given chunks) or into `stdout`, a run that
  * hangs ends only by abort or timeout, and every call is recorded for assertions.
  */
-import type { ChildRunner, RunOptions, RunResult } from './child-process.js';
+import type { ChildRunner, RunOptions } from './child-process.js';
 
 export interface FakeRun {
   /** Stdout, as one string or as the exact chunks to deliver. */

@@ -18,7 +18,7 @@ export interface CredentialPlaces {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** The file system edge: reads a file, undefined when it is not there or unreadable. */
-  readFile?(file: string): string | undefined;
+  readFile?: (file: string) => string | undefined;
 }
 
 const CLOUD: ReadonlyArray<readonly [string, string]> = [

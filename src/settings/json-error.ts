@@ -19,7 +19,7 @@ export function firstErrorOffset(text: string): number | undefined {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
   const fail = (): never => {
-    throw i;
+    throw new InvalidAt(i);
   };
   const literal = (word: string) => {
     for (const ch of word) {
@@ -93,7 +93,14 @@ export function firstErrorOffset(text: string): number | undefined {
     value();
     ws();
     return i < text.length ? i : undefined;
-  } catch (offset) {
-    return typeof offset === 'number' ? Math.min(offset, text.length) : undefined;
+  } catch (error) {
+    return error instanceof InvalidAt ? Math.min(error.offset, text.length) : undefined;
+  }
+}
+
+/** Ends the scan at the first character that cannot continue the JSON text. */
+class InvalidAt extends Error {
+  constructor(readonly offset: number) {
+    super(`invalid JSON at offset ${offset}`);
   }
 }

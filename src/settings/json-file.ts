@@ -56,7 +56,7 @@ export function parseJsonObject(file: string, text: string): JsonObject {
   if (!isPlainObject(value)) {
     throw corrupt(file, `it holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a JSON object`);
   }
-  return value as JsonObject;
+  return value;
 }
 
 function corrupt(file: string, why: string, cause?: unknown): CccError {

@@ -264,7 +264,7 @@ describe('errors', () => {
       fc.property(fc.jsonValue(), (value) => {
         const merged = { ...defaultConfig(), supervisor: { ...defaultConfig().supervisor, max_iterations: value } };
         try {
-          const config = validateConfig({ merged: merged as unknown as Record<string, unknown>, sources: {}, files: {} });
+          const config = validateConfig({ merged: merged, sources: {}, files: {} });
           return Number.isSafeInteger(config.supervisor.max_iterations) && config.supervisor.max_iterations >= 1;
         } catch (error) {
           const e = error as { code?: string; message: string };

@@ -14,7 +14,7 @@ const scalar = fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(nul
 const tree = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, scalar, fc.array(scalar, { maxLength: 3 }), tie('object')),
   object: fc.dictionary(key, tie('value'), { maxKeys: 4 }).map(ownCopy),
-})).object as fc.Arbitrary<Record<string, unknown>>;
+})).object;
 
 /** fc.dictionary may produce `__proto__` as a real prototype; rebuild with own properties only. */
 function ownCopy(input: Record<string, unknown>): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { processesIn, runCcc } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { agentOf, answer, firstRequests, read, startCcc, task, tearDown, writeProject } from './kanban-world.js';
 
 const TASKS = ['tasks/001-parse.md', 'tasks/002-format.md'];
@@ -28,7 +28,7 @@ describe('ccc kanban after a crash', () => {
       if (info.role === 'Manager') {
         return answer({ status: 'ok', message: 'reconciled', tasks: TASKS, next_task: TASKS[TASKS.indexOf(info.task!) + 1] ?? null });
       }
-      return answer({ status: 'ok', message: `did ${info.task}` }) as Reply;
+      return answer({ status: 'ok', message: `did ${info.task}` });
     });
     world = makeClaudeWorld({ modelUrl: server.url });
     writeProject(world, {

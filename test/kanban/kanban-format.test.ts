@@ -113,7 +113,7 @@ describe('updateKanbanText', () => {
     const extra = fc.dictionary(fc.stringMatching(/^x_[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
     fc.assert(
       fc.property(kanbanArb, extra, changesArb, fc.constantFrom(...formats), (kanban, others, changes, format) => {
-        const before = formatKanban({ ...kanban, ...others } as Kanban, format);
+        const before = formatKanban({ ...kanban, ...others }, format);
         const after = updateKanbanText(before, format, changes);
         const expected: Record<string, unknown> = { ...kanban };
         for (const [key, value] of Object.entries(changes)) {

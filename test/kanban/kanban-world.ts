@@ -91,8 +91,8 @@ export function startCcc(world: ClaudeWorld, args: string[], env: NodeJS.Process
   const child = spawn(process.execPath, [cccBin, ...args], { cwd: world.cwd, env: { ...world.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const done = new Promise<ProcessResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }

@@ -14,7 +14,7 @@ describe('registerRunningSession', () => {
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-sessions-'));
     const dir = path.join(configDir, 'ccc', 'sessions');
     fs.mkdirSync(dir, { recursive: true });
-    const dead = spawnSync('true').pid!; // exited and reaped: nobody has this pid now
+    const dead = spawnSync('true').pid; // exited and reaped: nobody has this pid now
     const live = process.ppid;
     for (const pid of [dead, live]) fs.writeFileSync(path.join(dir, `${pid}.json`), JSON.stringify({ pid, cwd: '/', started_at: '', command: [] }));
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a record');

@@ -35,7 +35,7 @@ function toolResultOf(request: RecordedRequest): { content?: unknown; is_error?:
   for (const message of request.body.messages) {
     if (!Array.isArray(message.content)) continue;
     const block = message.content.find((b) => b.type === 'tool_result');
-    if (block) return block as { content?: unknown; is_error?: boolean };
+    if (block) return block;
   }
   return undefined;
 }

@@ -37,8 +37,8 @@ function watch(args: string[]): Watcher {
   let stdout = '';
   let stderr = '';
   const waiters: Array<() => void> = [];
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
     for (const wake of waiters.splice(0)) wake();
   });

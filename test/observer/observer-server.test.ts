@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ObserverEvent, ObserverServer } from '../../src/observer/observer-server.js';
 import { connectObserver, upgradeStatus, wsUrl } from './support/test-observer.js';
-import type { TestObserver } from './support/test-observer.js';
 import { startTestObserver, testHello } from './support/start-test-observer.js';
 
 let server: ObserverServer | undefined;

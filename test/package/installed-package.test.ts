@@ -183,7 +183,7 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
     await client.connect(transport);
     try {
       const result = await client.callTool({ name: 'self_test', arguments: {} }, undefined, { timeout: 60_000 });
-      const report = result.structuredContent as unknown as SelfTestResult;
+      const report = result.structuredContent as SelfTestResult;
       expect(report.health.database).toEqual({ status: 'ok', path: `${w.claudeDir}/ccc/mcp.jsonl` });
       expect(report.summary).toBe('All checks are ok: supervisor, worker, web server and database.');
     } finally {

@@ -63,6 +63,6 @@ export async function installAll(root: string, tarball: string): Promise<Install
     npmGlobal(root, tarball),
   ]);
   // The --ignore-scripts install also plays a platform the package has no prebuilt helpers for.
-  fs.rmSync(path.join(installs[1]!.packageDir, 'dist', 'prebuilt', `${process.platform}-${process.arch}`), { recursive: true });
+  fs.rmSync(path.join(installs[1].packageDir, 'dist', 'prebuilt', `${process.platform}-${process.arch}`), { recursive: true });
   return installs;
 }

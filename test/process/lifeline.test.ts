@@ -33,7 +33,7 @@ describe.runIf(lifeline)('ccc-lifeline', () => {
   it('refuses to run without a lifeline on fd 3', async () => {
     const child = spawn(lifeline!, ['--', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(125);
     expect(stderr).toContain('fd 3');

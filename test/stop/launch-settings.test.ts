@@ -5,7 +5,7 @@ describe('launch settings', () => {
   const ours = stopHookSettings({ argv: ['/usr/bin/node', '/opt/my ccc/main.js', 'supervisor-hook', '--proxy'], timeoutSeconds: 630 });
 
   it('quotes the hook command for the shell and carries the timeout', () => {
-    const hook = (ours.hooks as any).Stop[0].hooks[0];
+    const hook = (ours.hooks as { Stop: Array<{ hooks: unknown[] }> }).Stop[0]!.hooks[0];
     expect(hook).toEqual({ type: 'command', command: "/usr/bin/node '/opt/my ccc/main.js' supervisor-hook --proxy", timeout: 630 });
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
   });

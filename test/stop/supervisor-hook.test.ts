@@ -32,7 +32,7 @@ describe('ccc supervisor-hook', () => {
   }
 
   const hook = (input: unknown, env: NodeJS.ProcessEnv = {}) => runCcc(world, ['supervisor-hook'], { input: typeof input === 'string' ? input : JSON.stringify(input), env });
-  const state = (id: unknown) => JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', `supervisor-${id}.json`), 'utf8'));
+  const state = (id: unknown) => JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', `supervisor-${String(id)}.json`), 'utf8'));
 
   it('blocks with the reviewer feedback, which the reviewer produced from the user prompt', async () => {
     const input = await realSession();

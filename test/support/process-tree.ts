@@ -54,6 +54,11 @@ export function descendants(root: number): number[] {
   }
   const found: number[] = [];
   const queue = [root];
-  while (queue.length) for (const child of children.get(queue.shift()!) ?? []) found.push(child), queue.push(child);
+  while (queue.length) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
   return found;
 }

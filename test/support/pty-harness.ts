@@ -5,7 +5,7 @@
 import xtermHeadless from '@xterm/headless';
 import { spawn, type IPty } from '@lydell/node-pty';
 
-const { Terminal } = xtermHeadless as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
+const { Terminal } = xtermHeadless;
 
 export interface PtyHarness {
   pty: IPty;
@@ -26,7 +26,7 @@ export function startPty(command: string, args: string[], options: { cwd: string
   const cols = options.cols ?? 120;
   const rows = options.rows ?? 40;
   const term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 5000 });
-  const pty = spawn(command, args, { cwd: options.cwd, env: options.env as Record<string, string>, cols, rows, name: 'xterm-256color', encoding: null });
+  const pty = spawn(command, args, { cwd: options.cwd, env: options.env, cols, rows, name: 'xterm-256color', encoding: null });
   const chunks: Buffer[] = [];
   pty.onData((data) => {
     const chunk = data as unknown as Buffer;

@@ -48,7 +48,7 @@ const workerMessage = z.discriminatedUnion('type', [
 /** A message from the Supervisor, or undefined when `value` is not one. */
 export function parseSupervisorMessage(value: unknown): SupervisorMessage | undefined {
   const parsed = supervisorMessage.safeParse(value);
-  return parsed.success ? (parsed.data as SupervisorMessage) : undefined;
+  return parsed.success ? (parsed.data) : undefined;
 }
 
 /** A message from the Worker, or undefined when `value` is not one (tools and results are checked against the MCP schemas). */
@@ -59,11 +59,11 @@ export function parseWorkerMessage(value: unknown): WorkerMessage | undefined {
   if (message.type === 'ready') {
     const tools = message.tools.map((tool) => ToolSchema.safeParse(tool));
     if (!tools.every((t) => t.success)) return undefined;
-    return { type: 'ready', pid: message.pid, tools: tools.map((t) => t.data as Tool) };
+    return { type: 'ready', pid: message.pid, tools: tools.map((t) => t.data) };
   }
   if (message.type === 'result') {
     const result = CallToolResultSchema.safeParse(message.result);
     return result.success ? { type: 'result', id: message.id, result: result.data } : undefined;
   }
-  return message as WorkerMessage;
+  return message;
 }

@@ -48,7 +48,7 @@ export interface McpSupervisorOptions {
   initialTools: Tool[];
   onToolsChanged(tools: Tool[]): void;
   onFatal(message: string): void;
-  onRestart?(record: RestartRecord): void;
+  onRestart?: (record: RestartRecord) => void;
 }
 
 export interface McpSupervisor {

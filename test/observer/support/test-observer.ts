@@ -30,7 +30,7 @@ export async function connectObserver(url: string, options: WebSocket.ClientOpti
   ws.on('message', (data, isBinary) => {
     // The protocol is JSON text; a binary frame is a defect (browsers would get a Blob).
     if (isBinary) throw new Error('observer received a binary frame');
-    messages.push(JSON.parse(data.toString()) as Received);
+    messages.push(JSON.parse((data as Buffer).toString()) as Received);
     for (const wake of waiters.splice(0)) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
