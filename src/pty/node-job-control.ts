@@ -9,6 +9,7 @@
  * size nudge makes it redraw. Continued in the background (`bg`) ccc touches nothing and stops again
  * with SIGTTOU, as a TUI there would. Without job control the agent is continued at once.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Undo } from './byte-path.js';
 import { canStopJob, isJob, readProcessState, type ReadProcessState } from './process-state.js';
 
@@ -56,7 +57,7 @@ export function startNodeJobControl(o: JobControlOptions): Undo {
     if (why === 'asked') {
       const agentGroup = readState(o.shellPid)?.tpgid;
       if (agentGroup && agentGroup > 0 && agentGroup !== o.shellPid) signal(-agentGroup, 'SIGTSTP');
-      for (const until = Date.now() + SHELL_STOP_WAIT_MS; !shellStopped() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      for (const until = Date.now() + SHELL_STOP_WAIT_MS; !shellStopped() && Date.now() < until; ) await sleep(10);
     }
     await o.settled();
     o.giveTerminalBack();

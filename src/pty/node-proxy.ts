@@ -11,6 +11,7 @@
  * The agent runs as the job of a shell that leads its pty's session (job-shell.ts), so that it can
  * stop itself (Ctrl-Z); node-job-control.ts stops and continues the session with it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import tty from 'node:tty';
 import { ByteRing } from './byte-ring.js';
 import { findExecutable } from '../process/resolve-command.js';
@@ -243,7 +244,7 @@ async function drain(lastDataAt: () => number, behind: () => boolean, timing: By
   const exitedAt = Date.now();
   let drainFrom = exitedAt;
   for (;;) {
-    await new Promise((r) => setTimeout(r, timing.drainQuietMs / 2));
+    await sleep(timing.drainQuietMs / 2);
     const now = Date.now();
     if (behind()) drainFrom = now;
     else if (now - lastDataAt() >= timing.drainQuietMs || now - drainFrom >= timing.drainMaxMs) return;
