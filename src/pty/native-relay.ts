@@ -58,8 +58,6 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
   /** Stream items (frames 'O', 'I', 'R', 'G', errors) held until the caller has subscribed; undefined after. */
   let held: Array<(s: RelayStreams) => void> | undefined = [];
   let finished = false;
-  let spawned!: () => void;
-  const started = new Promise<void>((resolve) => (spawned = resolve));
   const tailWaiters: Array<() => void> = [];
   /** Known before the streams exist: a killed relay's restore needs it at any time. */
   let altScreenActive = false;
@@ -163,15 +161,15 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     for (const resolve of tailWaiters.splice(0)) resolve();
     if (streams && !held) complete(streams); // else: once the held frames are delivered
   };
-  const exit = openRelayChannel(onChunk, reportError).then((pair) => {
+  /** Settles once the relay's spawn was tried: its exit, wrapped so that awaiting the attempt does not wait for it. */
+  const attempt = openRelayChannel(onChunk, reportError).then((pair): { exit: Promise<AgentExit> } => {
     let child: ChildProcess;
     try {
       child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', pair.theirs] });
     } catch (error) {
-      return neverStarted(error as Error, pair);
+      return { exit: Promise.resolve(neverStarted(error as Error, pair)) };
     } finally {
       if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
-      spawned();
     }
     const ours = pair.ours ?? (child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', onChunk);
@@ -181,12 +179,12 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     // A pipe from spawn is part of the child's 'close'; our own socket is not: the last frames
     // (the exit) are read only once it has closed too.
     const drained = pair.ours ? new Promise((resolve) => ours.once('close', resolve)) : Promise.resolve();
-    return relayExit(child, drained);
+    return { exit: relayExit(child, drained) };
   });
+  const exit = attempt.then((tried) => tried.exit);
 
   /** Nothing ran and the terminal was never touched. */
   function neverStarted(error: Error, pair: { ours: Socket | undefined }): AgentExit {
-    spawned();
     reportError(`cannot start ${options.relayPath}: ${error.message}`);
     pair.ours?.destroy();
     settled = true;
@@ -222,8 +220,8 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     });
   }
 
-  void exit.then(spawned, spawned); // never wait for a spawn that cannot come
-  await started;
+  // A channel that could not be opened rejects `exit` too; the caller learns of it there.
+  await attempt.catch(() => {});
   const [{ Subject }, { resizes, withCurrent }] = await Promise.all([import('../rx.js'), import('./state-streams.js')]);
   const ready: RelayStreams = {
     ptyOutput$: new Subject<Buffer>(),
