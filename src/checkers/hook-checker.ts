@@ -11,6 +11,7 @@ import { childRunner, type ChildRunner, type RunResult } from '../process/child-
 import { checkTimeout, invalidOption, optionalName, rejectUnknownKeys } from './checker-options.js';
 import { childTimeoutMs, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
+import { readVerdictShape } from './verdict-shape.js';
 
 /** What a hook reads on stdin: the plain data of the context, no functions, no frames. */
 export type HookInput = Pick<
@@ -86,14 +87,10 @@ export function parseHookAnswer(stdout: string): { ok: true; verdict: Verdict } 
   const lastLine = text.split(/\r?\n/).filter((l) => l.trim() !== '').pop()!;
   const parsed = tryJson(text) ?? tryJson(lastLine);
   if (parsed === undefined) return { ok: false, problem: `printed something that is not JSON: ${preview(text)}` };
-  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-    return { ok: false, problem: `printed JSON that is not an object: ${preview(text)}` };
-  }
-  const v = parsed.value as Record<string, unknown>;
-  const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
-  if (completed === undefined) return { ok: false, problem: `answered without a boolean "completed": ${preview(text)}` };
-  if (v.feedback !== undefined && typeof v.feedback !== 'string') return { ok: false, problem: `answered a "feedback" that is not a string: ${preview(text)}` };
-  return { ok: true, verdict: { completed, feedback: (v.feedback as string | undefined) ?? '' } };
+  const shape = readVerdictShape(parsed.value);
+  if (shape.ok) return shape;
+  const problem = { 'not-object': 'printed JSON that is not an object', 'no-completed': 'answered without a boolean "completed"', 'feedback-not-string': 'answered a "feedback" that is not a string' }[shape.problem];
+  return { ok: false, problem: `${problem}: ${preview(text)}` };
 }
 
 function tryJson(text: string): { value: unknown } | undefined {

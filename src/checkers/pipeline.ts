@@ -5,6 +5,7 @@
  * round with a CccError that names it.
  */
 import { validEvidence } from './evidence.js';
+import { readVerdictShape } from './verdict-shape.js';
 import { CccError, isCccError } from '../errors.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 
@@ -91,12 +92,10 @@ async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSign
 }
 
 export function validateVerdict(checker: string, value: unknown): Verdict {
-  if (value && typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
-    const feedback = v.feedback === undefined ? '' : v.feedback;
-    const evidence = validEvidence(v.evidence);
-    if (completed !== undefined && typeof feedback === 'string') return { completed, feedback, ...(evidence ? { evidence } : {}) };
+  const shape = readVerdictShape(value);
+  if (shape.ok) {
+    const evidence = validEvidence((value as { evidence?: unknown }).evidence);
+    return { ...shape.verdict, ...(evidence ? { evidence } : {}) };
   }
   throw new CccError(
     'CHECKER_FAILED',
