@@ -22,6 +22,11 @@ export function isPluginPath(specifier: string): boolean {
   return specifier.startsWith('.') || path.isAbsolute(specifier) || /\.(c|m)?(t|j)s$/.test(specifier);
 }
 
+/** A plugin path, or a package name with an optional subpath (`ccc-supervisor/plugins/test-gate`). */
+export function isPluginSpecifier(specifier: string): boolean {
+  return isPluginPath(specifier) || /^(@[\w.-]+\/)?[\w.-]+(\/[\w.-]+)*$/.test(specifier);
+}
+
 /** The module's default export, as loaded: a checker object or a factory, not yet validated. */
 export async function importPluginModule(specifier: string, cwd: string, moduleCacheDir?: () => string): Promise<{ file: string; exported: unknown }> {
   const file = await locatePlugin(specifier, cwd);

@@ -6,7 +6,7 @@ import type { CccConfig } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
-import { loadNamedPlugins, type LoadedPlugin } from './plugin-loader.js';
+import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin } from './plugin-loader.js';
 import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import type { Checker } from './types.js';
 
@@ -67,7 +67,7 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
         if (take) taken.add(use);
         return take ? plugin.checker : loadPlugin(plugin.specifier, options, context);
       }
-      if (looksLikePlugin(use)) return loadPlugin(use, options, context);
+      if (isPluginSpecifier(use)) return loadPlugin(use, options, context);
       throw new CccError(
         'PLUGIN_INVALID',
         `Unknown checker "${use}" in supervisor.checkers. Use one of: ${[...Object.keys(builtInCheckers), ...named.keys()].join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
@@ -86,9 +86,4 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
 
 function timeoutOf(options: Record<string, unknown>, context: BuildContext): number {
   return typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
-}
-
-function looksLikePlugin(use: string): boolean {
-  // a path, or a package name with an optional subpath (ccc-supervisor/plugins/test-gate)
-  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+(\/[\w.-]+)*$/.test(use);
 }
