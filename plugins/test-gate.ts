@@ -7,6 +7,7 @@
  *
  * Installed with ccc, it is `ccc-supervisor/plugins/test-gate`; this file is also a template for your own.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { defineChecker, runShellCommand, tailLines, type Checker } from 'ccc-supervisor';
 
 export interface TestGateOptions {
@@ -61,7 +62,7 @@ const FAILURE_LINES: RegExp[] = [
 /** The failing tests named in a test runner's output, in order, without duplicates. */
 export function failingTests(output: string): string[] {
   const names: string[] = [];
-  for (const raw of stripAnsi(output).split(/\r?\n/)) {
+  for (const raw of stripVTControlCharacters(output).split(/\r?\n/)) {
     if (/^\s*not ok \d+ - .*#\s*(SKIP|TODO)\b/i.test(raw)) continue;
     for (const pattern of FAILURE_LINES) {
       const name = pattern.exec(raw)?.[1]?.trim();
@@ -85,9 +86,4 @@ function addName(names: string[], name: string): void {
   const shorter = names.findIndex((known) => nested(name, known));
   if (shorter === -1) names.push(name);
   else names[shorter] = name;
-}
-
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }
