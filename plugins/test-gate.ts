@@ -5,10 +5,13 @@
  *
  *   supervisor: { checkers: [{ use: 'ccc-supervisor/plugins/test-gate', command: 'npm test', timeout_seconds: 900 }, 'claude'] }
  *
+ * or, in a ccc.config.ts, typed: `import testGate from 'ccc-supervisor/plugins/test-gate'` and
+ * `checkers: [testGate({ command: 'npm test', timeout_seconds: 900 }), 'claude']`.
+ *
  * Installed with ccc, it is `ccc-supervisor/plugins/test-gate`; this file is also a template for your own.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { defineChecker, runShellCommand, tailLines, type Checker } from 'ccc-supervisor';
+import { defineChecker, runShellCommand, tailLines, type CheckContext, type Verdict } from 'ccc-supervisor';
 
 export interface TestGateOptions {
   /** The test command, run through the shell in the project directory (default `npm test`). */
@@ -19,23 +22,27 @@ export interface TestGateOptions {
 
 const MAX_NAMES = 20;
 
-export default defineChecker((options: TestGateOptions = {}): Checker => {
-  const command = options.command ?? 'npm test';
-  if (typeof command !== 'string' || command.trim() === '') throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(command)}`);
-  const unknown = Object.keys(options).filter((key) => key !== 'command' && key !== 'timeout_seconds');
-  if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
-  return {
-    name: 'test-gate',
-    async check(ctx, signal) {
-      // Leave a little of the checker's time limit to report a hanging test run as feedback.
-      const timeoutMs = Math.max(1000, ctx.timeoutSeconds * 1000 - 3000);
-      const run = await runShellCommand(command, { cwd: ctx.cwd, env: ctx.env, signal, timeoutMs });
-      if (run.spawnError) throw run.spawnError;
-      if (run.aborted) throw new Error(`\`${command}\` was stopped: the check was cancelled`);
-      if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed` };
-      return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode) };
-    },
-  };
+export default defineChecker({
+  name: 'test-gate',
+  // Lets a ccc.config.ts write `checkers: [testGate({ command: 'npm test' })]`: ccc finds this module again and runs it in its own thread.
+  module: import.meta.url,
+  create(options: TestGateOptions = {}) {
+    const command = options.command ?? 'npm test';
+    if (typeof command !== 'string' || command.trim() === '') throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(command)}`);
+    const unknown = Object.keys(options).filter((key) => key !== 'command' && key !== 'timeout_seconds');
+    if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
+    return {
+      async check(ctx: CheckContext, signal: AbortSignal): Promise<Verdict> {
+        // Leave a little of the checker's time limit to report a hanging test run as feedback.
+        const timeoutMs = Math.max(1000, ctx.timeoutSeconds * 1000 - 3000);
+        const run = await runShellCommand(command, { cwd: ctx.cwd, env: ctx.env, signal, timeoutMs });
+        if (run.spawnError) throw run.spawnError;
+        if (run.aborted) throw new Error(`\`${command}\` was stopped: the check was cancelled`);
+        if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed` };
+        return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode) };
+      },
+    };
+  },
 });
 
 function failureFeedback(command: string, output: string, exitCode: number | null | undefined): string {

@@ -7,7 +7,8 @@
 import { validEvidence } from './evidence.js';
 import { readVerdictShape } from './verdict-shape.js';
 import { CccError, isCccError } from '../errors.js';
-import type { CheckContext, Checker, Verdict } from './types.js';
+import { NO_USAGE, type Usage } from '../claude/usage.js';
+import type { CheckContext, Checker, UsageReport, Verdict } from './types.js';
 
 export interface PipelineEntry {
   checker: Checker;
@@ -37,7 +38,7 @@ export async function runPipeline(
     const started = Date.now();
     options.listener?.onCheckerStart?.(name);
     try {
-      const verdict = await runOne(entry, { ...ctx, timeoutSeconds: entry.timeoutSeconds }, options.signal);
+      const verdict = await runOne(entry, { ...withUsageReports(ctx), timeoutSeconds: entry.timeoutSeconds }, options.signal);
       options.listener?.onCheckerVerdict?.(name, verdict, Date.now() - started);
       last = { verdict, checker: name };
       if (!verdict.completed) return last;
@@ -48,6 +49,28 @@ export async function runPipeline(
     }
   }
   return last;
+}
+
+/**
+ * The one usage call a checker sees: `reportUsage` takes any of the fields (the rest count as 0,
+ * so the caller's own `reportUsage` always gets a whole Usage), and the deprecated
+ * `reportCost(usd)` is `reportUsage({ cost_usd: usd })`.
+ */
+function withUsageReports(ctx: CheckContext): CheckContext {
+  const report = ctx.reportUsage;
+  if (!report) return ctx;
+  const reportUsage = (usage: UsageReport) => report(wholeUsage(usage));
+  return { ...ctx, reportUsage, reportCost: (usd) => reportUsage({ cost_usd: usd }) };
+}
+
+/** A plugin's report as a Usage: a field that is not a finite number of at least 0 counts as 0. */
+function wholeUsage(report: UsageReport): Usage {
+  const whole: Usage = { ...NO_USAGE };
+  for (const key of Object.keys(NO_USAGE) as Array<keyof Usage>) {
+    const value: unknown = report?.[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) whole[key] = value;
+  }
+  return whole;
 }
 
 /**

@@ -106,7 +106,6 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     env: deps.env,
     logger,
     reportUsage,
-    reportCost: (usd) => reportUsage({ ...NO_USAGE, cost_usd: usd }),
   };
 
   let outcome;
