@@ -40,7 +40,7 @@ export interface CheckerDefinition<Options, Body extends CheckerBody = CheckerBo
   create(options: Options): Body | Promise<Body>;
 }
 
-export function defineChecker<Options extends object, Body extends CheckerBody>(spec: CheckerSpec<Options, Body>): CheckerDefinition<Options, Body>;
+export function defineChecker<Options, Body extends CheckerBody>(spec: CheckerSpec<Options, Body>): CheckerDefinition<Options, Body>;
 export function defineChecker<C extends Checker>(checker: C): C;
 export function defineChecker<Options = Record<string, unknown>, C extends Checker = Checker>(factory: (options: Options) => C): (options: Options) => C;
 export function defineChecker(value: unknown): unknown {
