@@ -1,7 +1,7 @@
 /**
  * Reading the two file layers: the global `<config dir>/ccc.json` and the project config found
  * by cosmiconfig. TypeScript files load through jiti, never through the TypeScript compiler API
- * (design 11b: the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
+ * (the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 /**
- * The one schema of the configuration (design section 4): validation, the types (types.ts infers
+ * The one schema of the configuration (README.md, "Configuration"): validation, the types (types.ts infers
  * them from here) and the "must be …" text of every key (each rule's description, see rules.ts).
  * ccc's own sections are strict: an unknown key is an error. `providers`, `settings` and checker
  * options are open, because they belong to Claude Code or to a plugin, not to ccc.
