@@ -4,11 +4,12 @@
  * value and what is allowed, never a check that silently does nothing.
  */
 import { CccError } from '../errors.js';
+import { jsonText } from '../value-text.js';
 
 export function invalidOption(checker: string, key: string, value: unknown, allowed: string): CccError {
   return new CccError(
     'PLUGIN_INVALID',
-    `Invalid option "${key}" of the ${checker} checker in supervisor.checkers: got ${show(value)}; expected ${allowed}.`,
+    `Invalid option "${key}" of the ${checker} checker in supervisor.checkers: got ${jsonText(value)}; expected ${allowed}.`,
     { data: { checker, key, value } },
   );
 }
@@ -41,13 +42,5 @@ export function checkTimeout(checker: string, raw: Record<string, unknown>): voi
   const value = raw.timeout_seconds;
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
     throw invalidOption(checker, 'timeout_seconds', value, 'a number of seconds above 0');
-  }
-}
-
-function show(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
   }
 }

@@ -12,6 +12,7 @@ import { checkTimeout, invalidOption, optionalName, rejectUnknownKeys } from './
 import { childTimeoutMs, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { readVerdictShape } from './verdict-shape.js';
+import { clip } from '../value-text.js';
 
 /** What a hook reads on stdin: the plain data of the context, no functions, no frames. */
 export type HookInput = Pick<
@@ -102,8 +103,7 @@ function tryJson(text: string): { value: unknown } | undefined {
 }
 
 function preview(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return JSON.stringify(flat.length > 200 ? `${flat.slice(0, 200)}…` : flat);
+  return JSON.stringify(clip(text.replace(/\s+/g, ' '), 201));
 }
 
 function stderrNote(stderr: string): string {

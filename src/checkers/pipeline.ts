@@ -9,6 +9,7 @@ import { readVerdictShape } from './verdict-shape.js';
 import { CccError, isCccError } from '../errors.js';
 import { NO_USAGE, type Usage } from '../claude/usage.js';
 import type { CheckContext, Checker, UsageReport, Verdict } from './types.js';
+import { clip, jsonText } from '../value-text.js';
 
 export interface PipelineEntry {
   checker: Checker;
@@ -122,7 +123,7 @@ export function validateVerdict(checker: string, value: unknown): Verdict {
   }
   throw new CccError(
     'CHECKER_FAILED',
-    `checker "${checker}" returned ${preview(value)}; expected { completed: boolean, feedback: string }`,
+    `checker "${checker}" returned ${clip(jsonText(value), 201)}; expected { completed: boolean, feedback: string }`,
     { data: { checker } },
   );
 }
@@ -131,14 +132,4 @@ function asCheckerError(checker: string, error: unknown): CccError {
   if (isCccError(error)) return error.data.checker ? error : new CccError(error.code, `checker "${checker}": ${error.message}`, { data: { ...error.data, checker }, cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new CccError('CHECKER_FAILED', `checker "${checker}" threw: ${message}`, { data: { checker }, cause: error });
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

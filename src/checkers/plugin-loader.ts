@@ -15,6 +15,7 @@ import { CccError, isCccError } from '../errors.js';
 import { isCheckerDefinition } from './define-checker.js';
 import type { BuildContext, PluginLoader } from './registry.js';
 import type { Checker } from './types.js';
+import { kindOf } from '../value-text.js';
 
 /** Options next to `use` that belong to the pipeline, not to the plugin's factory. */
 const PIPELINE_OPTIONS = new Set(['timeout_seconds']);
@@ -140,14 +141,14 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
 
 export function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
   if (value === null || typeof value !== 'object') {
-    throw invalid(specifier, `${what} is ${describe(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
+    throw invalid(specifier, `${what} is ${kindOf(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
   }
   const candidate = value as Record<string, unknown>;
   const problems: string[] = [];
-  if (typeof candidate.name !== 'string' || candidate.name.trim() === '') problems.push(`"name" must be a non-empty string (got ${describe(candidate.name)})`);
-  if (typeof candidate.check !== 'function') problems.push(`"check" must be a function (got ${describe(candidate.check)})`);
+  if (typeof candidate.name !== 'string' || candidate.name.trim() === '') problems.push(`"name" must be a non-empty string (got ${kindOf(candidate.name)})`);
+  if (typeof candidate.check !== 'function') problems.push(`"check" must be a function (got ${kindOf(candidate.check)})`);
   for (const hook of ['onSessionStart', 'onFrame', 'onSessionEnd']) {
-    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') problems.push(`"${hook}" must be a function when present (got ${describe(candidate[hook])})`);
+    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') problems.push(`"${hook}" must be a function when present (got ${kindOf(candidate[hook])})`);
   }
   if (problems.length > 0) throw invalid(specifier, `${what} is not a checker: ${problems.join('; ')}.`);
   return value as Checker;
@@ -159,7 +160,7 @@ function namedBody(specifier: string, name: string, made: unknown): Checker {
   if (made === null || typeof made !== 'object') return validateChecker(specifier, made, what);
   const body = made as Record<string, unknown>;
   if (body.name !== undefined && body.name !== name) {
-    throw invalid(specifier, `is defined as "${name}", but ${what} is named ${describe(body.name)}; leave the name out of what create returns.`);
+    throw invalid(specifier, `is defined as "${name}", but ${what} is named ${kindOf(body.name)}; leave the name out of what create returns.`);
   }
   const view: Record<string, unknown> = { name };
   for (const key of ['check', 'onSessionStart', 'onFrame', 'onSessionEnd']) {
@@ -198,13 +199,4 @@ async function locatePlugin(specifier: string, cwd: string): Promise<string> {
 
 function invalid(specifier: string, problem: string, cause?: unknown): CccError {
   return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier }, cause });
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
