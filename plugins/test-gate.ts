@@ -11,6 +11,7 @@
  * Installed with ccc, it is `ccc-supervisor/plugins/test-gate`; this file is also a template for your own.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { z } from 'zod';
 import { defineChecker, runShellCommand, tailLines, type CheckContext, type Verdict } from 'ccc-supervisor';
 
 export interface TestGateOptions {
@@ -22,15 +23,34 @@ export interface TestGateOptions {
 
 const MAX_NAMES = 20;
 
+// timeout_seconds is the pipeline's, which checks it.
+const optionsSchema = z
+  .object({
+    command: z
+      .string()
+      .refine((c) => c.trim() !== '')
+      .nullish()
+      .transform((c) => c ?? 'npm test'),
+    timeout_seconds: z.unknown(),
+  })
+  .strict();
+
+/** The options with their defaults; a bad command first, then any unknown key, is the error. */
+function parseOptions(options: TestGateOptions = {}): z.output<typeof optionsSchema> {
+  const parsed = optionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const raw = options as Record<string, unknown>;
+  if (parsed.error.issues.some((issue) => issue.path[0] === 'command')) throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(raw.command)}`);
+  const unknown = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+  throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
+}
+
 export default defineChecker({
   name: 'test-gate',
   // Lets a ccc.config.ts write `checkers: [testGate({ command: 'npm test' })]`: ccc finds this module again and runs it in its own thread.
   module: import.meta.url,
   create(options: TestGateOptions = {}) {
-    const command = options.command ?? 'npm test';
-    if (typeof command !== 'string' || command.trim() === '') throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(command)}`);
-    const unknown = Object.keys(options).filter((key) => key !== 'command' && key !== 'timeout_seconds');
-    if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
+    const { command } = parseOptions(options);
     return {
       async check(ctx: CheckContext, signal: AbortSignal): Promise<Verdict> {
         // Leave a little of the checker's time limit to report a hanging test run as feedback.

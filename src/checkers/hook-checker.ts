@@ -8,7 +8,7 @@
  */
 import { CccError } from '../errors.js';
 import { childRunner, type ChildRunner, type RunResult } from '../process/child-process.js';
-import { checkTimeout, invalidOption, optionalName, rejectUnknownKeys } from './checker-options.js';
+import { commonOptions, nonBlank, parseCheckerOptions } from './checker-options.js';
 import { childTimeoutMs, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { readVerdictShape } from './verdict-shape.js';
@@ -20,16 +20,14 @@ export type HookInput = Pick<
   'sessionId' | 'transcriptPath' | 'cwd' | 'userPrompts' | 'lastAssistantMessage' | 'iteration' | 'maxIterations' | 'completionMarker' | 'timeoutSeconds'
 >;
 
+/** In the order the keys are checked: the first problem is the error. */
+const hookShape = { ...commonOptions, command: nonBlank('the command line of the hook, a non-empty string') };
+
 export function hookChecker(raw: Record<string, unknown>, deps: { runner?: ChildRunner } = {}): Checker {
-  rejectUnknownKeys('hook', raw, ['command', 'name', 'timeout_seconds']);
-  checkTimeout('hook', raw);
-  if (typeof raw.command !== 'string' || raw.command.trim() === '') {
-    throw invalidOption('hook', 'command', raw.command, 'the command line of the hook, a non-empty string');
-  }
-  const command = raw.command;
+  const { command, name } = parseCheckerOptions('hook', hookShape, raw, ['command', 'name', 'timeout_seconds']);
   const runner = deps.runner ?? childRunner;
   return {
-    name: optionalName('hook', raw),
+    name: name ?? 'hook',
     async check(ctx, signal) {
       const timeoutMs = childTimeoutMs(ctx.timeoutSeconds, Date.now());
       const result = await runner.run({

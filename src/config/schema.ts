@@ -122,9 +122,10 @@ function child(node: z.ZodTypeAny, key: string | number): z.ZodTypeAny | undefin
   return undefined;
 }
 
-/** The schema inside optional, nullable and effect (refine, transform) wrappers. */
+/** The schema inside optional, nullable, default and effect (refine, transform) wrappers. */
 export function unwrap(node: z.ZodTypeAny): z.ZodTypeAny {
   if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) return unwrap(node.unwrap() as z.ZodTypeAny);
   if (node instanceof z.ZodEffects) return unwrap(node.innerType() as z.ZodTypeAny);
+  if (node instanceof z.ZodDefault) return unwrap(node.removeDefault() as z.ZodTypeAny);
   return node;
 }
