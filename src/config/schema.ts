@@ -16,9 +16,12 @@ function unsettable<T extends z.ZodTypeAny>(schema: T) {
     .describe(schema.description ?? '');
 }
 
-const CHECKER = 'a checker name, or an object { use: "<name>", ...options }';
+const CHECKER = 'a checker name, or an object { use: "<name>", ...options } (what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" }))';
 
-/** A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. */
+/**
+ * A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. A plugin's
+ * `defineChecker` definition, called in ccc.config.ts, returns the latter (define-checker.ts).
+ */
 const checkerDeclaration = z.union([z.string().min(1), z.object({ use: nonEmptyString }).passthrough()]).describe(CHECKER);
 
 /** A provider: its `env` becomes environment variables (strings); other keys are free. */

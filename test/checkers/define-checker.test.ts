@@ -135,4 +135,13 @@ export default defineConfig({ supervisor: { checkers: [defined({ word: 'configur
       for (const entry of pipeline) await (entry.checker as Checker & { dispose?(): Promise<void> }).dispose?.();
     }
   });
+
+  it('a definition not called in ccc.config.ts is a configuration error that says to call it', async () => {
+    write('ccc.config.ts', `import testGate from 'ccc-supervisor/plugins/test-gate';\nexport default { supervisor: { checkers: [testGate] } };\n`);
+    await expect(loadConfig({ cwd: t.project, env: t.env })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('supervisor.checkers[0]'),
+    });
+    await expect(loadConfig({ cwd: t.project, env: t.env })).rejects.toThrow('what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" })');
+  });
 });
