@@ -69,13 +69,6 @@ export interface ProbedPlugin {
 /** Learns the checker name of a module listed in `plugins`. */
 export type PluginProber = (specifier: string, context: BuildContext) => Promise<ProbedPlugin>;
 
-/** Learns a plugin's name in this thread (what a plugin's own thread does with `probe`, see plugin-worker.ts). */
-export const probePluginChecker: PluginProber = async (specifier, context) => {
-  const { exported } = await importPluginModule(specifier, context.cwd, context.moduleCacheDir);
-  if (isCheckerDefinition(exported)) return { name: exported.checkerName };
-  const checker = await instantiatePlugin(specifier, exported, {});
-  return { name: checker.name, checker };
-};
 
 /** A loaded plugin; `dispose` ends what it runs in when the pipeline does not use it. */
 export type LoadedPlugin = Checker & { dispose?(): Promise<void> };
