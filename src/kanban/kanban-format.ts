@@ -6,6 +6,7 @@
  */
 import YAML from 'yaml';
 import { CccError } from '../errors.js';
+import { clip, jsonText } from '../value-text.js';
 
 export const KANBAN_PHASES = ['design', 'plan', 'execute', 'validate', 'complete'] as const;
 export type KanbanPhase = (typeof KANBAN_PHASES)[number];
@@ -118,8 +119,7 @@ function isPath(value: unknown): value is string {
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return clip(jsonText(value), 61);
 }
 
 function updateJson(text: string, changes: KanbanChanges): string {

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
 import type { CheckerLogger } from '../checkers/types.js';
 import { defaultConfig } from '../config/defaults.js';
@@ -181,7 +182,7 @@ async function acquire(file: string, logger: CheckerLogger | undefined): Promise
           data: { file },
         });
       }
-      await new Promise((resolve) => setTimeout(resolve, wait * (1 + Math.random())));
+      await sleep(wait * (1 + Math.random()));
       wait = Math.min(LOCK_RETRY.maxMs, wait * LOCK_RETRY.factor);
     }
   }
