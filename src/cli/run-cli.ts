@@ -46,7 +46,7 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 async function launchSupervisedFromCli(argv: string[]): Promise<number> {
-  const { launchSupervised } = await import('../loop/launch-supervised.js');
+  const { launchSupervised } = await import('./launch-supervised.js');
   const { providerForSupervisedLaunch } = await import('../providers/supervised-provider.js');
   const launch = await providerForSupervisedLaunch(argv, { cwd: process.cwd(), env: process.env });
   return launchSupervised(launch.argv, {

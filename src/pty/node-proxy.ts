@@ -12,7 +12,7 @@
  * stop itself (Ctrl-Z); node-job-control.ts stops and continues the session with it.
  */
 import tty from 'node:tty';
-import { ByteRing } from '../observer/byte-ring.js';
+import { ByteRing } from './byte-ring.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
