@@ -22,6 +22,7 @@ import type { BytePath } from '../pty/byte-path.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { supervisedAgentEnv } from './agent-env.js';
+import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event } from './events.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
@@ -64,7 +65,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
   const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
-  const timeout = config.supervisor.timeout_seconds * Math.max(1, setup.pipeline.length) + 30;
+  const timeout = hookTimeoutSeconds(setup.pipeline.map((entry) => entry.timeoutSeconds));
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
     command: config.claude.command,
