@@ -4,6 +4,7 @@
  */
 import type { CccConfig } from '../config/types.js';
 import { CccError } from '../errors.js';
+import { checkerTimeoutSeconds } from './checker-timeout.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin, type PluginProber } from './plugin-loader.js';
@@ -99,5 +100,5 @@ export async function buildPipeline(context: BuildContext, plugins: PluginLoadin
 }
 
 function timeoutOf(options: Record<string, unknown>, context: BuildContext): number {
-  return typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
+  return checkerTimeoutSeconds(options, context.config.supervisor.timeout_seconds);
 }

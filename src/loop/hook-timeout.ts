@@ -6,6 +6,7 @@
  * (pipeline.ts), plus a margin for the rest of a stop (the hook process's start, loading the config
  * and plugins, the progress checks, the log).
  */
+import { checkerTimeoutSeconds } from '../checkers/checker-timeout.js';
 import { ABORT_GRACE_MS } from '../checkers/pipeline.js';
 import { normalizeDeclaration } from '../checkers/rule-commands.js';
 import type { CccConfig } from '../config/types.js';
@@ -19,10 +20,7 @@ export function hookTimeoutSeconds(checkerTimeoutsSeconds: readonly number[]): n
   return Math.ceil(worstCase) + HOOK_TIMEOUT_MARGIN_SECONDS;
 }
 
-/** Each configured checker's time limit, as the pipeline will run it (checkers/registry.ts decides the same way). */
+/** Each configured checker's time limit, as the pipeline will run it. */
 export function checkerTimeoutsSeconds(supervisor: Pick<CccConfig['supervisor'], 'checkers' | 'timeout_seconds'>): number[] {
-  return supervisor.checkers.map((declaration) => {
-    const { options } = normalizeDeclaration(declaration);
-    return typeof options.timeout_seconds === 'number' ? options.timeout_seconds : supervisor.timeout_seconds;
-  });
+  return supervisor.checkers.map((declaration) => checkerTimeoutSeconds(normalizeDeclaration(declaration).options, supervisor.timeout_seconds));
 }
