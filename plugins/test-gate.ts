@@ -5,9 +5,14 @@
  *
  *   supervisor: { checkers: [{ use: 'ccc-supervisor/plugins/test-gate', command: 'npm test', timeout_seconds: 900 }, 'claude'] }
  *
+ * or, in a ccc.config.ts, typed: `import testGate from 'ccc-supervisor/plugins/test-gate'` and
+ * `checkers: [testGate({ command: 'npm test', timeout_seconds: 900 }), 'claude']`.
+ *
  * Installed with ccc, it is `ccc-supervisor/plugins/test-gate`; this file is also a template for your own.
  */
-import { defineChecker, runShellCommand, tailLines, type Checker } from 'ccc-supervisor';
+import { stripVTControlCharacters } from 'node:util';
+import { z } from 'zod';
+import { defineChecker, runShellCommand, tailLines, type CheckContext, type Verdict } from 'ccc-supervisor';
 
 export interface TestGateOptions {
   /** The test command, run through the shell in the project directory (default `npm test`). */
@@ -18,23 +23,46 @@ export interface TestGateOptions {
 
 const MAX_NAMES = 20;
 
-export default defineChecker((options: TestGateOptions = {}): Checker => {
-  const command = options.command ?? 'npm test';
-  if (typeof command !== 'string' || command.trim() === '') throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(command)}`);
-  const unknown = Object.keys(options).filter((key) => key !== 'command' && key !== 'timeout_seconds');
-  if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
-  return {
-    name: 'test-gate',
-    async check(ctx, signal) {
-      // Leave a little of the checker's time limit to report a hanging test run as feedback.
-      const timeoutMs = Math.max(1000, ctx.timeoutSeconds * 1000 - 3000);
-      const run = await runShellCommand(command, { cwd: ctx.cwd, env: ctx.env, signal, timeoutMs });
-      if (run.spawnError) throw run.spawnError;
-      if (run.aborted) throw new Error(`\`${command}\` was stopped: the check was cancelled`);
-      if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed` };
-      return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode) };
-    },
-  };
+// timeout_seconds is the pipeline's, which checks it.
+const optionsSchema = z
+  .object({
+    command: z
+      .string()
+      .refine((c) => c.trim() !== '')
+      .nullish()
+      .transform((c) => c ?? 'npm test'),
+    timeout_seconds: z.unknown(),
+  })
+  .strict();
+
+/** The options with their defaults; a bad command first, then any unknown key, is the error. */
+function parseOptions(options: TestGateOptions = {}): z.output<typeof optionsSchema> {
+  const parsed = optionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const raw = options as Record<string, unknown>;
+  if (parsed.error.issues.some((issue) => issue.path[0] === 'command')) throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(raw.command)}`);
+  const unknown = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+  throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
+}
+
+export default defineChecker({
+  name: 'test-gate',
+  // Lets a ccc.config.ts write `checkers: [testGate({ command: 'npm test' })]`: ccc finds this module again and runs it in its own thread.
+  module: import.meta.url,
+  create(options: TestGateOptions = {}) {
+    const { command } = parseOptions(options);
+    return {
+      async check(ctx: CheckContext, signal: AbortSignal): Promise<Verdict> {
+        // Leave a little of the checker's time limit to report a hanging test run as feedback.
+        const timeoutMs = Math.max(1000, ctx.timeoutSeconds * 1000 - 3000);
+        const run = await runShellCommand(command, { cwd: ctx.cwd, env: ctx.env, signal, timeoutMs });
+        if (run.spawnError) throw run.spawnError;
+        if (run.aborted) throw new Error(`\`${command}\` was stopped: the check was cancelled`);
+        if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed` };
+        return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode) };
+      },
+    };
+  },
 });
 
 function failureFeedback(command: string, output: string, exitCode: number | null | undefined): string {
@@ -61,7 +89,7 @@ const FAILURE_LINES: RegExp[] = [
 /** The failing tests named in a test runner's output, in order, without duplicates. */
 export function failingTests(output: string): string[] {
   const names: string[] = [];
-  for (const raw of stripAnsi(output).split(/\r?\n/)) {
+  for (const raw of stripVTControlCharacters(output).split(/\r?\n/)) {
     if (/^\s*not ok \d+ - .*#\s*(SKIP|TODO)\b/i.test(raw)) continue;
     for (const pattern of FAILURE_LINES) {
       const name = pattern.exec(raw)?.[1]?.trim();
@@ -85,9 +113,4 @@ function addName(names: string[], name: string): void {
   const shorter = names.findIndex((known) => nested(name, known));
   if (shorter === -1) names.push(name);
   else names[shorter] = name;
-}
-
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }

@@ -18,7 +18,7 @@ export type ErrorCode =
   | 'CONFIG_DIR_UNUSABLE'
   | 'INTERNAL';
 
-/** Exit codes of design section 3. */
+/** Exit codes; docs/exit-codes.md says which mode exits with which. */
 export const ExitCode = {
   completed: 0,
   error: 1,

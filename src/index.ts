@@ -4,8 +4,9 @@
  */
 export { defineConfig } from './config/types.js';
 export type { CccConfig, UserConfig, CheckerDeclaration, LogLevel, ProviderConfig } from './config/types.js';
-export { defineChecker } from './checkers/types.js';
-export type { Checker, CheckerFactory, CheckContext, CheckerLogger, Evidence, SessionInfo, Usage, Verdict } from './checkers/types.js';
+export { defineChecker } from './checkers/define-checker.js';
+export type { CheckerBody, CheckerDefinition, CheckerSpec, PluginDeclaration } from './checkers/define-checker.js';
+export type { Checker, CheckerFactory, CheckContext, CheckerLogger, Evidence, SessionInfo, Usage, UsageReport, Verdict } from './checkers/types.js';
 export type { Frame } from './frames/frame.js';
 /** For plugins: run a shell command in the project with a timeout; the whole process tree dies on abort. */
 export { runShellCommand, tailLines } from './checkers/shell-command.js';

@@ -8,9 +8,11 @@
  */
 import { CccError } from '../errors.js';
 import { childRunner, type ChildRunner, type RunResult } from '../process/child-process.js';
-import { checkTimeout, invalidOption, optionalName, rejectUnknownKeys } from './checker-options.js';
+import { commonOptions, nonBlank, parseCheckerOptions } from './checker-options.js';
 import { childTimeoutMs, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
+import { readVerdictShape } from './verdict-shape.js';
+import { clip } from '../value-text.js';
 
 /** What a hook reads on stdin: the plain data of the context, no functions, no frames. */
 export type HookInput = Pick<
@@ -18,16 +20,14 @@ export type HookInput = Pick<
   'sessionId' | 'transcriptPath' | 'cwd' | 'userPrompts' | 'lastAssistantMessage' | 'iteration' | 'maxIterations' | 'completionMarker' | 'timeoutSeconds'
 >;
 
+/** In the order the keys are checked: the first problem is the error. */
+const hookShape = { ...commonOptions, command: nonBlank('the command line of the hook, a non-empty string') };
+
 export function hookChecker(raw: Record<string, unknown>, deps: { runner?: ChildRunner } = {}): Checker {
-  rejectUnknownKeys('hook', raw, ['command', 'name', 'timeout_seconds']);
-  checkTimeout('hook', raw);
-  if (typeof raw.command !== 'string' || raw.command.trim() === '') {
-    throw invalidOption('hook', 'command', raw.command, 'the command line of the hook, a non-empty string');
-  }
-  const command = raw.command;
+  const { command, name } = parseCheckerOptions('hook', hookShape, raw, ['command', 'name', 'timeout_seconds']);
   const runner = deps.runner ?? childRunner;
   return {
-    name: optionalName('hook', raw),
+    name: name ?? 'hook',
     async check(ctx, signal) {
       const timeoutMs = childTimeoutMs(ctx.timeoutSeconds, Date.now());
       const result = await runner.run({
@@ -86,14 +86,10 @@ export function parseHookAnswer(stdout: string): { ok: true; verdict: Verdict } 
   const lastLine = text.split(/\r?\n/).filter((l) => l.trim() !== '').pop()!;
   const parsed = tryJson(text) ?? tryJson(lastLine);
   if (parsed === undefined) return { ok: false, problem: `printed something that is not JSON: ${preview(text)}` };
-  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-    return { ok: false, problem: `printed JSON that is not an object: ${preview(text)}` };
-  }
-  const v = parsed.value as Record<string, unknown>;
-  const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
-  if (completed === undefined) return { ok: false, problem: `answered without a boolean "completed": ${preview(text)}` };
-  if (v.feedback !== undefined && typeof v.feedback !== 'string') return { ok: false, problem: `answered a "feedback" that is not a string: ${preview(text)}` };
-  return { ok: true, verdict: { completed, feedback: (v.feedback as string | undefined) ?? '' } };
+  const shape = readVerdictShape(parsed.value);
+  if (shape.ok) return shape;
+  const problem = { 'not-object': 'printed JSON that is not an object', 'no-completed': 'answered without a boolean "completed"', 'feedback-not-string': 'answered a "feedback" that is not a string' }[shape.problem];
+  return { ok: false, problem: `${problem}: ${preview(text)}` };
 }
 
 function tryJson(text: string): { value: unknown } | undefined {
@@ -105,8 +101,7 @@ function tryJson(text: string): { value: unknown } | undefined {
 }
 
 function preview(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return JSON.stringify(flat.length > 200 ? `${flat.slice(0, 200)}…` : flat);
+  return JSON.stringify(clip(text.replace(/\s+/g, ' '), 201));
 }
 
 function stderrNote(stderr: string): string {

@@ -14,7 +14,7 @@ import { CccError, type ErrorCode } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { ABORT_GRACE_MS } from './pipeline.js';
 import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
-import type { CheckContext, Checker, CheckerLogger, SessionInfo, Usage, Verdict } from './types.js';
+import type { CheckContext, Checker, CheckerLogger, SessionInfo, Verdict } from './types.js';
 
 export interface IsolatedPluginOptions {
   specifier: string;
@@ -23,6 +23,8 @@ export interface IsolatedPluginOptions {
   moduleCacheDir?: () => string;
   /** Bounds the load and the session hooks as it bounds a check (seconds). */
   timeoutSeconds: number;
+  /** Only to learn the checker's name (see PluginWorkerData.probe). */
+  probe?: boolean;
 }
 
 /** Lines of a plugin's stdout and stderr logged per thread; the rest is counted, not kept. */
@@ -34,6 +36,26 @@ const MIN_LOAD_SECONDS = 30;
 export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promise<Checker & { dispose(): Promise<void> }> {
   const host = new PluginHost(options);
   const ready = await host.start();
+  if (ready.type === 'named') throw new Error('a plugin started for its checks answered only its name'); // only a probe asks for that
+  return forwardingChecker(host, ready);
+}
+
+/**
+ * The checker name of a plugin listed in `plugins`: a `defineChecker({ name, create })` plugin
+ * says it without `create` being called, and its thread ends at once; an older factory is called
+ * with `{}` as before, and that instance is kept (`checker`) for a declaration without options.
+ */
+export async function probeIsolatedPlugin(options: Omit<IsolatedPluginOptions, 'probe' | 'options'>): Promise<{ name: string; checker?: Checker & { dispose(): Promise<void> } }> {
+  const host = new PluginHost({ ...options, options: {}, probe: true });
+  const ready = await host.start();
+  if (ready.type === 'named') {
+    await host.dispose();
+    return { name: ready.name };
+  }
+  return { name: ready.name, checker: forwardingChecker(host, ready) };
+}
+
+function forwardingChecker(host: PluginHost, ready: Ready): Checker & { dispose(): Promise<void> } {
   const checker: Checker & { dispose(): Promise<void> } = {
     name: ready.name,
     check: (ctx, signal) => host.check(ctx, signal) as Promise<Verdict>, // its shape is checked by the pipeline, as for any checker
@@ -47,6 +69,7 @@ export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promi
 }
 
 type Ready = Extract<FromWorker, { type: 'ready' }>;
+type Named = Extract<FromWorker, { type: 'named' }>;
 
 interface Call {
   resolve(value: unknown): void;
@@ -58,7 +81,7 @@ interface Call {
 
 interface Thread {
   worker: Worker;
-  ready: Promise<Ready>;
+  ready: Promise<Ready | Named>;
   calls: Map<number, Call>;
   /** Why the thread is gone (set once it is). */
   ended?: string;
@@ -78,11 +101,11 @@ class PluginHost {
     this.name = options.specifier;
   }
 
-  async start(): Promise<Ready> {
+  async start(): Promise<Ready | Named> {
     const thread = this.spawn();
     const ready = await thread.ready;
     this.name = ready.name;
-    this.hooks = ready.hooks;
+    if (ready.type === 'ready') this.hooks = ready.hooks;
     return ready;
   }
 
@@ -198,19 +221,20 @@ class PluginHost {
       cwd: this.options.cwd,
       options: this.options.options,
       ...(this.options.moduleCacheDir ? { moduleCacheDir: this.options.moduleCacheDir() } : {}),
+      ...(this.options.probe ? { probe: true } : {}),
     };
     const worker = new Worker(workerFile(), { workerData: data, stdout: true, stderr: true });
-    const thread: Thread = { worker, calls: new Map(), ready: undefined as unknown as Promise<Ready> };
+    const thread: Thread = { worker, calls: new Map(), ready: undefined as unknown as Promise<Ready | Named> };
     this.thread = thread;
     let crash: Error | undefined;
-    thread.ready = new Promise<Ready>((resolve, reject) => {
+    thread.ready = new Promise<Ready | Named>((resolve, reject) => {
       const loadLimit = Math.max(this.options.timeoutSeconds, MIN_LOAD_SECONDS);
       const timer = setTimeout(() => {
         reject(invalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
         void this.stop(thread, 'was stopped: it did not finish loading');
       }, loadLimit * 1000);
       worker.on('message', (message: FromWorker) => {
-        if (message.type === 'ready') {
+        if (message.type === 'ready' || message.type === 'named') {
           clearTimeout(timer);
           if (thread.calls.size === 0) worker.unref();
           resolve(message);
@@ -239,7 +263,7 @@ class PluginHost {
     if (message.type !== 'done' && message.type !== 'failed' && message.type !== 'usage' && message.type !== 'cost') return;
     const call = thread.calls.get(message.id);
     if (!call) return; // an answer after the thread was told to stop, or to a call that ended
-    if (message.type === 'usage') return void call.ctx?.reportUsage?.(message.usage as Usage);
+    if (message.type === 'usage') return void call.ctx?.reportUsage?.(message.usage);
     if (message.type === 'cost') return void call.ctx?.reportCost?.(message.usd);
     thread.calls.delete(message.id);
     if (thread.calls.size === 0) thread.worker.unref();

@@ -5,8 +5,11 @@
  * round with a CccError that names it.
  */
 import { validEvidence } from './evidence.js';
+import { readVerdictShape } from './verdict-shape.js';
 import { CccError, isCccError } from '../errors.js';
-import type { CheckContext, Checker, Verdict } from './types.js';
+import { NO_USAGE, type Usage } from '../claude/usage.js';
+import type { CheckContext, Checker, UsageReport, Verdict } from './types.js';
+import { clip, jsonText } from '../value-text.js';
 
 export interface PipelineEntry {
   checker: Checker;
@@ -36,7 +39,7 @@ export async function runPipeline(
     const started = Date.now();
     options.listener?.onCheckerStart?.(name);
     try {
-      const verdict = await runOne(entry, { ...ctx, timeoutSeconds: entry.timeoutSeconds }, options.signal);
+      const verdict = await runOne(entry, { ...withUsageReports(ctx), timeoutSeconds: entry.timeoutSeconds }, options.signal);
       options.listener?.onCheckerVerdict?.(name, verdict, Date.now() - started);
       last = { verdict, checker: name };
       if (!verdict.completed) return last;
@@ -47,6 +50,28 @@ export async function runPipeline(
     }
   }
   return last;
+}
+
+/**
+ * The one usage call a checker sees: `reportUsage` takes any of the fields (the rest count as 0,
+ * so the caller's own `reportUsage` always gets a whole Usage), and the deprecated
+ * `reportCost(usd)` is `reportUsage({ cost_usd: usd })`.
+ */
+function withUsageReports(ctx: CheckContext): CheckContext {
+  const report = ctx.reportUsage;
+  if (!report) return ctx;
+  const reportUsage = (usage: UsageReport) => report(wholeUsage(usage));
+  return { ...ctx, reportUsage, reportCost: (usd) => reportUsage({ cost_usd: usd }) };
+}
+
+/** A plugin's report as a Usage: a field that is not a finite number of at least 0 counts as 0. */
+function wholeUsage(report: UsageReport): Usage {
+  const whole: Usage = { ...NO_USAGE };
+  for (const key of Object.keys(NO_USAGE) as Array<keyof Usage>) {
+    const value: unknown = report?.[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) whole[key] = value;
+  }
+  return whole;
 }
 
 /**
@@ -91,16 +116,14 @@ async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSign
 }
 
 export function validateVerdict(checker: string, value: unknown): Verdict {
-  if (value && typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    const completed = typeof v.completed === 'boolean' ? v.completed : typeof v.allow_stop === 'boolean' ? v.allow_stop : undefined;
-    const feedback = v.feedback === undefined ? '' : v.feedback;
-    const evidence = validEvidence(v.evidence);
-    if (completed !== undefined && typeof feedback === 'string') return { completed, feedback, ...(evidence ? { evidence } : {}) };
+  const shape = readVerdictShape(value);
+  if (shape.ok) {
+    const evidence = validEvidence((value as { evidence?: unknown }).evidence);
+    return { ...shape.verdict, ...(evidence ? { evidence } : {}) };
   }
   throw new CccError(
     'CHECKER_FAILED',
-    `checker "${checker}" returned ${preview(value)}; expected { completed: boolean, feedback: string }`,
+    `checker "${checker}" returned ${clip(jsonText(value), 201)}; expected { completed: boolean, feedback: string }`,
     { data: { checker } },
   );
 }
@@ -109,14 +132,4 @@ function asCheckerError(checker: string, error: unknown): CccError {
   if (isCccError(error)) return error.data.checker ? error : new CccError(error.code, `checker "${checker}": ${error.message}`, { data: { ...error.data, checker }, cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new CccError('CHECKER_FAILED', `checker "${checker}" threw: ${message}`, { data: { checker }, cause: error });
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -9,17 +9,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { importUserModule, resolvePackage } from '../config/user-module.js';
 import { CccError, isCccError } from '../errors.js';
+import { isCheckerDefinition } from './define-checker.js';
 import type { BuildContext, PluginLoader } from './registry.js';
 import type { Checker } from './types.js';
+import { kindOf } from '../value-text.js';
 
 /** Options next to `use` that belong to the pipeline, not to the plugin's factory. */
 const PIPELINE_OPTIONS = new Set(['timeout_seconds']);
 
-/** A path (`./x.ts`, `/abs/x.js`, `x.ts`) rather than a package name. */
+/** A path (`./x.ts`, `/abs/x.js`, `x.ts`, or the `file:` URL a definition's `module` gives) rather than a package name. */
 export function isPluginPath(specifier: string): boolean {
-  return specifier.startsWith('.') || path.isAbsolute(specifier) || /\.(c|m)?(t|j)s$/.test(specifier);
+  return specifier.startsWith('.') || specifier.startsWith('file:') || path.isAbsolute(specifier) || /\.(c|m)?(t|j)s$/.test(specifier);
+}
+
+/** A plugin path, or a package name with an optional subpath (`ccc-supervisor/plugins/test-gate`). */
+export function isPluginSpecifier(specifier: string): boolean {
+  return isPluginPath(specifier) || /^(@[\w.-]+\/)?[\w.-]+(\/[\w.-]+)*$/.test(specifier);
 }
 
 /** The module's default export, as loaded: a checker object or a factory, not yet validated. */
@@ -35,7 +43,7 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   if (!('default' in namespace) || namespace.default === undefined) {
     const named = Object.keys(namespace).filter((k) => k !== 'default');
     const has = named.length ? ` (it exports only ${named.join(', ')})` : '';
-    throw invalid(specifier, `has no default export${has}. Write \`export default defineChecker({ name, check })\` or export a factory \`(options) => checker\`.`);
+    throw invalid(specifier, `has no default export${has}. Write \`export default defineChecker({ name, check })\` or \`export default defineChecker({ name, create: (options) => checker })\`.`);
   }
   return { file, exported: namespace.default };
 }
@@ -48,42 +56,48 @@ export const loadPluginChecker: PluginLoader = async (specifier, options, contex
 
 export interface NamedPlugin {
   specifier: string;
-  /** The plugin instantiated without options (to learn its name): a declaration without options may use it as it is. */
-  checker: LoadedPlugin;
+  /** An older factory, instantiated without options to learn its name: a declaration without options may use it as it is. */
+  checker?: LoadedPlugin;
 }
+
+/** What learning a plugin's name gives: the name, and the instance when learning it meant making one. */
+export interface ProbedPlugin {
+  name: string;
+  checker?: LoadedPlugin;
+}
+
+/** Learns the checker name of a module listed in `plugins`. */
+export type PluginProber = (specifier: string, context: BuildContext) => Promise<ProbedPlugin>;
+
 
 /** A loaded plugin; `dispose` ends what it runs in when the pipeline does not use it. */
 export type LoadedPlugin = Checker & { dispose?(): Promise<void> };
 
 /**
  * The modules listed in config `plugins`, keyed by their checker's name, so `supervisor.checkers`
- * can say `'test-gate'` instead of a path. A factory is called once without options to learn
- * that name; give its options defaults, or name the plugin by path in `supervisor.checkers`.
+ * can say `'test-gate'` instead of a path. A `defineChecker({ name, create })` plugin says its name
+ * without being instantiated; an older factory is called once without options to learn it (give
+ * its options defaults, or name the plugin by path in `supervisor.checkers`).
  */
-export async function loadNamedPlugins(
-  context: BuildContext,
-  builtIns: readonly string[],
-  load: (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>,
-): Promise<Map<string, NamedPlugin>> {
-  const loaded = await Promise.allSettled(context.config.plugins.map((specifier) => load(specifier, {}, context)));
+export async function loadNamedPlugins(context: BuildContext, builtIns: readonly string[], probe: PluginProber): Promise<Map<string, NamedPlugin>> {
+  const probed = await Promise.allSettled(context.config.plugins.map((specifier) => probe(specifier, context)));
   const disposeAll = async () => {
-    for (const l of loaded) if (l.status === 'fulfilled') await l.value.dispose?.();
+    for (const p of probed) if (p.status === 'fulfilled') await p.value.checker?.dispose?.();
   };
   const named = new Map<string, NamedPlugin>();
   for (const [i, specifier] of context.config.plugins.entries()) {
-    const result = loaded[i]!;
+    const result = probed[i]!;
     if (result.status === 'rejected') {
       await disposeAll();
       throw result.reason;
     }
-    const checker = result.value;
-    const { name } = checker;
+    const { name, checker } = result.value;
     const clash = builtIns.includes(name) ? 'the built-in checker' : named.has(name) ? `the plugin "${named.get(name)!.specifier}"` : undefined;
     if (clash) {
       await disposeAll();
       throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
     }
-    named.set(name, { specifier, checker });
+    named.set(name, { specifier, ...(checker ? { checker } : {}) });
   }
   return named;
 }
@@ -91,6 +105,16 @@ export async function loadNamedPlugins(
 /** Turns a default export into a validated Checker: calls a factory with `options`, checks the shape. */
 export async function instantiatePlugin(specifier: string, exported: unknown, options: Record<string, unknown>): Promise<Checker> {
   const own = Object.fromEntries(Object.entries(options).filter(([key]) => !PIPELINE_OPTIONS.has(key)));
+  if (isCheckerDefinition(exported)) {
+    let made: unknown;
+    try {
+      made = await exported.create(own);
+    } catch (error) {
+      if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
+      throw invalid(specifier, `factory threw: ${error instanceof Error ? error.message : String(error)}`, error);
+    }
+    return namedBody(specifier, exported.checkerName, made);
+  }
   if (typeof exported !== 'function') {
     const extra = Object.keys(own);
     if (extra.length > 0) {
@@ -110,17 +134,33 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
 
 export function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
   if (value === null || typeof value !== 'object') {
-    throw invalid(specifier, `${what} is ${describe(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
+    throw invalid(specifier, `${what} is ${kindOf(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
   }
   const candidate = value as Record<string, unknown>;
   const problems: string[] = [];
-  if (typeof candidate.name !== 'string' || candidate.name.trim() === '') problems.push(`"name" must be a non-empty string (got ${describe(candidate.name)})`);
-  if (typeof candidate.check !== 'function') problems.push(`"check" must be a function (got ${describe(candidate.check)})`);
+  if (typeof candidate.name !== 'string' || candidate.name.trim() === '') problems.push(`"name" must be a non-empty string (got ${kindOf(candidate.name)})`);
+  if (typeof candidate.check !== 'function') problems.push(`"check" must be a function (got ${kindOf(candidate.check)})`);
   for (const hook of ['onSessionStart', 'onFrame', 'onSessionEnd']) {
-    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') problems.push(`"${hook}" must be a function when present (got ${describe(candidate[hook])})`);
+    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') problems.push(`"${hook}" must be a function when present (got ${kindOf(candidate[hook])})`);
   }
   if (problems.length > 0) throw invalid(specifier, `${what} is not a checker: ${problems.join('; ')}.`);
   return value as Checker;
+}
+
+/** What a definition's `create` returned, as a checker with the definition's name; its methods keep their `this`. */
+function namedBody(specifier: string, name: string, made: unknown): Checker {
+  const what = 'the checker its create returned';
+  if (made === null || typeof made !== 'object') return validateChecker(specifier, made, what);
+  const body = made as Record<string, unknown>;
+  if (body.name !== undefined && body.name !== name) {
+    throw invalid(specifier, `is defined as "${name}", but ${what} is named ${kindOf(body.name)}; leave the name out of what create returns.`);
+  }
+  const view: Record<string, unknown> = { name };
+  for (const key of ['check', 'onSessionStart', 'onFrame', 'onSessionEnd']) {
+    const member = body[key];
+    if (member !== undefined) view[key] = typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(made) : member;
+  }
+  return validateChecker(specifier, view, what);
 }
 
 /**
@@ -139,7 +179,7 @@ function resolveOwnPackage(specifier: string): string | undefined {
 
 async function locatePlugin(specifier: string, cwd: string): Promise<string> {
   if (isPluginPath(specifier)) {
-    const file = path.resolve(cwd, specifier);
+    const file = specifier.startsWith('file:') ? fileURLToPath(specifier) : path.resolve(cwd, specifier);
     if (!fs.existsSync(file)) throw invalid(specifier, `does not exist (looked for ${file}). Check the path; relative paths start from ${cwd}.`);
     return file;
   }
@@ -152,13 +192,4 @@ async function locatePlugin(specifier: string, cwd: string): Promise<string> {
 
 function invalid(specifier: string, problem: string, cause?: unknown): CccError {
   return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier }, cause });
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

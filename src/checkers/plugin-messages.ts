@@ -1,11 +1,11 @@
 /**
  * What ccc and a checker plugin's worker thread say to each other (isolated-plugin.ts and
  * plugin-worker.ts). Every message is structured-cloned, so a check's context crosses without its
- * functions (the logger, reportUsage, reportCost): the worker rebuilds them as messages back.
+ * functions (the logger, reportUsage and its deprecated alias reportCost): the worker rebuilds
+ * them as messages back.
  */
-import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
-import type { CheckContext } from './types.js';
+import type { CheckContext, UsageReport } from './types.js';
 
 /** The plugin a worker loads, as configured: resolved and instantiated in the worker, never in ccc. */
 export interface PluginWorkerData {
@@ -15,6 +15,11 @@ export interface PluginWorkerData {
   options: Record<string, unknown>;
   /** The TypeScript transpile cache (see user-module.ts). */
   moduleCacheDir?: string;
+  /**
+   * Only to learn the checker's name (a module listed in `plugins`): a definition answers `named`
+   * without `create` being called; an older factory is still called with the options.
+   */
+  probe?: boolean;
 }
 
 /** A check's context without the functions: those come back as `log` and `usage` messages. */
@@ -32,11 +37,13 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export type FromWorker =
   | { type: 'ready'; name: string; hooks: { onSessionStart: boolean; onFrame: boolean; onSessionEnd: boolean } }
+  | { type: 'named'; name: string }
   | { type: 'invalid'; error: PortableError }
   | { type: 'done'; id: number; value: unknown }
   | { type: 'failed'; id: number; error: PortableError }
   | { type: 'log'; level: LogLevel; message: string; fields?: Record<string, unknown> }
-  | { type: 'usage'; id: number; usage: Usage }
+  | { type: 'usage'; id: number; usage: UsageReport }
+  /** The deprecated `reportCost`, passed on as it was called (the pipeline turns it into a usage report). */
   | { type: 'cost'; id: number; usd: number };
 
 /** An error as it crosses the thread boundary: a CccError keeps its code and data. */

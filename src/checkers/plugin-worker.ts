@@ -1,17 +1,18 @@
 /**
  * A checker plugin's own thread (started by isolated-plugin.ts): it loads the plugin as ccc used
  * to in its own thread (plugin-loader.ts: jiti for TypeScript, the factory called with the
- * options, the shape validated), says `ready` with the plugin's name and hooks, then runs what
+ * options, the shape validated), says `ready` with the plugin's name and hooks (or, asked only for
+ * the name of a `defineChecker({ name, create })` plugin, `named` without calling it), then runs what
  * ccc asks. The plugin sees the same `ctx` and `SessionInfo` as before: the logger and the usage
  * reports are messages back to ccc. Whatever the plugin does to this thread (`process.exit`, a
  * loop that never yields, writes to stdout) ends or blocks this thread only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import { importPluginModule, instantiatePlugin } from './plugin-loader.js';
 import type { FromWorker, LogLevel, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
-import type { CheckContext, Checker, CheckerLogger } from './types.js';
+import { isCheckerDefinition } from './define-checker.js';
+import type { CheckContext, Checker, CheckerLogger, UsageReport } from './types.js';
 
 const port = parentPort!;
 const data = workerData as PluginWorkerData;
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   let checker: Checker;
   try {
     const { exported } = await importPluginModule(data.specifier, data.cwd, data.moduleCacheDir === undefined ? undefined : () => data.moduleCacheDir!);
+    if (data.probe && isCheckerDefinition(exported)) return send({ type: 'named', name: exported.checkerName }); // ccc ends this thread
     checker = await instantiatePlugin(data.specifier, exported, data.options);
   } catch (error) {
     return send({ type: 'invalid', error: portable(error) }); // ccc ends this thread
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
         const ctx: CheckContext = {
           ...message.ctx,
           logger,
-          reportUsage: (usage: Usage) => send({ type: 'usage', id: message.id, usage }),
+          reportUsage: (usage: UsageReport) => send({ type: 'usage', id: message.id, usage: cloneable(usage as Record<string, unknown>) as UsageReport }),
           reportCost: (usd: number) => send({ type: 'cost', id: message.id, usd }),
         };
         void check(message.id, ctx);

@@ -4,9 +4,10 @@
  */
 import type { CccConfig } from '../config/types.js';
 import { CccError } from '../errors.js';
+import { checkerTimeoutSeconds } from './checker-timeout.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
-import { loadNamedPlugins, type LoadedPlugin } from './plugin-loader.js';
+import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin, type PluginProber } from './plugin-loader.js';
 import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import type { Checker } from './types.js';
 
@@ -40,20 +41,34 @@ export const builtInCheckers: Record<string, CheckerBuilder> = {
 /** Loads a plugin checker by path or package name. */
 export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>;
 
+/** How plugins load: each declaration's instance, and the names of the modules listed in `plugins`. */
+export interface PluginLoading {
+  load: PluginLoader;
+  probe: PluginProber;
+}
+
 /** Plugins run in a worker thread each (isolated-plugin.ts), loaded there: their code never runs in ccc's thread. */
 export const loadIsolatedPlugin: PluginLoader = async (specifier, options, context) => {
   const { startIsolatedPlugin } = await import('./isolated-plugin.js');
   return startIsolatedPlugin({ specifier, options, cwd: context.cwd, moduleCacheDir: context.moduleCacheDir, timeoutSeconds: timeoutOf(options, context) });
 };
 
+const probeIsolatedPlugin: PluginProber = async (specifier, context) => {
+  const { probeIsolatedPlugin: probe } = await import('./isolated-plugin.js');
+  return probe({ specifier, cwd: context.cwd, moduleCacheDir: context.moduleCacheDir, timeoutSeconds: context.config.supervisor.timeout_seconds });
+};
+
+export const isolatedPlugins: PluginLoading = { load: loadIsolatedPlugin, probe: probeIsolatedPlugin };
+
 /**
  * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker
- * name; else a plugin module by path or package name. Plugins load through `loadPlugin` (each in
- * its own thread unless a test passes another loader), all at once; the first declaration that
- * fails is the error.
+ * name; else a plugin module by path or package name (a `defineChecker` definition called in
+ * `ccc.config.ts` gives one of these). Plugins load through `plugins` (each in its own thread
+ * unless a test passes another way), all at once; the first declaration that fails is the error.
  */
-export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoader = loadIsolatedPlugin): Promise<PipelineEntry[]> {
-  const named = await loadNamedPlugins(context, Object.keys(builtInCheckers), loadPlugin);
+export async function buildPipeline(context: BuildContext, plugins: PluginLoading = isolatedPlugins): Promise<PipelineEntry[]> {
+  const loadPlugin = plugins.load;
+  const named = await loadNamedPlugins(context, Object.keys(builtInCheckers), plugins.probe);
   const taken = new Set<string>(); // plugins whose instance without options a declaration took
   const declarations = context.config.supervisor.checkers.map(normalizeDeclaration);
   const checkers = await Promise.allSettled(
@@ -62,12 +77,12 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
       const plugin = named.get(use);
       if (builder) return builder(options, context);
       if (plugin) {
-        // Loaded without options to learn its name: used as it is by the first declaration that adds none.
-        const take = Object.keys(options).length === 0 && !taken.has(use);
+        // An older factory made without options to learn its name: used as it is by the first declaration that adds none.
+        const take = plugin.checker !== undefined && Object.keys(options).length === 0 && !taken.has(use);
         if (take) taken.add(use);
-        return take ? plugin.checker : loadPlugin(plugin.specifier, options, context);
+        return take ? plugin.checker! : loadPlugin(plugin.specifier, options, context);
       }
-      if (looksLikePlugin(use)) return loadPlugin(use, options, context);
+      if (isPluginSpecifier(use)) return loadPlugin(use, options, context);
       throw new CccError(
         'PLUGIN_INVALID',
         `Unknown checker "${use}" in supervisor.checkers. Use one of: ${[...Object.keys(builtInCheckers), ...named.keys()].join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
@@ -75,7 +90,7 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
       );
     }),
   );
-  for (const [name, plugin] of named) if (!taken.has(name)) await plugin.checker.dispose?.();
+  for (const [name, plugin] of named) if (!taken.has(name)) await plugin.checker?.dispose?.();
   const failed = checkers.find((c): c is PromiseRejectedResult => c.status === 'rejected');
   if (failed) {
     for (const c of checkers) if (c.status === 'fulfilled') await c.value.dispose?.();
@@ -85,10 +100,5 @@ export async function buildPipeline(context: BuildContext, loadPlugin: PluginLoa
 }
 
 function timeoutOf(options: Record<string, unknown>, context: BuildContext): number {
-  return typeof options.timeout_seconds === 'number' ? options.timeout_seconds : context.config.supervisor.timeout_seconds;
-}
-
-function looksLikePlugin(use: string): boolean {
-  // a path, or a package name with an optional subpath (ccc-supervisor/plugins/test-gate)
-  return use.startsWith('.') || use.startsWith('/') || /\.(c|m)?(t|j)s$/.test(use) || /^(@[\w.-]+\/)?[\w.-]+(\/[\w.-]+)*$/.test(use);
+  return checkerTimeoutSeconds(options, context.config.supervisor.timeout_seconds);
 }

@@ -4,7 +4,8 @@
  * expressions, written either bare (`all tests pass`) or with flags (`/error/i`); an invalid one is
  * a configuration error naming the key, at build time.
  */
-import { checkTimeout, invalidOption, optionalName, optionalStringList, rejectUnknownKeys } from './checker-options.js';
+import { z } from 'zod';
+import { commonOptions, invalidOption, nonBlank, parseCheckerOptions, stringList } from './checker-options.js';
 
 export interface MessageRule {
   /** As written in config, for feedback. */
@@ -20,20 +21,33 @@ export interface RuleOptions {
   requireMarker: boolean;
 }
 
-const KEYS = ['commands', 'must_match', 'must_not_match', 'require_marker', 'name', 'timeout_seconds'] as const;
+/** A pattern, compiled; one that does not compile says why in its "expected …" text. */
+const pattern = nonBlank('a non-empty string').transform((source, ctx): MessageRule => {
+  const regex = compile(source);
+  if (typeof regex === 'string') {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, params: { allowed: `a valid regular expression (${regex})` } });
+    return z.NEVER;
+  }
+  return { source, regex };
+});
+
+/** In the order the keys are checked: the first problem is the error. */
+const ruleShape = {
+  ...commonOptions,
+  require_marker: z.boolean().describe('true or false').default(false),
+  commands: stringList,
+  must_match: z.array(pattern).describe('a list of strings').default([]),
+  must_not_match: z.array(pattern).describe('a list of strings').default([]),
+};
 
 export function parseRuleOptions(raw: Record<string, unknown>): RuleOptions {
-  rejectUnknownKeys('rule', raw, KEYS);
-  checkTimeout('rule', raw);
-  if (raw.require_marker !== undefined && typeof raw.require_marker !== 'boolean') {
-    throw invalidOption('rule', 'require_marker', raw.require_marker, 'true or false');
-  }
+  const parsed = parseCheckerOptions('rule', ruleShape, raw, ['commands', 'must_match', 'must_not_match', 'require_marker', 'name', 'timeout_seconds']);
   const options: RuleOptions = {
-    name: optionalName('rule', raw),
-    commands: optionalStringList('rule', raw, 'commands'),
-    mustMatch: compileAll(raw, 'must_match'),
-    mustNotMatch: compileAll(raw, 'must_not_match'),
-    requireMarker: raw.require_marker === true,
+    name: parsed.name ?? 'rule',
+    commands: parsed.commands,
+    mustMatch: parsed.must_match,
+    mustNotMatch: parsed.must_not_match,
+    requireMarker: parsed.require_marker,
   };
   if (!options.commands.length && !options.mustMatch.length && !options.mustNotMatch.length && !options.requireMarker) {
     throw invalidOption('rule', 'commands', undefined, 'at least one rule: commands, must_match, must_not_match or require_marker: true');
@@ -41,11 +55,8 @@ export function parseRuleOptions(raw: Record<string, unknown>): RuleOptions {
   return options;
 }
 
-function compileAll(raw: Record<string, unknown>, key: string): MessageRule[] {
-  return optionalStringList('rule', raw, key).map((source, i) => ({ source, regex: compile(source, `${key}[${i}]`) }));
-}
-
-function compile(source: string, key: string): RegExp {
+/** The regular expression, or why it does not compile. */
+function compile(source: string): RegExp | string {
   const withFlags = /^\/(.+)\/([a-z]*)$/s.exec(source);
   const pattern = withFlags ? withFlags[1]! : source;
   // `g` and `y` make test()/exec() stateful across calls; one answer per message is wanted.
@@ -53,6 +64,6 @@ function compile(source: string, key: string): RegExp {
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
-    throw invalidOption('rule', key, source, `a valid regular expression (${(error as Error).message})`);
+    return (error as Error).message;
   }
 }

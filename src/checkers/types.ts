@@ -1,5 +1,5 @@
 /**
- * The checker contract (design section 7). A checker reviews the agent's work each time the agent
+ * The checker contract (docs/reviewer.md). A checker reviews the agent's work each time the agent
  * stops and answers with a Verdict. Checkers run in a pipeline, in configured order; the first
  * "not completed" ends the round and its feedback becomes the agent's next message.
  *
@@ -13,6 +13,9 @@ import type { Frame } from '../frames/frame.js';
 import type { Evidence } from './evidence.js';
 
 export type { Evidence, Usage };
+
+/** A usage report: any of the fields of `Usage`. */
+export type UsageReport = Partial<Usage>;
 
 export interface Verdict {
   /** True when the work is done and the agent may stop. */
@@ -57,10 +60,13 @@ export interface CheckContext {
   /** Environment for child processes (provider variables included). */
   env: NodeJS.ProcessEnv;
   logger: CheckerLogger;
-  /** Cost of this check, reported back by checkers that spend money (USD). */
+  /**
+   * What a model call of this check spent: tokens and cost, any of them (the rest count as 0),
+   * e.g. `ctx.reportUsage?.({ cost_usd: 0.02 })`. Summed into the verdict, the summary and the cost cap.
+   */
+  reportUsage?(usage: UsageReport): void;
+  /** @deprecated Use `reportUsage({ cost_usd })`; kept so that older plugins run. */
   reportCost?(usd: number): void;
-  /** Tokens and cost of a model call this check made (summed into the verdict and the cost cap). */
-  reportUsage?(usage: Usage): void;
 }
 
 export interface SessionInfo {
@@ -79,14 +85,8 @@ export interface Checker {
 }
 
 /**
- * A plugin module's default export: a checker, or a factory that receives the options written
- * next to `use` in config (`{ use: './plugins/test-gate.ts', command: 'npm test' }`).
+ * A plugin module's default export in its older shape: a factory that receives the options
+ * written next to `use` in config. `defineChecker({ name, create })` (define-checker.ts) is the
+ * newer one: its name is known without calling it.
  */
 export type CheckerFactory<Options = Record<string, unknown>> = (options: Options) => Checker;
-
-/** Identity helper that gives plugin authors type checking. */
-export function defineChecker<Options = Record<string, unknown>>(
-  checker: Checker | CheckerFactory<Options>,
-): Checker | CheckerFactory<Options> {
-  return checker;
-}

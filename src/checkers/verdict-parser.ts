@@ -1,14 +1,16 @@
 /**
- * Turns what a reviewer answered into a Verdict (design section 6). `--json-schema` structured
- * output is the normal path, but it has failed across claude releases (missing
- * `structured_output`; a model that answers in text: claude then nags once with
- * `[structured-output-enforce]` and gives up with a plain-text `result`), so the result text is
- * always a fallback: a verdict object in fences or bare, amid prose, or the completion marker on a
- * line of its own. Undefined means unparseable: the caller retries or reports the checker failed.
+ * Turns what a reviewer answered into a Verdict (docs/reviewer.md). The reviewer runs without
+ * `--json-schema` (it would change the tool list and lose the prompt cache), so its verdict is in
+ * the `result` text: a verdict object in fences or bare, amid prose, or the completion marker on a
+ * line of its own. `structured_output` is read first for callers that do pass a schema, whose
+ * answer may still come as text (a model that ignores the schema gets one
+ * `[structured-output-enforce]` reminder, then claude gives up with a plain-text `result`).
+ * Undefined means unparseable: the caller retries or reports the checker failed.
  */
-import { isJsonObject, lastJsonObject } from '../claude/json-in-text.js';
+import { lastJsonObject } from '../claude/json-in-text.js';
 import type { Frame } from '../frames/frame.js';
 import type { Verdict } from './types.js';
+import { readVerdictShape } from './verdict-shape.js';
 
 export interface VerdictSources {
   /** The `result` frame's `structured_output`. */
@@ -41,16 +43,10 @@ export function verdictFromResultFrame(frame: Frame, completionMarker: string): 
   });
 }
 
-/** `{completed: boolean, feedback?: string}`, with `allow_stop` accepted for `completed`. */
+/** `{completed: boolean, feedback?: string}`, with `allow_stop` accepted for `completed`; a model may write `feedback: null`. */
 function asVerdict(value: unknown): Verdict | undefined {
-  if (!isJsonObject(value)) return undefined;
-  const record = value;
-  const completed = typeof record.completed === 'boolean' ? record.completed : record.allow_stop;
-  if (typeof completed !== 'boolean') return undefined;
-  const feedback = record.feedback;
-  if (feedback === undefined || feedback === null) return { completed, feedback: '' };
-  if (typeof feedback !== 'string') return undefined;
-  return { completed, feedback };
+  const shape = readVerdictShape(value, { nullFeedback: true });
+  return shape.ok ? shape.verdict : undefined;
 }
 
 /** The verdict object that starts last in `text` (fences and prose around it are ignored). */

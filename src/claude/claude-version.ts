@@ -1,6 +1,6 @@
 /**
- * `claude --version`, remembered between runs in `<config dir>/ccc/claude-version.json` (issue 16:
- * starting claude made `ccc --version` about 2× node's own start). The entry is keyed by the
+ * `claude --version`, remembered between runs in `<config dir>/ccc/claude-version.json` (starting
+ * claude made `ccc --version` about 2× node's own start). The entry is keyed by the
  * configured command and the executable it resolved to: its real path, size, mtime, ctime and
  * inode. Updating or reinstalling claude replaces or rewrites that file, which changes the inode or
  * the ctime even when a tool keeps the mtime, so claude is asked again. What the key cannot see: a

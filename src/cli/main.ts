@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `ccc` executable. `supervisor-hook` takes a fast path (no CLI parser, no RxJS) because
- * Claude Code waits for it at every stop, and so does a bare `ccc --version` (issue 16: the parser
- * and the command table were a third of its time); everything else goes through the command table.
+ * Claude Code waits for it at every stop, and so does a bare `ccc --version` (the parser and
+ * the command table were a third of its time); everything else goes through the command table.
  */
 const argv = process.argv.slice(2);
 

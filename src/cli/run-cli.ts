@@ -2,7 +2,7 @@
  * Parses the command line with commander and dispatches to the command table. Errors of class
  * CccError print their message and exit with their code; anything else is a bug (exit 1).
  * The supervised launch skips the parser and the table; commands load what they run on their own
- * (issue 16: every start paid for every command's modules).
+ * (otherwise every start paid for every command's modules: docs/architecture.md, "Start-up").
  */
 import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';
@@ -46,7 +46,7 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 async function launchSupervisedFromCli(argv: string[]): Promise<number> {
-  const { launchSupervised } = await import('../loop/launch-supervised.js');
+  const { launchSupervised } = await import('./launch-supervised.js');
   const { providerForSupervisedLaunch } = await import('../providers/supervised-provider.js');
   const launch = await providerForSupervisedLaunch(argv, { cwd: process.cwd(), env: process.env });
   return launchSupervised(launch.argv, {

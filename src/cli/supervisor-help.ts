@@ -1,7 +1,7 @@
 /**
  * The help of the supervised modes (`ccc --supervisor --help`, and the end of `ccc --help`):
  * usage, every option of `supervisor-args.ts` (a test keeps the two tables in step) and the exit
- * codes of design section 3.
+ * codes (docs/exit-codes.md).
  */
 const USAGE = `Supervised modes:
   ccc [provider] --supervisor [options] [--] [claude args…]             interactive: the Claude Code TUI

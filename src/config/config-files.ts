@@ -1,7 +1,7 @@
 /**
  * Reading the two file layers: the global `<config dir>/ccc.json` and the project config found
  * by cosmiconfig. TypeScript files load through jiti, never through the TypeScript compiler API
- * (design 11b: the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
+ * (the compiler's JS API is gone in TypeScript 7; cosmiconfig's own TS loader needs it).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +12,7 @@ import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.j
 import { guardConfigLoad } from './load-guard.js';
 import { isPlainObject } from './rules.js';
 import { importUserModule } from './user-module.js';
+import { kindOf } from '../value-text.js';
 
 export interface LoadedFile {
   file: string;
@@ -111,15 +112,9 @@ function typeScriptLoader(cacheDir: (() => string) | undefined): Loader {
 
 function asObject(value: unknown, file: string): Record<string, unknown> {
   if (isPlainObject(value)) return value;
-  throw new CccError('CONFIG_INVALID', `Invalid configuration in ${file}: the file must export an object, got ${describe(value)}.`, {
+  throw new CccError('CONFIG_INVALID', `Invalid configuration in ${file}: the file must export an object, got ${kindOf(value, 'a non-plain object')}.`, {
     data: { file },
   });
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'a non-plain object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 function unreadable(file: string, error: unknown): CccError {

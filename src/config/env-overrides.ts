@@ -4,8 +4,8 @@
  *
  * An empty variable counts as unset (`CCC_OBSERVER_TOKEN= ccc …` clears nothing and sets
  * nothing). A value that does not parse is a CONFIG_INVALID error naming the variable, the value
- * and what is allowed, unless the entry says `onInvalid: 'warn'` (document 003 asks that of
- * SUPERVISOR_MAX_RESTART_ATTEMPTS): then the lower layers' value stands and a warning is kept.
+ * and what is allowed, unless the entry says `onInvalid: 'warn'` (SUPERVISOR_MAX_RESTART_ATTEMPTS, so that `ccc mcp`
+ * still starts with a sane restart limit): then the lower layers' value stands and a warning is kept.
  */
 import { CccError } from '../errors.js';
 import { envBoolean, envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
@@ -36,7 +36,7 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumberAbove(0)),
   override('CCC_CLAUDE', 'claude.command', envString()),
   override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
-  // `ccc mcp` (document 003 names). SUP-005: an invalid restart limit warns and keeps the default.
+  // `ccc mcp`, under the names its users already set. An invalid restart limit warns and keeps the default.
   override('SUPERVISOR_ENABLED', 'mcp.enabled', envBoolean()),
   override('SUPERVISOR_MAX_RESTART_ATTEMPTS', 'mcp.max_restart_attempts', envInteger(0), { onInvalid: 'warn' }),
   override('SUPERVISOR_RESTART_DELAY_MS', 'mcp.restart_delay_ms', envInteger(0)),

@@ -1,5 +1,5 @@
 /**
- * The one schema of the configuration (design section 4): validation, the types (types.ts infers
+ * The one schema of the configuration (README.md, "Configuration"): validation, the types (types.ts infers
  * them from here) and the "must be …" text of every key (each rule's description, see rules.ts).
  * ccc's own sections are strict: an unknown key is an error. `providers`, `settings` and checker
  * options are open, because they belong to Claude Code or to a plugin, not to ccc.
@@ -16,9 +16,12 @@ function unsettable<T extends z.ZodTypeAny>(schema: T) {
     .describe(schema.description ?? '');
 }
 
-const CHECKER = 'a checker name, or an object { use: "<name>", ...options }';
+const CHECKER = 'a checker name, or an object { use: "<name>", ...options } (what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" }))';
 
-/** A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. */
+/**
+ * A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. A plugin's
+ * `defineChecker` definition, called in ccc.config.ts, returns the latter (define-checker.ts).
+ */
 const checkerDeclaration = z.union([z.string().min(1), z.object({ use: nonEmptyString }).passthrough()]).describe(CHECKER);
 
 /** A provider: its `env` becomes environment variables (strings); other keys are free. */
@@ -122,9 +125,10 @@ function child(node: z.ZodTypeAny, key: string | number): z.ZodTypeAny | undefin
   return undefined;
 }
 
-/** The schema inside optional, nullable and effect (refine, transform) wrappers. */
+/** The schema inside optional, nullable, default and effect (refine, transform) wrappers. */
 export function unwrap(node: z.ZodTypeAny): z.ZodTypeAny {
   if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) return unwrap(node.unwrap() as z.ZodTypeAny);
   if (node instanceof z.ZodEffects) return unwrap(node.innerType() as z.ZodTypeAny);
+  if (node instanceof z.ZodDefault) return unwrap(node.removeDefault() as z.ZodTypeAny);
   return node;
 }

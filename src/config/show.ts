@@ -10,7 +10,7 @@ import type { ConfigLayer, ResolvedConfig } from './types.js';
 /** Leaf names whose values are credentials: shown masked in text (never in `--json`, which scripts read). */
 const SECRET_KEY = /token|secret|password|api_?key|auth/i;
 
-/** The reviewer's instructions file a run would use (undefined: none) and why; see cli/prompt-in-use.ts. */
+/** The reviewer's instructions file a run would use (undefined: none) and why; see doctor/prompt-in-use.ts. */
 export interface PromptInUse {
   path?: string;
   why: string;

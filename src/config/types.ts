@@ -1,6 +1,6 @@
 /**
- * The configuration types of design section 4, inferred from `schema.ts`. Keys keep the
- * snake_case names of the original documents so an existing `ccc.json` keeps working.
+ * The configuration types, inferred from `schema.ts`. Keys are snake_case, as they have been
+ * since the first release, so an existing `ccc.json` keeps working.
  */
 import type { z } from 'zod';
 import type { configSchema } from './schema.js';

@@ -1,7 +1,7 @@
 /**
  * Loading the user's own modules (`ccc.config.ts`, checker plugins) through jiti, so TypeScript
- * works without a build step and without the compiler's JS API (design 11b). jiti is imported on
- * first use: most runs load no user module and keep a fast start.
+ * works without a build step and without the compiler's JS API (gone from TypeScript 7, which
+ * cosmiconfig's own TypeScript loader needs). jiti is imported on first use: most runs load no user module and keep a fast start.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,8 +10,8 @@ import type { Jiti } from 'jiti';
 const instances = new Map<string, Jiti>();
 
 /**
- * One jiti per transpile cache: `cacheDir` keeps transpiled files on disk (issue 16: a
- * ccc.config.ts cost 200-500 ms of Babel on every launch, about 10 ms once cached); without it
+ * One jiti per transpile cache: `cacheDir` keeps transpiled files on disk (a ccc.config.ts cost
+ * 200-500 ms of Babel on every launch, about 10 ms once cached); without it
  * nothing is written anywhere.
  */
 async function jiti(cacheDir?: string): Promise<Jiti> {
@@ -19,14 +19,19 @@ async function jiti(cacheDir?: string): Promise<Jiti> {
   const existing = instances.get(key);
   if (existing) return existing;
   // Required, not imported: jiti is a 190 KB CommonJS bundle, and an ESM import of it first scans
-  // the whole file for its export names (about 120 ms against 30 here, issue 16).
+  // the whole file for its export names (about 120 ms against 30 here).
   const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
   const instance = createJiti(import.meta.url, {
     fsCache: cacheDir ?? false,
     // Every load reads the file again: a long-running session may load an edited plugin or config.
     moduleCache: false,
     // `import { defineChecker } from 'ccc-supervisor'` works even where ccc is installed globally.
-    alias: { 'ccc-supervisor': fileURLToPath(new URL('../index.js', import.meta.url)) },
+    // Likewise `import testGate from 'ccc-supervisor/plugins/test-gate'` in a ccc.config.ts: the
+    // bundled plugins are built to dist/plugins/, two levels up from src/config/ and dist/config/.
+    alias: {
+      'ccc-supervisor': fileURLToPath(new URL('../index.js', import.meta.url)),
+      'ccc-supervisor/plugins': fileURLToPath(new URL('../../dist/plugins', import.meta.url)),
+    },
   });
   instances.set(key, instance);
   return instance;

@@ -10,6 +10,7 @@ import { envVariableFor } from './env-overrides.js';
 import { allowedText, isPlainObject } from './rules.js';
 import { configSchema, schemaAt, unwrap } from './schema.js';
 import type { CccConfig, ConfigLayer, ResolvedConfig } from './types.js';
+import { clip, jsonText } from '../value-text.js';
 
 export interface ValidateInput {
   merged: Record<string, unknown>;
@@ -72,7 +73,7 @@ function formatPath(path: ReadonlyArray<string | number>): string {
 function describeIssue(issue: Issue, input: ValidateInput): string {
   const origin = describeOrigin(issue.path, input);
   if (issue.kind === 'value') {
-    return `Invalid configuration: ${issue.path} = ${showValue(issue.value)} (from ${origin}): must be ${issue.allowed}.`;
+    return `Invalid configuration: ${issue.path} = ${clip(jsonText(issue.value), 80, '...')} (from ${origin}): must be ${issue.allowed}.`;
   }
   const where = issue.parent === '' ? 'top-level keys' : `keys of ${issue.parent}`;
   const guess = closestMatch(lastKey(issue.path), issue.known, { maxDistance: 2 });
@@ -111,10 +112,6 @@ export function describeLayer(layer: ConfigLayer, path: string, files: ResolvedC
   }
 }
 
-function showValue(value: unknown): string {
-  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
 
 function lastKey(path: string): string {
   return path.slice(path.lastIndexOf('.') + 1);

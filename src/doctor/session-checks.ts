@@ -8,7 +8,7 @@ import { configuredClaudeCommand } from '../config/claude-command.js';
 import { loadConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { findExecutable } from '../process/resolve-command.js';
-import { promptInUse } from '../cli/prompt-in-use.js';
+import { promptInUse } from './prompt-in-use.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { cccDir, claudeVersionCachePath } from '../state/paths.js';
 import { errorText, type DoctorCheck } from './doctor-check.js';

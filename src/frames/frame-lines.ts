@@ -2,8 +2,8 @@
  * Lines → frames. A stream-json stdout or a transcript file is a sequence of lines; each line
  * that holds a JSON object with a string `type` is a Frame. Anything else (progress noise,
  * binary garbage, a line cut short by a crash) is logged at WARN and skipped: one bad line never
- * ends the stream (document 002, "解析错误处理"). Plain callbacks, no RxJS: the standalone Stop hook
- * reads a transcript with them and loads no RxJS (issue 16); `frames$` (frame-parser.ts) is the
+ * ends the stream. Plain callbacks, no RxJS: the standalone Stop hook reads a transcript with
+ * them and loads no RxJS (docs/architecture.md, "Start-up: what loads before the agent's spawn"); `frames$` (frame-parser.ts) is the
  * Observable of the same.
  */
 import type { Readable } from 'node:stream';
@@ -47,7 +47,7 @@ export interface FramesOptions {
   maxLineBytes?: number;
   /** Names the stream in log fields (`claude stdout`, `transcript`). */
   source?: string;
-  /** Log every raw line at DEBUG (document 002: "收到输出: DEBUG 级别，包含原始行"). */
+  /** Log every raw line at DEBUG, to see exactly what claude printed. */
   debugLines?: boolean;
 }
 

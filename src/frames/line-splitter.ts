@@ -1,12 +1,12 @@
 /**
- * Bounded line framing over a byte stream (design section 2, style point 10).
+ * Bounded line framing over a byte stream: every frame stream is bounded (docs/streams.md).
  *
  * Partial lines carry across chunks; `\n` and `\r\n` end a line; a line over the cap is skipped:
  * its bytes are counted, never kept, so a 50 MB line costs at most the cap in memory. A skipped
  * line leaves a SkippedLine item at its place in the output, so a consumer reports it exactly in
  * stream order (a callback would fire before the consumer has read the lines buffered ahead of it).
  *
- * Why not split2 (which design section 2 names): split2 appends every chunk to the carried
+ * Why not split2 (the usual choice): split2 appends every chunk to the carried
  * partial string and splits the whole string again, which is quadratic in the line length. With
  * the 16 MiB cap one 50 MB line cost 6.7 s of CPU and 364 MB peak RSS; this splitter keeps the
  * partial line as a list of Buffers, joined once when the line ends, and splits on bytes (a

@@ -7,6 +7,7 @@
  * The start time comes from /proc (Linux); elsewhere nothing is recorded and nothing is killed.
  */
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ProcessIdentity {
   pid: number;
@@ -31,7 +32,7 @@ export async function stopLeftoverAgent(recorded: ProcessIdentity, graceMs = 200
   if (identify(recorded.pid)?.start_time !== recorded.start_time) return false;
   if (!signalGroup(recorded.pid, 'SIGTERM')) return false;
   const until = Date.now() + graceMs;
-  while (Date.now() < until && signalGroup(recorded.pid, 0)) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() < until && signalGroup(recorded.pid, 0)) await sleep(50);
   signalGroup(recorded.pid, 'SIGKILL');
   return true;
 }

@@ -1,11 +1,12 @@
 /**
- * The kanban file (document 004): the source of truth of a workflow, in JSON or YAML.
+ * The kanban file (docs/kanban.md): the source of truth of a workflow, in JSON or YAML.
  * `parseKanban` validates the whole shape once and names the file and the key in every error;
  * `updateKanbanText` changes only the keys ccc owns and keeps everything else the user or the
  * Manager wrote (other keys, key order, YAML comments), so a rewrite never loses information.
  */
 import YAML from 'yaml';
 import { CccError } from '../errors.js';
+import { clip, jsonText } from '../value-text.js';
 
 export const KANBAN_PHASES = ['design', 'plan', 'execute', 'validate', 'complete'] as const;
 export type KanbanPhase = (typeof KANBAN_PHASES)[number];
@@ -118,8 +119,7 @@ function isPath(value: unknown): value is string {
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return clip(jsonText(value), 61);
 }
 
 function updateJson(text: string, changes: KanbanChanges): string {

@@ -1,7 +1,7 @@
 /**
- * The three roles of document 004 and the role table that picks one for the current task.
+ * The three roles and the role table (docs/kanban.md, "Roles") that picks one for the current task.
  * Only the execute phase asks the task file: there the table's "Implementor" is the task header's
- * `role`, which defaults to Implementor (004's `determine_role`).
+ * `role`, which defaults to Implementor.
  */
 import type { Kanban } from './kanban-format.js';
 

@@ -1,7 +1,7 @@
 /**
- * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` of document 004, one
- * "Retry Event" per rescheduled agent in 004's Markdown format, a "Failure Event" when the
- * retries are used up, and under `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a crash never leaves half an entry.
+ * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` (docs/kanban.md), one
+ * "Retry Event" per rescheduled agent in the Markdown format README shows, a "Failure Event"
+ * when the retries are used up, and under `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a crash never leaves half an entry.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

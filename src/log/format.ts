@@ -1,9 +1,11 @@
 /**
- * The log line of document 002, exactly:
+ * The log line (README.md, "Files"), exactly:
  *   [2026-11-22T01:02:03.456Z] [INFO] [module] key=value key2="with space" message
  * One entry is always one line: values that would be ambiguous (empty, whitespace, quotes, `=`,
  * backslashes, control characters) are JSON-quoted, and line breaks in the message are escaped.
  */
+import { jsonText } from '../value-text.js';
+
 export type LevelName = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 export interface LogEntry {
@@ -40,12 +42,8 @@ function valueText(value: unknown): string {
   if (value instanceof Error) return value.message;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (value === null || typeof value !== 'object') return String(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    // Circular or BigInt inside: still log something rather than lose the line.
-    return String(value);
-  }
+  // Circular or BigInt inside: still logs something rather than lose the line.
+  return jsonText(value);
 }
 
 /** Keys are the caller's, but a space or `=` in one would break `key=value` parsing. */

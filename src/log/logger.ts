@@ -1,5 +1,5 @@
 /**
- * Structured logging (document 002 format, see format.ts). tslog does level filtering and the
+ * Structured logging (one line per record, formatted by format.ts). tslog does level filtering and the
  * pipeline, with its own output hidden; our transport formats the line and appends it
  * synchronously, so a hook process that exits right after logging loses nothing.
  *

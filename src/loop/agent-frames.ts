@@ -1,5 +1,5 @@
 /**
- * The agent's frames in an interactive session, as one stream graph (design section 2):
+ * The agent's frames in an interactive session, as one stream graph (docs/streams.md):
  *
  *   sessionId$ ─ distinctUntilChanged ─ switchMap(tail that session's transcript) ─ frames$ (shared)
  *                                                                                   └─ scan → window$

@@ -1,5 +1,5 @@
 /**
- * The cost cap (design section 6): the summed `total_cost_usd` of the agent's and the reviewer's
+ * The cost cap (docs/stop-path.md, "Spending guards"): the summed `total_cost_usd` of the agent's and the reviewer's
  * result frames. Checked after each "not completed" verdict, so the loop stops before spending
  * another agent turn once the cap is reached.
  */

@@ -1,6 +1,6 @@
 /**
  * What the supervisor does, as events: shown on stderr in headless mode, as JSON lines with
- * `--json`, sent to observers (design section 8), and logged.
+ * `--json`, sent to observers (docs/observer.md), and logged.
  */
 import type { Evidence } from '../checkers/evidence.js';
 import type { Usage } from '../claude/usage.js';

@@ -3,9 +3,10 @@
  * the standalone Stop hook. It counts the iteration under the session lock, runs the checker
  * pipeline, applies the spending guards, and says whether the agent may stop or must continue
  * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
- * stop (design section 6) and is logged at ERROR with its exit code and stderr.
+ * stop (docs/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
  */
 import type { CccConfig } from '../config/types.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
 import { evidenceText } from '../checkers/evidence.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
@@ -105,7 +106,6 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     env: deps.env,
     logger,
     reportUsage,
-    reportCost: (usd) => reportUsage({ ...NO_USAGE, cost_usd: usd }),
   };
 
   let outcome;
@@ -167,7 +167,7 @@ async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ use
     // loaded machine): a transcript without the user's prompt is read again, briefly.
     let t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
     for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && t.userPrompts.length === 0; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_RETRY_MS));
+      await sleep(TRANSCRIPT_RETRY_MS);
       t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
     }
     return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText, frames: t.frames };

@@ -1,7 +1,7 @@
 /**
  * What one supervised session shares between its parts, without its streams: the resolved config,
  * the checker pipeline, the session logger, the guards, the running cost, and the environment the
- * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (issue 16);
+ * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/architecture.md, "Start-up");
  * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
  */
 import type { PipelineEntry } from '../checkers/pipeline.js';

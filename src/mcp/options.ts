@@ -1,6 +1,6 @@
 /**
- * The settings of `ccc mcp`: the `mcp` keys of the loaded configuration (design section 4; the
- * loader applies the document-003 environment variables, see config/env-overrides.ts), the
+ * The settings of `ccc mcp`: the `mcp` keys of the loaded configuration (the loader
+ * applies the SUPERVISOR_* environment variables, see config/env-overrides.ts), the
  * config dir, the log level, `--no-supervisor`, and two internal limits.
  */
 import type { CccConfig, LogLevel, ResolvedConfig } from '../config/types.js';

@@ -1,6 +1,5 @@
 /**
- * Single-process mode (`--no-supervisor` or SUPERVISOR_ENABLED=false; the "traditional mode" of
- * document 003): the tools run in this process, nothing restarts them, `/api/health` says
+ * Single-process mode (`--no-supervisor` or SUPERVISOR_ENABLED=false; docs/mcp.md): the tools run in this process, nothing restarts them, `/api/health` says
  * `supervisor.enabled: false`.
  */
 import { boardChannel } from './feedback/channel.js';

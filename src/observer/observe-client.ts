@@ -3,6 +3,7 @@
  * events beneath it. Ends with 0 when the session says `bye` or the user quits with Ctrl-C; an
  * observer dropped for falling behind reconnects and starts again from a fresh screen.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { CccError } from '../errors.js';
 import type { ObserveTerminal, QuitReason } from './observe-terminal.js';
@@ -53,7 +54,7 @@ async function watchUntilDone(target: URL, terminal: ObserveTerminal, quitReques
         return QUIT_EXIT[outcome.reason];
       case 'dropped':
         terminal.status('this terminal fell behind the session; reconnecting for a fresh screen');
-        await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
+        await sleep(RECONNECT_DELAY_MS);
         continue;
       case 'closed':
         terminal.status(`the observer closed the connection (${outcome.code}${outcome.reason ? `: ${outcome.reason}` : ''})`);

@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
 import type { ObserverLogger } from './observer-logger.js';
-import { ByteRing } from './byte-ring.js';
+import { ByteRing } from '../pty/byte-ring.js';
 
 export interface ScreenSnapshot {
   /** Stream position the snapshot was taken at; live output from here on follows it. */

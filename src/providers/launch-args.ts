@@ -1,5 +1,5 @@
 /**
- * Splits the words of a plain launch, `ccc [provider] [--] [claude args…]` (design section 3).
+ * Splits the words of a plain launch, `ccc [provider] [--] [claude args…]`.
  * A first word that is not an option names a provider: a typo then fails loudly (unknown
  * provider) instead of starting claude with the typo as its prompt; words meant for claude go
  * after `--`.

@@ -21,6 +21,8 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<ByteP
   const relayPath = 'relayPath' in options ? options.relayPath : findRelay();
   // The Node proxy loads RxJS before its spawn: node-pty delivers output only to listeners already there.
   const path = relayPath ? await startNativeRelay({ ...options, relayPath }) : (await import('./node-proxy.js')).startNodeProxy(options);
-  void path.exit.then(forwardSignals((signal) => path.kill(signal)));
+  const forwarding = new AbortController();
+  forwardSignals((signal) => path.kill(signal), forwarding.signal);
+  void path.exit.then(() => forwarding.abort());
   return path;
 }

@@ -4,19 +4,20 @@
  */
 import { createRequire } from 'node:module';
 import type { IPty, IPtyForkOptions } from '@lydell/node-pty';
-import type { AgentExit, Undo } from './byte-path.js';
+import type { AgentExit } from './byte-path.js';
 
 /**
  * node-pty (a native addon) loads on the first spawn: with the native relay, which is the usual
- * byte path, a supervised launch never needs it (issue 16). A require, so the spawn stays synchronous.
+ * byte path, a supervised launch never needs it (docs/architecture.md, "Start-up"). A require, so the spawn stays synchronous.
  */
 const spawnPty = (file: string, args: string[], options: IPtyForkOptions): IPty =>
   (createRequire(import.meta.url)('@lydell/node-pty') as typeof import('@lydell/node-pty')).spawn(file, args, options);
 
 export interface AgentPty {
   readonly pid: number;
-  onData(listener: (chunk: Buffer) => void): Undo;
-  onExit(listener: (exit: AgentExit) => void): Undo;
+  /** Calls `listener` with each chunk of output until `signal` aborts. */
+  onData(listener: (chunk: Buffer) => void, signal?: AbortSignal): void;
+  onExit(listener: (exit: AgentExit) => void, signal?: AbortSignal): void;
   write(data: Buffer | string): void;
   resize(cols: number, rows: number): void;
   /** Stops reading the agent's output (flow control: the user's terminal is behind). */
@@ -49,14 +50,8 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
   });
   return {
     pid: pty.pid,
-    onData: (listener) => {
-      const d = pty.onData(listener as unknown as (data: string) => void);
-      return () => d.dispose();
-    },
-    onExit: (listener) => {
-      const d = pty.onExit(listener);
-      return () => d.dispose();
-    },
+    onData: (listener, signal) => disposeOn(pty.onData(listener as unknown as (data: string) => void), signal),
+    onExit: (listener, signal) => disposeOn(pty.onExit(listener), signal),
     write: (data) => {
       if (exited) return;
       // node-pty's write is typed `string` (no public API takes bytes), but on Unix it writes to a
@@ -84,4 +79,9 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
       }
     },
   };
+}
+
+function disposeOn(listening: { dispose(): void }, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) listening.dispose();
+  else signal?.addEventListener('abort', () => listening.dispose(), { once: true });
 }

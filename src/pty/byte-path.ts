@@ -4,11 +4,13 @@
  * (`native-relay.ts` with native/relay.c, the default) and the Node proxy (`node-proxy.ts`, where
  * the relay was not built or `CCC_RELAY=off`); one test suite runs over both
  * (test/pty/byte-path-contract.test.ts). Both follow the rules in byte-path-rules.ts.
+ *
+ * One style per kind: what happens over time is an Observable (completed after the agent's exit),
+ * a one-shot result is a Promise, and the byte path's own lifetime is the agent's: nothing to
+ * unsubscribe from but the streams.
  */
 import type { Observable } from '../rx.js';
 import type { BytePathTiming } from './byte-path-rules.js';
-
-export type Undo = () => void;
 
 export interface AgentExit {
   exitCode: number;
@@ -26,8 +28,6 @@ export interface BytePathOptions {
   tailBytes?: number;
   /** byte-path-rules.ts' TIMING unless given. */
   timing?: Partial<BytePathTiming>;
-  /** A problem the session survives (a broken relay stream), or why the agent could not start. */
-  onError(message: string): void;
 }
 
 export interface BytePath {
@@ -50,12 +50,19 @@ export interface BytePath {
   /** Every byte the user typed, in order, after it reached the agent (in batches). */
   readonly stdin$: Observable<Buffer>;
   /**
+   * A problem the session survives (a broken relay stream), or why the agent could not start. What
+   * happened before the caller could subscribe is delivered right after `startAgentProxy` resolves.
+   */
+  readonly errors$: Observable<string>;
+  /** Whether the agent has the user's terminal on the alternate screen: the current state on subscribe, then each change. */
+  readonly altScreen$: Observable<boolean>;
+  /** The user's terminal size (the agent's pty follows it) at each change; not completed by the exit. */
+  readonly resize$: Observable<TerminalSize>;
+  /**
    * The agent's exit, once its last output was drained and the user's terminal was put back (its
    * mode as before, the modes a TUI may leave on switched off, the alternate screen left).
    */
   readonly exit: Promise<AgentExit>;
-  /** Whether the agent has the user's terminal on the alternate screen. */
-  readonly altScreen: { readonly active: boolean };
   /** Switches the output copy on (resolves once `tail$` delivered the tail) or off. */
   watch(on: boolean): Promise<void>;
   /**
@@ -66,7 +73,11 @@ export interface BytePath {
   /** Sends bytes to the agent as if typed (observers with input rights). */
   sendToAgent(bytes: Buffer): void;
   kill(signal: NodeJS.Signals): void;
-  /** The user's terminal size (the agent's pty follows it), and its changes. */
-  size(): { cols: number; rows: number };
-  onResize(listener: () => void): Undo;
+  /** The user's terminal size now. */
+  size(): TerminalSize;
+}
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
 }

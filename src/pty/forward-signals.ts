@@ -1,14 +1,11 @@
 /** Signals ccc receives that belong to the agent (a `kill` of ccc, a closed terminal window). */
-import type { Undo } from './byte-path.js';
-
 export const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
-/** Passes each of `signals` on through `kill` while installed; the undo removes the handlers. */
-export function forwardSignals(kill: (signal: NodeJS.Signals) => void, signals: NodeJS.Signals[] = FORWARDED_SIGNALS): Undo {
-  const undos = signals.map((signal) => {
+/** Passes each of `signals` on through `kill` until `until` aborts. */
+export function forwardSignals(kill: (signal: NodeJS.Signals) => void, until: AbortSignal, signals: NodeJS.Signals[] = FORWARDED_SIGNALS): void {
+  for (const signal of signals) {
     const forward = () => kill(signal);
     process.on(signal, forward);
-    return () => void process.off(signal, forward);
-  });
-  return () => undos.forEach((undo) => undo());
+    until.addEventListener('abort', () => void process.off(signal, forward), { once: true });
+  }
 }

@@ -7,8 +7,8 @@
  * output (only while observers are attached), the typed input in batches, alternate-screen changes
  * and the exit come out.
  *
- * RxJS loads once the relay has been spawned (issue 16: nothing before the agent's start that it
- * does not need); stream frames that arrive before the caller could subscribe are held and
+ * RxJS loads once the relay has been spawned (nothing before the agent's start that it does not
+ * need: docs/architecture.md, "Start-up"); stream frames that arrive before the caller could subscribe are held and
  * delivered, in order, right after `startNativeRelay` resolves.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -49,17 +49,18 @@ interface RelayStreams {
   stdin$: Subject<Buffer>;
   gap$: Subject<number>;
   tail$: Subject<Buffer>;
+  errors$: Subject<string>;
+  altScreenChange$: Subject<boolean>;
 }
 
 export async function startNativeRelay(options: NativeRelayOptions): Promise<BytePath> {
   let streams: RelayStreams | undefined;
-  /** Stream frames ('O', 'I', 'R', 'G') held until the caller has subscribed; undefined after. */
-  let held: RelayFrame[] | undefined = [];
+  /** Stream items (frames 'O', 'I', 'R', 'G', errors) held until the caller has subscribed; undefined after. */
+  let held: Array<(s: RelayStreams) => void> | undefined = [];
   let finished = false;
-  let spawned!: () => void;
-  const started = new Promise<void>((resolve) => (spawned = resolve));
   const tailWaiters: Array<() => void> = [];
-  const altScreen = { active: false };
+  /** Known before the streams exist: a killed relay's restore needs it at any time. */
+  let altScreenActive = false;
   // process.stdin is never touched: creating its stream would compete with the relay for the keys.
   const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
   const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
@@ -98,6 +99,11 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
         break;
     }
   };
+  const toStreams = (deliver: (s: RelayStreams) => void) => {
+    if (held) held.push(deliver);
+    else if (streams) deliver(streams);
+  };
+  const reportError = (message: string) => toStreams((s) => s.errors$.next(message));
   const onFrame = (frame: RelayFrame) => {
     const { type, payload } = frame;
     switch (type) {
@@ -105,19 +111,22 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
       case 'I':
       case 'R':
       case 'G':
-        // A held frame keeps a copy: the decoder reuses its buffer.
-        if (held) held.push({ type, payload: Buffer.from(payload) });
-        else if (streams) onStreamFrame(frame, streams);
+        if (held) {
+          // A held frame keeps a copy: the decoder reuses its buffer.
+          const kept = { type, payload: Buffer.from(payload) };
+          held.push((s) => onStreamFrame(kept, s));
+        } else if (streams) onStreamFrame(frame, streams);
         break;
       case 'S':
-        altScreen.active = payload[0] === 1;
+        altScreenActive = payload[0] === 1;
+        streams?.altScreenChange$.next(altScreenActive);
         break;
       case 'P':
         resolvePid(payload.readInt32LE(0));
         break;
       case 'E':
         resolvePid(undefined);
-        options.onError(payload.toString());
+        reportError(payload.toString());
         break;
       case 'X':
         reported = { exitCode: payload.readInt32LE(0), ...(payload.readInt32LE(4) ? { signal: payload.readInt32LE(4) } : {}) };
@@ -128,7 +137,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     try {
       decoder.push(chunk, onFrame);
     } catch (error) {
-      options.onError(`relay: ${(error as Error).message}`);
+      reportError(`relay: ${(error as Error).message}`);
       channel?.destroy();
     }
   };
@@ -144,21 +153,23 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     s.stdin$.complete();
     s.gap$.complete();
     s.tail$.complete();
+    s.errors$.complete();
+    s.altScreenChange$.complete();
   };
   const finish = () => {
     finished = true;
     for (const resolve of tailWaiters.splice(0)) resolve();
     if (streams && !held) complete(streams); // else: once the held frames are delivered
   };
-  const exit = openRelayChannel(onChunk, options.onError).then((pair) => {
+  /** Settles once the relay's spawn was tried: its exit, wrapped so that awaiting the attempt does not wait for it. */
+  const attempt = openRelayChannel(onChunk, reportError).then((pair): { exit: Promise<AgentExit> } => {
     let child: ChildProcess;
     try {
       child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', pair.theirs] });
     } catch (error) {
-      return neverStarted(error as Error, pair);
+      return { exit: Promise.resolve(neverStarted(error as Error, pair)) };
     } finally {
       if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
-      spawned();
     }
     const ours = pair.ours ?? (child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', onChunk);
@@ -168,13 +179,13 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     // A pipe from spawn is part of the child's 'close'; our own socket is not: the last frames
     // (the exit) are read only once it has closed too.
     const drained = pair.ours ? new Promise((resolve) => ours.once('close', resolve)) : Promise.resolve();
-    return relayExit(child, drained);
+    return { exit: relayExit(child, drained) };
   });
+  const exit = attempt.then((tried) => tried.exit);
 
   /** Nothing ran and the terminal was never touched. */
   function neverStarted(error: Error, pair: { ours: Socket | undefined }): AgentExit {
-    spawned();
-    options.onError(`cannot start ${options.relayPath}: ${error.message}`);
+    reportError(`cannot start ${options.relayPath}: ${error.message}`);
     pair.ours?.destroy();
     settled = true;
     resolvePid(undefined);
@@ -186,7 +197,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     return new Promise<AgentExit>((resolve) => {
       child.once('error', (error) => {
         if (child.pid === undefined && !settled) resolve(neverStarted(error, { ours: channel }));
-        else options.onError(`relay: ${error.message}`);
+        else reportError(`relay: ${error.message}`);
       });
       child.once('close', (code, signal) =>
         void drained.then(() => {
@@ -197,9 +208,9 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
             // The relay died without reporting (killed): put the user's terminal back ourselves, and
             // say there why the session ended, not only in the log.
             if (savedMode) restoreTerminalMode(savedMode);
-            if (tty.isatty(1)) writeResetSync(1, altScreen.active);
+            if (tty.isatty(1)) writeResetSync(1, altScreenActive);
             const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-            options.onError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
+            reportError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
             writeStderrSync(`ccc: the session ended: its byte relay (ccc-relay) ${how}, and the agent with it (its terminal closed).\n`);
           }
           finish();
@@ -209,23 +220,41 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     });
   }
 
-  void exit.then(spawned, spawned); // never wait for a spawn that cannot come
-  await started;
-  const { Subject } = await import('../rx.js');
-  const ready: RelayStreams = { ptyOutput$: new Subject<Buffer>(), stdin$: new Subject<Buffer>(), gap$: new Subject<number>(), tail$: new Subject<Buffer>() };
+  // A channel that could not be opened rejects `exit` too; the caller learns of it there.
+  await attempt.catch(() => {});
+  const [{ Subject }, { resizes, withCurrent }] = await Promise.all([import('../rx.js'), import('./state-streams.js')]);
+  const ready: RelayStreams = {
+    ptyOutput$: new Subject<Buffer>(),
+    stdin$: new Subject<Buffer>(),
+    gap$: new Subject<number>(),
+    tail$: new Subject<Buffer>(),
+    errors$: new Subject<string>(),
+    altScreenChange$: new Subject<boolean>(),
+  };
   streams = ready;
-  // The caller subscribes when this function's promise resolves; the held frames follow after that.
+  // The exit is reported after everything before it: held items delivered, streams completed (as on the Node path).
+  const completed = new Promise<void>((resolve) => ready.errors$.subscribe({ complete: resolve }));
+  // The caller subscribes when this function's promise resolves; the held items follow after that.
   setImmediate(() => {
-    for (const frame of held?.splice(0) ?? []) onStreamFrame(frame, ready);
+    for (const deliver of held?.splice(0) ?? []) deliver(ready);
     held = undefined;
     if (finished) complete(ready);
   });
   return {
     kind: 'relay',
-    ...ready,
-    exit,
+    ptyOutput$: ready.ptyOutput$,
+    stdin$: ready.stdin$,
+    gap$: ready.gap$,
+    tail$: ready.tail$,
+    errors$: ready.errors$,
+    altScreen$: withCurrent(() => altScreenActive, ready.altScreenChange$),
+    // The relay follows the terminal's size itself (SIGWINCH); ccc only reads it.
+    resize$: resizes({ size: stdoutSize, onResize: onStdoutResize }),
+    exit: exit.then(async (result) => {
+      await completed;
+      return result;
+    }),
     pid,
-    altScreen,
     inject: (bytes) => send('T', Buffer.from(bytes)),
     sendToAgent: (bytes) => send('W', bytes),
     watch: (on) => {
@@ -238,9 +267,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
       payload.writeInt32LE(os.constants.signals[signal]);
       send('K', payload);
     },
-    // The relay follows the terminal's size itself (SIGWINCH); ccc only reads it.
     size: stdoutSize,
-    onResize: onStdoutResize,
   };
 }
 

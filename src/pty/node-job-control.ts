@@ -9,7 +9,7 @@
  * size nudge makes it redraw. Continued in the background (`bg`) ccc touches nothing and stops again
  * with SIGTTOU, as a TUI there would. Without job control the agent is continued at once.
  */
-import type { Undo } from './byte-path.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { canStopJob, isJob, readProcessState, type ReadProcessState } from './process-state.js';
 
 export interface JobControlOptions {
@@ -28,11 +28,13 @@ export interface JobControlOptions {
   readState?: ReadProcessState;
   signal?: (pid: number, signal: NodeJS.Signals) => void;
   stopSelf?: (signal: NodeJS.Signals) => void;
+  /** Job control ends when this aborts (the agent exited). */
+  until: AbortSignal;
 }
 
 const SHELL_STOP_WAIT_MS = 2000;
 
-export function startNodeJobControl(o: JobControlOptions): Undo {
+export function startNodeJobControl(o: JobControlOptions): void {
   const readState = o.readState ?? readProcessState;
   const signal = o.signal ?? safeKill;
   /** ccc's process group, this process in it: the user's shell sees the job stop. */
@@ -56,7 +58,7 @@ export function startNodeJobControl(o: JobControlOptions): Undo {
     if (why === 'asked') {
       const agentGroup = readState(o.shellPid)?.tpgid;
       if (agentGroup && agentGroup > 0 && agentGroup !== o.shellPid) signal(-agentGroup, 'SIGTSTP');
-      for (const until = Date.now() + SHELL_STOP_WAIT_MS; !shellStopped() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      for (const until = Date.now() + SHELL_STOP_WAIT_MS; !shellStopped() && Date.now() < until; ) await sleep(10);
     }
     await o.settled();
     o.giveTerminalBack();
@@ -86,11 +88,15 @@ export function startNodeJobControl(o: JobControlOptions): Undo {
   process.on('SIGCHLD', onChild);
   process.on('SIGCONT', onCont);
   if (o.interactive) process.on('SIGTSTP', onTstp);
-  return () => {
-    process.off('SIGCHLD', onChild);
-    process.off('SIGCONT', onCont);
-    process.off('SIGTSTP', onTstp);
-  };
+  o.until.addEventListener(
+    'abort',
+    () => {
+      process.off('SIGCHLD', onChild);
+      process.off('SIGCONT', onCont);
+      process.off('SIGTSTP', onTstp);
+    },
+    { once: true },
+  );
 }
 
 function safeKill(pid: number, sig: NodeJS.Signals): void {

@@ -11,16 +11,18 @@
  * The agent runs as the job of a shell that leads its pty's session (job-shell.ts), so that it can
  * stop itself (Ctrl-Z); node-job-control.ts stops and continues the session with it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import tty from 'node:tty';
-import { ByteRing } from '../observer/byte-ring.js';
+import { ByteRing } from './byte-ring.js';
 import { findExecutable } from '../process/resolve-command.js';
-import { Subject } from '../rx.js';
+import { Observable, Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
-import type { AgentExit, BytePath, BytePathOptions, Undo } from './byte-path.js';
+import type { AgentExit, BytePath, BytePathOptions } from './byte-path.js';
 import { ALT_SCREEN_REENTER, TIMING, type BytePathTiming } from './byte-path-rules.js';
 import { JOB_SHELL, jobShellArgs } from './job-shell.js';
 import { startNodeJobControl } from './node-job-control.js';
 import { readProcessState } from './process-state.js';
+import { resizes, withCurrent } from './state-streams.js';
 import { AltScreenTracker, SequenceTracker } from './terminal-modes.js';
 import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
 
@@ -28,7 +30,7 @@ export function startNodeProxy(options: BytePathOptions): BytePath {
   const terminal = processTerminal();
   // node-pty runs a command it cannot find as a child that prints execvp's error and exits 1; the
   // relay reports it as 127 without touching the terminal, and so does this path.
-  if (!findExecutable(options.command, options.env, options.cwd)) return neverStarted(`cannot run ${options.command}: No such file or directory`, options, terminal);
+  if (!findExecutable(options.command, options.env, options.cwd)) return neverStarted(`cannot run ${options.command}: No such file or directory`, terminal);
   const pty = spawnAgentPty({ ...options, command: JOB_SHELL, args: jobShellArgs(options.command, options.args), ...terminal.size() });
   return runProxy(pty, terminal, options);
 }
@@ -39,16 +41,20 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   const stdin$ = new Subject<Buffer>();
   const tail$ = new Subject<Buffer>();
   const gap$ = new Subject<number>();
+  const errors$ = new Subject<string>();
   const altScreen = new AltScreenTracker();
+  const altScreenChange$ = new Subject<boolean>();
   const tail = new ByteRing(options.tailBytes ?? 0);
-  const undo: Undo[] = [];
+  /** Aborted once the agent exited and the terminal was put back: every listener here goes. */
+  const running = new AbortController();
+  const until = running.signal;
   let watching = options.watching ?? false;
   const sequences = new SequenceTracker();
   let pendingInjection = '';
   let lastDataAt = Date.now();
   let paused = false;
 
-  let restoreRaw = terminal.enterRaw();
+  terminal.enterRaw();
   let restored = false;
   /** The alternate screen was left for the user's shell while the job is stopped. */
   let altLeft = false;
@@ -56,11 +62,11 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   const restoreTerminal = () => {
     if (restored) return;
     restored = true;
-    restoreRaw();
+    terminal.leaveRaw();
     if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, altScreen.active && !altLeft);
   };
   process.once('exit', restoreTerminal);
-  undo.push(() => void process.off('exit', restoreTerminal));
+  until.addEventListener('abort', () => void process.off('exit', restoreTerminal), { once: true });
 
   /** What the terminal got goes to the copy while watching, and always into the tail. */
   const copy = (bytes: Buffer) => {
@@ -87,90 +93,88 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     return agentPid;
   };
 
-  undo.push(
-    pty.onData((chunk) => {
-      if (!agentPid) resolvePid(findAgent() ?? pty.pid);
-      lastDataAt = Date.now();
-      if (!terminal.write(chunk) && !paused) {
-        paused = true;
-        pty.pause();
-      }
-      sequences.feed(chunk);
-      altScreen.observe(chunk);
-      copy(chunk);
-      if (pendingInjection) flushInjection();
-    }),
-    terminal.onDrain(() => {
-      if (paused) {
-        paused = false;
-        pty.resume();
-      }
-    }),
-    terminal.onResize(() => {
-      clearTimeout(nudge);
-      const { cols, rows } = terminal.size();
-      pty.resize(cols, rows);
-    }),
-  );
+  pty.onData((chunk) => {
+    if (!agentPid) resolvePid(findAgent() ?? pty.pid);
+    lastDataAt = Date.now();
+    if (!terminal.write(chunk) && !paused) {
+      paused = true;
+      pty.pause();
+    }
+    sequences.feed(chunk);
+    const wasAlt = altScreen.active;
+    altScreen.observe(chunk);
+    if (altScreen.active !== wasAlt) altScreenChange$.next(altScreen.active);
+    copy(chunk);
+    if (pendingInjection) flushInjection();
+  }, until);
+  terminal.onDrain(() => {
+    if (paused) {
+      paused = false;
+      pty.resume();
+    }
+  }, until);
+  terminal.onResize(() => {
+    clearTimeout(nudge);
+    const { cols, rows } = terminal.size();
+    pty.resize(cols, rows);
+  }, until);
 
   let nudge: NodeJS.Timeout | undefined;
-  undo.push(
-    () => clearTimeout(nudge),
-    startNodeJobControl({
-      shellPid: pty.pid,
-      interactive: terminal.isTTY,
-      settled: () => drain(() => lastDataAt, () => paused, timing),
-      giveTerminalBack: () => {
-        restoreRaw();
-        if (!terminal.isTTY || !tty.isatty(1)) return;
-        writeResetSync(1, altScreen.active);
-        altLeft = altScreen.active;
-      },
-      takeTerminal: () => {
-        // Off first: raw mode set again while libuv thinks it is on would not be written.
-        restoreRaw();
-        restoreRaw = terminal.enterRaw();
-        if (altLeft) terminal.write(ALT_SCREEN_REENTER);
-        altLeft = false;
-      },
-      redraw: () => {
-        const { cols, rows } = terminal.size();
-        if (cols < 2) return;
-        pty.resize(cols - 1, rows);
-        clearTimeout(nudge);
-        nudge = setTimeout(() => {
-          const size = terminal.size();
-          pty.resize(size.cols, size.rows);
-        }, timing.redrawNudgeMs);
-      },
-    }),
-  );
+  until.addEventListener('abort', () => clearTimeout(nudge), { once: true });
+  startNodeJobControl({
+    until,
+    shellPid: pty.pid,
+    interactive: terminal.isTTY,
+    settled: () => drain(() => lastDataAt, () => paused, timing),
+    giveTerminalBack: () => {
+      terminal.leaveRaw();
+      if (!terminal.isTTY || !tty.isatty(1)) return;
+      writeResetSync(1, altScreen.active);
+      altLeft = altScreen.active;
+    },
+    takeTerminal: () => {
+      // Off first: raw mode set again while libuv thinks it is on would not be written.
+      terminal.leaveRaw();
+      terminal.enterRaw();
+      if (altLeft) terminal.write(ALT_SCREEN_REENTER);
+      altLeft = false;
+    },
+    redraw: () => {
+      const { cols, rows } = terminal.size();
+      if (cols < 2) return;
+      pty.resize(cols - 1, rows);
+      clearTimeout(nudge);
+      nudge = setTimeout(() => {
+        const size = terminal.size();
+        pty.resize(size.cols, size.rows);
+      }, timing.redrawNudgeMs);
+    },
+  });
 
   const onInput = (chunk: Buffer) => {
     pty.write(chunk);
     stdin$.next(chunk);
   };
   terminal.input.on('data', onInput);
-  undo.push(() => void terminal.input.off('data', onInput));
+  until.addEventListener('abort', () => void terminal.input.off('data', onInput), { once: true });
 
   // An injection waiting for a safe point is written once the agent has been quiet long enough.
   const injectTimer = setInterval(() => {
     if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
   }, Math.max(10, timing.injectIdleMs / 2));
   injectTimer.unref();
-  undo.push(() => clearInterval(injectTimer));
+  until.addEventListener('abort', () => clearInterval(injectTimer), { once: true });
 
   const exit = new Promise<AgentExit>((resolve) => {
-    const off = pty.onExit(async ({ exitCode, signal }) => {
-      off();
+    pty.onExit(async ({ exitCode, signal }) => {
       resolvePid(agentPid ?? pty.pid);
       await drain(() => lastDataAt, () => paused, timing);
       if (paused) pty.resume();
-      for (const u of undo.splice(0)) u();
+      running.abort();
       restoreTerminal();
-      for (const s of [ptyOutput$, stdin$, tail$, gap$]) s.complete();
+      for (const s of [ptyOutput$, stdin$, tail$, gap$, errors$, altScreenChange$]) s.complete();
       resolve(signal ? { exitCode, signal } : { exitCode });
-    });
+    }, until);
   });
 
   return {
@@ -180,8 +184,10 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     tail$,
     gap$,
     stdin$,
+    errors$,
+    altScreen$: withCurrent(() => altScreen.active, altScreenChange$),
+    resize$: resizes(terminal),
     exit,
-    altScreen,
     watch: (on) => {
       if (on && !watching) tail$.next(tail.contents());
       watching = on;
@@ -204,13 +210,11 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
       }
     },
     size: terminal.size,
-    onResize: terminal.onResize,
   };
 }
 
 /** The agent could not be started: nothing ran and the terminal was never touched. */
-function neverStarted(message: string, options: BytePathOptions, terminal: UserTerminal): BytePath {
-  options.onError(message);
+function neverStarted(message: string, terminal: UserTerminal): BytePath {
   const ended = <T>() => {
     const subject = new Subject<T>();
     subject.complete();
@@ -223,14 +227,19 @@ function neverStarted(message: string, options: BytePathOptions, terminal: UserT
     tail$: ended(),
     gap$: ended(),
     stdin$: ended(),
+    // Cold: each subscriber learns why, also one that subscribes later.
+    errors$: new Observable<string>((subscriber) => {
+      subscriber.next(message);
+      subscriber.complete();
+    }),
+    altScreen$: withCurrent(() => false, ended()),
+    resize$: resizes(terminal),
     exit: Promise.resolve({ exitCode: 127 }),
-    altScreen: { active: false },
     watch: () => Promise.resolve(),
     inject: () => {},
     sendToAgent: () => {},
     kill: () => {},
     size: terminal.size,
-    onResize: terminal.onResize,
   };
 }
 
@@ -243,7 +252,7 @@ async function drain(lastDataAt: () => number, behind: () => boolean, timing: By
   const exitedAt = Date.now();
   let drainFrom = exitedAt;
   for (;;) {
-    await new Promise((r) => setTimeout(r, timing.drainQuietMs / 2));
+    await sleep(timing.drainQuietMs / 2);
     const now = Date.now();
     if (behind()) drainFrom = now;
     else if (now - lastDataAt() >= timing.drainQuietMs || now - drainFrom >= timing.drainMaxMs) return;

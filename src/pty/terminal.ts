@@ -1,33 +1,35 @@
 /**
  * The user's terminal edge: raw mode, size, resize events, output with backpressure, and a
- * restore that puts everything back (design section 14) on every exit path.
+ * restore that puts everything back on every exit path (docs/byte-path.md, "Exit and terminal restore").
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { Undo } from './byte-path.js';
+import type { TerminalSize } from './byte-path.js';
 import { resetSequence } from './terminal-modes.js';
 
 export interface UserTerminal {
   readonly isTTY: boolean;
   readonly input: Readable;
-  size(): { cols: number; rows: number };
-  onResize(listener: () => void): Undo;
-  /** Enters raw mode; the undo restores the mode the terminal had before. */
-  enterRaw(): Undo;
+  size(): TerminalSize;
+  /** Calls `listener` at each size change until `signal` aborts. */
+  onResize(listener: () => void, signal: AbortSignal): void;
+  enterRaw(): void;
+  /** Back to the mode the terminal had before the first `enterRaw`. */
+  leaveRaw(): void;
   /** Writes agent output; false when the terminal is behind (wait for `onDrain`). */
   write(chunk: Buffer | string): boolean;
-  onDrain(listener: () => void): Undo;
+  /** Calls `listener` each time a write that was behind caught up, until `signal` aborts. */
+  onDrain(listener: () => void, signal: AbortSignal): void;
 }
 
 /** The size of ccc's stdout (80×24 when it is not a terminal). */
-export function stdoutSize(): { cols: number; rows: number } {
+export function stdoutSize(): TerminalSize {
   return { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
 }
 
-export function onStdoutResize(listener: () => void): Undo {
-  process.stdout.on('resize', listener);
-  return () => void process.stdout.off('resize', listener);
+export function onStdoutResize(listener: () => void, signal: AbortSignal): void {
+  listenUntil(process.stdout, 'resize', listener, signal);
 }
 
 export function processTerminal(): UserTerminal {
@@ -39,20 +41,23 @@ export function processTerminal(): UserTerminal {
     size: stdoutSize,
     onResize: onStdoutResize,
     enterRaw: () => {
-      if (!stdin.isTTY) return () => {};
+      if (!stdin.isTTY) return;
       stdin.setRawMode(true);
       disableOutputProcessing();
-      // setRawMode(false) restores the termios libuv saved before the first change, opost included.
-      return () => {
-        if (stdin.isTTY) stdin.setRawMode(false);
-      };
+    },
+    // setRawMode(false) restores the termios libuv saved before the first change, opost included.
+    leaveRaw: () => {
+      if (stdin.isTTY) stdin.setRawMode(false);
     },
     write: (chunk) => stdout.write(chunk),
-    onDrain: (listener) => {
-      stdout.on('drain', listener);
-      return () => stdout.off('drain', listener);
-    },
+    onDrain: (listener, signal) => listenUntil(stdout, 'drain', listener, signal),
   };
+}
+
+function listenUntil(emitter: NodeJS.EventEmitter, name: string, listener: () => void, signal: AbortSignal): void {
+  if (signal.aborted) return;
+  emitter.on(name, listener);
+  signal.addEventListener('abort', () => emitter.off(name, listener), { once: true });
 }
 
 /**

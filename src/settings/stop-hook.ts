@@ -1,6 +1,6 @@
 /**
- * The Stop hook entry of document 002 and how it is merged into (and taken out of) a Claude Code
- * `settings.json` object. Pure functions over parsed JSON: the file I/O is json-file.ts.
+ * ccc's Stop hook entry (`<ccc> supervisor-hook`, docs/stop-path.md) and how it is merged into
+ * (and taken out of) a Claude Code `settings.json` object. Pure functions over parsed JSON: the file I/O is json-file.ts.
  *
  * Merging rules, so that nothing of the user's is ever lost:
  * - every key other than `hooks.Stop` is carried over as is (unknown ones too);
@@ -13,13 +13,10 @@ import { CccError } from '../errors.js';
 import { isPlainObject } from '../config/rules.js';
 import type { JsonObject } from './json-file.js';
 
-/** Seconds the hook may take beyond the review's own `timeout_seconds` (start-up, logging). */
-export const HOOK_TIMEOUT_MARGIN_SECONDS = 60;
-
 export interface StopHookSpec {
   /** `<absolute path of ccc> supervisor-hook`, see ccc-command.ts. */
   command: string;
-  /** Seconds; Claude Code kills the hook after this. */
+  /** Seconds; Claude Code kills the hook after this (src/loop/hook-timeout.ts). */
   timeout: number;
 }
 
@@ -27,10 +24,6 @@ export interface CommandHook {
   type: 'command';
   command: string;
   timeout: number;
-}
-
-export function stopHookTimeout(timeoutSeconds: number): number {
-  return timeoutSeconds + HOOK_TIMEOUT_MARGIN_SECONDS;
 }
 
 export function stopHookEntry(spec: StopHookSpec): CommandHook {

@@ -1,11 +1,12 @@
 /**
- * The per-session state `supervisor-<session_id>.json` (design section 5): how many reviews ran,
+ * The per-session state `supervisor-<session_id>.json` (docs/files.md): how many reviews ran,
  * the limit, whether supervision is on, the last verdict. Several hooks of one session can run
  * at once (a reviewer's own stop, a second terminal): every change happens under an
  * inter-process lock and is written atomically, so no count is ever lost.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
 import type { CheckerLogger } from '../checkers/types.js';
 import { defaultConfig } from '../config/defaults.js';
@@ -181,7 +182,7 @@ async function acquire(file: string, logger: CheckerLogger | undefined): Promise
           data: { file },
         });
       }
-      await new Promise((resolve) => setTimeout(resolve, wait * (1 + Math.random())));
+      await sleep(wait * (1 + Math.random()));
       wait = Math.min(LOCK_RETRY.maxMs, wait * LOCK_RETRY.factor);
     }
   }

@@ -42,7 +42,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   if (viaProxy) return answerThroughProxy(io, input);
   if (io.env[SUPERVISED_ENV]) return 0;
   try {
-    const { decideStandalone } = await import('./standalone-hook.js');
+    const { decideStandalone } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/architecture.md, "Layers")
     const output = await decideStandalone(parsed.value, io.env);
     if (output) io.stdout.write(output + '\n');
   } catch (error) {

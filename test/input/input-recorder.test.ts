@@ -52,7 +52,6 @@ describe('the input recorder', () => {
     const written: Buffer[] = [];
     const recorder = new InputRecorder({
       maxWaitingBytes: 8,
-      flushMs: 1,
       append: async (_file, data) => {
         if (written.length === 0) await stalled;
         written.push(data);

@@ -128,7 +128,8 @@ describe('native relay', () => {
   /** A relay that never runs: its exit, its pid and the errors it reported. */
   async function neverStarted(relayPath: string, command: string, args: string[]) {
     const errors: string[] = [];
-    const relay = await startNativeRelay({ relayPath, command, args, cwd: dir, env: process.env, cols: 80, rows: 24, onError: (message) => errors.push(message) });
+    const relay = await startNativeRelay({ relayPath, command, args, cwd: dir, env: process.env, cols: 80, rows: 24 });
+    relay.errors$.subscribe((message) => errors.push(message));
     return { exit: await relay.exit, pid: await relay.pid, errors };
   }
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { installStopHook, isCccHookCommand, stopHookTimeout, uninstallStopHook, type StopHookSpec } from '../../src/settings/stop-hook.js';
+import { installStopHook, isCccHookCommand, uninstallStopHook, type StopHookSpec } from '../../src/settings/stop-hook.js';
 
-const spec: StopHookSpec = { command: '/usr/local/bin/ccc supervisor-hook', timeout: stopHookTimeout(600) };
+const spec: StopHookSpec = { command: '/usr/local/bin/ccc supervisor-hook', timeout: 660 };
 const SRC = '/home/u/.claude/settings.json';
 
 const userSettings = () => ({

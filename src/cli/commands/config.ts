@@ -10,7 +10,7 @@ export const registerConfigCommand: RegisterCommand = (program) => {
     .action(async (options: { json?: boolean; config?: string }) => {
       const { loadConfig } = await import('../../config/load.js');
       const { formatConfigJson, formatConfigText } = await import('../../config/show.js');
-      const { promptInUse } = await import('../prompt-in-use.js');
+      const { promptInUse } = await import('../../doctor/prompt-in-use.js');
       const { reviewerInUse } = await import('../reviewer-in-use.js');
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, configPath: options.config });
       for (const warning of resolved.warnings) process.stderr.write(`ccc: warning: ${warning}\n`);

@@ -22,9 +22,9 @@ export const registerHookCommand: RegisterCommand = (program) => {
       const { loadConfig } = await import('../../config/load.js');
       const { currentCccProcess, supervisorHookCommand } = await import('../../settings/ccc-command.js');
       const { installHookInFile } = await import('../../settings/hook-install.js');
-      const { stopHookTimeout } = await import('../../settings/stop-hook.js');
+      const { checkerTimeoutsSeconds, hookTimeoutSeconds } = await import('../../loop/hook-timeout.js');
       const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
-      const spec = { command: supervisorHookCommand(currentCccProcess()), timeout: stopHookTimeout(config.supervisor.timeout_seconds) };
+      const spec = { command: supervisorHookCommand(currentCccProcess()), timeout: hookTimeoutSeconds(checkerTimeoutsSeconds(config.supervisor)) };
       const result = await installHookInFile({ file: await settingsFile(options), spec, dryRun: options.dryRun });
       process.stdout.write(result.report);
     });

@@ -1,6 +1,6 @@
 /**
- * `ccc kanban <kanban file> [options] [-- claude args…]`: run the kanban workflow (design section
- * 10). Ctrl-C (or SIGTERM) stops the running agent and leaves the kanban file as it was before it.
+ * `ccc kanban <kanban file> [options] [-- claude args…]`: run the kanban workflow
+ * (docs/kanban.md). Ctrl-C (or SIGTERM) stops the running agent and leaves the kanban file as it was before it.
  */
 import type { Command } from 'commander';
 import type { LogLevel } from '../../config/types.js';

@@ -1,6 +1,6 @@
 /**
- * `ccc mcp [--no-supervisor]`: the MCP server on stdio (design section 9, document 003).
- * Configuration comes from the usual layers; with SUPERVISOR_* variables of document 003.
+ * `ccc mcp [--no-supervisor]`: the MCP server on stdio (docs/mcp.md).
+ * Configuration comes from the usual layers, with the SUPERVISOR_* variables (config/env-overrides.ts).
  */
 import type { RegisterCommand } from './index.js';
 

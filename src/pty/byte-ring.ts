@@ -1,6 +1,6 @@
 /**
- * The last `capacity` bytes of a stream, in one buffer allocated at the first write: what the
- * screen mirror replays for a joiner. Writes copy, so callers may reuse what they pass in, and a
+ * The last `capacity` bytes of a stream, in one buffer allocated at the first write: the Node
+ * proxy's tail for late joiners, and what the screen mirror replays for one. Writes copy, so callers may reuse what they pass in, and a
  * flood costs no allocation at all here.
  */
 export class ByteRing {

@@ -7,8 +7,8 @@ import { loadConfig } from '../config/load.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
 import { SessionCore } from '../loop/session-core.js';
-import { hookOutput } from './hook-output.js';
-import type { StopEvent } from './stop-event.js';
+import { hookOutput } from '../stop/hook-output.js';
+import type { StopEvent } from '../stop/stop-event.js';
 
 export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<string> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });

@@ -1,7 +1,7 @@
 /** The screen mirror's tail: always the last `capacity` bytes written, oldest first. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteRing } from '../../src/observer/byte-ring.js';
+import { ByteRing } from '../../src/pty/byte-ring.js';
 
 describe('ByteRing', () => {
   it('keeps exactly the last bytes written, for any sequence of writes and replaces', () => {

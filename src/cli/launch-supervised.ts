@@ -6,7 +6,7 @@
  * interactive or headless loop. Each mode loads its own modules: the interactive one starts the
  * agent before the rest of the session (see interactive.ts).
  */
-import { parseSupervisorArgs } from '../cli/supervisor-args.js';
+import { parseSupervisorArgs } from './supervisor-args.js';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
@@ -14,9 +14,9 @@ import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reportTargets } from '../report/report-targets.js';
-import { chooseRunMode } from './run-mode.js';
-import { sessionPlan, type SessionPlan } from './session-flags.js';
-import type { SupervisorSession } from './supervisor-session.js';
+import { chooseRunMode } from '../loop/run-mode.js';
+import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
+import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
   cwd: string;
@@ -53,10 +53,10 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs };
   const observe = args.observe !== undefined;
   if (mode.mode === 'interactive') {
-    const { runInteractive } = await import('./interactive.js');
+    const { runInteractive } = await import('../loop/interactive.js');
     return runInteractive(setup, { observe, plan, stderr: io.stderr });
   }
-  const { SupervisorSession } = await import('./supervisor-session.js');
+  const { SupervisorSession } = await import('../loop/supervisor-session.js');
   const session = new SupervisorSession(setup);
   const { startSessionReports } = await import('../report/start-reports.js');
   const reporting = await startSessionReports(session, reports, { env, json: args.json, stdout: io.stdout, stderr: io.stderr });
@@ -72,12 +72,12 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
 
 /** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
 async function runHeadlessSession(session: SupervisorSession, options: { task: string; plan: SessionPlan; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
-  const { registerRunningSession } = await import('./running-session.js');
-  const { runHeadless } = await import('./headless.js');
-  const { interruptOnSignals } = await import('./headless-signals.js');
+  const { registerRunningSession } = await import('../loop/running-session.js');
+  const { runHeadless } = await import('../loop/headless.js');
+  const { interruptOnSignals } = await import('../loop/headless-signals.js');
   const command = [session.config.claude.command, '-p', options.task];
   // The observer (and its WebSocket server) loads only when asked for.
-  const observing = options.observe ? await import('./observe-session.js') : undefined;
+  const observing = options.observe ? await import('../loop/observe-session.js') : undefined;
   const observer = observing ? await observing.observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
   const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
