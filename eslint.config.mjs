@@ -4,6 +4,15 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Modules that may import the RxJS index: each loads after the agent's spawn, or in headless mode, which loads it before its first turn by design. */
+const AFTER_SPAWN_RXJS = ['src/loop/agent-frames.ts', 'src/loop/interactive-stops.ts', 'src/loop/headless.ts'];
+const RXJS_INDEX = {
+  name: 'rxjs',
+  allowTypeImports: true,
+  message: "the rxjs index loads every operator: take Observable, Subject or ReplaySubject from src/rx.ts, or load this module after the agent's spawn (then list it in AFTER_SPAWN_RXJS)",
+};
+const RXJS_INTERNAL = { group: ['rxjs/*'], allowTypeImports: true, message: "rxjs's internal paths only through src/rx.ts, where test/rx.test.ts pins them" };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -24,9 +33,21 @@ export default tseslint.config(
       // `async` marks a function that fulfils a Promise-returning interface (a store, a checker, a
       // channel handler); a body with nothing to await is not a mistake there.
       '@typescript-eslint/require-await': 'off',
+      // A variable that closures read before its one assignment cannot be const (the TDZ would throw).
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // Start-up: `import … from 'rxjs'` loads RxJS's whole CommonJS index (every operator, ~85 ms of
+    // CPU), so only modules that load after the agent's spawn may import it (docs/architecture.md,
+    // "Start-up"); the rest take Observable, Subject and ReplaySubject from src/rx.ts. Adding a
+    // module here is a claim that it loads after the spawn: check it with bench/startup-modules.mjs.
+    files: ['src/**/*.ts'],
+    ignores: ['src/rx.ts', ...AFTER_SPAWN_RXJS],
+    rules: { 'no-restricted-imports': ['error', { paths: [RXJS_INDEX], patterns: [RXJS_INTERNAL] }] },
+  },
+  { files: AFTER_SPAWN_RXJS, rules: { 'no-restricted-imports': ['error', { patterns: [RXJS_INTERNAL] }] } },
   {
     // Tests read untyped JSON (frames, events, reports) and assert on its shape: the assertion is the check.
     files: ['test/**/*.ts'],

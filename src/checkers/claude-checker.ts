@@ -21,7 +21,7 @@ import { evidenceCollector } from './reviewer/evidence-frames.js';
 import { reviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
-import type { CheckContext, Checker, Verdict } from './types.js';
+import type { CheckContext, Checker } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
 
 export interface ClaudeCheckerOptions {

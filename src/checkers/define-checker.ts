@@ -34,6 +34,8 @@ export interface CheckerSpec<Options, Body extends CheckerBody> {
 
 /** What `defineChecker(spec)` returns: call it in `ccc.config.ts` to declare the checker with options. */
 export interface CheckerDefinition<Options, Body extends CheckerBody = CheckerBody> {
+  // `{} extends Options`: true when every option is optional, so the options may be left out.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   (...options: {} extends Options ? [options?: Options] : [options: Options]): PluginDeclaration;
   readonly checkerName: string;
   readonly module: string | undefined;

@@ -13,8 +13,12 @@ export interface Evidence {
 /** A checker's `evidence` when it is a list of `{ command, exit_code }`; anything else is dropped. */
 export function validEvidence(value: unknown): Evidence[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const valid = value.every((e) => e && typeof e === 'object' && typeof e.command === 'string' && (e.exit_code === null || Number.isInteger(e.exit_code)));
-  return valid ? value.map((e: Evidence) => ({ command: e.command, exit_code: e.exit_code })) : undefined;
+  const valid = value.every((e: unknown) => {
+    if (!e || typeof e !== 'object') return false;
+    const { command, exit_code } = e as Record<string, unknown>;
+    return typeof command === 'string' && (exit_code === null || Number.isInteger(exit_code));
+  });
+  return valid ? (value as Evidence[]).map((e) => ({ command: e.command, exit_code: e.exit_code })) : undefined;
 }
 
 /** The commands that ran green, each once, in the order they ran. */

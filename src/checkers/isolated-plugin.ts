@@ -112,6 +112,8 @@ class PluginHost {
   async check(ctx: CheckContext, signal: AbortSignal): Promise<unknown> {
     this.logger = ctx.logger;
     const thread = await this.live();
+    // The functions stay in this thread (a worker gets data only); the worker reports usage by message.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- taken out to be dropped, never called
     const { logger: _logger, reportCost: _cost, reportUsage: _usage, ...portable } = ctx;
     return this.call(thread, (id) => ({ type: 'check', id, ctx: portable }), signal, ctx);
   }

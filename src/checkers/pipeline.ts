@@ -58,9 +58,8 @@ export async function runPipeline(
  * `reportCost(usd)` is `reportUsage({ cost_usd: usd })`.
  */
 function withUsageReports(ctx: CheckContext): CheckContext {
-  const report = ctx.reportUsage;
-  if (!report) return ctx;
-  const reportUsage = (usage: UsageReport) => report(wholeUsage(usage));
+  if (!ctx.reportUsage) return ctx;
+  const reportUsage = (usage: UsageReport) => ctx.reportUsage?.(wholeUsage(usage));
   return { ...ctx, reportUsage, reportCost: (usd) => reportUsage({ cost_usd: usd }) };
 }
 

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
         const ctx: CheckContext = {
           ...message.ctx,
           logger,
-          reportUsage: (usage: UsageReport) => send({ type: 'usage', id: message.id, usage: cloneable(usage as Record<string, unknown>) as UsageReport }),
+          reportUsage: (usage: UsageReport) => send({ type: 'usage', id: message.id, usage: cloneable(usage) as UsageReport }),
           reportCost: (usd: number) => send({ type: 'cost', id: message.id, usd }),
         };
         void check(message.id, ctx);

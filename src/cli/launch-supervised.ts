@@ -24,7 +24,7 @@ export interface LaunchIo {
   /** A terminal on stdin and stdout means interactive; otherwise the task may come on stdin. */
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
-  openStdin(): NodeJS.ReadableStream;
+  openStdin: () => NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Provider env and claude args contributed by `ccc <provider>`. */

@@ -50,7 +50,7 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
   const ts = typeScriptLoader(options.moduleCacheDir);
   // Files that run code while they load: each bounded in time and named if it ends ccc (load-guard.ts).
   const loaders: Record<string, Loader> = { '.ts': ts, '.mts': ts, '.cts': ts, '.js': defaultLoaders['.js'], '.mjs': defaultLoaders['.mjs'], '.cjs': defaultLoaders['.cjs'] };
-  for (const [ext, load] of Object.entries(loaders)) loaders[ext] = (filepath, content) => guardConfigLoad(filepath, async () => load(filepath, content));
+  for (const [ext, load] of Object.entries(loaders)) loaders[ext] = (filepath, content) => guardConfigLoad(filepath, async (): Promise<unknown> => load(filepath, content));
   const explorer = cosmiconfig('ccc', { searchPlaces: projectSearchPlaces, searchStrategy: 'none', cache: false, loaders });
   try {
     if (options.configPath !== undefined) {

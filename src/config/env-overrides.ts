@@ -73,7 +73,7 @@ export function readEnvLayer(env: NodeJS.ProcessEnv, table: readonly EnvOverride
       data: { variable: entry.name, value: raw, path: entry.path, allowed: entry.parser.allowed },
     });
   }
-  return { config: config as UserConfig, warnings };
+  return { config: config, warnings };
 }
 
 /** The variable that sets a key path, for `ccc config`'s source column. */

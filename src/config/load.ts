@@ -30,11 +30,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const projectFile = await readProjectFile({ cwd: options.cwd, configPath: options.configPath, moduleCacheDir: () => moduleCacheDir(configDir) });
   const envLayer = readEnvLayer(options.env);
 
-  const layers: LayerInput[] = [{ layer: 'default', config: defaultConfig() as unknown as Record<string, unknown> }];
+  const layers: LayerInput[] = [{ layer: 'default', config: defaultConfig() }];
   if (globalFile) layers.push({ layer: 'global', config: globalFile.config });
   if (projectFile) layers.push({ layer: 'project', config: projectFile.config });
-  layers.push({ layer: 'env', config: envLayer.config as Record<string, unknown> });
-  if (options.flags) layers.push({ layer: 'flag', config: options.flags as Record<string, unknown> });
+  layers.push({ layer: 'env', config: envLayer.config });
+  if (options.flags) layers.push({ layer: 'flag', config: options.flags });
 
   const { merged, sources } = mergeLayers(layers);
   const files: ResolvedConfig['files'] = {};

@@ -42,7 +42,7 @@ function toIssues(issue: z.ZodIssue, merged: unknown): Issue[] {
   const parent = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const node = schemaAt(issue.path);
-    const known = node === undefined ? [] : Object.keys((unwrap(node) as z.AnyZodObject).shape ?? {});
+    const known = node === undefined ? [] : Object.keys(((unwrap(node) as z.AnyZodObject).shape as object | undefined) ?? {});
     return issue.keys.map((key) => ({ kind: 'unknown-key', path: parent === '' ? key : `${parent}.${key}`, parent, known }));
   }
   // A refinement says itself what it wanted (a permission rule and why this one is not).

@@ -34,5 +34,5 @@ export type EventSink = (event: SupervisorEvent) => void;
 type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 
 export function event(e: WithoutAt<SupervisorEvent>): SupervisorEvent {
-  return { ...e, at: new Date().toISOString() } as SupervisorEvent;
+  return { ...e, at: new Date().toISOString() };
 }

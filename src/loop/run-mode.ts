@@ -20,7 +20,7 @@ export interface RunModeInput {
   json: boolean;
   stdinIsTTY: boolean;
   /** Opened only when the task may be on stdin: a terminal's stdin stays untouched for the TUI. */
-  openStdin(): NodeJS.ReadableStream;
+  openStdin: () => NodeJS.ReadableStream;
   stdoutIsTTY: boolean;
   stderr: NodeJS.WritableStream;
   stdinWaitMs?: number;

@@ -41,7 +41,7 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     cols: options.cols,
     rows: options.rows,
     cwd: options.cwd,
-    env: options.env as Record<string, string>,
+    env: options.env,
     encoding: null,
   });
   let exited = false;

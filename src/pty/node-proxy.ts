@@ -166,7 +166,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   until.addEventListener('abort', () => clearInterval(injectTimer), { once: true });
 
   const exit = new Promise<AgentExit>((resolve) => {
-    pty.onExit(async ({ exitCode, signal }) => {
+    const ended = async ({ exitCode, signal }: AgentExit) => {
       resolvePid(agentPid ?? pty.pid);
       await drain(() => lastDataAt, () => paused, timing);
       if (paused) pty.resume();
@@ -174,7 +174,8 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
       restoreTerminal();
       for (const s of [ptyOutput$, stdin$, tail$, gap$, errors$, altScreenChange$]) s.complete();
       resolve(signal ? { exitCode, signal } : { exitCode });
-    }, until);
+    };
+    pty.onExit((e) => void ended(e), until);
   });
 
   return {

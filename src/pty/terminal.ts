@@ -11,7 +11,7 @@ import { resetSequence } from './terminal-modes.js';
 export interface UserTerminal {
   readonly isTTY: boolean;
   readonly input: Readable;
-  size(): TerminalSize;
+  size: () => TerminalSize;
   /** Calls `listener` at each size change until `signal` aborts. */
   onResize(listener: () => void, signal: AbortSignal): void;
   enterRaw(): void;

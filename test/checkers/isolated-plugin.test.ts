@@ -52,7 +52,7 @@ describe('a plugin in its own thread', () => {
     await checker.onSessionStart!({ sessionId: 'sess-9', cwd: project, logger });
     checker.onFrame!({ type: 'assistant' });
     checker.onFrame!({ type: 'user' });
-    const usage: Usage[] = [];
+    const usage: Array<Partial<Usage>> = [];
     const costs: number[] = [];
     const ctx = checkContext(project, { logger, frames: [{ type: 'assistant' }], env: { PROBE_ENV: 'env-ok' }, reportUsage: (u) => usage.push(u), reportCost: (c) => costs.push(c) });
     expect(await checker.check(ctx, never)).toEqual({ completed: false, feedback: 'sess-9 2 1 env-ok make the tests pass' });

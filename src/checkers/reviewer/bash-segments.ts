@@ -23,7 +23,7 @@ export function parseBashCommand(command: string): ParsedCommand {
   if (/[`\r\n]/.test(command)) return { ok: false, reason: 'it uses backticks or more than one line' };
   let entries: ParseEntry[];
   try {
-    entries = parse(withoutHarmlessRedirections(command), (name) => ({ op: `$${name}` }) as unknown as string);
+    entries = parse(withoutHarmlessRedirections(command), (name) => ({ op: `$${name}` }));
   } catch (error) {
     return { ok: false, reason: `it cannot be parsed (${(error as Error).message})` };
   }

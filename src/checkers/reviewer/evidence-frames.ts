@@ -13,7 +13,7 @@ import { verificationOf, type ReviewerPolicy } from './reviewer-policy.js';
 type Block = { type?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
 
 export interface EvidenceCollector {
-  onFrame(frame: Frame): void;
+  onFrame: (frame: Frame) => void;
   /** The verification commands that ran, in the order their results came. */
   evidence(): Evidence[];
 }
