@@ -25,7 +25,7 @@ import { CLI, ROOT } from './lib/variants.mjs';
 const jiti = createJiti(import.meta.url);
 const support = (name) => jiti.import(path.join(ROOT, 'test/support', name));
 
-function run(command, args, { env, cwd, input }) {
+export function run(command, args, { env, cwd, input }) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -40,7 +40,7 @@ function run(command, args, { env, cwd, input }) {
 }
 
 /** Milliseconds from `t0` to the first request after it that is not background chatter. */
-function firstRequestAfter(server, t0) {
+export function firstRequestAfter(server, t0) {
   const first = server.requests.find((r) => r.receivedAt >= t0 && r.kind !== 'background');
   return first ? first.receivedAt - t0 : undefined;
 }
@@ -55,7 +55,7 @@ function sourceFile(kib) {
  * One headless supervised run; the share of its first review request that is a prefix of the
  * agent's request before it. `reads`: files the agent reads before it answers.
  */
-async function measureShare({ startModelServer, makeClaudeWorld, sharedPrefixShare, supervisorTemplate }, reads) {
+export async function measureShare({ startModelServer, makeClaudeWorld, sharedPrefixShare, supervisorTemplate }, reads) {
   const server = await startModelServer((r) => {
     if (r.kind === 'review') return { verdict: { completed: true, feedback: 'verified' } };
     const done = r.body.messages.filter((m) => m.role === 'assistant').length;
