@@ -13,7 +13,8 @@
  *   `claude -p` from spawn to its first request. On the standalone hook the stop is the spawn of
  *   `ccc supervisor-hook` with the hook JSON; on the interactive path (`ccc --supervisor` in a pty,
  *   a task typed per run) it is the moment claude starts its Stop hooks, written by a second Stop
- *   hook of the user's settings (`date +%s%3N`). Alternating, medians.
+ *   hook of the user's settings (`date +%s%3N`), with the native Stop hook and then with the Node
+ *   one (`CCC_STOP_HOOK=node`). Alternating, medians.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -91,9 +92,9 @@ async function until(check, timeoutMs, what) {
  * the stop goes through the running ccc. Milliseconds from claude starting its Stop hooks to the
  * reviewer's first request, one per run, with `between` (the plain case) run after each.
  */
-async function measureInteractive({ startModelServer, makeClaudeWorld, startPty, supervisorTemplate }, runs, between) {
+export async function measureInteractive({ startModelServer, makeClaudeWorld, startPty, supervisorTemplate }, runs, between, env = {}) {
   const server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'Done.' }));
-  const world = makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '1000' } });
+  const world = makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '1000', ...env } });
   const stops = path.join(world.root, 'stops.txt');
   fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), supervisorTemplate('[TASK_COMPLETED]'));
   fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `date +%s%3N >> '${stops}'` }] }] } }));
@@ -141,6 +142,9 @@ export async function benchReview({ runs, log }) {
     const stop = JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.', background_tasks: [] });
     const cases = {
       reviewer: async () => {
+        // Each run is a new stop of the session, as a real one is (a new answer in the transcript):
+        // without its state the replayed stop is not taken for the same stop again.
+        fs.rmSync(path.join(world.claudeDir, 'ccc', `supervisor-${sessionId}.json`), { force: true });
         const t0 = performance.now();
         const r = await run(process.execPath, [CLI, 'supervisor-hook'], { env: world.env, cwd: world.cwd, input: stop });
         return r.code === 0 ? firstRequestAfter(server, t0) : undefined;
@@ -172,7 +176,15 @@ export async function benchReview({ runs, log }) {
       'times' in interactive
         ? { interactiveMs: median(interactive.times), interactivePlainMs: median(interactivePlain.slice(1)), interactiveRatio: median(interactive.times) / median(interactivePlain.slice(1)), interactiveRunsMs: { interactive: interactive.times, plain: interactivePlain.slice(1) } }
         : { interactiveUnavailable: interactive.unavailable };
-    return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times, ...interactiveFigures };
+    // The same with the Node hook (CCC_STOP_HOOK=node) where the native ccc-stop-hook is the default: what it saves.
+    log(`review: interactive path with the Node Stop hook, ${runs} runs…`);
+    const nodeHookPlain = [];
+    const nodeHook = await measureInteractive(deps, runs, async () => {
+      const ms = await cases.plain();
+      if (ms !== undefined) nodeHookPlain.push(ms);
+    }, { CCC_STOP_HOOK: 'node' });
+    const nodeHookFigures = 'times' in nodeHook ? { nodeHookMs: median(nodeHook.times), nodeHookPlainMs: median(nodeHookPlain.slice(1)), nodeHookRatio: median(nodeHook.times) / median(nodeHookPlain.slice(1)), nodeHookRunsMs: { interactive: nodeHook.times, plain: nodeHookPlain.slice(1) } } : {};
+    return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times, ...interactiveFigures, ...nodeHookFigures };
   } finally {
     await server.close();
     world.cleanup();

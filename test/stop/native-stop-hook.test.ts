@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { sessionStatePath } from '../../src/state/paths.js';
 import { startStopChannel, type StopChannelServer, type StopRequestHandler } from '../../src/stop/stop-channel.js';
 import { cccBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
@@ -183,5 +184,28 @@ describe('a supervised session on the real claude runs the native Stop hook', ()
     h.press('\r');
     await h.waitForScreen(/agent answer 1[\s\S]*review 2 \(claude\): complete/, 60_000);
     expect(server.byKind('agent')[1]!.lastUserText).toContain('FEEDBACK-N1 add the README');
+  });
+
+  // The native hook reaches ccc before Claude Code has flushed the turn to the transcript: a stop
+  // counted from the stale transcript would take a new task for the old one's next round.
+  it('native: each new task counts its reviews from 1, though its stop arrives before the transcript has the turn', async () => {
+    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: 'Done.' }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
+    await h.waitForScreen(/❯/, 60_000);
+    const stateDir = path.dirname(sessionStatePath(world.claudeDir, 'x'));
+    const iteration = () => {
+      const file = fs.readdirSync(stateDir).find((f) => /^supervisor-.*\.json$/.test(f));
+      return file ? (JSON.parse(fs.readFileSync(path.join(stateDir, file), 'utf8')) as { iteration: number; prompt_count: number }) : undefined;
+    };
+    for (let task = 1; task <= 4; task++) {
+      await h.type(`task ${task}`);
+      h.press('\r');
+      await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBe(task);
+      await expect.poll(() => iteration()?.prompt_count, { timeout: 30_000 }).toBe(task);
+      expect(iteration()?.iteration).toBe(1);
+      await h.waitForScreen(/❯\s*$/m, 30_000);
+    }
   });
 });
