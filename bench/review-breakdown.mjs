@@ -9,8 +9,8 @@
  * - plain: `claude -p hello`, spawn → first request (the yardstick);
  * - reviewer alone: claude with the reviewer's own arguments (fork, resume, guard settings) and a
  *   review message on stdin, spawn → first request: claude's own cost of a resumed fork;
- * - node: `node -e 0`, and the `--proxy` hook (Node, or the native helper) asking a channel that
- *   answers at once: spawn → its request on the channel;
+ * - node: `node -e 0`, and the `--proxy` hook asking a channel that answers at once: spawn → its
+ *   request on the channel;
  * - standalone hook: spawn → Node running (preload) → reviewer spawned (wrapper) → first request.
  */
 import fs from 'node:fs';
@@ -58,7 +58,6 @@ const channel = net.createServer((socket) => {
   });
 });
 await new Promise((resolve) => channel.listen(socketPath, resolve));
-const nativeHook = process.env.BENCH_NATIVE_HOOK;
 
 const cases = {
   plain: async () => {
@@ -83,17 +82,6 @@ const cases = {
     await run(process.execPath, [CLI, 'supervisor-hook', '--proxy'], { env, cwd: world.cwd, input: stop });
     return { request: requestAt - t0, exit: epochNow() - t0 };
   },
-  ...(nativeHook
-    ? {
-        proxyNative: async () => {
-          requestAt = undefined;
-          const t0 = epochNow();
-          const env = { ...world.env, CCC_HOOK_SOCKET: socketPath, CCC_HOOK_TOKEN: 'x' };
-          await run(nativeHook, [], { env, cwd: world.cwd, input: stop });
-          return { request: requestAt - t0, exit: epochNow() - t0 };
-        },
-      }
-    : {}),
   standalone: async () => {
     clearStamps();
     const t0 = epochNow();

@@ -13,8 +13,7 @@
  *   `claude -p` from spawn to its first request. On the standalone hook the stop is the spawn of
  *   `ccc supervisor-hook` with the hook JSON; on the interactive path (`ccc --supervisor` in a pty,
  *   a task typed per run) it is the moment claude starts its Stop hooks, written by a second Stop
- *   hook of the user's settings (`date +%s%3N`), with the native Stop hook and then with the Node
- *   one (`CCC_STOP_HOOK=node`). Alternating, medians.
+ *   hook of the user's settings (`date +%s%3N`). Alternating, medians.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -176,15 +175,7 @@ export async function benchReview({ runs, log }) {
       'times' in interactive
         ? { interactiveMs: median(interactive.times), interactivePlainMs: median(interactivePlain.slice(1)), interactiveRatio: median(interactive.times) / median(interactivePlain.slice(1)), interactiveRunsMs: { interactive: interactive.times, plain: interactivePlain.slice(1) } }
         : { interactiveUnavailable: interactive.unavailable };
-    // The same with the Node hook (CCC_STOP_HOOK=node) where the native ccc-stop-hook is the default: what it saves.
-    log(`review: interactive path with the Node Stop hook, ${runs} runs…`);
-    const nodeHookPlain = [];
-    const nodeHook = await measureInteractive(deps, runs, async () => {
-      const ms = await cases.plain();
-      if (ms !== undefined) nodeHookPlain.push(ms);
-    }, { CCC_STOP_HOOK: 'node' });
-    const nodeHookFigures = 'times' in nodeHook ? { nodeHookMs: median(nodeHook.times), nodeHookPlainMs: median(nodeHookPlain.slice(1)), nodeHookRatio: median(nodeHook.times) / median(nodeHookPlain.slice(1)), nodeHookRunsMs: { interactive: nodeHook.times, plain: nodeHookPlain.slice(1) } } : {};
-    return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times, ...interactiveFigures, ...nodeHookFigures };
+    return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times, ...interactiveFigures };
   } finally {
     await server.close();
     world.cleanup();

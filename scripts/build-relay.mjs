@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 /**
  * Builds the native helpers with the system C compiler, in `npm run build` (and so in `prepare`,
- * which packs the package): the relay (native/relay.c -> dist/relay/ccc-relay), the lifeline
- * (native/lifeline.c -> dist/relay/ccc-lifeline) and the native Stop hook (native/stop-hook.c ->
- * dist/relay/ccc-stop-hook), used by this checkout; and a copy of each in
+ * which packs the package): the relay (native/relay.c -> dist/relay/ccc-relay) and the lifeline
+ * (native/lifeline.c -> dist/relay/ccc-lifeline), used by this checkout; and a copy of each in
  * dist/prebuilt/<platform>-<arch>/, which the package ships: an installed ccc checks that they run
  * on its machine and keeps them under its config directory, or compiles its own there on first
  * use (src/native/native-helpers.ts). No install script is involved. Each binary is rebuilt only

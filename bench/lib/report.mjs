@@ -91,13 +91,9 @@ export function tablesOf(r) {
       rows.push(['interactive: claude starts its Stop hooks → reviewer\'s first request', f(v.interactiveMs, 0), times(v.interactiveRatio), v.interactiveRunsMs.interactive.length]);
       rows.push(['plain `claude -p` → its first request (between the interactive runs)', f(v.interactivePlainMs, 0), '1.00×', v.interactiveRunsMs.plain.length]);
     }
-    if ('nodeHookMs' in v) {
-      rows.push(['interactive with the Node Stop hook (`CCC_STOP_HOOK=node`) → reviewer\'s first request', f(v.nodeHookMs, 0), times(v.nodeHookRatio), v.nodeHookRunsMs.interactive.length]);
-      rows.push(['plain `claude -p` → its first request (between those runs)', f(v.nodeHookPlainMs, 0), '1.00×', v.nodeHookRunsMs.plain.length]);
-    }
     if ('unavailable' in v) notes.push(`not measured: ${v.unavailable}`);
     if ('interactiveUnavailable' in v) notes.push(`interactive path not measured: ${v.interactiveUnavailable}`);
-    notes.push('Real claude against the scripted model server. Standalone hook: the stop enters through `ccc supervisor-hook` (node start, config, state lock, transcript, reviewer launch). Interactive: `ccc --supervisor` in a pty, a task typed per run, the stop timed by a second Stop hook (`date`); its Stop hook is the native `ccc-stop-hook`, and once more the Node hook. Alternating, medians; the first run of each warms up.');
+    notes.push('Real claude against the scripted model server. Standalone hook: the stop enters through `ccc supervisor-hook` (node start, config, state lock, transcript, reviewer launch). Interactive: `ccc --supervisor` in a pty, a task typed per run, the stop timed by a second Stop hook (`date`). Alternating, medians; the first run of each warms up.');
     tables.push({ title: 'Review (cache share, reviewer start-up)', ...table(['what', 'ms / share', '/ plain claude -p', 'runs'], rows), notes });
   }
   if (r.frames) {

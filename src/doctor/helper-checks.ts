@@ -1,5 +1,5 @@
 /**
- * The relay, the lifeline and the native stop hook as a supervised session here would get them: in use (from where),
+ * The relay and the lifeline as a supervised session here would get them: in use (from where),
  * set up now (prebuilt or compiled: the doctor tries again what the start path said once), or
  * missing and why. `CCC_RELAY` chooses the relay as it does for a session.
  */
@@ -20,11 +20,7 @@ const ORIGIN: Record<HelperState['origin'], string> = {
 const LOSS = {
   'ccc-relay': "without it interactive sessions run on ccc's slower Node proxy",
   'ccc-lifeline': 'without it what ccc starts (agent turns, the reviewer, commands) keeps running when ccc is killed with kill -9',
-  'ccc-stop-hook': "without it every stop of a supervised session waits for Node's start-up (the Node hook) before ccc hears of it",
 };
-
-const ID = { 'ccc-relay': 'relay', 'ccc-lifeline': 'lifeline', 'ccc-stop-hook': 'native-hook' } as const;
-const TITLE = { 'ccc-relay': 'relay', 'ccc-lifeline': 'lifeline', 'ccc-stop-hook': 'native hook' };
 
 export function helperChecks(place: Place): DoctorCheck[] {
   const states = locateHelpers({ env: place.env, cwd: place.cwd, configDir: place.configDir, retry: true });
@@ -42,7 +38,7 @@ function relayCheck(env: NodeJS.ProcessEnv, state: HelperState): DoctorCheck {
 }
 
 function helperCheck(state: HelperState): DoctorCheck {
-  const base = { id: ID[state.name], title: TITLE[state.name], needed: true } as const;
+  const base = { id: state.name === 'ccc-relay' ? 'relay' : 'lifeline', title: state.name === 'ccc-relay' ? 'relay' : 'lifeline', needed: true } as const;
   if (state.path) return { ...base, status: 'ok', detail: `${state.path} (${ORIGIN[state.origin]})` };
   return { ...base, status: 'missing', detail: `${state.reason}; ${LOSS[state.name]}`, fix: `${INSTALL_COMPILER}, then run \`ccc doctor\` again` };
 }

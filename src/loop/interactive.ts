@@ -14,8 +14,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
-import { proxyHookArgv } from '../stop/proxy-hook-command.js';
+import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
 import { startAgentProxy } from '../pty/agent-proxy.js';
 import type { BytePath } from '../pty/byte-path.js';
@@ -64,7 +63,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   });
   const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
   const timeout = config.supervisor.timeout_seconds * Math.max(1, setup.pipeline.length) + 30;
-  const hook = stopHookSettings({ argv: proxyHookArgv(setup.env), timeoutSeconds: timeout });
+  const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const proxy = await startAgentProxy({
     command: config.claude.command,
     args: withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs], hook, setup.cwd),

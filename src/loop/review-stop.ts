@@ -165,7 +165,7 @@ async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ use
   if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '', frames: 0 };
   try {
     // Claude Code may not have flushed the turn to the transcript when the hook fires (seen on a
-    // loaded machine, and often with the native hook, which asks within a few ms): a transcript
+    // loaded machine, and on most stops with a hook that asks within a few ms): a transcript
     // without the user's prompt, or with no assistant line after the lines read at the last
     // review (every stop follows one; what Claude Code adds after a stop is not one), is read
     // again, briefly. Counted from a stale one, a new task would not start the count afresh.

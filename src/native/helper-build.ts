@@ -1,7 +1,6 @@
 /**
- * Compiling and checking ccc's native helpers: `ccc-relay` (native/relay.c, the byte path),
- * `ccc-lifeline` (native/lifeline.c, ends ccc's children when ccc dies) and `ccc-stop-hook`
- * (native/stop-hook.c, the Stop hook of a supervised claude without Node's start-up). The build of the
+ * Compiling and checking ccc's two native helpers: `ccc-relay` (native/relay.c, the byte path)
+ * and `ccc-lifeline` (native/lifeline.c, ends ccc's children when ccc dies). The build of the
  * package (scripts/build-relay.mjs) and the build on first use (native-helpers.ts) both go
  * through here, so both compile the same way.
  */
@@ -9,12 +8,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const HELPERS = ['ccc-relay', 'ccc-lifeline', 'ccc-stop-hook'] as const;
+export const HELPERS = ['ccc-relay', 'ccc-lifeline'] as const;
 export type HelperName = (typeof HELPERS)[number];
 
 /** The C files a helper is built from: the first is compiled, the others are what it includes. */
 export function helperSources(nativeDir: string, name: HelperName): string[] {
-  const files = name === 'ccc-relay' ? ['relay.c', 'byte-path-rules.h'] : name === 'ccc-lifeline' ? ['lifeline.c'] : ['stop-hook.c'];
+  const files = name === 'ccc-relay' ? ['relay.c', 'byte-path-rules.h'] : ['lifeline.c'];
   return files.map((file) => path.join(nativeDir, file));
 }
 
@@ -47,7 +46,7 @@ export function compileHelper(options: { name: HelperName; source: string; targe
 }
 
 /**
- * Whether a helper binary runs here: each prints its usage and exit 125 when given nothing to
+ * Whether a helper binary runs here: both print their usage and exit 125 when given nothing to
  * run. A binary for another C library or an older glibc fails before that (the loader's exit 127,
  * or ENOENT for a missing loader).
  */

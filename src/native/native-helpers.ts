@@ -1,5 +1,5 @@
 /**
- * Where ccc finds its native helpers (`ccc-relay`, `ccc-lifeline`, `ccc-stop-hook`), however it was installed: no
+ * Where ccc finds its native helpers (`ccc-relay`, `ccc-lifeline`), however it was installed: no
  * install script has to run. In order:
  *
  * 1. `dist/relay/` of the package: built on this machine by `npm run build` (a checkout, or the
@@ -101,7 +101,7 @@ function setUp(names: HelperName[], dir: string, root: string, options: LocateOp
   }
   const compiled = states.filter((s) => s.origin === 'compiled').map((s) => s.name);
   if (compiled.length > 0) {
-    options.say?.(`ccc: built ${listed(compiled, 'and')} for ccc ${packageVersion(root)} on ${platformName()} in ${((Date.now() - started) / 1000).toFixed(1)} s (kept in ${dir})`);
+    options.say?.(`ccc: built ${compiled.join(' and ')} for ccc ${packageVersion(root)} on ${platformName()} in ${((Date.now() - started) / 1000).toFixed(1)} s (kept in ${dir})`);
   }
   const lacking = states.filter((s) => s.origin === 'missing');
   if (lacking.length === 0) fs.rmSync(markerFile, { force: true });
@@ -138,17 +138,11 @@ export function fallbackMessage(names: HelperName[], reason: string): string {
   const losses = [
     ...(names.includes('ccc-relay') ? ["interactive sessions run on ccc's slower Node proxy"] : []),
     ...(names.includes('ccc-lifeline') ? ['what ccc starts (agent turns, the reviewer, commands) keeps running when ccc is killed with kill -9'] : []),
-    ...(names.includes('ccc-stop-hook') ? ["every stop waits for Node's start-up before ccc hears of it"] : []),
   ];
   return (
-    `ccc: no ${listed(names, 'or')} (${reason}), so ${losses.join(', and ')}. ` +
+    `ccc: no ${names.join(' or ')} (${reason}), so ${losses.join(', and ')}. ` +
     `To fix: ${INSTALL_COMPILER} and run \`ccc doctor\`, which builds them. (Said once; \`ccc doctor\` shows it.)`
   );
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-function listed(names: string[], conjunction: string): string {
-  return names.length <= 2 ? names.join(` ${conjunction} `) : `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}`;
 }
 
 function installCopy(from: string, target: string): void {

@@ -5,9 +5,6 @@
  *
  * Request: {"token": "...", "input": "<Stop hook JSON text>"}
  * Answer:  {"output": "<what the hook prints on stdout>"}
- *
- * The native hook (native/stop-hook.c) adds "reply": "raw" and gets, up to the end of the
- * connection, '+' and the text to print, or '-' and the error: no JSON to decode in C.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -50,25 +47,24 @@ export async function startStopChannel(options: { dir: string; onStop: StopReque
 
   async function answer(line: string | Error, socket: net.Socket) {
     if (line instanceof Error) return void socket.end(JSON.stringify({ error: line.message }) + '\n');
-    let request: { token?: unknown; input?: unknown; reply?: unknown };
+    let request: { token?: unknown; input?: unknown };
     try {
       request = JSON.parse(line);
     } catch {
       return void socket.end(JSON.stringify({ error: 'malformed request' }) + '\n');
     }
-    const raw = request.reply === 'raw';
-    const refuse = (error: string) => socket.end(raw ? `-${error}` : JSON.stringify({ error }) + '\n');
-    const reply = (output: string, error?: string) => socket.end(raw ? `+${output}` : JSON.stringify(error === undefined ? { output } : { output, error }) + '\n');
-    if (typeof request.token !== 'string' || !tokensEqual(request.token, token)) return void refuse('bad token');
+    if (typeof request.token !== 'string' || !tokensEqual(request.token, token)) {
+      return void socket.end(JSON.stringify({ error: 'bad token' }) + '\n');
+    }
     const gone = new AbortController();
     const hungUp = () => gone.abort(HOOK_GONE);
     socket.once('close', hungUp);
     try {
       const output = await options.onStop(typeof request.input === 'string' ? request.input : '', gone.signal);
-      reply(output);
+      socket.end(JSON.stringify({ output }) + '\n');
     } catch (error) {
       options.onError?.(error as Error);
-      reply('', (error as Error).message);
+      socket.end(JSON.stringify({ output: '', error: (error as Error).message }) + '\n');
     } finally {
       socket.off('close', hungUp);
     }

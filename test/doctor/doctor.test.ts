@@ -30,7 +30,6 @@ describe('ccc doctor', () => {
     expect(run.stdout).toMatch(new RegExp(`^✓ claude +\\d+\\.\\d+\\.\\d+ \\(Claude Code\\), ${claudeBin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     expect(run.stdout).toContain(`✓ relay             ${path.join(repoRoot, 'dist', 'relay', 'ccc-relay')} (built with the package on this machine)`);
     expect(run.stdout).toContain(`✓ lifeline          ${path.join(repoRoot, 'dist', 'relay', 'ccc-lifeline')}`);
-    expect(run.stdout).toContain(`✓ native hook       ${path.join(repoRoot, 'dist', 'relay', 'ccc-stop-hook')}`);
     expect(run.stdout).toContain(`✓ config directory  ${world.claudeDir}, writable`);
     expect(run.stdout).toMatch(/^· MCP store .*mcp\.jsonl, not created yet/m);
     expect(run.stdout).toMatch(/^· Stop hook +not installed .*`ccc hook install` adds it$/m);

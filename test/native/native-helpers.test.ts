@@ -24,7 +24,7 @@ function installedPackage(options: { prebuilt?: 'working' | 'broken' } = {}) {
   const root = path.join(dir, 'package');
   fs.mkdirSync(path.join(root, 'native'), { recursive: true });
   fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, 'package.json'));
-  for (const file of ['relay.c', 'byte-path-rules.h', 'lifeline.c', 'stop-hook.c']) fs.copyFileSync(path.join(repoRoot, 'native', file), path.join(root, 'native', file));
+  for (const file of ['relay.c', 'byte-path-rules.h', 'lifeline.c']) fs.copyFileSync(path.join(repoRoot, 'native', file), path.join(root, 'native', file));
   const prebuilt = path.join(root, 'dist', 'prebuilt', platformName());
   if (options.prebuilt) fs.mkdirSync(prebuilt, { recursive: true });
   for (const name of options.prebuilt ? HELPERS : []) {
@@ -44,10 +44,10 @@ describe('native helpers without an install script', () => {
     const pkg = installedPackage();
     const first = locateHelpers(pkg.options);
     expect(first).toEqual(HELPERS.map((name) => ({ name, path: path.join(pkg.cache(), name), origin: 'compiled' })));
-    expect(pkg.said).toEqual([expect.stringMatching(/^ccc: built ccc-relay, ccc-lifeline and ccc-stop-hook for ccc \d+\.\d+\.\d+ on [a-z0-9]+-[a-z0-9]+ in \d+\.\d s \(kept in .*\/config\/ccc\/native\/\d+\.\d+\.\d+-[a-z0-9]+-[a-z0-9]+-[0-9a-f]{16}\)$/)]);
-    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay', 'ccc-stop-hook']); // no temporary left
+    expect(pkg.said).toEqual([expect.stringMatching(/^ccc: built ccc-relay and ccc-lifeline for ccc \d+\.\d+\.\d+ on [a-z0-9]+-[a-z0-9]+ in \d+\.\d s \(kept in .*\/config\/ccc\/native\/\d+\.\d+\.\d+-[a-z0-9]+-[a-z0-9]+-[0-9a-f]{16}\)$/)]);
+    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']); // no temporary left
     const again = locateHelpers({ ...pkg.options, env: noCompiler });
-    expect(again.map((s) => s.origin)).toEqual(['cache', 'cache', 'cache']);
+    expect(again.map((s) => s.origin)).toEqual(['cache', 'cache']);
     expect(pkg.said).toHaveLength(1);
   });
 
@@ -60,21 +60,21 @@ describe('native helpers without an install script', () => {
 
   it('compiles when the prebuilt binaries do not run here', () => {
     const pkg = installedPackage({ prebuilt: 'broken' });
-    expect(locateHelpers(pkg.options).map((s) => s.origin)).toEqual(['compiled', 'compiled', 'compiled']);
+    expect(locateHelpers(pkg.options).map((s) => s.origin)).toEqual(['compiled', 'compiled']);
   });
 
   it('without a prebuilt that runs and without a compiler: missing, the fallback and its fix said once, built once a compiler is there', () => {
     const pkg = installedPackage({ prebuilt: 'broken' });
     const missing = locateHelpers({ ...pkg.options, env: noCompiler });
-    expect(missing.map((s) => s.origin)).toEqual(['missing', 'missing', 'missing']);
+    expect(missing.map((s) => s.origin)).toEqual(['missing', 'missing']);
     expect(missing[0]!.reason).toMatch(/ccc-relay does not run here \(ccc-relay: version `GLIBC_2\.99' not found\), and there is no C compiler to build it \(\/nonexistent\/cc: not found\)/);
-    expect(pkg.said).toEqual([expect.stringMatching(/^ccc: no ccc-relay, ccc-lifeline or ccc-stop-hook \(.*\), so interactive sessions run on ccc's slower Node proxy, and what ccc starts .* keeps running when ccc is killed with kill -9, and every stop waits for Node's start-up before ccc hears of it\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
-    expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['missing', 'missing', 'missing']);
+    expect(pkg.said).toEqual([expect.stringMatching(/^ccc: no ccc-relay or ccc-lifeline \(.*\), so interactive sessions run on ccc's slower Node proxy, and what ccc starts .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
+    expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['missing', 'missing']);
     expect(pkg.said).toHaveLength(1);
-    expect(locateHelpers({ ...pkg.options, env: noCompiler, retry: true }).map((s) => s.origin)).toEqual(['missing', 'missing', 'missing']);
+    expect(locateHelpers({ ...pkg.options, env: noCompiler, retry: true }).map((s) => s.origin)).toEqual(['missing', 'missing']);
     expect(pkg.said).toHaveLength(1); // tried again, same reason: not said again
-    expect(locateHelpers(pkg.options).map((s) => s.origin)).toEqual(['compiled', 'compiled', 'compiled']);
-    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay', 'ccc-stop-hook']);
+    expect(locateHelpers(pkg.options).map((s) => s.origin)).toEqual(['compiled', 'compiled']);
+    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']);
   });
 
   it('another version of the sources gets its own directory', () => {
@@ -102,8 +102,8 @@ describe('native helpers without an install script', () => {
     const run = () => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
     const results = await Promise.all([run(), run(), run()]);
     for (const { stdout } of results) for (const origin of JSON.parse(stdout) as string[]) expect(['compiled', 'cache']).toContain(origin);
-    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay', 'ccc-stop-hook']);
+    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']);
     for (const name of HELPERS) expect(probeHelper(path.join(pkg.cache(), name), name)).toEqual({ ok: true });
-    expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['cache', 'cache', 'cache']);
+    expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['cache', 'cache']);
   });
 });

@@ -160,7 +160,7 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
     for (const pid of children) expect(proc(pid)?.argv[0]).toMatch(new RegExp(`^${w.claudeDir}/ccc/native/[^/]+/ccc-lifeline$`));
     const underLifelines = children.flatMap((pid) => descendants(pid).map((p) => proc(p)?.argv.join(' ') ?? ''));
     expect(underLifelines.some((argv) => argv.includes('--fork-session'))).toBe(true); // the reviewer, forked from the agent's session
-    if (name === 'npm --ignore-scripts') expect(stderr).toMatch(/^ccc: built ccc-relay, ccc-lifeline and ccc-stop-hook for ccc \S+ on \S+ in [\d.]+ s \(kept in .*\)$/m);
+    if (name === 'npm --ignore-scripts') expect(stderr).toMatch(/^ccc: built ccc-relay and ccc-lifeline for ccc \S+ on \S+ in [\d.]+ s \(kept in .*\)$/m);
     else expect(stderr).not.toMatch(/ccc: (built|no) ccc-/);
 
     const tree = descendants(ccc.pid!);
@@ -208,7 +208,7 @@ describe('without a prebuilt that runs and without a C compiler (the --ignore-sc
     const first = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
     expect(first.code).toBe(0);
     const said = first.stderr.split('\n').filter((line) => line.startsWith('ccc: no ccc-'));
-    expect(said).toEqual([expect.stringMatching(/^ccc: no ccc-relay, ccc-lifeline or ccc-stop-hook \(none is prebuilt for \S+, and there is no C compiler to build it \(\/nonexistent\/cc: not found\)\), so .* keeps running when ccc is killed with kill -9, and every stop waits for Node's start-up before ccc hears of it\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
+    expect(said).toEqual([expect.stringMatching(/^ccc: no ccc-relay or ccc-lifeline \(none is prebuilt for \S+, and there is no C compiler to build it \(\/nonexistent\/cc: not found\)\), so .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
     const second = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('ccc: no ccc-');
