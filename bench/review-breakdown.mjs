@@ -83,6 +83,8 @@ const cases = {
     return { request: requestAt - t0, exit: epochNow() - t0 };
   },
   standalone: async () => {
+    // A new stop of the session each run, as in the bench: without its state the replayed stop is not the same stop again.
+    fs.rmSync(path.join(world.claudeDir, 'ccc', `supervisor-${sessionId}.json`), { force: true });
     clearStamps();
     const t0 = epochNow();
     const t0perf = performance.now();
