@@ -25,7 +25,7 @@ import { CLI, ROOT } from './lib/variants.mjs';
 const jiti = createJiti(import.meta.url);
 const support = (name) => jiti.import(path.join(ROOT, 'test/support', name));
 
-function run(command, args, { env, cwd, input }) {
+export function run(command, args, { env, cwd, input }) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -40,7 +40,7 @@ function run(command, args, { env, cwd, input }) {
 }
 
 /** Milliseconds from `t0` to the first request after it that is not background chatter. */
-function firstRequestAfter(server, t0) {
+export function firstRequestAfter(server, t0) {
   const first = server.requests.find((r) => r.receivedAt >= t0 && r.kind !== 'background');
   return first ? first.receivedAt - t0 : undefined;
 }
@@ -55,7 +55,7 @@ function sourceFile(kib) {
  * One headless supervised run; the share of its first review request that is a prefix of the
  * agent's request before it. `reads`: files the agent reads before it answers.
  */
-async function measureShare({ startModelServer, makeClaudeWorld, sharedPrefixShare, supervisorTemplate }, reads) {
+export async function measureShare({ startModelServer, makeClaudeWorld, sharedPrefixShare, supervisorTemplate }, reads) {
   const server = await startModelServer((r) => {
     if (r.kind === 'review') return { verdict: { completed: true, feedback: 'verified' } };
     const done = r.body.messages.filter((m) => m.role === 'assistant').length;
@@ -91,9 +91,9 @@ async function until(check, timeoutMs, what) {
  * the stop goes through the running ccc. Milliseconds from claude starting its Stop hooks to the
  * reviewer's first request, one per run, with `between` (the plain case) run after each.
  */
-async function measureInteractive({ startModelServer, makeClaudeWorld, startPty, supervisorTemplate }, runs, between) {
+export async function measureInteractive({ startModelServer, makeClaudeWorld, startPty, supervisorTemplate }, runs, between, env = {}) {
   const server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'Done.' }));
-  const world = makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '1000' } });
+  const world = makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '1000', ...env } });
   const stops = path.join(world.root, 'stops.txt');
   fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), supervisorTemplate('[TASK_COMPLETED]'));
   fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `date +%s%3N >> '${stops}'` }] }] } }));
@@ -141,6 +141,9 @@ export async function benchReview({ runs, log }) {
     const stop = JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.', background_tasks: [] });
     const cases = {
       reviewer: async () => {
+        // Each run is a new stop of the session, as a real one is (a new answer in the transcript):
+        // without its state the replayed stop is not taken for the same stop again.
+        fs.rmSync(path.join(world.claudeDir, 'ccc', `supervisor-${sessionId}.json`), { force: true });
         const t0 = performance.now();
         const r = await run(process.execPath, [CLI, 'supervisor-hook'], { env: world.env, cwd: world.cwd, input: stop });
         return r.code === 0 ? firstRequestAfter(server, t0) : undefined;

@@ -4,10 +4,12 @@
  * Claude Code waits for it at every stop, and so does a bare `ccc --version` (the parser and
  * the command table were a third of its time); everything else goes through the command table.
  */
+import { statSync } from 'node:fs';
+
 const argv = process.argv.slice(2);
 
 if (argv[0] === 'supervisor-hook') {
-  const { runSupervisorHookCommand } = await import('../stop/hook-command.js');
+  const { runSupervisorHookCommand } = (await import(hookEntry())) as typeof import('../stop/hook-command.js');
   process.exitCode = await runSupervisorHookCommand(argv.slice(1));
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const [{ versionText }, { exitQuietlyOnEpipe }] = await Promise.all([import('./version.js'), import('./quiet-epipe.js')]);
@@ -19,4 +21,18 @@ if (argv[0] === 'supervisor-hook') {
   // A supervised session leaves stdin, timers and sockets behind by nature; its exit code is final.
   if (isSupervisedLaunch(argv)) process.exit(code);
   process.exitCode = code;
+}
+
+/**
+ * The Stop hook's code bundled into a few files by `npm run build` (scripts/bundle-hook.mjs): Node
+ * loads it in about half the time of ccc's modules one by one. Without the bundle (a build
+ * without esbuild), or with one older than the modules (`tsc` run alone after a build), the
+ * modules themselves: a stale bundle would run other code than the rest of ccc.
+ */
+function hookEntry(): string {
+  const modules = '../stop/hook-command.js';
+  const bundled = new URL('../hook/hook-command.js', import.meta.url);
+  const bundleTime = statSync(bundled, { throwIfNoEntry: false })?.mtimeMs;
+  const modulesTime = statSync(new URL(modules, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return bundleTime !== undefined && bundleTime >= modulesTime ? bundled.href : modules;
 }

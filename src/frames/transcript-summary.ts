@@ -23,6 +23,8 @@ export interface TranscriptSummary {
   lastAssistantText: string;
   /** Frames seen. */
   frames: number;
+  /** How many frames there were up to the last assistant frame (text or not); 0 without one. */
+  framesToLastAssistant: number;
 }
 
 /** Text that Claude Code writes as a user message but the user did not type as a prompt. */
@@ -74,9 +76,11 @@ export function createTranscriptSummary(): { add(frame: Frame): void; result(): 
   let frames = 0;
   let lastText = '';
   let lastMessageId: string | undefined;
+  let framesToLastAssistant = 0;
   return {
     add(frame) {
       frames += 1;
+      if (frame.type === 'assistant') framesToLastAssistant = frames;
       const prompt = userPromptOf(frame);
       if (prompt !== undefined) userPrompts.push(prompt);
       const assistant = assistantTextOf(frame);
@@ -86,6 +90,6 @@ export function createTranscriptSummary(): { add(frame: Frame): void; result(): 
       lastText = sameMessage ? `${lastText}\n${assistant.text}` : assistant.text;
       lastMessageId = assistant.messageId;
     },
-    result: () => ({ userPrompts: [...userPrompts], lastAssistantText: lastText, frames }),
+    result: () => ({ userPrompts: [...userPrompts], lastAssistantText: lastText, frames, framesToLastAssistant }),
   };
 }

@@ -13,8 +13,8 @@ import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
-import { readTranscript } from '../frames/transcript.js';
-import { updateSessionState } from '../state/session-state.js';
+import { readTranscript, type TranscriptSummary as Transcript } from '../frames/transcript.js';
+import { readSessionState, updateSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { event, type EventSink, type StopReason } from './events.js';
 import type { StopGuard } from './stop-guard.js';
@@ -68,7 +68,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     disabled = s.enabled === false;
     limitReached = !disabled && iteration >= max;
     const next = disabled || limitReached ? iteration : iteration + 1;
-    return { ...s, iteration: next, max_iterations: max, prompt_count: prompts.length };
+    return { ...s, iteration: next, max_iterations: max, prompt_count: prompts.length, ...(transcript.frames > 0 ? { transcript_frames: transcript.frames } : {}) };
   }, { logger, maxIterations: max });
   const iteration = state.iteration;
   const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
@@ -157,16 +157,25 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
 }
 
-const TRANSCRIPT_RETRIES = 10;
-const TRANSCRIPT_RETRY_MS = 200;
+const TRANSCRIPT_RETRIES = 80;
+const TRANSCRIPT_RETRY_MS = 25;
+const FLUSH_WAIT_MS = 400;
 
 async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string; frames: number }> {
   if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '', frames: 0 };
   try {
     // Claude Code may not have flushed the turn to the transcript when the hook fires (seen on a
-    // loaded machine): a transcript without the user's prompt is read again, briefly.
+    // loaded machine, and on most stops with a hook that asks within a few ms): a transcript
+    // without the user's prompt, or with no assistant line after the lines read at the last
+    // review (every stop follows one; what Claude Code adds after a stop is not one), is read
+    // again, briefly. Counted from a stale one, a new task would not start the count afresh.
+    // Claude Code flushes within a few ms; a stop with no new assistant line at all (the same stop
+    // twice) waits FLUSH_WAIT_MS at most.
+    const seen = (await readSessionState(deps.configDir, stop.sessionId))?.transcript_frames ?? 0;
+    const started = Date.now();
+    const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
     let t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
-    for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && t.userPrompts.length === 0; attempt++) {
+    for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
       await sleep(TRANSCRIPT_RETRY_MS);
       t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
     }

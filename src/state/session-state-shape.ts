@@ -23,6 +23,11 @@ export interface SessionState {
   enabled: boolean;
   /** The user's own prompts seen so far. */
   prompt_count: number;
+  /**
+   * Lines of the transcript read at the last review: every stop follows at least one new line, so
+   * a transcript with no more is one Claude Code has not flushed yet.
+   */
+  transcript_frames?: number;
   created_at: string;
   updated_at: string;
   last_verdict?: SessionVerdict;
@@ -49,6 +54,7 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
     count(value.max_iterations) &&
     typeof value.enabled === 'boolean' &&
     count(value.prompt_count) &&
+    (value.transcript_frames === undefined || count(value.transcript_frames)) &&
     text(value.created_at) &&
     text(value.updated_at) &&
     (value.last_verdict === undefined || isVerdict(value.last_verdict));
@@ -62,6 +68,7 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
     created_at: value.created_at as string,
     updated_at: value.updated_at as string,
   };
+  if (value.transcript_frames !== undefined) state.transcript_frames = value.transcript_frames as number;
   if (value.last_verdict !== undefined) state.last_verdict = value.last_verdict as SessionVerdict;
   return state;
 }

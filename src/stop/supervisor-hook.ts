@@ -1,5 +1,5 @@
 /**
- * `ccc supervisor-hook` (document 002): the Stop hook. Reads the hook JSON on stdin and prints
+ * `ccc supervisor-hook`: the Stop hook (docs/stop-path.md). Reads the hook JSON on stdin and prints
  * Claude Code's decision on stdout (a block with the feedback, or nothing to allow the stop).
  *
  * - `CCC_SUPERVISOR_HOOK=1`: this is the reviewer's own stop: allow at once, never recurse.

@@ -120,4 +120,15 @@ describe('userPromptOf and the summary', () => {
     summary.add(assistant('m3', [{ type: 'thinking', thinking: 'hmm' }]));
     expect(summary.result().lastAssistantText).toBe('Part one\nPart two');
   });
+
+  it('counts the frames up to the last assistant line, text or not, so a stop can tell a transcript that has its answer', () => {
+    const summary = createTranscriptSummary();
+    expect(summary.result().framesToLastAssistant).toBe(0);
+    summary.add({ type: 'user', message: { role: 'user', content: 'task' } });
+    summary.add({ type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] } });
+    expect(summary.result().framesToLastAssistant).toBe(2);
+    summary.add({ type: 'system', subtype: 'stop_hook_summary' });
+    summary.add({ type: 'attachment' });
+    expect(summary.result()).toMatchObject({ frames: 4, framesToLastAssistant: 2 });
+  });
 });

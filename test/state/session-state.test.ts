@@ -112,6 +112,13 @@ describe('session state', () => {
     expect(await readSessionState(t.claudeDir, 's2')).toBeUndefined();
   });
 
+  it('keeps the transcript lines read at the last review, and a count that is not one is corrupt', async () => {
+    const state = await updateSessionState(t.claudeDir, 's4', (s) => ({ ...s, transcript_frames: 31 }));
+    expect((await readSessionState(t.claudeDir, 's4'))?.transcript_frames).toBe(31);
+    fs.writeFileSync(sessionStatePath(t.claudeDir, 's4'), JSON.stringify({ ...state, transcript_frames: -1 }));
+    expect(await readSessionState(t.claudeDir, 's4')).toBeUndefined();
+  });
+
   it('refuses to write a state the update function broke, and keeps the old one', async () => {
     await updateSessionState(t.claudeDir, 's', bump);
     await expect(updateSessionState(t.claudeDir, 's', (s) => ({ ...s, iteration: Number.NaN }))).rejects.toMatchObject({ code: 'INTERNAL' });
