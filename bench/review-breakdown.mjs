@@ -41,7 +41,6 @@ fs.writeFileSync(wrapper, `#!/bin/sh\nunset NODE_OPTIONS\necho "claude $(date +%
 const readStamps = () => (fs.existsSync(stamps) ? fs.readFileSync(stamps, 'utf8').split('\n').filter(Boolean) : []);
 const clearStamps = () => fs.rmSync(stamps, { force: true });
 const epochNow = () => performance.timeOrigin + performance.now();
-const serverEpoch = (t) => performance.timeOrigin + t;
 
 const transcript = path.join(world.home, '.claude', 'projects', world.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
 const stop = JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.', background_tasks: [] });

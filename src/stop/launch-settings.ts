@@ -47,7 +47,7 @@ export function withLaunchSettings(claudeArgs: readonly string[], ours: Record<s
 function readSettingsValue(value: string, cwd: string): Record<string, unknown> {
   const text = value.trim().startsWith('{') ? value : fs.readFileSync(path.resolve(cwd, value), 'utf8');
   try {
-    const parsed = JSON.parse(text);
+    const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   } catch {
     // fall through

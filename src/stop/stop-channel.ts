@@ -49,7 +49,7 @@ export async function startStopChannel(options: { dir: string; onStop: StopReque
     if (line instanceof Error) return void socket.end(JSON.stringify({ error: line.message }) + '\n');
     let request: { token?: unknown; input?: unknown };
     try {
-      request = JSON.parse(line);
+      request = JSON.parse(line) as { token?: unknown; input?: unknown };
     } catch {
       return void socket.end(JSON.stringify({ error: 'malformed request' }) + '\n');
     }
