@@ -9,7 +9,8 @@ const AFTER_SPAWN_RXJS = ['src/loop/agent-frames.ts', 'src/loop/interactive-stop
 const RXJS_INDEX = {
   name: 'rxjs',
   allowTypeImports: true,
-  message: "the rxjs index loads every operator: take Observable, Subject or ReplaySubject from src/rx.ts, or load this module after the agent's spawn (then list it in AFTER_SPAWN_RXJS)",
+  message:
+    "the rxjs index loads every operator: take Observable, Subject or ReplaySubject from src/rx.ts, or load this module after the agent's spawn (then list it in AFTER_SPAWN_RXJS)",
 };
 const RXJS_INTERNAL = { group: ['rxjs/*'], allowTypeImports: true, message: "rxjs's internal paths only through src/rx.ts, where test/rx.test.ts pins them" };
 

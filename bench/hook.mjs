@@ -116,7 +116,8 @@ export async function benchHook({ runs, workspace, log }) {
   }
   // Every proxy run must have reached the channel: an allow without asking would be too fast.
   const proxyRuns = Object.keys(cases).filter((name) => name.startsWith('proxy') && !unavailable[name]).length * (runs + 1);
-  if (stopsAnswered !== proxyRuns) for (const name of Object.keys(cases)) if (name.startsWith('proxy')) unavailable[name] = `${stopsAnswered} of ${proxyRuns} stops reached the stop channel`;
+  if (stopsAnswered !== proxyRuns)
+    for (const name of Object.keys(cases)) if (name.startsWith('proxy')) unavailable[name] = `${stopsAnswered} of ${proxyRuns} stops reached the stop channel`;
   log(`hook: ${runs} runs per case`);
   const floorMs = median(times.floor);
   const out = {};

@@ -60,7 +60,9 @@ for (const [name, setup] of Object.entries(cases)) {
       results.push(lookup(packageRoot, path.join(dir, 'config')));
     }
     const times = results.map((r) => r.lookupMs);
-    console.log(`${name.padEnd(32)} lookup ${median([...times]).toFixed(2)} (${Math.min(...times).toFixed(2)}-${Math.max(...times).toFixed(2)})  module import ${median(results.map((r) => r.importMs)).toFixed(1)}  [${results[0].origins.join(', ')}]`);
+    console.log(
+      `${name.padEnd(32)} lookup ${median([...times]).toFixed(2)} (${Math.min(...times).toFixed(2)}-${Math.max(...times).toFixed(2)})  module import ${median(results.map((r) => r.importMs)).toFixed(1)}  [${results[0].origins.join(', ')}]`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -38,9 +38,19 @@ const plugins = { 'plain .mjs': './plain.mjs', 'no-leftovers .ts': path.join(roo
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const frame = (i) => ({ type: 'assistant', session_id: 's', message: { id: `m${i}`, content: [{ type: 'text', text: 'x'.repeat(1000) }] } });
 const ctx = (frames) => ({
-  sessionId: 's', cwd: dir, userPrompts: ['task'], lastAssistantMessage: 'done', iteration: 1, maxIterations: 20,
-  completionMarker: '[TASK_COMPLETED]', timeoutSeconds: 30, frames, claudeArgs: [], claudeCommand: 'claude',
-  env: { ...process.env }, logger: quiet,
+  sessionId: 's',
+  cwd: dir,
+  userPrompts: ['task'],
+  lastAssistantMessage: 'done',
+  iteration: 1,
+  maxIterations: 20,
+  completionMarker: '[TASK_COMPLETED]',
+  timeoutSeconds: 30,
+  frames,
+  claudeArgs: [],
+  claudeCommand: 'claude',
+  env: { ...process.env },
+  logger: quiet,
 });
 const never = new AbortController().signal;
 
@@ -62,7 +72,9 @@ for (const [label, specifier] of Object.entries(plugins)) {
   for (let i = 0; i < runs; i++) {
     inProcess.push(await time(async () => instantiatePlugin(specifier, (await importPluginModule(specifier, dir, () => cache)).exported, {})));
     let started;
-    isolated.push(await time(async () => (started = await startIsolatedPlugin({ specifier, cwd: dir, options: {}, moduleCacheDir: () => cache, timeoutSeconds: 30 }))));
+    isolated.push(
+      await time(async () => (started = await startIsolatedPlugin({ specifier, cwd: dir, options: {}, moduleCacheDir: () => cache, timeoutSeconds: 30 }))),
+    );
     await started.dispose();
   }
   rows.push({ what: `session start, ${label}`, inProcess: median(inProcess), isolated: median(isolated) });
@@ -70,7 +82,8 @@ for (const [label, specifier] of Object.entries(plugins)) {
 
 // The same, each load in a fresh process (what a launch pays: jiti and the loader are not loaded yet).
 const { execFileSync } = await import('node:child_process');
-const cold = (mode, specifier) => Number(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--cold', mode, specifier, dir, cache], { encoding: 'utf8' }));
+const cold = (mode, specifier) =>
+  Number(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--cold', mode, specifier, dir, cache], { encoding: 'utf8' }));
 for (const [label, specifier] of Object.entries(plugins)) {
   const inProcess = [];
   const isolated = [];
@@ -99,5 +112,5 @@ await remote.dispose();
 fs.rmSync(dir, { recursive: true, force: true });
 
 console.log(`checker plugin isolation, medians of ${runs} runs (ms)`);
-console.log('| | in ccc\'s thread | own worker thread | difference |\n|---|---|---|---|');
+console.log("| | in ccc's thread | own worker thread | difference |\n|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.what} | ${r.inProcess.toFixed(2)} | ${r.isolated.toFixed(2)} | +${(r.isolated - r.inProcess).toFixed(2)} |`);

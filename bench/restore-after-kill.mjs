@@ -58,7 +58,10 @@ async function once(variant) {
 }
 
 const ms = (value) => value.toFixed(1);
-for (const [variant, label] of [['ccc-sup', 'relay'], ['ccc-sup-node', 'Node proxy (CCC_RELAY=off)']]) {
+for (const [variant, label] of [
+  ['ccc-sup', 'relay'],
+  ['ccc-sup-node', 'Node proxy (CCC_RELAY=off)'],
+]) {
   const figures = [];
   for (let i = 0; i < runs; i++) figures.push(await once(variant));
   const done = figures.filter((f) => f !== undefined);

@@ -43,7 +43,15 @@ const clearStamps = () => fs.rmSync(stamps, { force: true });
 const epochNow = () => performance.timeOrigin + performance.now();
 
 const transcript = path.join(world.home, '.claude', 'projects', world.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
-const stop = JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.', background_tasks: [] });
+const stop = JSON.stringify({
+  session_id: sessionId,
+  transcript_path: transcript,
+  cwd: world.cwd,
+  hook_event_name: 'Stop',
+  stop_hook_active: false,
+  last_assistant_message: 'Done.',
+  background_tasks: [],
+});
 const launch = reviewerLaunch({ fork: sessionId, claudeArgs: [], cwd: world.cwd, env: world.env, policy: { allow: [], commands: [] } });
 
 // A stop channel that answers at once: when the hook's request arrives.
@@ -110,7 +118,8 @@ if (process.env.BENCH_UNBUNDLED) {
   };
 }
 const wanted = process.env.BENCH_CASES?.split(',');
-for (const name of Object.keys(cases)) if (wanted && !wanted.includes(name) && !(name === 'standaloneUnbundled' && wanted.includes('standalone'))) delete cases[name];
+for (const name of Object.keys(cases))
+  if (wanted && !wanted.includes(name) && !(name === 'standaloneUnbundled' && wanted.includes('standalone'))) delete cases[name];
 const results = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 const order = Object.keys(cases);
 for (let i = 0; i < runs + 1; i++) {
@@ -124,7 +133,21 @@ const summary = {};
 for (const [name, list] of Object.entries(results)) {
   summary[name] = Object.fromEntries(Object.keys(list[0]).map((k) => [k, Math.round(median(list.map((r) => r[k])))]));
 }
-console.log(JSON.stringify({ load: os.loadavg().map((x) => x.toFixed(2)).join(' '), runs, summary, ...(process.env.BENCH_RAW ? { raw: results } : {}) }, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      load: os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' '),
+      runs,
+      summary,
+      ...(process.env.BENCH_RAW ? { raw: results } : {}),
+    },
+    null,
+    1,
+  ),
+);
 channel.close();
 await server.close();
 world.cleanup();

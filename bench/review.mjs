@@ -72,9 +72,15 @@ export async function measureShare({ startModelServer, makeClaudeWorld, sharedPr
     throw new Error(`ccc --supervisor -p exited ${result.code}: ${result.stderr.slice(-300)}`);
   }
   const reviewAt = server.requests.findIndex((r) => r.kind === 'review');
-  const agent = server.requests.slice(0, reviewAt).filter((r) => r.kind === 'agent').pop();
+  const agent = server.requests
+    .slice(0, reviewAt)
+    .filter((r) => r.kind === 'agent')
+    .pop();
   const review = server.requests[reviewAt];
-  const sessionId = result.stdout.split('\n').map((l) => (l.startsWith('{') ? JSON.parse(l) : {})).find((e) => e.frame?.session_id)?.frame.session_id;
+  const sessionId = result.stdout
+    .split('\n')
+    .map((l) => (l.startsWith('{') ? JSON.parse(l) : {}))
+    .find((e) => e.frame?.session_id)?.frame.session_id;
   return { share: sharedPrefixShare(agent.body, review.body), reviewBytes: JSON.stringify(review.body).length, server, world, sessionId };
 }
 
@@ -96,7 +102,10 @@ export async function measureInteractive({ startModelServer, makeClaudeWorld, st
   const world = makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '1000', ...env } });
   const stops = path.join(world.root, 'stops.txt');
   fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), supervisorTemplate('[TASK_COMPLETED]'));
-  fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `date +%s%3N >> '${stops}'` }] }] } }));
+  fs.writeFileSync(
+    path.join(world.claudeDir, 'settings.json'),
+    JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `date +%s%3N >> '${stops}'` }] }] } }),
+  );
   const h = startPty(process.execPath, [CLI, '--supervisor'], { cwd: world.cwd, env: world.env });
   const times = [];
   try {
@@ -108,7 +117,11 @@ export async function measureInteractive({ startModelServer, makeClaudeWorld, st
       h.press('\r');
       await until(() => h.output().toString('utf8').split(']0;ccc: ✓ review 1 complete').length > i + 1, 60_000, `the verdict of interactive run ${i}`);
       const review = server.byKind('review')[reviews];
-      const stop = fs.readFileSync(stops, 'utf8').split('\n').map(Number).find((ms) => ms >= typedAt);
+      const stop = fs
+        .readFileSync(stops, 'utf8')
+        .split('\n')
+        .map(Number)
+        .find((ms) => ms >= typedAt);
       if (!review || stop === undefined) return { unavailable: `interactive run ${i}: ${!review ? 'no review request' : 'no stop recorded'}` };
       if (i > 0) times.push(performance.timeOrigin + review.receivedAt - stop); // the first run loads the reviewer's code
       await h.waitForScreen(/❯\s*$/m, 30_000);
@@ -136,9 +149,19 @@ export async function benchReview({ runs, log }) {
   const { share, reviewBytes, server, world, sessionId } = await measureShare(deps, []);
   const { claudeBin } = deps;
   try {
-    log(`review: share ${(share * 100).toFixed(1)}% of a ${Math.round(reviewBytes / 1024)} KiB request, ${(long.share * 100).toFixed(1)}% of ${Math.round(long.reviewBytes / 1024)} KiB after 3 file reads; start-up, ${runs} runs each…`);
+    log(
+      `review: share ${(share * 100).toFixed(1)}% of a ${Math.round(reviewBytes / 1024)} KiB request, ${(long.share * 100).toFixed(1)}% of ${Math.round(long.reviewBytes / 1024)} KiB after 3 file reads; start-up, ${runs} runs each…`,
+    );
     const transcript = path.join(world.home, '.claude', 'projects', world.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
-    const stop = JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.', background_tasks: [] });
+    const stop = JSON.stringify({
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: world.cwd,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: 'Done.',
+      background_tasks: [],
+    });
     const cases = {
       reviewer: async () => {
         // Each run is a new stop of the session, as a real one is (a new answer in the transcript):
@@ -173,7 +196,12 @@ export async function benchReview({ runs, log }) {
     });
     const interactiveFigures =
       'times' in interactive
-        ? { interactiveMs: median(interactive.times), interactivePlainMs: median(interactivePlain.slice(1)), interactiveRatio: median(interactive.times) / median(interactivePlain.slice(1)), interactiveRunsMs: { interactive: interactive.times, plain: interactivePlain.slice(1) } }
+        ? {
+            interactiveMs: median(interactive.times),
+            interactivePlainMs: median(interactivePlain.slice(1)),
+            interactiveRatio: median(interactive.times) / median(interactivePlain.slice(1)),
+            interactiveRunsMs: { interactive: interactive.times, plain: interactivePlain.slice(1) },
+          }
         : { interactiveUnavailable: interactive.unavailable };
     return { ...shares, reviewerMs, plainMs, ratio: reviewerMs / plainMs, runsMs: times, ...interactiveFigures };
   } finally {

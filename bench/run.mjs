@@ -140,7 +140,8 @@ try {
         // How much output the healthy observers take before they fall behind varies from run to
         // run, and the peak with it: the worst of several runs is the figure.
         const runs = [];
-        for (let rep = 0; rep < config.observerReps; rep++) runs.push(await benchObserversMemory({ bytes: config.observersMiB * MiB, observers: config.observers }));
+        for (let rep = 0; rep < config.observerReps; rep++)
+          runs.push(await benchObserversMemory({ bytes: config.observersMiB * MiB, observers: config.observers }));
         const worst = runs.reduce((a, b) => (b.hwmMiB > a.hwmMiB ? b : a));
         results.observers = { ...worst, runsHwmMiB: runs.map((r) => Math.round(r.hwmMiB * 10) / 10) };
       } catch (error) {

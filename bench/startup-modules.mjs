@@ -18,14 +18,25 @@ fs.mkdirSync(project);
 fs.writeFileSync(path.join(project, 'SUPERVISOR.md'), '# Review the work\n');
 const transcript = path.join(work, 'transcript.jsonl');
 fs.writeFileSync(transcript, '');
-const stop = JSON.stringify({ session_id: '3f1b7b2e-2d6a-4c55-9a43-1f6a3d1c2b11', transcript_path: transcript, cwd: project, hook_event_name: 'Stop', stop_hook_active: false });
+const stop = JSON.stringify({
+  session_id: '3f1b7b2e-2d6a-4c55-9a43-1f6a3d1c2b11',
+  transcript_path: transcript,
+  cwd: project,
+  hook_event_name: 'Stop',
+  stop_hook_active: false,
+});
 const agent = /^SPAWN (node-pty|spawn \[".*(ccc-relay|ccc-lifeline)")/;
 
 const paths = [
   { name: 'interactive, native relay', args: ['--supervisor'], tty: true, until: /ccc-relay/ },
   { name: 'interactive, Node proxy (CCC_RELAY=off)', args: ['--supervisor'], tty: true, env: { CCC_RELAY: 'off' }, until: /^SPAWN node-pty/ },
   { name: 'headless (-p)', args: ['--supervisor', '-p', 'say hi'], until: /ccc-lifeline.*"-p"/ },
-  { name: 'Stop hook --proxy (whole run)', args: ['supervisor-hook', '--proxy'], stdin: stop, env: { CCC_HOOK_SOCKET: path.join(work, 'none.sock'), CCC_HOOK_TOKEN: 't' } },
+  {
+    name: 'Stop hook --proxy (whole run)',
+    args: ['supervisor-hook', '--proxy'],
+    stdin: stop,
+    env: { CCC_HOOK_SOCKET: path.join(work, 'none.sock'), CCC_HOOK_TOKEN: 't' },
+  },
   { name: 'standalone Stop hook, up to the reviewer', args: ['supervisor-hook'], stdin: stop, until: /ccc-lifeline/ },
   { name: 'ccc --version (whole run)', args: ['--version'] },
   { name: 'ccc --help (whole run)', args: ['--help'] },
@@ -45,7 +56,13 @@ for (const run of paths) {
     ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
     ...run.env,
   };
-  const argv = [process.execPath, '--import', path.join(root, 'bench', 'startup-modules', 'preload.mjs'), path.join(root, 'dist', 'cli', 'main.js'), ...run.args];
+  const argv = [
+    process.execPath,
+    '--import',
+    path.join(root, 'bench', 'startup-modules', 'preload.mjs'),
+    path.join(root, 'dist', 'cli', 'main.js'),
+    ...run.args,
+  ];
   const quoted = argv.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   // The agent is not needed past its spawn: a few seconds, then the run is ended.
   if (run.tty) spawnSync('timeout', ['8', 'script', '-qfec', quoted, '/dev/null'], { cwd: project, env, stdio: 'ignore' });
@@ -67,6 +84,8 @@ for (const run of paths) {
   console.log(`## ${run.name}${run.until && !spawned ? ' (NO AGENT SPAWN SEEN)' : ''}: ${own.size} modules of ccc`);
   console.log([...own].sort().join(' '));
   // A CommonJS package's own requires do not pass the ESM hooks: its entry files are what is listed.
-  console.log(`packages (ESM-loaded files): ${[...packages].map(([name, files]) => `${name} (${files.length <= 4 ? files.join(" ") : files.length})`).join(', ') || 'none'}\n`);
+  console.log(
+    `packages (ESM-loaded files): ${[...packages].map(([name, files]) => `${name} (${files.length <= 4 ? files.join(' ') : files.length})`).join(', ') || 'none'}\n`,
+  );
 }
 fs.rmSync(work, { recursive: true, force: true });

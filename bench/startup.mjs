@@ -42,7 +42,8 @@ async function alternate(cases, runs, onFailure) {
     }
   }
   const out = {};
-  for (const name of Object.keys(cases)) out[name] = unavailable[name] ? { unavailable: unavailable[name] } : { medianMs: median(times[name]), runs: round(times[name]) };
+  for (const name of Object.keys(cases))
+    out[name] = unavailable[name] ? { unavailable: unavailable[name] } : { medianMs: median(times[name]), runs: round(times[name]) };
   return out;
 }
 
@@ -99,11 +100,14 @@ async function wallTimes({ runs, workspace }) {
   const env = { ...process.env, CCC_CONFIG_DIR: workspace.configDir, CCC_CLAUDE: path.join(FIXTURES, 'version-agent.sh') };
   for (const key of Object.keys(env)) if (key.startsWith('CCC_SUPERVISOR_') || key === 'CCC_SUPERVISED') delete env[key];
   // A ccc case must exit 0 with something on stdout (a usage error would be fast for nothing).
-  const timed = (args, { prints = true } = {}) => async () => {
-    const r = await timeProcess(args, { env, cwd: workspace.dir });
-    if (r.code !== 0 || (prints && r.stdout.trim() === '')) throw new Error(`exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 200))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
-    return r.ms;
-  };
+  const timed =
+    (args, { prints = true } = {}) =>
+    async () => {
+      const r = await timeProcess(args, { env, cwd: workspace.dir });
+      if (r.code !== 0 || (prints && r.stdout.trim() === ''))
+        throw new Error(`exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 200))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
+      return r.ms;
+    };
   const casesOf = (cli, suffix) => ({
     [`version${suffix}`]: timed([cli, '--version']),
     [`help${suffix}`]: timed([cli, '--help']),

@@ -83,7 +83,9 @@ export async function benchThroughput({ variants, bytes, reps, workspace, log })
     results[id] = {
       mbPerS: median(list.map((r) => r.mbPerS)),
       runs: list.map((r) => Math.round(r.mbPerS * 10) / 10),
-      ...(id === 'direct' ? {} : { vsDirect: paired(list, 'direct'), vsScript: paired(list, 'script'), proxyCpuMsPerMiB: median(list.map((r) => r.proxyCpuMsPerMiB)) }),
+      ...(id === 'direct'
+        ? {}
+        : { vsDirect: paired(list, 'direct'), vsScript: paired(list, 'script'), proxyCpuMsPerMiB: median(list.map((r) => r.proxyCpuMsPerMiB)) }),
     };
   }
   return results;

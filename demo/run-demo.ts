@@ -29,7 +29,12 @@ function cachedUsage(body: MessagesBody): ScriptedUsage {
   const request = canonicalRequest(body);
   const shared = Math.max(0, ...seen.map((earlier) => sharedPrefixLength(earlier, request)));
   seen.push(request);
-  return { input_tokens: 4, cache_read_input_tokens: Math.round(shared / 4), cache_creation_input_tokens: Math.round((request.length - shared) / 4), output_tokens: 60 };
+  return {
+    input_tokens: 4,
+    cache_read_input_tokens: Math.round(shared / 4),
+    cache_creation_input_tokens: Math.round((request.length - shared) / 4),
+    output_tokens: 60,
+  };
 }
 
 const server = await startModelServer((request) => ({ ...answer(request), usage: cachedUsage(request.body) }));
@@ -37,24 +42,31 @@ const server = await startModelServer((request) => ({ ...answer(request), usage:
 function answer(request: Parameters<typeof isToolResultTurn>[0]): Reply {
   const done = fs.existsSync(path.join(project, 'hello.txt'));
   if (request.kind === 'review') {
-    if (reviewStep(request) === 0) return { text: 'Running the tests first.', toolUse: { name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } } };
+    if (reviewStep(request) === 0)
+      return { text: 'Running the tests first.', toolUse: { name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } } };
     return done
       ? { verdict: { completed: true, feedback: 'hello.txt exists and says hello.' } }
-      : { verdict: { completed: false, feedback: 'You said it is done, but hello.txt does not exist in the project. Create it with the text "hello", then run `npm test`.' } };
+      : {
+          verdict: {
+            completed: false,
+            feedback: 'You said it is done, but hello.txt does not exist in the project. Create it with the text "hello", then run `npm test`.',
+          },
+        };
   }
   if (isToolResultTurn(request)) return { text: 'Created hello.txt; `cat hello.txt` prints "hello".' };
   if (request.lastUserText.includes('hello.txt does not exist')) {
-    return { text: 'You are right, creating it now.', toolUse: { name: 'Bash', input: { command: 'echo hello > hello.txt && cat hello.txt', description: 'Create hello.txt' } } };
+    return {
+      text: 'You are right, creating it now.',
+      toolUse: { name: 'Bash', input: { command: 'echo hello > hello.txt && cat hello.txt', description: 'Create hello.txt' } },
+    };
   }
   return { text: 'Done! hello.txt is created.' };
 }
 const world = makeClaudeWorld({ modelUrl: server.url });
 project = world.cwd;
-fs.writeFileSync(
-  path.join(project, 'SUPERVISOR.md'),
-  '# Review\nCheck the work in the project directory yourself; do not trust claims.\n',
-);
-const check = "const fs = require('fs'); if (!fs.existsSync('hello.txt') || !/hello/.test(fs.readFileSync('hello.txt', 'utf8'))) { console.error('FAIL: hello.txt must say hello'); process.exit(1); } console.log('ok: hello.txt says hello');";
+fs.writeFileSync(path.join(project, 'SUPERVISOR.md'), '# Review\nCheck the work in the project directory yourself; do not trust claims.\n');
+const check =
+  "const fs = require('fs'); if (!fs.existsSync('hello.txt') || !/hello/.test(fs.readFileSync('hello.txt', 'utf8'))) { console.error('FAIL: hello.txt must say hello'); process.exit(1); } console.log('ok: hello.txt says hello');";
 fs.writeFileSync(path.join(project, 'check.js'), `${check}\n`);
 fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'node check.js' } }, null, 2));
 

@@ -86,7 +86,10 @@ async function isGitWorkTree(cwd: string, signal: AbortSignal): Promise<boolean>
 
 /** Added lines (with their new line numbers) of `git diff HEAD`, staged and unstaged together. */
 async function addedLines(cwd: string, signal?: AbortSignal): Promise<Array<{ file: string; line: number; text: string }>> {
-  const hasHead = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD'], signal).then(() => true, () => false);
+  const hasHead = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD'], signal).then(
+    () => true,
+    () => false,
+  );
   // Before the first commit there is nothing to compare with: every staged line is new.
   const diff = await git(cwd, ['diff', hasHead ? 'HEAD' : '--cached', '--unified=0', '--no-color', '--no-ext-diff', '--relative'], signal);
   const lines: Array<{ file: string; line: number; text: string }> = [];

@@ -40,7 +40,8 @@ function parseOptions(options: TestGateOptions = {}): z.output<typeof optionsSch
   const parsed = optionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;
   const raw = options as Record<string, unknown>;
-  if (parsed.error.issues.some((issue) => issue.path[0] === 'command')) throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(raw.command)}`);
+  if (parsed.error.issues.some((issue) => issue.path[0] === 'command'))
+    throw new Error(`option "command" must be a non-empty string, got ${JSON.stringify(raw.command)}`);
   const unknown = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
   throw new Error(`unknown option(s) ${unknown.join(', ')}; test-gate takes command and timeout_seconds`);
 }
@@ -67,12 +68,17 @@ export default defineChecker({
 
 function failureFeedback(command: string, output: string, exitCode: number | null | undefined): string {
   const names = failingTests(output);
-  const head = exitCode === undefined
-    ? `The tests did not finish: \`${command}\` ran past its time limit and was stopped.`
-    : `The tests fail: \`${command}\` exited with code ${exitCode}.`;
-  const list = names.length > 0
-    ? `\nFailing tests:\n${names.slice(0, MAX_NAMES).map((n) => `- ${n}`).join('\n')}${names.length > MAX_NAMES ? `\n- … and ${names.length - MAX_NAMES} more` : ''}`
-    : '';
+  const head =
+    exitCode === undefined
+      ? `The tests did not finish: \`${command}\` ran past its time limit and was stopped.`
+      : `The tests fail: \`${command}\` exited with code ${exitCode}.`;
+  const list =
+    names.length > 0
+      ? `\nFailing tests:\n${names
+          .slice(0, MAX_NAMES)
+          .map((n) => `- ${n}`)
+          .join('\n')}${names.length > MAX_NAMES ? `\n- … and ${names.length - MAX_NAMES} more` : ''}`
+      : '';
   return `${head}${list}\nLast lines of the output:\n${tailLines(output)}\nFix the code (not the tests, unless they are wrong) and run \`${command}\` until it passes.`;
 }
 

@@ -57,9 +57,7 @@ export class PtyDriver {
       this.onChunk = (chunk, at) => {
         // The marker is searched in the chunk itself (no copy of a large chunk); only a marker split
         // across chunks needs the few bytes kept from the previous one.
-        const found =
-          chunk.indexOf(marker) !== -1 ||
-          (tail.length > 0 && Buffer.concat([tail, chunk.subarray(0, keep)]).indexOf(marker) !== -1);
+        const found = chunk.indexOf(marker) !== -1 || (tail.length > 0 && Buffer.concat([tail, chunk.subarray(0, keep)]).indexOf(marker) !== -1);
         if (found) {
           clearTimeout(timer);
           this.onChunk = () => {};

@@ -30,12 +30,28 @@ export function tablesOf(r) {
         notes.push(`${label(id)}: not measured: ${x.unavailable}`);
         continue;
       }
-      rows.push([label(id), us(x.p50), us(x.p90), us(x.p99), us(x.max), times(ratio(x.p50, a.p50)), times(ratio(x.p50, b.p50)), times(ratio(x.p99, a.p99)), f(x.proxyCpuMsPer1000, 0)]);
+      rows.push([
+        label(id),
+        us(x.p50),
+        us(x.p90),
+        us(x.p99),
+        us(x.max),
+        times(ratio(x.p50, a.p50)),
+        times(ratio(x.p50, b.p50)),
+        times(ratio(x.p99, a.p99)),
+        f(x.proxyCpuMsPer1000, 0),
+      ]);
     }
     const ks = (id) => (r.keystroke[id] && 'p50' in r.keystroke[id] ? r.keystroke[id] : undefined);
     const [c, n, ref] = [ks('ccc-sup'), ks('ccc-sup-node'), ks('node-pty')];
-    if (c && n) notes.push(`(c) ÷ (n), the native relay against ccc's Node proxy: p50 ${times(ratio(c.p50, n.p50))}, p99 ${times(ratio(c.p99, n.p99))}, CPU ${times(ratio(c.proxyCpuMsPer1000, n.proxyCpuMsPer1000))}.`);
-    if (n && ref) notes.push(`(n) ÷ (r), what ccc's Node proxy adds over a bare node-pty proxy: p50 ${times(ratio(n.p50, ref.p50))}, p99 ${times(ratio(n.p99, ref.p99))}, CPU ${times(ratio(n.proxyCpuMsPer1000, ref.proxyCpuMsPer1000))}.`);
+    if (c && n)
+      notes.push(
+        `(c) ÷ (n), the native relay against ccc's Node proxy: p50 ${times(ratio(c.p50, n.p50))}, p99 ${times(ratio(c.p99, n.p99))}, CPU ${times(ratio(c.proxyCpuMsPer1000, n.proxyCpuMsPer1000))}.`,
+      );
+    if (n && ref)
+      notes.push(
+        `(n) ÷ (r), what ccc's Node proxy adds over a bare node-pty proxy: p50 ${times(ratio(n.p50, ref.p50))}, p99 ${times(ratio(n.p99, ref.p99))}, CPU ${times(ratio(n.proxyCpuMsPer1000, ref.proxyCpuMsPer1000))}.`,
+      );
     tables.push({
       title: `Keystroke round trip (µs, ${r.config.keystrokes} keystrokes per variant, one at a time, variants alternating)`,
       ...table(['variant', 'p50', 'p90', 'p99', 'max', 'p50/(a)', 'p50/(b)', 'p99/(a)', 'proxy CPU ms/1000 keys'], rows),
@@ -58,9 +74,17 @@ export function tablesOf(r) {
     }
     const tp = (id) => (r.throughput[id] && 'mbPerS' in r.throughput[id] ? r.throughput[id] : undefined);
     const [c, n, ref] = [tp('ccc-sup'), tp('ccc-sup-node'), tp('node-pty')];
-    if (c && n) notes.push(`(c) ÷ (n), the native relay against ccc's Node proxy: ${times(ratio(c.mbPerS, n.mbPerS))} the throughput, ${times(ratio(c.proxyCpuMsPerMiB, n.proxyCpuMsPerMiB))} the CPU per MiB.`);
-    if (n && ref) notes.push(`(n) ÷ (r), ccc's Node proxy against a bare node-pty proxy: ${times(ratio(n.mbPerS, ref.mbPerS))} the throughput, ${times(ratio(n.proxyCpuMsPerMiB, ref.proxyCpuMsPerMiB))} the CPU per MiB.`);
-    notes.push('/(a) and /(b): the median of each repetition\'s own ratio (the floods of a repetition run back to back; the order reverses every other repetition).');
+    if (c && n)
+      notes.push(
+        `(c) ÷ (n), the native relay against ccc's Node proxy: ${times(ratio(c.mbPerS, n.mbPerS))} the throughput, ${times(ratio(c.proxyCpuMsPerMiB, n.proxyCpuMsPerMiB))} the CPU per MiB.`,
+      );
+    if (n && ref)
+      notes.push(
+        `(n) ÷ (r), ccc's Node proxy against a bare node-pty proxy: ${times(ratio(n.mbPerS, ref.mbPerS))} the throughput, ${times(ratio(n.proxyCpuMsPerMiB, ref.proxyCpuMsPerMiB))} the CPU per MiB.`,
+      );
+    notes.push(
+      "/(a) and /(b): the median of each repetition's own ratio (the floods of a repetition run back to back; the order reverses every other repetition).",
+    );
     tables.push({
       title: `Throughput (${r.config.throughputMiB} MiB of text lines, median of ${r.config.throughputReps})`,
       ...table(['variant', 'MiB/s', '/(a)', '/(b)', 'proxy CPU ms/MiB', 'runs MiB/s'], rows),
@@ -81,26 +105,47 @@ export function tablesOf(r) {
     const v = r.review;
     const rows = [];
     const notes = [];
-    if ('share' in v) rows.push(["review request shared with the agent's last request (one-answer session)", `${f(v.share * 100, 1)}% of ${f(v.reviewBytes / 1024, 0)} KiB`, '—', '—']);
-    if ('longShare' in v) rows.push(['the same after the agent read three 48 KiB files', `${f(v.longShare * 100, 1)}% of ${f(v.longReviewBytes / 1024, 0)} KiB`, '—', '—']);
+    if ('share' in v)
+      rows.push([
+        "review request shared with the agent's last request (one-answer session)",
+        `${f(v.share * 100, 1)}% of ${f(v.reviewBytes / 1024, 0)} KiB`,
+        '—',
+        '—',
+      ]);
+    if ('longShare' in v)
+      rows.push(['the same after the agent read three 48 KiB files', `${f(v.longShare * 100, 1)}% of ${f(v.longReviewBytes / 1024, 0)} KiB`, '—', '—']);
     if ('reviewerMs' in v) {
-      rows.push(['standalone hook: stop received → reviewer\'s first request', f(v.reviewerMs, 0), times(v.ratio), v.runsMs.reviewer.length]);
+      rows.push(["standalone hook: stop received → reviewer's first request", f(v.reviewerMs, 0), times(v.ratio), v.runsMs.reviewer.length]);
       rows.push(['plain `claude -p` → its first request', f(v.plainMs, 0), '1.00×', v.runsMs.plain.length]);
     }
     if ('interactiveMs' in v) {
-      rows.push(['interactive: claude starts its Stop hooks → reviewer\'s first request', f(v.interactiveMs, 0), times(v.interactiveRatio), v.interactiveRunsMs.interactive.length]);
-      rows.push(['plain `claude -p` → its first request (between the interactive runs)', f(v.interactivePlainMs, 0), '1.00×', v.interactiveRunsMs.plain.length]);
+      rows.push([
+        "interactive: claude starts its Stop hooks → reviewer's first request",
+        f(v.interactiveMs, 0),
+        times(v.interactiveRatio),
+        v.interactiveRunsMs.interactive.length,
+      ]);
+      rows.push([
+        'plain `claude -p` → its first request (between the interactive runs)',
+        f(v.interactivePlainMs, 0),
+        '1.00×',
+        v.interactiveRunsMs.plain.length,
+      ]);
     }
     if ('unavailable' in v) notes.push(`not measured: ${v.unavailable}`);
     if ('interactiveUnavailable' in v) notes.push(`interactive path not measured: ${v.interactiveUnavailable}`);
-    notes.push('Real claude against the scripted model server. Standalone hook: the stop enters through `ccc supervisor-hook` (node start, config, state lock, transcript, reviewer launch). Interactive: `ccc --supervisor` in a pty, a task typed per run, the stop timed by a second Stop hook (`date`). Alternating, medians; the first run of each warms up.');
+    notes.push(
+      'Real claude against the scripted model server. Standalone hook: the stop enters through `ccc supervisor-hook` (node start, config, state lock, transcript, reviewer launch). Interactive: `ccc --supervisor` in a pty, a task typed per run, the stop timed by a second Stop hook (`date`). Alternating, medians; the first run of each warms up.',
+    );
     tables.push({ title: 'Review (cache share, reviewer start-up)', ...table(['what', 'ms / share', '/ plain claude -p', 'runs'], rows), notes });
   }
   if (r.frames) {
     const rows = [];
     const fr = r.frames;
     const add = (what, x) =>
-      rows.push(x.timedOut ? [what, `did not finish in ${x.seconds} s`, '—', '—', '—'] : [what, f(x.framesPerS, 0), f(x.mbPerS, 1), f(x.seconds, 2), f(x.hwmMiB, 0)]);
+      rows.push(
+        x.timedOut ? [what, `did not finish in ${x.seconds} s`, '—', '—', '—'] : [what, f(x.framesPerS, 0), f(x.mbPerS, 1), f(x.seconds, 2), f(x.hwmMiB, 0)],
+      );
     add(`ccc frames$, ${f(fr.files.bigMiB)} MiB`, fr.big.ccc);
     add(`bare split2 + JSON.parse, ${f(fr.files.bigMiB)} MiB`, fr.big.bare);
     add(`ccc frames$, ${f(fr.files.smallMiB)} MiB`, fr.small.ccc);
@@ -110,7 +155,9 @@ export function tablesOf(r) {
     tables.push({
       title: `Frame parsing (frames/s ccc ÷ bare on ${f(fr.files.bigMiB)} MiB: ${times(ratio(fr.big.ccc.framesPerS, fr.big.bare.framesPerS))})`,
       ...table(['run', 'frames/s', 'MiB/s', 's', 'peak RSS MiB'], rows),
-      notes: fr.hugeLine.ccc.warnings ? [`ccc skipped the ${fr.files.hugeLineMB} MB line (over its 16 MiB line cap) with ${fr.hugeLine.ccc.warnings} warning(s); bare parsed it.`] : [],
+      notes: fr.hugeLine.ccc.warnings
+        ? [`ccc skipped the ${fr.files.hugeLineMB} MB line (over its 16 MiB line cap) with ${fr.hugeLine.ccc.warnings} warning(s); bare parsed it.`]
+        : [],
     });
   }
   if (r.memory) {
@@ -122,22 +169,43 @@ export function tablesOf(r) {
     else rows.push([`ccc --supervisor, ${m.mb} MiB of output`, f(m.rssAtStartMiB, 0), f(m.rssMaxSampledMiB, 0), f(m.hwmMiB, 0), f(m.mbPerS, 1)]);
     const one = r.stuckObserver;
     if (one && !('unavailable' in one)) {
-      rows.push([`ccc --supervisor --observe, one stuck observer, ${one.mb} MiB`, f(one.rssAtStartMiB, 0), f(one.rssMaxSampledMiB, 0), f(one.hwmMiB, 0), f(one.mbPerS, 1)]);
+      rows.push([
+        `ccc --supervisor --observe, one stuck observer, ${one.mb} MiB`,
+        f(one.rssAtStartMiB, 0),
+        f(one.rssMaxSampledMiB, 0),
+        f(one.hwmMiB, 0),
+        f(one.mbPerS, 1),
+      ]);
       notes.push(`the stuck observer was ${one.stuckDropped ? 'dropped by the session' : 'NOT dropped'} (${one.stuckCloseReason || 'no reason'}).`);
     } else if (one) notes.push(`one stuck observer: not measured: ${one.unavailable}`);
     if ('unavailable' in o) notes.push(`${r.config.observers} observers, one stuck: not measured: ${o.unavailable}`);
     else {
-      rows.push([`ccc --supervisor --observe, ${o.observers} observers (one stuck), ${o.mb} MiB`, f(o.rssAtStartMiB, 0), f(o.rssMaxSampledMiB, 0), f(o.hwmMiB, 0), f(o.mbPerS, 1)]);
+      rows.push([
+        `ccc --supervisor --observe, ${o.observers} observers (one stuck), ${o.mb} MiB`,
+        f(o.rssAtStartMiB, 0),
+        f(o.rssMaxSampledMiB, 0),
+        f(o.hwmMiB, 0),
+        f(o.mbPerS, 1),
+      ]);
       notes.push(
         `stuck observer ${o.stuckDropped ? 'dropped by the session' : 'NOT dropped'}; healthy observers dropped: ${o.healthyDropped}; each healthy observer received ${f(o.healthyMinMiB, 0)}–${f(o.healthyMaxMiB, 0)} MiB (output as base64 JSON).`,
       );
       if (o.runsHwmMiB) notes.push(`${o.observers} observers: the worst of ${o.runsHwmMiB.length} runs (peaks ${o.runsHwmMiB.join(' / ')} MiB).`);
     }
     if (m.runsMbPerS && one?.runsMbPerS) {
-      notes.push(`floods without and with the stuck observer alternated ${m.runsMbPerS.length} times (ABBA order); MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`);
-      if (one.pairRatios) notes.push(`with ÷ without, each repetition's two floods (back to back): ${one.pairRatios.join(' / ')}; median ${one.pairedRatio} (the target's figure).`);
+      notes.push(
+        `floods without and with the stuck observer alternated ${m.runsMbPerS.length} times (ABBA order); MiB/s is the median (runs: ${m.runsMbPerS.join(' / ')} without, ${one.runsMbPerS.join(' / ')} with), peak RSS the worst run.`,
+      );
+      if (one.pairRatios)
+        notes.push(
+          `with ÷ without, each repetition's two floods (back to back): ${one.pairRatios.join(' / ')}; median ${one.pairedRatio} (the target's figure).`,
+        );
     }
-    tables.push({ title: 'Proxy memory (RSS of ccc and its relay, MiB)', ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows), notes });
+    tables.push({
+      title: 'Proxy memory (RSS of ccc and its relay, MiB)',
+      ...table(['run', 'at start', 'max sampled (20 ms)', 'peak (VmHWM)', 'MiB/s'], rows),
+      notes,
+    });
   }
   return tables;
 }
@@ -146,7 +214,7 @@ const STARTUP_LABELS = {
   direct: 'stand-in agent, direct pty',
   claude: 'bare claude',
   'ccc-sup': 'ccc --supervisor',
-  'ccc-sup-cmp': "ccc --supervisor (compare build)",
+  'ccc-sup-cmp': 'ccc --supervisor (compare build)',
   floor: 'node -e 0',
   version: 'ccc --version',
   help: 'ccc --help',
@@ -159,7 +227,7 @@ function startupTable(s) {
   const notes = [];
   const groups = [
     ['first byte of the stand-in agent', s.firstByte, 'direct'],
-    ["the claude prompt (❯) on screen", s.prompt, 'claude'],
+    ['the claude prompt (❯) on screen', s.prompt, 'claude'],
     ['wall time, start to exit', s.wall, 'floor'],
   ];
   for (const [what, cases, floorName] of groups) {
@@ -170,12 +238,21 @@ function startupTable(s) {
       else rows.push([what, label, f(x.medianMs, 1), times(ratio(x.medianMs, floor)), f(x.medianMs - floor, 1), x.runs.join(' / ')]);
     }
   }
-  return { title: 'Start-up (ms from spawn, median; cases alternate run by run)', ...table(['until', 'case', 'ms', '/ floor', '− floor', 'runs'], rows), notes };
+  return {
+    title: 'Start-up (ms from spawn, median; cases alternate run by run)',
+    ...table(['until', 'case', 'ms', '/ floor', '− floor', 'runs'], rows),
+    notes,
+  };
 }
 
 function pad(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
-  return rows.map((row) => row.map((cell, i) => String(cell).padEnd(widths[i])).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => String(cell).padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function consoleReport(r) {
@@ -202,13 +279,15 @@ export function markdownReport(r, jsonName) {
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.platform}`,
     `- Node ${m.node}`,
     `- Load average at start / end: ${r.loadAverage.start.join(' ')} / ${r.loadAverage.end.join(' ')} (the machine is shared; every target is a ratio of figures from the same run, measured in alternation)`,
-    `- Scale: ${Object.entries(r.config).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    `- Scale: ${Object.entries(r.config)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}`,
     '',
     '## How to read this',
     '',
     '- The harness is the pty master (the terminal) for every variant: (a) the stand-in agent in a direct pty, the physical limit;',
     '  (b) under `script -qfc`, the classic C proxy; (c) under `ccc --supervisor` (stand-in as the agent via `CCC_CLAUDE`), whose',
-    '  bytes go through the native relay `ccc-relay` (native/relay.c); (n) the same with `CCC_RELAY=off`: ccc\'s Node proxy on',
+    "  bytes go through the native relay `ccc-relay` (native/relay.c); (n) the same with `CCC_RELAY=off`: ccc's Node proxy on",
     '  node-pty, the fallback where the relay cannot be built and the byte path before the relay; (d) plain `ccc`, which hands the',
     '  terminal to the agent and proxies nothing; (r) a 15-line Node proxy on node-pty (`bench/fixtures/bare-proxy.mjs`), the',
     '  floor for any proxy built on Node and node-pty.',

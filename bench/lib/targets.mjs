@@ -60,19 +60,50 @@ export function evaluateTargets(results) {
     const why = 'share' in review ? undefined : review.unavailable;
     // The issue's 95% holds for the session a review costs something in; the one-answer session is reported beside it.
     out.push(check("review request read from the agent's cache (shared prefix, session with tool calls)", review.longShare, 0.95, '≥', why));
-    out.push(check('interactive: stop → reviewer\'s first request / plain claude -p → first request', review.interactiveRatio, 1.15, '≤', 'interactiveRatio' in review ? undefined : (review.interactiveUnavailable ?? why ?? 'not measured')));
-    out.push(check('standalone hook: stop → reviewer\'s first request / plain claude -p → first request', review.ratio, 1.15, '≤', 'ratio' in review ? undefined : (review.unavailable ?? 'not measured')));
+    out.push(
+      check(
+        "interactive: stop → reviewer's first request / plain claude -p → first request",
+        review.interactiveRatio,
+        1.15,
+        '≤',
+        'interactiveRatio' in review ? undefined : (review.interactiveUnavailable ?? why ?? 'not measured'),
+      ),
+    );
+    out.push(
+      check(
+        "standalone hook: stop → reviewer's first request / plain claude -p → first request",
+        review.ratio,
+        1.15,
+        '≤',
+        'ratio' in review ? undefined : (review.unavailable ?? 'not measured'),
+      ),
+    );
   }
   const fr = results.frames;
   if (fr) {
     const big = fr.big;
     out.push(check('frames/s ccc / bare split2+JSON.parse', ratio(big.ccc.framesPerS, big.bare.framesPerS), 0.8, '≥'));
     // "Independent of input size": the 8× larger input may not need more than 25% more memory.
-    out.push(check(`peak RSS ccc ${Math.round(fr.files.bigMiB)} MiB / ${Math.round(fr.files.smallMiB)} MiB input`, ratio(big.ccc.hwmMiB, fr.small.ccc.hwmMiB), 1.25, '≤'));
+    out.push(
+      check(
+        `peak RSS ccc ${Math.round(fr.files.bigMiB)} MiB / ${Math.round(fr.files.smallMiB)} MiB input`,
+        ratio(big.ccc.hwmMiB, fr.small.ccc.hwmMiB),
+        1.25,
+        '≤',
+      ),
+    );
     // A line longer than the cap must cost at most the cap, not the line: the growth over the small
     // run stays below the line's own size.
     const hugeWhy = fr.hugeLine.ccc.timedOut ? `did not finish within ${fr.hugeLine.ccc.seconds} s` : undefined;
-    out.push(check(`peak RSS growth (MiB) of ccc with a ${fr.files.hugeLineMB} MB line over the ${Math.round(fr.files.smallMiB)} MiB run`, fr.hugeLine.ccc.hwmMiB - fr.small.ccc.hwmMiB, fr.files.hugeLineMB, '<', hugeWhy));
+    out.push(
+      check(
+        `peak RSS growth (MiB) of ccc with a ${fr.files.hugeLineMB} MB line over the ${Math.round(fr.files.smallMiB)} MiB run`,
+        fr.hugeLine.ccc.hwmMiB - fr.small.ccc.hwmMiB,
+        fr.files.hugeLineMB,
+        '<',
+        hugeWhy,
+      ),
+    );
   }
   const mem = results.memory;
   if (mem) {
@@ -84,7 +115,15 @@ export function evaluateTargets(results) {
     out.push(check('throughput with one stuck observer / without observers (median of paired floods)', stuckRatio, 0.9, '≥', oneWhy));
     out.push(check(`proxy peak RSS MiB (limit 120 MB) with one stuck observer while ${one?.mb ?? '?'} MiB pass`, one?.hwmMiB, RSS_LIMIT_MIB, '<', oneWhy));
     const obs = results.observers;
-    out.push(check(`proxy peak RSS MiB (limit 120 MB) with ${obs?.observers ?? 50} observers, one stuck, while ${obs?.mb ?? '?'} MiB pass`, obs?.hwmMiB, RSS_LIMIT_MIB, '<', obs && 'hwmMiB' in obs ? undefined : (obs?.unavailable ?? 'not measured')));
+    out.push(
+      check(
+        `proxy peak RSS MiB (limit 120 MB) with ${obs?.observers ?? 50} observers, one stuck, while ${obs?.mb ?? '?'} MiB pass`,
+        obs?.hwmMiB,
+        RSS_LIMIT_MIB,
+        '<',
+        obs && 'hwmMiB' in obs ? undefined : (obs?.unavailable ?? 'not measured'),
+      ),
+    );
   }
   return out;
 }
@@ -94,9 +133,29 @@ function startupTargets({ firstByte, prompt, wall }) {
   const out = [];
   const ms = (r) => r?.medianMs;
   const why = (...rs) => rs.map((r) => (r && 'medianMs' in r ? undefined : missing(r))).find(Boolean);
-  out.push(check('time to the claude prompt: ccc --supervisor / bare claude', ratio(ms(prompt['ccc-sup']), ms(prompt.claude)), 1.1, '≤', why(prompt['ccc-sup'], prompt.claude)));
-  out.push(check("stand-in's first byte: ccc --supervisor − direct (ms)", ms(firstByte['ccc-sup']) - ms(firstByte.direct), 100, '≤', why(firstByte['ccc-sup'], firstByte.direct)));
-  for (const [name, limit] of [['version', 1.5], ['help', 1.5], ['config', 2]]) {
+  out.push(
+    check(
+      'time to the claude prompt: ccc --supervisor / bare claude',
+      ratio(ms(prompt['ccc-sup']), ms(prompt.claude)),
+      1.1,
+      '≤',
+      why(prompt['ccc-sup'], prompt.claude),
+    ),
+  );
+  out.push(
+    check(
+      "stand-in's first byte: ccc --supervisor − direct (ms)",
+      ms(firstByte['ccc-sup']) - ms(firstByte.direct),
+      100,
+      '≤',
+      why(firstByte['ccc-sup'], firstByte.direct),
+    ),
+  );
+  for (const [name, limit] of [
+    ['version', 1.5],
+    ['help', 1.5],
+    ['config', 2],
+  ]) {
     const label = name === 'config' ? 'ccc config --json' : `ccc --${name}`;
     out.push(check(`${label} / node -e 0 (wall)`, ratio(ms(wall[name]), ms(wall.floor)), limit, '≤', why(wall[name], wall.floor)));
   }

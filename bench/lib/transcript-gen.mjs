@@ -10,19 +10,55 @@ const MiB = 1024 * 1024;
 
 function lineAt(i) {
   const uuid = `${(i * 2654435761) >>> 0}`.padStart(10, '0');
-  const base = { parentUuid: `p-${uuid}`, uuid: `u-${uuid}`, sessionId: '00000000-0000-4000-8000-000000000001', timestamp: '2026-11-22T02:00:00.000Z', cwd: '/work/project' };
+  const base = {
+    parentUuid: `p-${uuid}`,
+    uuid: `u-${uuid}`,
+    sessionId: '00000000-0000-4000-8000-000000000001',
+    timestamp: '2026-11-22T02:00:00.000Z',
+    cwd: '/work/project',
+  };
   switch (i % 8) {
     case 0:
       return { ...base, type: 'user', message: { role: 'user', content: `Please fix the failing test number ${i} and run the whole suite again.` } };
     case 1:
     case 2:
-      return { ...base, type: 'assistant', message: { role: 'assistant', model: 'claude-sonnet', content: [{ type: 'text', text: `Step ${i}: `.padEnd(600, 'I read the file, found the cause and changed the check. ') }], usage: { input_tokens: 1200 + i % 97, output_tokens: 300 } } };
+      return {
+        ...base,
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          model: 'claude-sonnet',
+          content: [{ type: 'text', text: `Step ${i}: `.padEnd(600, 'I read the file, found the cause and changed the check. ') }],
+          usage: { input_tokens: 1200 + (i % 97), output_tokens: 300 },
+        },
+      };
     case 3:
     case 4:
-      return { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${uuid}`, name: 'Bash', input: { command: `npx vitest run test/case-${i % 1000}.test.ts`, description: 'Run the test' } }] } };
+      return {
+        ...base,
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: `toolu_${uuid}`,
+              name: 'Bash',
+              input: { command: `npx vitest run test/case-${i % 1000}.test.ts`, description: 'Run the test' },
+            },
+          ],
+        },
+      };
     case 5:
     case 6:
-      return { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${uuid}`, content: ` ✓ test/case-${i}.test.ts (12 tests) 48ms\n`.repeat(60) }] } };
+      return {
+        ...base,
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${uuid}`, content: ` ✓ test/case-${i}.test.ts (12 tests) 48ms\n`.repeat(60) }],
+        },
+      };
     default:
       return { ...base, type: 'system', subtype: 'informational', content: `Compacted context at step ${i} — “quoted” unicode ✓` };
   }
@@ -50,7 +86,11 @@ export function generateTranscript(file, bytes, { hugeLineBytes = 0 } = {}) {
     while (written < bytes) {
       if (!hugeDone && written >= bytes / 2) {
         const content = 'x'.repeat(hugeLineBytes);
-        write(Buffer.from(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_huge', content }] } }) + '\n'));
+        write(
+          Buffer.from(
+            JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_huge', content }] } }) + '\n',
+          ),
+        );
         lines += 1;
         hugeDone = true;
       }

@@ -18,7 +18,11 @@ export function invalidOption(checker: string, key: string, value: unknown, allo
 }
 
 /** A string with something in it besides white space. */
-export const nonBlank = (allowed: string) => z.string().refine((text) => text.trim() !== '').describe(allowed);
+export const nonBlank = (allowed: string) =>
+  z
+    .string()
+    .refine((text) => text.trim() !== '')
+    .describe(allowed);
 
 /** A list of non-blank strings; absent is empty. */
 export const stringList = z.array(nonBlank('a non-empty string')).describe('a list of strings').default([]);
@@ -50,7 +54,12 @@ export function parseCheckerOptions<Shape extends z.ZodRawShape>(
     throw invalidOption(checker, key, raw[key], `one of the keys ${listed.join(', ')} (this one is unknown)`);
   }
   const key = issue.path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text === '' ? part : `${text}.${part}`), '');
-  throw invalidOption(checker, key, valueAt(raw, issue.path), issue.code === 'custom' && issue.params?.allowed ? String(issue.params.allowed) : allowedAt(schema, issue.path));
+  throw invalidOption(
+    checker,
+    key,
+    valueAt(raw, issue.path),
+    issue.code === 'custom' && issue.params?.allowed ? String(issue.params.allowed) : allowedAt(schema, issue.path),
+  );
 }
 
 /** The description of the nearest schema on the path that has one. */

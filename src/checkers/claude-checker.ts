@@ -44,7 +44,12 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
     name: 'claude',
     async check(ctx, signal) {
       const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
-      const policy = reviewerPolicy({ root: ctx.cwd, tests: detectTestCommands(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
+      const policy = reviewerPolicy({
+        root: ctx.cwd,
+        tests: detectTestCommands(ctx.cwd),
+        ruleCommands: options.ruleCommands ?? [],
+        allow: options.allow ?? [],
+      });
       const attempts = Math.max(1, options.attempts ?? 2);
       const evidence = evidenceCollector(policy);
       const request = buildReviewMessage(prompt.text, ctx, policy);
@@ -78,9 +83,13 @@ async function runReviewer(
   const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger, onFrame });
   ctx.reportUsage?.(result.usage);
   if (result.spawnError) {
-    throw new CccError('CLAUDE_NOT_FOUND', `cannot start the reviewer \`${ctx.claudeCommand}\`: ${result.spawnError.message}. Set CCC_CLAUDE or claude.command to the claude executable.`, {
-      cause: result.spawnError,
-    });
+    throw new CccError(
+      'CLAUDE_NOT_FOUND',
+      `cannot start the reviewer \`${ctx.claudeCommand}\`: ${result.spawnError.message}. Set CCC_CLAUDE or claude.command to the claude executable.`,
+      {
+        cause: result.spawnError,
+      },
+    );
   }
   if (result.aborted || result.timedOut) {
     throw new CccError('CHECKER_TIMEOUT', `the claude reviewer did not answer within ${ctx.timeoutSeconds}s and was stopped`, {
@@ -89,9 +98,13 @@ async function runReviewer(
   }
   if (result.exitCode !== 0) {
     const apiError = modelApiError(result);
-    throw new CccError('CHECKER_FAILED', apiError ? `the reviewer could not reach the model: ${apiError}` : `the claude reviewer exited with code ${result.exitCode}`, {
-      data: { exit_code: result.exitCode, stderr: result.stderrTail },
-    });
+    throw new CccError(
+      'CHECKER_FAILED',
+      apiError ? `the reviewer could not reach the model: ${apiError}` : `the claude reviewer exited with code ${result.exitCode}`,
+      {
+        data: { exit_code: result.exitCode, stderr: result.stderrTail },
+      },
+    );
   }
   return result;
 }

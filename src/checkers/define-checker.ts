@@ -48,9 +48,11 @@ export function defineChecker<Options = Record<string, unknown>, C extends Check
 export function defineChecker(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || !('create' in value)) return value;
   const spec = value as CheckerSpec<object, CheckerBody>;
-  if (typeof spec.name !== 'string' || spec.name.trim() === '') throw new TypeError(`defineChecker: "name" must be a non-empty string (got ${JSON.stringify(spec.name)})`);
+  if (typeof spec.name !== 'string' || spec.name.trim() === '')
+    throw new TypeError(`defineChecker: "name" must be a non-empty string (got ${JSON.stringify(spec.name)})`);
   if (typeof spec.create !== 'function') throw new TypeError(`defineChecker "${spec.name}": "create" must be a function`);
-  if (spec.module !== undefined && typeof spec.module !== 'string') throw new TypeError(`defineChecker "${spec.name}": "module" must be a string (import.meta.url)`);
+  if (spec.module !== undefined && typeof spec.module !== 'string')
+    throw new TypeError(`defineChecker "${spec.name}": "module" must be a string (import.meta.url)`);
   const declare = (options: object = {}): PluginDeclaration => ({ ...options, use: spec.module ?? spec.name });
   return Object.defineProperties(declare, {
     checkerName: { value: spec.name, enumerable: true },

@@ -39,7 +39,9 @@ export function evidenceText(evidence: readonly Evidence[] | undefined, complete
     return passing.length ? `verified by: ${passing.map(short).join(', ')}` : 'unverified';
   }
   const failing = evidence.filter((e) => e.exit_code !== 0);
-  return failing.length ? `failed: ${failing.map((e) => `${short(e.command)} (${e.exit_code === null ? 'no exit code' : `exit ${e.exit_code}`})`).join(', ')}` : '';
+  return failing.length
+    ? `failed: ${failing.map((e) => `${short(e.command)} (${e.exit_code === null ? 'no exit code' : `exit ${e.exit_code}`})`).join(', ')}`
+    : '';
 }
 
 function short(command: string): string {

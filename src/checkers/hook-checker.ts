@@ -83,12 +83,19 @@ function verdictOf(command: string, result: RunResult, timeoutMs: number): Verdi
 export function parseHookAnswer(stdout: string): { ok: true; verdict: Verdict } | { ok: false; problem: string } {
   const text = stdout.trim();
   if (text === '') return { ok: false, problem: 'printed nothing' };
-  const lastLine = text.split(/\r?\n/).filter((l) => l.trim() !== '').pop()!;
+  const lastLine = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .pop()!;
   const parsed = tryJson(text) ?? tryJson(lastLine);
   if (parsed === undefined) return { ok: false, problem: `printed something that is not JSON: ${preview(text)}` };
   const shape = readVerdictShape(parsed.value);
   if (shape.ok) return shape;
-  const problem = { 'not-object': 'printed JSON that is not an object', 'no-completed': 'answered without a boolean "completed"', 'feedback-not-string': 'answered a "feedback" that is not a string' }[shape.problem];
+  const problem = {
+    'not-object': 'printed JSON that is not an object',
+    'no-completed': 'answered without a boolean "completed"',
+    'feedback-not-string': 'answered a "feedback" that is not a string',
+  }[shape.problem];
   return { ok: false, problem: `${problem}: ${preview(text)}` };
 }
 

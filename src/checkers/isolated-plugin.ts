@@ -45,7 +45,9 @@ export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promi
  * says it without `create` being called, and its thread ends at once; an older factory is called
  * with `{}` as before, and that instance is kept (`checker`) for a declaration without options.
  */
-export async function probeIsolatedPlugin(options: Omit<IsolatedPluginOptions, 'probe' | 'options'>): Promise<{ name: string; checker?: Checker & { dispose(): Promise<void> } }> {
+export async function probeIsolatedPlugin(
+  options: Omit<IsolatedPluginOptions, 'probe' | 'options'>,
+): Promise<{ name: string; checker?: Checker & { dispose(): Promise<void> } }> {
   const host = new PluginHost({ ...options, options: {}, probe: true });
   const ready = await host.start();
   if (ready.type === 'named') {
@@ -195,7 +197,11 @@ class PluginHost {
         thread.worker.postMessage(message(id));
       } catch (error) {
         thread.calls.delete(id);
-        call.reject(new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${(error as Error).message}`, { data: { checker: this.name } }));
+        call.reject(
+          new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${(error as Error).message}`, {
+            data: { checker: this.name },
+          }),
+        );
       }
       if (signal.aborted) onAbort();
     });
@@ -269,7 +275,10 @@ class PluginHost {
     if (message.type === 'cost') return void call.ctx?.reportCost?.(message.usd);
     thread.calls.delete(message.id);
     if (thread.calls.size === 0) thread.worker.unref();
-    if (call.aborted) return call.reject(new CccError('CHECKER_TIMEOUT', `checker "${this.name}" answered after it was told to stop; the answer is ignored`, { data: { checker: this.name } }));
+    if (call.aborted)
+      return call.reject(
+        new CccError('CHECKER_TIMEOUT', `checker "${this.name}" answered after it was told to stop; the answer is ignored`, { data: { checker: this.name } }),
+      );
     if (message.type === 'done') call.resolve(message.value);
     else call.reject(rebuild(message.error));
   }
@@ -283,7 +292,10 @@ class PluginHost {
       const emit = (line: string) => {
         if (logged >= OUTPUT_LINES_LOGGED) return void dropped++;
         logged++;
-        this.logger?.[stream === 'stderr' ? 'warn' : 'info'](`checker "${this.name}" wrote to ${stream}`, { checker: this.name, text: line.length > 2000 ? `${line.slice(0, 2000)}…` : line });
+        this.logger?.[stream === 'stderr' ? 'warn' : 'info'](`checker "${this.name}" wrote to ${stream}`, {
+          checker: this.name,
+          text: line.length > 2000 ? `${line.slice(0, 2000)}…` : line,
+        });
       };
       worker[stream].setEncoding('utf8');
       worker[stream].on('data', (chunk: string) => {

@@ -94,10 +94,12 @@ async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSign
       // The checker was told to stop; let it settle (its own error carries exit code and stderr),
       // but never wait on it for long: a checker that ignores the signal still cannot hang us.
       const grace = setTimeout(() => reject(timeoutError()), ABORT_GRACE_MS);
-      work.then(
-        () => reject(timeoutError()),
-        (error) => reject(isCccError(error) && error.code === 'CHECKER_TIMEOUT' ? error : timeoutError()),
-      ).finally(() => clearTimeout(grace));
+      work
+        .then(
+          () => reject(timeoutError()),
+          (error) => reject(isCccError(error) && error.code === 'CHECKER_TIMEOUT' ? error : timeoutError()),
+        )
+        .finally(() => clearTimeout(grace));
     };
     controller.signal.addEventListener('abort', onAbort, { once: true });
     timer = setTimeout(() => controller.abort(new Error('timeout')), entry.timeoutSeconds * 1000);
@@ -120,15 +122,14 @@ export function validateVerdict(checker: string, value: unknown): Verdict {
     const evidence = validEvidence((value as { evidence?: unknown }).evidence);
     return { ...shape.verdict, ...(evidence ? { evidence } : {}) };
   }
-  throw new CccError(
-    'CHECKER_FAILED',
-    `checker "${checker}" returned ${clip(jsonText(value), 201)}; expected { completed: boolean, feedback: string }`,
-    { data: { checker } },
-  );
+  throw new CccError('CHECKER_FAILED', `checker "${checker}" returned ${clip(jsonText(value), 201)}; expected { completed: boolean, feedback: string }`, {
+    data: { checker },
+  });
 }
 
 function asCheckerError(checker: string, error: unknown): CccError {
-  if (isCccError(error)) return error.data.checker ? error : new CccError(error.code, `checker "${checker}": ${error.message}`, { data: { ...error.data, checker }, cause: error });
+  if (isCccError(error))
+    return error.data.checker ? error : new CccError(error.code, `checker "${checker}": ${error.message}`, { data: { ...error.data, checker }, cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new CccError('CHECKER_FAILED', `checker "${checker}" threw: ${message}`, { data: { checker }, cause: error });
 }

@@ -43,7 +43,10 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   if (!('default' in namespace) || namespace.default === undefined) {
     const named = Object.keys(namespace).filter((k) => k !== 'default');
     const has = named.length ? ` (it exports only ${named.join(', ')})` : '';
-    throw invalid(specifier, `has no default export${has}. Write \`export default defineChecker({ name, check })\` or \`export default defineChecker({ name, create: (options) => checker })\`.`);
+    throw invalid(
+      specifier,
+      `has no default export${has}. Write \`export default defineChecker({ name, check })\` or \`export default defineChecker({ name, create: (options) => checker })\`.`,
+    );
   }
   return { file, exported: namespace.default };
 }
@@ -68,7 +71,6 @@ export interface ProbedPlugin {
 
 /** Learns the checker name of a module listed in `plugins`. */
 export type PluginProber = (specifier: string, context: BuildContext) => Promise<ProbedPlugin>;
-
 
 /** A loaded plugin; `dispose` ends what it runs in when the pipeline does not use it. */
 export type LoadedPlugin = Checker & { dispose?(): Promise<void> };
@@ -118,7 +120,10 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
   if (typeof exported !== 'function') {
     const extra = Object.keys(own);
     if (extra.length > 0) {
-      throw invalid(specifier, `exports a checker object, which takes no options, but the config gives ${extra.join(', ')}. Export a factory \`(options) => checker\` to accept options.`);
+      throw invalid(
+        specifier,
+        `exports a checker object, which takes no options, but the config gives ${extra.join(', ')}. Export a factory \`(options) => checker\` to accept options.`,
+      );
     }
     return validateChecker(specifier, exported);
   }
@@ -141,7 +146,8 @@ export function validateChecker(specifier: string, value: unknown, what = 'its d
   if (typeof candidate.name !== 'string' || candidate.name.trim() === '') problems.push(`"name" must be a non-empty string (got ${kindOf(candidate.name)})`);
   if (typeof candidate.check !== 'function') problems.push(`"check" must be a function (got ${kindOf(candidate.check)})`);
   for (const hook of ['onSessionStart', 'onFrame', 'onSessionEnd']) {
-    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') problems.push(`"${hook}" must be a function when present (got ${kindOf(candidate[hook])})`);
+    if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function')
+      problems.push(`"${hook}" must be a function when present (got ${kindOf(candidate[hook])})`);
   }
   if (problems.length > 0) throw invalid(specifier, `${what} is not a checker: ${problems.join('; ')}.`);
   return value as Checker;
@@ -185,7 +191,10 @@ async function locatePlugin(specifier: string, cwd: string): Promise<string> {
   }
   const file = resolveOwnPackage(specifier) ?? (await resolvePackage(specifier, cwd));
   if (file === undefined) {
-    throw invalid(specifier, `is neither a built-in checker nor a package that can be found from ${cwd}. Install it (npm install ${specifier}) or give the plugin's path (./${specifier}.ts).`);
+    throw invalid(
+      specifier,
+      `is neither a built-in checker nor a package that can be found from ${cwd}. Install it (npm install ${specifier}) or give the plugin's path (./${specifier}.ts).`,
+    );
   }
   return file;
 }

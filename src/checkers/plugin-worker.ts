@@ -36,7 +36,8 @@ function cloneable(fields: Record<string, unknown> | undefined): Record<string, 
   }
 }
 
-const log = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) => send({ type: 'log', level, message: String(message), fields: cloneable(fields) });
+const log = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) =>
+  send({ type: 'log', level, message: String(message), fields: cloneable(fields) });
 const logger: CheckerLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 
 async function main(): Promise<void> {
@@ -100,7 +101,11 @@ async function main(): Promise<void> {
     }
   });
 
-  send({ type: 'ready', name: checker.name, hooks: { onSessionStart: !!checker.onSessionStart, onFrame: !!checker.onFrame, onSessionEnd: !!checker.onSessionEnd } });
+  send({
+    type: 'ready',
+    name: checker.name,
+    hooks: { onSessionStart: !!checker.onSessionStart, onFrame: !!checker.onFrame, onSessionEnd: !!checker.onSessionEnd },
+  });
 }
 
 await main();

@@ -13,7 +13,9 @@ export function requireEvidence(config: CccConfig, checker: string, cwd: string,
   if (!config.supervisor.reviewer.require_evidence || checker !== 'claude' || !verdict.completed) return verdict;
   const evidence = verdict.evidence ?? [];
   if (passingCommands(evidence).length > 0) return verdict;
-  logger.warn('the reviewer answered complete without a passing verification command; not accepted (supervisor.reviewer.require_evidence)', { evidence: evidence.length });
+  logger.warn('the reviewer answered complete without a passing verification command; not accepted (supervisor.reviewer.require_evidence)', {
+    evidence: evidence.length,
+  });
   return { completed: false, feedback: unverifiedFeedback(verdict, verifyingCommands(config, cwd)), evidence };
 }
 

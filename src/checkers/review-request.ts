@@ -11,9 +11,7 @@ import type { CheckContext } from './types.js';
 const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
 
 export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy): string {
-  const prompts = ctx.userPrompts.length
-    ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n')
-    : '(no user prompt was recorded)';
+  const prompts = ctx.userPrompts.length ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n') : '(no user prompt was recorded)';
   return [
     supervisorPrompt.trim(),
     '',

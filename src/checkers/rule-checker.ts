@@ -30,7 +30,9 @@ function messageProblems(options: RuleOptions, ctx: CheckContext): string[] {
   const message = ctx.lastAssistantMessage;
   const problems: string[] = [];
   if (options.requireMarker && !hasMarkerLine(message, ctx.completionMarker)) {
-    problems.push(`Your last message does not contain the completion marker ${ctx.completionMarker} on a line of its own. When the work is really done, end your message with it.`);
+    problems.push(
+      `Your last message does not contain the completion marker ${ctx.completionMarker} on a line of its own. When the work is really done, end your message with it.`,
+    );
   }
   for (const rule of options.mustMatch) {
     if (!rule.regex.test(message)) problems.push(`Your last message does not match ${rule.source} (rule must_match).`);
@@ -65,7 +67,10 @@ async function firstFailingCommand(
         cause: result.spawnError,
       });
     }
-    if (result.aborted) throw new CccError('CHECKER_TIMEOUT', `rule command \`${command}\` was stopped (the check was cancelled)`, { data: { exit_code: null, stderr: result.output } });
+    if (result.aborted)
+      throw new CccError('CHECKER_TIMEOUT', `rule command \`${command}\` was stopped (the check was cancelled)`, {
+        data: { exit_code: null, stderr: result.output },
+      });
     evidence.push({ command, exit_code: result.timedOut ? null : result.exitCode });
     const tail = tailLines(result.output);
     const shown = tail ? `\nLast lines of its output:\n${tail}` : ' It printed nothing.';

@@ -14,7 +14,10 @@ export interface SupervisorPrompt {
 }
 
 export function loadSupervisorPrompt(options: { cwd: string; promptPath: string; home?: string }): SupervisorPrompt {
-  const candidates = [path.join(options.cwd, 'SUPERVISOR.md'), path.resolve(options.cwd, expandHome(options.promptPath, options.home ?? process.env.HOME ?? os.homedir()))];
+  const candidates = [
+    path.join(options.cwd, 'SUPERVISOR.md'),
+    path.resolve(options.cwd, expandHome(options.promptPath, options.home ?? process.env.HOME ?? os.homedir())),
+  ];
   for (const candidate of candidates) {
     let text: string;
     try {

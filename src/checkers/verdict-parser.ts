@@ -62,7 +62,17 @@ function lastVerdictObject(text: string): Verdict | undefined {
 function markerVerdict(text: string, marker: string): Verdict | undefined {
   if (marker === '') return undefined;
   const lines = text.split(/\r?\n/);
-  const isMarkerLine = (line: string) => line.trim().replace(/^[*_`]+|[*_`]+$/g, '').trim() === marker;
+  const isMarkerLine = (line: string) =>
+    line
+      .trim()
+      .replace(/^[*_`]+|[*_`]+$/g, '')
+      .trim() === marker;
   if (!lines.some(isMarkerLine)) return undefined;
-  return { completed: true, feedback: lines.filter((line) => !isMarkerLine(line)).join('\n').trim() };
+  return {
+    completed: true,
+    feedback: lines
+      .filter((line) => !isMarkerLine(line))
+      .join('\n')
+      .trim(),
+  };
 }

@@ -125,7 +125,14 @@ export function readClaudeArgs(args: readonly string[]): ClaudeWord[] {
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq === -1 ? arg : arg.slice(0, eq);
     const option = claudeOption(name);
-    const word: Extract<ClaudeWord, { kind: 'option' }> = { kind: 'option', name, canonical: option?.names[0] ?? name, words: [arg], values: [], known: option !== undefined };
+    const word: Extract<ClaudeWord, { kind: 'option' }> = {
+      kind: 'option',
+      name,
+      canonical: option?.names[0] ?? name,
+      words: [arg],
+      values: [],
+      known: option !== undefined,
+    };
     out.push(word);
     if (eq !== -1) {
       word.values.push(arg.slice(eq + 1));

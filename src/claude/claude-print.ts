@@ -68,15 +68,19 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
   const seen = collectFrames(logger, options.onFrame);
   const parsed = new Promise<void>((resolve) => {
     // Plain callbacks, not frames$: the standalone Stop hook reviews through here and loads no RxJS.
-    readFrames(stdout, { logger, maxLineBytes: options.maxLineBytes, source: 'claude stdout', debugLines: true }, {
-      frame: seen.add,
-      end: resolve,
-      // The PassThrough only errors if destroyed under us; whatever was parsed still counts.
-      error: (error: Error) => {
-        logger.error('Reading claude output failed', { error: error.message });
-        resolve();
+    readFrames(
+      stdout,
+      { logger, maxLineBytes: options.maxLineBytes, source: 'claude stdout', debugLines: true },
+      {
+        frame: seen.add,
+        end: resolve,
+        // The PassThrough only errors if destroyed under us; whatever was parsed still counts.
+        error: (error: Error) => {
+          logger.error('Reading claude output failed', { error: error.message });
+          resolve();
+        },
       },
-    });
+    );
   });
   logger.debug('Running claude', { command: options.command, args: options.args, cwd: options.cwd });
   const run = await runner.run({

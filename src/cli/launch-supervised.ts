@@ -34,7 +34,14 @@ export interface LaunchIo {
 
 export async function launchSupervised(argv: readonly string[], io: LaunchIo): Promise<number> {
   const args = parseSupervisorArgs(argv);
-  const mode = await chooseRunMode({ print: args.task, json: args.json, stdinIsTTY: io.stdinIsTTY, openStdin: io.openStdin, stdoutIsTTY: io.stdoutIsTTY, stderr: io.stderr });
+  const mode = await chooseRunMode({
+    print: args.task,
+    json: args.json,
+    stdinIsTTY: io.stdinIsTTY,
+    openStdin: io.openStdin,
+    stdoutIsTTY: io.stdoutIsTTY,
+    stderr: io.stderr,
+  });
   const env = { ...io.env, ...io.providerEnv };
   const reports = reportTargets(args.reports ?? [], { env, cwd: io.cwd, headless: mode.mode === 'headless' });
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
@@ -43,7 +50,8 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   requireUsableConfigDir(resolved.configDir, env);
   for (const declaration of config.supervisor.checkers) {
     const { use, options } = normalizeDeclaration(declaration);
-    if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });
+    if (use === 'claude')
+      loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });
   }
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
   const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
@@ -71,7 +79,11 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
 }
 
 /** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
-async function runHeadlessSession(session: SupervisorSession, options: { task: string; plan: SessionPlan; json: boolean; observe: boolean }, io: LaunchIo): Promise<number> {
+async function runHeadlessSession(
+  session: SupervisorSession,
+  options: { task: string; plan: SessionPlan; json: boolean; observe: boolean },
+  io: LaunchIo,
+): Promise<number> {
   const { registerRunningSession } = await import('../loop/running-session.js');
   const { runHeadless } = await import('../loop/headless.js');
   const { interruptOnSignals } = await import('../loop/headless-signals.js');

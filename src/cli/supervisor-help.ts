@@ -18,16 +18,32 @@ what it may run), and costs a cached read of the conversation. ccc init writes a
 /** Each option of the supervised modes, as shown, with what it does. */
 export const SUPERVISOR_OPTION_HELP: ReadonlyArray<{ names: string[]; usage: string; text: string }> = [
   { names: ['--supervisor'], usage: '--supervisor', text: 'run claude supervised (this mode)' },
-  { names: ['-p', '--print'], usage: '-p, --print [task]', text: 'headless: run <task> (and what is piped on stdin) to completion, then exit with a code below' },
-  { names: ['--checker'], usage: '--checker <name>', text: 'claude, rule, hook, or a plugin path or package (ccc-supervisor/plugins/test-gate);\nrepeat it for a pipeline, in order (default: supervisor.checkers, else claude)' },
+  {
+    names: ['-p', '--print'],
+    usage: '-p, --print [task]',
+    text: 'headless: run <task> (and what is piped on stdin) to completion, then exit with a code below',
+  },
+  {
+    names: ['--checker'],
+    usage: '--checker <name>',
+    text: 'claude, rule, hook, or a plugin path or package (ccc-supervisor/plugins/test-gate);\nrepeat it for a pipeline, in order (default: supervisor.checkers, else claude)',
+  },
   { names: ['--max-iterations'], usage: '--max-iterations <n>', text: 'reviews before ccc hands back without completion (default 20)' },
   { names: ['--timeout'], usage: '--timeout <seconds>', text: 'time limit of each checker (default 600)' },
-  { names: ['--prompt'], usage: '--prompt <path>', text: "the reviewer's instructions\n(default ./SUPERVISOR.md, else supervisor.prompt_path: ~/.claude/SUPERVISOR.md)" },
+  {
+    names: ['--prompt'],
+    usage: '--prompt <path>',
+    text: "the reviewer's instructions\n(default ./SUPERVISOR.md, else supervisor.prompt_path: ~/.claude/SUPERVISOR.md)",
+  },
   { names: ['--observe'], usage: '--observe[=port]', text: 'let others watch the session (ccc observe <url>, or a browser); prints the URL' },
   { names: ['--log-level'], usage: '--log-level <level>', text: 'debug, info, warn or error (the log is in ~/.claude/ccc/)' },
   { names: ['--config'], usage: '--config <path>', text: 'use this project config file instead of searching for one' },
   { names: ['--json'], usage: '--json', text: "headless: print ccc's event stream as JSON lines on stdout instead of text" },
-  { names: ['--report'], usage: '--report <report>', text: 'headless: github (the job summary, outputs and an annotation; on by itself when\nGITHUB_ACTIONS=true), junit=<file>, events=<file> (the --json lines), or none; repeatable' },
+  {
+    names: ['--report'],
+    usage: '--report <report>',
+    text: 'headless: github (the job summary, outputs and an annotation; on by itself when\nGITHUB_ACTIONS=true), junit=<file>, events=<file> (the --json lines), or none; repeatable',
+  },
   { names: ['-h', '--help'], usage: '-h, --help', text: "this help (claude's own: ccc -- --help)" },
 ];
 
@@ -44,6 +60,6 @@ export function supervisorHelp(): string {
   const indent = (text: string) => text.replaceAll('\n', `\n${' '.repeat(width + 2)}`);
   const options = SUPERVISOR_OPTION_HELP.map((o) => `  ${o.usage.padEnd(width)}${indent(o.text)}`).join('\n');
   const passThrough =
-    'Options ccc does not know are claude\'s and pass through to every agent turn; after -- everything\ndoes, e.g. ccc --supervisor -p "fix the tests" -- --allowedTools Bash. Session flags (--continue,\n--resume, --fork-session, --session-id, --worktree, …) choose the first turn\'s session; every later\nturn resumes the agent\'s own.';
+    "Options ccc does not know are claude's and pass through to every agent turn; after -- everything\ndoes, e.g. ccc --supervisor -p \"fix the tests\" -- --allowedTools Bash. Session flags (--continue,\n--resume, --fork-session, --session-id, --worktree, …) choose the first turn's session; every later\nturn resumes the agent's own.";
   return `${USAGE}\n\nOptions of the supervised modes:\n${options}\n\n${passThrough}\n\n${EXIT_CODES}\n`;
 }

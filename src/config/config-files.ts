@@ -49,8 +49,16 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
   const { cosmiconfig, defaultLoaders } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
   const ts = typeScriptLoader(options.moduleCacheDir);
   // Files that run code while they load: each bounded in time and named if it ends ccc (load-guard.ts).
-  const loaders: Record<string, Loader> = { '.ts': ts, '.mts': ts, '.cts': ts, '.js': defaultLoaders['.js'], '.mjs': defaultLoaders['.mjs'], '.cjs': defaultLoaders['.cjs'] };
-  for (const [ext, load] of Object.entries(loaders)) loaders[ext] = (filepath, content) => guardConfigLoad(filepath, async (): Promise<unknown> => load(filepath, content));
+  const loaders: Record<string, Loader> = {
+    '.ts': ts,
+    '.mts': ts,
+    '.cts': ts,
+    '.js': defaultLoaders['.js'],
+    '.mjs': defaultLoaders['.mjs'],
+    '.cjs': defaultLoaders['.cjs'],
+  };
+  for (const [ext, load] of Object.entries(loaders))
+    loaders[ext] = (filepath, content) => guardConfigLoad(filepath, async (): Promise<unknown> => load(filepath, content));
   const explorer = cosmiconfig('ccc', { searchPlaces: projectSearchPlaces, searchStrategy: 'none', cache: false, loaders });
   try {
     if (options.configPath !== undefined) {
@@ -86,9 +94,13 @@ function refuseSecondFile(dir: string, found: string): void {
   const others = projectSearchPlaces.map((name) => path.join(dir, name)).filter((file) => file !== found && isConfigFile(file));
   if (others.length === 0) return;
   const names = [found, ...others].map((file) => path.basename(file));
-  throw new CccError('CONFIG_INVALID', `Two project config files in ${dir}: ${names.join(' and ')}. ccc reads exactly one; merge them into one file and delete the other.`, {
-    data: { files: [found, ...others] },
-  });
+  throw new CccError(
+    'CONFIG_INVALID',
+    `Two project config files in ${dir}: ${names.join(' and ')}. ccc reads exactly one; merge them into one file and delete the other.`,
+    {
+      data: { files: [found, ...others] },
+    },
+  );
 }
 
 function isConfigFile(file: string): boolean {

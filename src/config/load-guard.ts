@@ -14,7 +14,10 @@ export const CONFIG_LOAD_LIMIT_MS = 10_000;
 export async function guardConfigLoad<T>(file: string, load: () => Promise<T>, limitMs = CONFIG_LOAD_LIMIT_MS): Promise<T> {
   const onExit = (code: number) => {
     try {
-      fs.writeSync(2, `ccc: the config file ${file} ended ccc while it was loading (exit code ${code}; a process.exit call in it?). A config file must only export the configuration.\n`);
+      fs.writeSync(
+        2,
+        `ccc: the config file ${file} ended ccc while it was loading (exit code ${code}; a process.exit call in it?). A config file must only export the configuration.\n`,
+      );
     } catch {
       // stderr is gone: the exit code is all that is left
     }

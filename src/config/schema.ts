@@ -16,7 +16,8 @@ function unsettable<T extends z.ZodTypeAny>(schema: T) {
     .describe(schema.description ?? '');
 }
 
-const CHECKER = 'a checker name, or an object { use: "<name>", ...options } (what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" }))';
+const CHECKER =
+  'a checker name, or an object { use: "<name>", ...options } (what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" }))';
 
 /**
  * A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. A plugin's

@@ -39,7 +39,9 @@ export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse,
 function notes(resolved: ResolvedConfig): string[] {
   const model = resolved.config.supervisor.reviewer.model;
   if (!model) return [];
-  return [`# supervisor.reviewer.model = ${model}: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.`];
+  return [
+    `# supervisor.reviewer.model = ${model}: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.`,
+  ];
 }
 
 export function formatConfigJson(resolved: ResolvedConfig): string {

@@ -18,9 +18,7 @@ export interface ValidateInput {
   files: ResolvedConfig['files'];
 }
 
-export type Issue =
-  | { kind: 'value'; path: string; value: unknown; allowed: string }
-  | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
+export type Issue = { kind: 'value'; path: string; value: unknown; allowed: string } | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
 
 export function validateConfig(input: ValidateInput): CccConfig {
   const parsed = configSchema.safeParse(input.merged);
@@ -33,7 +31,9 @@ export function validateConfig(input: ValidateInput): CccConfig {
 /** zod keeps a key whose value a layer cleared with `null` (now undefined); unset means absent. */
 function withoutUnset<T>(value: T): T {
   if (!isPlainObject(value)) return value;
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUnset(v)]);
+  const entries = Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, withoutUnset(v)]);
   return Object.fromEntries(entries) as T;
 }
 
@@ -111,7 +111,6 @@ export function describeLayer(layer: ConfigLayer, path: string, files: ResolvedC
       return 'command-line flag';
   }
 }
-
 
 function lastKey(path: string): string {
   return path.slice(path.lastIndexOf('.') + 1);

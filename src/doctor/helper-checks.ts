@@ -29,12 +29,20 @@ export function helperChecks(place: Place): DoctorCheck[] {
 
 function relayCheck(env: NodeJS.ProcessEnv, state: HelperState): DoctorCheck {
   const chosen = env.CCC_RELAY;
-  if (chosen === 'off') return { id: 'relay', title: 'relay', status: 'note', needed: false, detail: "off (CCC_RELAY=off): interactive sessions run on ccc's Node proxy" };
+  if (chosen === 'off')
+    return { id: 'relay', title: 'relay', status: 'note', needed: false, detail: "off (CCC_RELAY=off): interactive sessions run on ccc's Node proxy" };
   if (!chosen) return helperCheck(state);
   const runs = isExecutable(chosen);
   return runs
     ? { id: 'relay', title: 'relay', status: 'ok', needed: true, detail: `${chosen} (CCC_RELAY)` }
-    : { id: 'relay', title: 'relay', status: 'missing', needed: true, detail: `CCC_RELAY=${chosen} is not an executable file`, fix: 'point CCC_RELAY at a ccc-relay, or unset it' };
+    : {
+        id: 'relay',
+        title: 'relay',
+        status: 'missing',
+        needed: true,
+        detail: `CCC_RELAY=${chosen} is not an executable file`,
+        fix: 'point CCC_RELAY at a ccc-relay, or unset it',
+      };
 }
 
 function helperCheck(state: HelperState): DoctorCheck {

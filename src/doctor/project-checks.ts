@@ -27,14 +27,21 @@ export async function stopHookCheck(place: Place): Promise<DoctorCheck> {
     }
   }
   if (installedIn.length > 0) return { ...base, status: 'ok', detail: `installed in ${installedIn.join(' and ')}` };
-  return { ...base, status: 'note', detail: `not installed (${files.join(', ')}): only claude sessions ccc does not start need it; \`ccc hook install\` adds it` };
+  return {
+    ...base,
+    status: 'note',
+    detail: `not installed (${files.join(', ')}): only claude sessions ccc does not start need it; \`ccc hook install\` adds it`,
+  };
 }
 
 export function testCommandCheck(place: Place): DoctorCheck {
   const tests = detectTestCommands(place.cwd);
   const base = { id: 'test-command', title: 'test command', status: 'note', needed: false } as const;
   return tests.length > 0
-    ? { ...base, detail: `${tests.map((t) => `${t.command} (${t.why})`).join(', ')} in ${place.cwd}; the reviewer may run ${tests.length === 1 ? 'it' : 'them'}` }
+    ? {
+        ...base,
+        detail: `${tests.map((t) => `${t.command} (${t.why})`).join(', ')} in ${place.cwd}; the reviewer may run ${tests.length === 1 ? 'it' : 'them'}`,
+      }
     : { ...base, detail: `none detected in ${place.cwd}: the reviewer runs tests only as supervisor.reviewer.allow or a rule checker allows` };
 }
 
@@ -42,7 +49,11 @@ export function reviewerCheck(place: Place, resolved: ResolvedConfig | undefined
   const base = { id: 'reviewer', title: 'reviewer may run', status: 'note', needed: false } as const;
   if (!resolved) return { ...base, detail: 'unknown: the configuration did not load' };
   const { config } = resolved;
-  const entries = reviewerPolicyEntries({ tests: detectTestCommands(place.cwd), ruleCommands: ruleCommandsOf(config), allow: config.supervisor.reviewer.allow });
+  const entries = reviewerPolicyEntries({
+    tests: detectTestCommands(place.cwd),
+    ruleCommands: ruleCommandsOf(config),
+    allow: config.supervisor.reviewer.allow,
+  });
   const parts = [`reading (${READ_ONLY_TOOLS.join(', ')}), read-only git and shell commands`, ...entries.map((e) => `${e.command} (${e.why})`)];
   return { ...base, detail: parts.join('; ') };
 }

@@ -27,7 +27,16 @@ export async function configCheck(place: Place): Promise<{ check: DoctorCheck; r
     const detail = `${files.length > 0 ? files.join(', ') : 'no config file: the defaults'}${warnings}`;
     return { resolved, check: { id: 'config', title: 'configuration', status: 'ok', needed: true, detail } };
   } catch (error) {
-    return { check: { id: 'config', title: 'configuration', status: 'missing', needed: true, detail: errorText(error), fix: 'correct the file it names (`ccc config` shows what loads)' } };
+    return {
+      check: {
+        id: 'config',
+        title: 'configuration',
+        status: 'missing',
+        needed: true,
+        detail: errorText(error),
+        fix: 'correct the file it names (`ccc config` shows what loads)',
+      },
+    };
   }
 }
 
@@ -37,7 +46,14 @@ export async function claudeCheck(place: Place, resolved: ResolvedConfig | undef
   const base = { id: 'claude', title: 'claude', needed: true } as const;
   const fix = 'install Claude Code (npm install -g @anthropic-ai/claude-code) or set CCC_CLAUDE to the path of claude';
   if (file === undefined) return { ...base, status: 'missing', detail: `not found ("${command}")`, fix };
-  const version = await claudeVersion({ command, file, cwd: place.cwd, env: place.env, cacheFile: claudeVersionCachePath(place.configDir), prepareDir: () => cccDir(place.configDir) });
+  const version = await claudeVersion({
+    command,
+    file,
+    cwd: place.cwd,
+    env: place.env,
+    cacheFile: claudeVersionCachePath(place.configDir),
+    prepareDir: () => cccDir(place.configDir),
+  });
   if (version.startsWith('(')) return { ...base, status: 'missing', detail: `${file} does not run: ${version}`, fix };
   return { ...base, status: 'ok', detail: `${version}, ${file}` };
 }
@@ -56,5 +72,7 @@ export function promptCheck(place: Place, resolved: ResolvedConfig | undefined):
   const base = { id: 'supervisor-prompt', title: 'SUPERVISOR.md', needed: true } as const;
   if (!resolved) return { ...base, status: 'missing', detail: 'unknown: the configuration did not load', fix: 'correct the configuration first' };
   const prompt = promptInUse({ cwd: place.cwd, promptPath: resolved.config.supervisor.prompt_path, env: place.env });
-  return prompt.path ? { ...base, status: 'ok', detail: `${prompt.path} (${prompt.why})` } : { ...base, status: 'missing', detail: prompt.why, fix: 'run `ccc init` in the project' };
+  return prompt.path
+    ? { ...base, status: 'ok', detail: `${prompt.path} (${prompt.why})` }
+    : { ...base, status: 'missing', detail: prompt.why, fix: 'run `ccc init` in the project' };
 }

@@ -63,11 +63,15 @@ export interface ReadTranscriptOptions {
 export function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<TranscriptSummary> {
   const summary = createTranscriptSummary();
   return new Promise((resolve, reject) => {
-    readFrames(fs.createReadStream(file), { logger: options.logger ?? silentLogger, maxLineBytes: options.maxLineBytes, source: 'transcript' }, {
-      frame: (frame) => summary.add(frame),
-      error: reject,
-      end: () => resolve(summary.result()),
-    });
+    readFrames(
+      fs.createReadStream(file),
+      { logger: options.logger ?? silentLogger, maxLineBytes: options.maxLineBytes, source: 'transcript' },
+      {
+        frame: (frame) => summary.add(frame),
+        error: reject,
+        end: () => resolve(summary.result()),
+      },
+    );
   });
 }
 

@@ -67,20 +67,54 @@ export const ECOSYSTEMS: readonly EcosystemRow[] = [
   {
     ecosystem: 'maven',
     markers: ['pom.xml'],
-    detect: (f) => [{ command: f.exists('mvnw') ? './mvnw test' : 'mvn test', why: f.exists('mvnw') ? 'pom.xml and its wrapper mvnw' : 'pom.xml (Maven)', runner: 'maven' }],
+    detect: (f) => [
+      { command: f.exists('mvnw') ? './mvnw test' : 'mvn test', why: f.exists('mvnw') ? 'pom.xml and its wrapper mvnw' : 'pom.xml (Maven)', runner: 'maven' },
+    ],
   },
   {
     ecosystem: 'gradle',
     markers: GRADLE_FILES,
-    detect: (f, m) => [{ command: f.exists('gradlew') ? './gradlew test' : 'gradle test', why: f.exists('gradlew') ? `${m} and its wrapper gradlew` : `${m} (Gradle)`, runner: 'gradle' }],
+    detect: (f, m) => [
+      {
+        command: f.exists('gradlew') ? './gradlew test' : 'gradle test',
+        why: f.exists('gradlew') ? `${m} and its wrapper gradlew` : `${m} (Gradle)`,
+        runner: 'gradle',
+      },
+    ],
   },
-  { ecosystem: 'dotnet', markers: ['*.sln', '*.csproj', '*.fsproj', '*.vbproj'], detect: (_f, m) => [{ command: 'dotnet test', why: `${m} (.NET)`, runner: 'dotnet' }] },
+  {
+    ecosystem: 'dotnet',
+    markers: ['*.sln', '*.csproj', '*.fsproj', '*.vbproj'],
+    detect: (_f, m) => [{ command: 'dotnet test', why: `${m} (.NET)`, runner: 'dotnet' }],
+  },
   { ecosystem: 'mix', markers: ['mix.exs'], detect: () => [{ command: 'mix test', why: 'mix.exs (an Elixir project)', runner: 'mix' }] },
-  { ecosystem: 'rspec', markers: ['.rspec', 'spec'], detect: (f, m) => (f.exists('Gemfile') ? [{ command: 'bundle exec rspec', why: `${m} and a Gemfile`, runner: 'rspec' }] : []) },
+  {
+    ecosystem: 'rspec',
+    markers: ['.rspec', 'spec'],
+    detect: (f, m) => (f.exists('Gemfile') ? [{ command: 'bundle exec rspec', why: `${m} and a Gemfile`, runner: 'rspec' }] : []),
+  },
   { ecosystem: 'rake', markers: ['Rakefile'], detect: rakeTests },
   { ecosystem: 'phpunit', markers: ['composer.json'], detect: phpTests },
-  { ecosystem: 'make', markers: MAKEFILES, detect: (f, m) => targets(f.read(m) ?? '', /^([\w.-]+)\s*:(?![=:])/, ['test', 'check']).map((t) => ({ command: `make ${t}`, why: `${m} has a \`${t}\` target`, runner: 'make' as const })) },
-  { ecosystem: 'just', markers: JUSTFILES, detect: (f, m) => targets(f.read(m) ?? '', /^@?([\w-]+)\b[^:=]*:(?!=)/, ['test']).map(() => ({ command: 'just test', why: `${m} has a \`test\` recipe`, runner: 'opaque' as const })) },
+  {
+    ecosystem: 'make',
+    markers: MAKEFILES,
+    detect: (f, m) =>
+      targets(f.read(m) ?? '', /^([\w.-]+)\s*:(?![=:])/, ['test', 'check']).map((t) => ({
+        command: `make ${t}`,
+        why: `${m} has a \`${t}\` target`,
+        runner: 'make' as const,
+      })),
+  },
+  {
+    ecosystem: 'just',
+    markers: JUSTFILES,
+    detect: (f, m) =>
+      targets(f.read(m) ?? '', /^@?([\w-]+)\b[^:=]*:(?!=)/, ['test']).map(() => ({
+        command: 'just test',
+        why: `${m} has a \`test\` recipe`,
+        runner: 'opaque' as const,
+      })),
+  },
 ];
 
 /** Every test command the project's files name, in table order (the first is the one a starter rule runs). */
@@ -126,14 +160,21 @@ function nodeTests(files: ProjectFiles): Found[] {
   const lock = LOCKFILES.find(([file]) => files.exists(file));
   const manager = declared ?? lock?.[1] ?? 'npm';
   const marker = declared ? 'package.json' : (lock?.[0] ?? 'package.json');
-  const why = declared ? `package.json has a test script and names ${manager} as its packageManager` : lock ? `package.json has a test script; ${lock[0]}` : 'package.json has a test script';
+  const why = declared
+    ? `package.json has a test script and names ${manager} as its packageManager`
+    : lock
+      ? `package.json has a test script; ${lock[0]}`
+      : 'package.json has a test script';
   return [{ ecosystem: manager, marker, command: RUN_TEST[manager]!, why, runner: scriptRunner(script), script: script.trim() }];
 }
 
 /** The runner an npm script is, when it is one command that ccc knows; else opaque (no arguments). */
 export function scriptRunner(script: string): RunnerFamily {
   if (/[;&|<>`$()]/.test(script)) return 'opaque';
-  const words = script.trim().split(/\s+/).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w));
+  const words = script
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w));
   const [first, second] = words;
   if (first === 'node' && words.includes('--test')) return 'node-test';
   if (first === 'jest') return 'jest';
@@ -147,7 +188,11 @@ export function scriptRunner(script: string): RunnerFamily {
 function pytestTests(files: ProjectFiles): Found[] {
   const sign = PYTEST_MARKERS.find((m) => pytestSign(files, m));
   if (!sign) return [];
-  const launcher = files.exists('uv.lock') ? ['uv run pytest', '; uv.lock'] : files.exists('poetry.lock') ? ['poetry run pytest', '; poetry.lock'] : ['python3 -m pytest', ''];
+  const launcher = files.exists('uv.lock')
+    ? ['uv run pytest', '; uv.lock']
+    : files.exists('poetry.lock')
+      ? ['poetry run pytest', '; poetry.lock']
+      : ['python3 -m pytest', ''];
   return [{ marker: sign, command: launcher[0]!, why: `${pytestWhy(sign)}${launcher[1]}`, runner: 'pytest' }];
 }
 
@@ -182,7 +227,14 @@ function rakeTests(files: ProjectFiles): Found[] {
 function phpTests(files: ProjectFiles): Found[] {
   const script = (json(files.read('composer.json'))?.scripts as Record<string, unknown> | undefined)?.test;
   if (typeof script === 'string' && script.trim()) {
-    return [{ command: 'composer test', why: 'composer.json has a test script', runner: /^(vendor\/bin\/)?phpunit(\s|$)/.test(script.trim()) ? 'phpunit' : 'opaque', script: script.trim() }];
+    return [
+      {
+        command: 'composer test',
+        why: 'composer.json has a test script',
+        runner: /^(vendor\/bin\/)?phpunit(\s|$)/.test(script.trim()) ? 'phpunit' : 'opaque',
+        script: script.trim(),
+      },
+    ];
   }
   const config = ['phpunit.xml', 'phpunit.xml.dist'].find((f) => files.exists(f));
   return config ? [{ command: 'vendor/bin/phpunit', why: `${config} and composer.json`, runner: 'phpunit' }] : [];

@@ -91,7 +91,9 @@ function checksOfThisProject(tests: readonly DetectedTest[]): string {
   return [
     '### The checks of this project',
     '',
-    found.length ? '`ccc init` found these (the review message lists what you may run, kept current):' : '`ccc init` found no test command here: the review message lists what you may run.',
+    found.length
+      ? '`ccc init` found these (the review message lists what you may run, kept current):'
+      : '`ccc init` found no test command here: the review message lists what you may run.',
     ...(found.length ? ['', ...found] : []),
     '',
     'Run them yourself and rest the verdict on their exit code: do not pipe a test command into',

@@ -45,7 +45,11 @@ export class InputRecorder {
     this.log = new Writable({
       highWaterMark: this.maxWaitingBytes,
       write: (chunk: Buffer, _encoding, done) => write([chunk], () => done()),
-      writev: (chunks, done) => write(chunks.map(({ chunk }) => chunk as Buffer), () => done()),
+      writev: (chunks, done) =>
+        write(
+          chunks.map(({ chunk }) => chunk as Buffer),
+          () => done(),
+        ),
     });
     this.log.cork();
   }

@@ -25,10 +25,7 @@ export interface AgentCallDeps {
   now?: () => Date;
 }
 
-export type AgentCallResult =
-  | { kind: 'answered'; output: AgentOutput; run: AgentRun }
-  | { kind: 'failed'; message: string }
-  | { kind: 'interrupted' };
+export type AgentCallResult = { kind: 'answered'; output: AgentOutput; run: AgentRun } | { kind: 'failed'; message: string } | { kind: 'interrupted' };
 
 /** A format rule that needs more than the answer itself (the Manager's next_task must exist). */
 export type ExtraCheck = (output: AgentOutput) => Promise<string | undefined>;
@@ -50,14 +47,27 @@ export async function callAgent(request: AgentRequest, deps: AgentCallDeps, extr
     const elapsed = now().getTime() - started;
     const checked = await check(run, request, extraCheck);
     deps.logger.info('agent answered', {
-      task: request.label, role: request.role, ...(retry > 0 ? { retry: `${retry}/${deps.maxRetries}` } : {}), exit_code: run.exitCode, session_id: run.sessionId ?? null,
-      valid: checked.ok, duration: `${elapsed}ms`, ...(checked.ok ? { status: checked.output.status } : { issue: checked.issue, stderr: run.stderrTail }),
+      task: request.label,
+      role: request.role,
+      ...(retry > 0 ? { retry: `${retry}/${deps.maxRetries}` } : {}),
+      exit_code: run.exitCode,
+      session_id: run.sessionId ?? null,
+      valid: checked.ok,
+      duration: `${elapsed}ms`,
+      ...(checked.ok ? { status: checked.output.status } : { issue: checked.issue, stderr: run.stderrTail }),
     });
     if (checked.ok) {
       deps.progress.finished(agent, elapsed, `${checked.output.status}: ${firstLine(checked.output.message)}`);
       return { kind: 'answered', output: checked.output, run };
     }
-    const record = { at: now(), agent: request.role, task: request.label, issue: checked.issue, expected: OUTPUT_SCHEMAS[request.contract], received: receivedText(run) };
+    const record = {
+      at: now(),
+      agent: request.role,
+      task: request.label,
+      issue: checked.issue,
+      expected: OUTPUT_SCHEMAS[request.contract],
+      received: receivedText(run),
+    };
     if (retry < deps.maxRetries) {
       const next = retry + 1;
       await deps.log.append((log) => formatRetryEvent({ ...record, retry: next, maxRetries: deps.maxRetries }, log));

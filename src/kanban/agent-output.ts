@@ -22,7 +22,11 @@ export interface AgentOutput {
 /** Which contract an answer is held to. */
 export type OutputContract = 'task' | 'reconcile';
 
-const STATUS = { type: 'string', enum: [...AGENT_STATUSES], description: 'ok: done, work log written; blocked / escalate: a human must look (say why); error: you failed' };
+const STATUS = {
+  type: 'string',
+  enum: [...AGENT_STATUSES],
+  description: 'ok: done, work log written; blocked / escalate: a human must look (say why); error: you failed',
+};
 const MESSAGE = { type: 'string', description: 'a short human-readable summary of what you did or why you stopped' };
 const NEXT_TASK = { type: ['string', 'null'], description: 'Manager only: the task file to work on next, or null when the whole workflow is finished' };
 const TASKS = { type: 'array', items: { type: 'string' }, description: 'Manager only: the complete task list, as paths in the kanban file' };
@@ -30,7 +34,11 @@ const TASKS = { type: 'array', items: { type: 'string' }, description: 'Manager 
 /** The `--json-schema` of each contract. A Manager must always return the list, even when blocked. */
 export const OUTPUT_SCHEMAS: Readonly<Record<OutputContract, object>> = {
   task: { type: 'object', properties: { status: STATUS, message: MESSAGE, next_task: NEXT_TASK, tasks: TASKS }, required: ['status', 'message'] },
-  reconcile: { type: 'object', properties: { status: STATUS, message: MESSAGE, next_task: NEXT_TASK, tasks: TASKS }, required: ['status', 'message', 'tasks', 'next_task'] },
+  reconcile: {
+    type: 'object',
+    properties: { status: STATUS, message: MESSAGE, next_task: NEXT_TASK, tasks: TASKS },
+    required: ['status', 'message', 'tasks', 'next_task'],
+  },
 };
 
 export type CheckedOutput = { ok: true; output: AgentOutput } | { ok: false; issue: string };
@@ -42,7 +50,10 @@ export type CheckedOutput = { ok: true; output: AgentOutput } | { ok: false; iss
 export function checkAgentOutput(value: unknown, contract: OutputContract): CheckedOutput {
   if (!isJsonObject(value)) return { ok: false, issue: `the answer is ${Array.isArray(value) ? 'a list' : typeof value}, not an object` };
   if (!AGENT_STATUSES.includes(value.status as AgentStatus)) {
-    return { ok: false, issue: `"status" is ${value.status === undefined ? 'missing' : JSON.stringify(value.status)}; it must be one of ${AGENT_STATUSES.join(', ')}` };
+    return {
+      ok: false,
+      issue: `"status" is ${value.status === undefined ? 'missing' : JSON.stringify(value.status)}; it must be one of ${AGENT_STATUSES.join(', ')}`,
+    };
   }
   if (typeof value.message !== 'string') return { ok: false, issue: `"message" is ${value.message === undefined ? 'missing' : 'not a string'}` };
   const output: AgentOutput = { status: value.status as AgentStatus, message: value.message };
@@ -52,7 +63,8 @@ export function checkAgentOutput(value: unknown, contract: OutputContract): Chec
   }
   if (hasTasks) output.tasks = [...(value.tasks as string[])];
   const next = value.next_task;
-  if (next !== undefined && next !== null && (typeof next !== 'string' || next.trim() === '')) return { ok: false, issue: '"next_task" must be a task file path or null' };
+  if (next !== undefined && next !== null && (typeof next !== 'string' || next.trim() === ''))
+    return { ok: false, issue: '"next_task" must be a task file path or null' };
   if (next !== undefined) output.next_task = next;
   if (contract === 'reconcile' && output.status === 'ok') {
     if (!hasTasks) return { ok: false, issue: '"tasks" is missing (the Manager returns the complete task list)' };

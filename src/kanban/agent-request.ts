@@ -19,9 +19,7 @@ export interface AgentRequest {
 }
 
 /** 004's inputs: a task for Architect/Implementor/planning, the task list for reconciliation. */
-export type AgentInputs =
-  | { task_file: string; kanban_file: string }
-  | { kanban_file: string; done_task: string; tasks: readonly string[] };
+export type AgentInputs = { task_file: string; kanban_file: string } | { kanban_file: string; done_task: string; tasks: readonly string[] };
 
 export interface BuildAgentRequestOptions {
   role: Role;
@@ -42,7 +40,7 @@ function agentMessage(rolePrompt: string, inputs: AgentInputs, contract: OutputC
   const paths =
     contract === 'task'
       ? '`task_file` and `kanban_file` are relative to your working directory.'
-      : '`kanban_file` is relative to your working directory. `done_task`, `tasks` and the `next_task` you answer are task paths as the kanban file writes them (relative to the kanban file\'s directory).';
+      : "`kanban_file` is relative to your working directory. `done_task`, `tasks` and the `next_task` you answer are task paths as the kanban file writes them (relative to the kanban file's directory).";
   const shape =
     contract === 'task'
       ? '{"status": "ok" | "blocked" | "error" | "escalate", "message": "<short summary>"}'

@@ -17,7 +17,9 @@ export async function boardWarnings(kanban: FileRef, board: Kanban, cwd: string)
   if (board.current !== null) {
     const current = taskRef(kanban, board.current, cwd);
     if (!listed.some(({ ref }) => ref.path === current.path)) {
-      warnings.push(`${kanban.display}: current ${JSON.stringify(board.current)} is not one of its tasks; the Manager gets a task list without it. Add it to tasks if it belongs there.`);
+      warnings.push(
+        `${kanban.display}: current ${JSON.stringify(board.current)} is not one of its tasks; the Manager gets a task list without it. Add it to tasks if it belongs there.`,
+      );
     }
   }
   const missing: string[] = [];

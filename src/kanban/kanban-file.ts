@@ -33,11 +33,17 @@ export function fileRef(file: string, cwd: string): FileRef {
 
 /** Throws CccError KANBAN_INVALID (exit 2) when the file is missing, unreadable or malformed. */
 export async function readKanbanFile(ref: FileRef): Promise<KanbanDocument> {
-  const text = await readText(ref, (problem, cause) =>
-    new CccError('KANBAN_INVALID', `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see the README, section "ccc kanban").`, {
-      cause,
-      data: { file: ref.display },
-    }),
+  const text = await readText(
+    ref,
+    (problem, cause) =>
+      new CccError(
+        'KANBAN_INVALID',
+        `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see the README, section "ccc kanban").`,
+        {
+          cause,
+          data: { file: ref.display },
+        },
+      ),
   );
   const format = kanbanFormatOf(ref.path, text);
   return { ref, format, text, kanban: parseKanban(text, format, ref.display) };

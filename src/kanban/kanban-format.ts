@@ -38,7 +38,12 @@ export interface KanbanChanges {
 export function kanbanFormatOf(file: string, text: string): KanbanFormat {
   if (/\.json$/i.test(file)) return 'json';
   if (/\.ya?ml$/i.test(file)) return 'yaml';
-  return text.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'json' : 'yaml';
+  return text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('{')
+    ? 'json'
+    : 'yaml';
 }
 
 /** Throws CccError KANBAN_INVALID (exit 2) naming `file` and what is wrong. */
@@ -96,7 +101,8 @@ function validateKanban(value: unknown, file: string): Kanban {
   }
   if (!('current' in raw)) throw invalid(file, 'has no current: set it to the task file to work on, or null when there is none');
   if (raw.current !== null && !isPath(raw.current)) throw invalid(file, `has current ${describe(raw.current)}; it must be a task file path or null`);
-  if (!Array.isArray(raw.tasks)) throw invalid(file, `has ${raw.tasks === undefined ? 'no tasks' : `tasks ${describe(raw.tasks)}`}; it must be a list of task file paths`);
+  if (!Array.isArray(raw.tasks))
+    throw invalid(file, `has ${raw.tasks === undefined ? 'no tasks' : `tasks ${describe(raw.tasks)}`}; it must be a list of task file paths`);
   raw.tasks.forEach((task, index) => {
     if (!isPath(task)) throw invalid(file, `has tasks[${index}] ${describe(task)}; every task must be a task file path`);
   });

@@ -76,7 +76,11 @@ async function readLock(file: string): Promise<LockContent | undefined> {
     if (!Number.isInteger(value.pid) || (value.pid as number) <= 0) return undefined;
     const agent = value.agent;
     const validAgent = agent && Number.isInteger(agent.pid) && agent.pid > 0 && typeof agent.start_time === 'string';
-    return { pid: value.pid as number, started_at: String(value.started_at ?? '?'), ...(validAgent ? { agent: { pid: agent.pid, start_time: agent.start_time } } : {}) };
+    return {
+      pid: value.pid as number,
+      started_at: String(value.started_at ?? '?'),
+      ...(validAgent ? { agent: { pid: agent.pid, start_time: agent.start_time } } : {}),
+    };
   } catch {
     return undefined;
   }

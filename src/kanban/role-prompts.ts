@@ -53,7 +53,8 @@ export async function loadRolePrompts(options: LoadRolePromptsOptions): Promise<
   const prompts = {} as Record<Role, RolePrompt>;
   for (const role of ROLES) {
     const name = names?.find((n) => n.toLowerCase() === `${role.toLowerCase()}.md`);
-    prompts[role] = name === undefined ? { text: BUILT_IN_ROLE_PROMPTS[role], source: 'built-in' } : await readPrompt(fileRef(path.join(dir.path, name), options.cwd), role);
+    prompts[role] =
+      name === undefined ? { text: BUILT_IN_ROLE_PROMPTS[role], source: 'built-in' } : await readPrompt(fileRef(path.join(dir.path, name), options.cwd), role);
   }
   return prompts;
 }
@@ -68,13 +69,18 @@ async function listDir(dir: string): Promise<string[] | undefined> {
 }
 
 async function readPrompt(ref: FileRef, role: Role): Promise<RolePrompt> {
-  const text = await readText(ref, (problem, cause) =>
-    new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} ${problem}.`, { cause, data: { file: ref.display } }),
+  const text = await readText(
+    ref,
+    (problem, cause) => new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} ${problem}.`, { cause, data: { file: ref.display } }),
   );
   if (text.trim() === '') {
-    throw new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} is empty. Write the role's instructions into it, or delete it to use the built-in prompt.`, {
-      data: { file: ref.display },
-    });
+    throw new CccError(
+      'KANBAN_INVALID',
+      `The ${role} prompt ${ref.display} is empty. Write the role's instructions into it, or delete it to use the built-in prompt.`,
+      {
+        data: { file: ref.display },
+      },
+    );
   }
   return { text, source: ref.display };
 }

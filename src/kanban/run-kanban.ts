@@ -67,7 +67,12 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   let session: SupervisorSession | undefined;
   try {
     if (args.supervise) session = await supervisorSession(resolved, io, claudeArgs);
-    const logger = createLogger({ file: path.join(cccDir(resolved.configDir), 'kanban.log'), level: config.supervisor.log_level, module: 'kanban', fields: { kanban: kanban.path } });
+    const logger = createLogger({
+      file: path.join(cccDir(resolved.configDir), 'kanban.log'),
+      level: config.supervisor.log_level,
+      module: 'kanban',
+      fields: { kanban: kanban.path },
+    });
     const progress = stderrProgress({ write: io.write });
     const call: AgentCallDeps = {
       runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
@@ -78,7 +83,11 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
       claudeCommand,
       signal: io.signal,
     };
-    say(`${kanban.display}${session ? ' (supervised: every Implementor answer is reviewed)' : ''}; role prompts: ${Object.entries(prompts).map(([role, p]) => `${role} ${p.source}`).join(', ')}`);
+    say(
+      `${kanban.display}${session ? ' (supervised: every Implementor answer is reviewed)' : ''}; role prompts: ${Object.entries(prompts)
+        .map(([role, p]) => `${role} ${p.source}`)
+        .join(', ')}`,
+    );
     const outcome = await runWorkflow({
       kanban,
       cwd: io.cwd,
@@ -116,7 +125,8 @@ async function supervisorSession(resolved: ResolvedConfig, io: KanbanIo, claudeA
   const { config } = resolved;
   for (const declaration of config.supervisor.checkers) {
     const { use, options } = normalizeDeclaration(declaration);
-    if (use === 'claude') loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
+    if (use === 'claude')
+      loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
   }
   const pipeline = await buildPipeline({ config, cwd: io.cwd });
   const session = new SupervisorSession({ resolved, pipeline, cwd: io.cwd, env: io.env, claudeArgs });

@@ -34,7 +34,11 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
     for (let turn = 1; ; turn++) {
       const sessionId = answer.run.sessionId;
       if (!sessionId) {
-        return { kind: 'stopped', exitCode: ExitCode.checkerFailed, message: `The Implementor run for ${request.label} reported no session id, so it cannot be reviewed.` };
+        return {
+          kind: 'stopped',
+          exitCode: ExitCode.checkerFailed,
+          message: `The Implementor run for ${request.label} reported no session id, so it cannot be reviewed.`,
+        };
       }
       session.setSessionId(sessionId);
       // The cost cap of the supervisor loop counts the agent's turns as well as the reviews.
@@ -61,8 +65,21 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
         // The next stop would be past the limit and allowed unreviewed: do not pay for that run.
         const why = `the iteration limit (${max}) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run`;
         const log = options.call.log;
-        await log.append(formatReviewLimitEvent({ at: (options.call.now ?? (() => new Date()))(), task: request.label, reviews: decision.iteration, maxIterations: max, checker: decision.checker, feedback: decision.feedback }));
-        return { kind: 'stopped', exitCode: ExitCode.limit, message: `The review of ${request.label} ended without confirming the work: ${why}. The last feedback is in ${log.file.display}.` };
+        await log.append(
+          formatReviewLimitEvent({
+            at: (options.call.now ?? (() => new Date()))(),
+            task: request.label,
+            reviews: decision.iteration,
+            maxIterations: max,
+            checker: decision.checker,
+            feedback: decision.feedback,
+          }),
+        );
+        return {
+          kind: 'stopped',
+          exitCode: ExitCode.limit,
+          message: `The review of ${request.label} ended without confirming the work: ${why}. The last feedback is in ${log.file.display}.`,
+        };
       }
       const resumed = resumeRequest(request, sessionId, decision.feedback, turn);
       const result = await callAgent(resumed, options.call);

@@ -42,18 +42,27 @@ export function parseTaskHeader(text: string, file: string): TaskHeader {
   if (fields.role === undefined || fields.role === null) return { fields };
   const role = typeof fields.role === 'string' ? parseRole(fields.role) : undefined;
   if (!role) {
-    throw invalidTask(file, `names the unknown role ${JSON.stringify(fields.role)} in its header; use one of ${ROLES.join(', ')} (or leave role out for Implementor)`);
+    throw invalidTask(
+      file,
+      `names the unknown role ${JSON.stringify(fields.role)} in its header; use one of ${ROLES.join(', ')} (or leave role out for Implementor)`,
+    );
   }
   return { role, fields };
 }
 
 /** Reads and parses a task file; `owner` says which kanban entry named it, for the message. */
 export async function readTaskHeader(ref: FileRef, owner: string): Promise<TaskHeader> {
-  const text = await readText(ref, (problem, cause) =>
-    new CccError('KANBAN_INVALID', `The task file ${ref.display} (${owner}) ${problem}. Create it, or change the kanban file to name an existing task file.`, {
-      cause,
-      data: { file: ref.display },
-    }),
+  const text = await readText(
+    ref,
+    (problem, cause) =>
+      new CccError(
+        'KANBAN_INVALID',
+        `The task file ${ref.display} (${owner}) ${problem}. Create it, or change the kanban file to name an existing task file.`,
+        {
+          cause,
+          data: { file: ref.display },
+        },
+      ),
   );
   return parseTaskHeader(text, ref.display);
 }

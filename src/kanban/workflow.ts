@@ -59,7 +59,10 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowOut
     const { kanban } = doc;
     if (kanban.phase === 'complete' || kanban.current === null) {
       const why = kanban.phase === 'complete' ? 'the workflow is complete' : 'current is null: there is no task to work on';
-      return { exitCode: ExitCode.completed, message: `${options.kanban.display}: ${why} (${tasksDone} ${tasksDone === 1 ? 'task' : 'tasks'} done in this run).` };
+      return {
+        exitCode: ExitCode.completed,
+        message: `${options.kanban.display}: ${why} (${tasksDone} ${tasksDone === 1 ? 'task' : 'tasks'} done in this run).`,
+      };
     }
     let base = doc;
     if (kanban.done_task === kanban.current) {
@@ -109,7 +112,9 @@ async function reconcile(doc: KanbanDocument, done: string, options: WorkflowOpt
   const result = await callAgent(request, options.call, async (output) => {
     if (output.status !== 'ok' || typeof output.next_task !== 'string') return undefined;
     const next = taskRef(options.kanban, output.next_task, options.cwd);
-    return (await isFile(next.path)) ? undefined : `"next_task" names ${JSON.stringify(output.next_task)}, which is not a file (${next.display}); task paths are relative to the kanban file's directory`;
+    return (await isFile(next.path))
+      ? undefined
+      : `"next_task" names ${JSON.stringify(output.next_task)}, which is not a file (${next.display}); task paths are relative to the kanban file's directory`;
   });
   const stop = stopFor(result, request);
   if (stop || result.kind !== 'answered') return stop ?? { kind: 'stop', outcome: interrupted() };

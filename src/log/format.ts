@@ -27,7 +27,7 @@ export function formatLogLine(entry: LogEntry): string {
 }
 
 // C0 and C1 controls plus U+2028/2029: tools split lines on these, JSON.stringify leaves some raw.
- 
+
 const LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const NEEDS_QUOTES = /[\s"=\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 

@@ -37,7 +37,11 @@ export function agentFrames(sessionId$: Observable<string>, tail: (sessionId: st
     share(),
   );
   const window$ = tagged$.pipe(
-    scan((w: FrameWindow, { sessionId, frame }) => (w.sessionId === sessionId ? keep(w, frame, size) : { sessionId, count: 1, frames: [frame] }), { sessionId: '', count: 0, frames: [] }),
+    scan((w: FrameWindow, { sessionId, frame }) => (w.sessionId === sessionId ? keep(w, frame, size) : { sessionId, count: 1, frames: [frame] }), {
+      sessionId: '',
+      count: 0,
+      frames: [],
+    }),
     shareReplay({ bufferSize: 1, refCount: false }),
   );
   let latest: FrameWindow = { sessionId: '', count: 0, frames: [] };

@@ -195,10 +195,16 @@ export function renderEvent(e: SupervisorEvent): string {
     case 'iteration':
       return `ccc: review ${e.n}/${e.max}\n`;
     case 'checker':
-      return e.state === 'start' ? `ccc:   ${e.checker} checking…\n` : e.state === 'done' ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n` : `ccc:   ${e.checker} failed\n`;
+      return e.state === 'start'
+        ? `ccc:   ${e.checker} checking…\n`
+        : e.state === 'done'
+          ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n`
+          : `ccc:   ${e.checker} failed\n`;
     case 'verdict':
-      return e.completed ? `ccc: ✓ complete (${verdictDetails(e)})
-` : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
+      return e.completed
+        ? `ccc: ✓ complete (${verdictDetails(e)})
+`
+        : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'error':

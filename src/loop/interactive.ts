@@ -97,9 +97,14 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     await aborted(AbortSignal.any([claudeStarted.signal, AbortSignal.timeout(observer ? 0 : SETTLE_MS)]));
     return early ?? openSession(setup);
   });
-  const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) => sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId }));
+  const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
+    sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId }),
+  );
   function logError(message: string): void {
-    session.then((s) => s.logger.error(message), () => {});
+    session.then(
+      (s) => s.logger.error(message),
+      () => {},
+    );
   }
 
   try {
@@ -133,7 +138,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
     // for a session claude saved (one the user never wrote to has nothing to continue).
     const id = current?.sessionId;
-    if (id && wired && fs.existsSync(wired.transcriptOf(id))) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
+    if (id && wired && fs.existsSync(wired.transcriptOf(id)))
+      options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
   }
 }
 
@@ -162,20 +168,31 @@ interface GraphEdges {
  *   stop$ ─ concatMap(decide) ─► verdict$ ─► the hook's answer (interactive-stops.ts)
  */
 async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Promise<SessionGraph> {
-  const [{ Subscription }, { stopPipe }, { reviewStop }, { reviewTitleUpdater }, { agentFrames }, { tailTranscript }, { transcriptPathFor }, { parseStopInput }, { hookOutput }, { inputLogPath }, { holdWriteWarnings }] =
-    await Promise.all([
-      import('rxjs'),
-      import('./interactive-stops.js'),
-      import('./review-stop.js'),
-      import('./review-status.js'),
-      import('./agent-frames.js'),
-      import('../frames/transcript-tail.js'),
-      import('../frames/transcript.js'),
-      import('../stop/stop-event.js'),
-      import('../stop/hook-output.js'),
-      import('../state/paths.js'),
-      import('../state/write-failure.js'),
-    ]);
+  const [
+    { Subscription },
+    { stopPipe },
+    { reviewStop },
+    { reviewTitleUpdater },
+    { agentFrames },
+    { tailTranscript },
+    { transcriptPathFor },
+    { parseStopInput },
+    { hookOutput },
+    { inputLogPath },
+    { holdWriteWarnings },
+  ] = await Promise.all([
+    import('rxjs'),
+    import('./interactive-stops.js'),
+    import('./review-stop.js'),
+    import('./review-status.js'),
+    import('./agent-frames.js'),
+    import('../frames/transcript-tail.js'),
+    import('../frames/transcript.js'),
+    import('../stop/stop-event.js'),
+    import('../stop/hook-output.js'),
+    import('../state/paths.js'),
+    import('../state/write-failure.js'),
+  ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
@@ -250,9 +267,20 @@ function connectObserver(observer: Observer, proxy: BytePath): () => void {
   };
 }
 
-async function registerRunning(setup: SupervisorSessionOptions, command: string[], observer: Observer | undefined, launchId: string | undefined): Promise<RunningSession> {
+async function registerRunning(
+  setup: SupervisorSessionOptions,
+  command: string[],
+  observer: Observer | undefined,
+  launchId: string | undefined,
+): Promise<RunningSession> {
   const { registerRunningSession } = await import('./running-session.js');
-  return registerRunningSession(setup.resolved.configDir, { pid: process.pid, cwd: setup.cwd, command, observer_url: observer?.url, ...(launchId ? { session_id: launchId } : {}) });
+  return registerRunningSession(setup.resolved.configDir, {
+    pid: process.pid,
+    cwd: setup.cwd,
+    command,
+    observer_url: observer?.url,
+    ...(launchId ? { session_id: launchId } : {}),
+  });
 }
 
 /** Resolves when `signal` aborts (at once if it has). */
@@ -270,7 +298,12 @@ async function openSession(setup: SupervisorSessionOptions): Promise<SupervisorS
   return new SupervisorSession(setup);
 }
 
-async function startObserver(session: SupervisorSession, command: string[], size: { cols: number; rows: number }, stderr: NodeJS.WritableStream): Promise<Observer> {
+async function startObserver(
+  session: SupervisorSession,
+  command: string[],
+  size: { cols: number; rows: number },
+  stderr: NodeJS.WritableStream,
+): Promise<Observer> {
   const { observeSession } = await import('./observe-session.js');
   return observeSession(session, { command, size, stderr, awaitOutputSource: true });
 }

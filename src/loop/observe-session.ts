@@ -20,7 +20,14 @@ export async function observeSession(
     allowInput: o.allow_input,
     scrollbackBytes: o.scrollback_bytes,
     maxObservers: o.max_observers,
-    hello: { session_id: session.sessionId, cwd: session.cwd, command: options.command, cols: options.size.cols, rows: options.size.rows, started_at: new Date().toISOString() },
+    hello: {
+      session_id: session.sessionId,
+      cwd: session.cwd,
+      command: options.command,
+      cols: options.size.cols,
+      rows: options.size.rows,
+      started_at: new Date().toISOString(),
+    },
     logger: session.logger,
     ...(options.awaitOutputSource ? { awaitOutputSource: true } : {}),
   });

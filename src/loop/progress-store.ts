@@ -81,6 +81,11 @@ export function memoryProgressStore(): ProgressStore & { readonly sessions: Map<
 function isEntry(value: unknown): value is ProgressEntry {
   if (value === null || typeof value !== 'object') return false;
   const e = value as Record<string, unknown>;
-  return typeof e.iteration === 'number' && typeof e.checker === 'string' && typeof e.fingerprint === 'string' &&
-    Array.isArray(e.tokens) && e.tokens.every((t) => typeof t === 'string');
+  return (
+    typeof e.iteration === 'number' &&
+    typeof e.checker === 'string' &&
+    typeof e.fingerprint === 'string' &&
+    Array.isArray(e.tokens) &&
+    e.tokens.every((t) => typeof t === 'string')
+  );
 }

@@ -46,13 +46,14 @@ export interface ReviewStopDeps {
   reportUsage?(usage: Usage): void;
 }
 
-
-
 export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
   const { config, logger } = deps;
   const max = config.supervisor.max_iterations;
   if (stop.backgroundTasks.length > 0) {
-    logger.info('background tasks still running; review deferred until they finish', { session_id: stop.sessionId, background_tasks: stop.backgroundTasks.length });
+    logger.info('background tasks still running; review deferred until they finish', {
+      session_id: stop.sessionId,
+      background_tasks: stop.backgroundTasks.length,
+    });
     return { action: 'allow', reason: 'background-tasks', message: 'background tasks are still running' };
   }
   const transcript = await readContext(stop, deps);
@@ -60,16 +61,27 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
 
   let limitReached = false;
   let disabled = false;
-  const state = await updateSessionState(deps.configDir, stop.sessionId, (s) => {
-    // A new task (the user typed again) starts the count afresh. A stop while the agent continues
-    // because of our own block is never a new task, whatever the transcript shows at that moment.
-    const fresh = !stop.stopHookActive && s.prompt_count !== prompts.length;
-    const iteration = fresh ? 0 : s.iteration;
-    disabled = s.enabled === false;
-    limitReached = !disabled && iteration >= max;
-    const next = disabled || limitReached ? iteration : iteration + 1;
-    return { ...s, iteration: next, max_iterations: max, prompt_count: prompts.length, ...(transcript.frames > 0 ? { transcript_frames: transcript.frames } : {}) };
-  }, { logger, maxIterations: max });
+  const state = await updateSessionState(
+    deps.configDir,
+    stop.sessionId,
+    (s) => {
+      // A new task (the user typed again) starts the count afresh. A stop while the agent continues
+      // because of our own block is never a new task, whatever the transcript shows at that moment.
+      const fresh = !stop.stopHookActive && s.prompt_count !== prompts.length;
+      const iteration = fresh ? 0 : s.iteration;
+      disabled = s.enabled === false;
+      limitReached = !disabled && iteration >= max;
+      const next = disabled || limitReached ? iteration : iteration + 1;
+      return {
+        ...s,
+        iteration: next,
+        max_iterations: max,
+        prompt_count: prompts.length,
+        ...(transcript.frames > 0 ? { transcript_frames: transcript.frames } : {}),
+      };
+    },
+    { logger, maxIterations: max },
+  );
   const iteration = state.iteration;
   const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
   if (disabled) {
@@ -121,7 +133,14 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     }
     const data = isCccError(error) ? error.data : {};
     const message = error instanceof Error ? error.message : String(error);
-    logger.error(`checker failed; stop allowed: ${message}`, { ...fields, exit_code: data.exit_code ?? null, signal: data.signal ?? null, stderr: data.stderr ?? '', duration: ms(started), ...spent(usage) });
+    logger.error(`checker failed; stop allowed: ${message}`, {
+      ...fields,
+      exit_code: data.exit_code ?? null,
+      signal: data.signal ?? null,
+      stderr: data.stderr ?? '',
+      duration: ms(started),
+      ...spent(usage),
+    });
     deps.emit?.(event({ kind: 'error', message }));
     return { action: 'allow', reason: 'checker-failed', message, iteration };
   }
@@ -130,21 +149,38 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
   const withEvidence = { ...outcome.verdict, ...(evidence ? { evidence } : {}) };
   // Loaded only when it can apply: the stop's path loads no module it does not need (detection comes with it).
-  const verdict = config.supervisor.reviewer.require_evidence ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger) : withEvidence;
+  const verdict = config.supervisor.reviewer.require_evidence
+    ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
+    : withEvidence;
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...shown, duration: ms(started), ...spent(usage) });
-  deps.emit?.(event({ kind: 'verdict', checker, completed: verdict.completed, feedback: verdict.feedback, iteration, ...(evidence ? { evidence } : {}), ...(hasUsage(usage) ? { usage } : {}) }));
-  await updateSessionState(deps.configDir, stop.sessionId, (s) => ({
-    ...s,
-    last_verdict: {
+  deps.emit?.(
+    event({
+      kind: 'verdict',
       checker,
       completed: verdict.completed,
       feedback: verdict.feedback,
-      at: new Date().toISOString(),
-      ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
+      iteration,
       ...(evidence ? { evidence } : {}),
-    },
-  }), { logger, maxIterations: max });
+      ...(hasUsage(usage) ? { usage } : {}),
+    }),
+  );
+  await updateSessionState(
+    deps.configDir,
+    stop.sessionId,
+    (s) => ({
+      ...s,
+      last_verdict: {
+        checker,
+        completed: verdict.completed,
+        feedback: verdict.feedback,
+        at: new Date().toISOString(),
+        ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
+        ...(evidence ? { evidence } : {}),
+      },
+    }),
+    { logger, maxIterations: max },
+  );
   if (verdict.completed) return { action: 'allow', reason: 'completed', message: verdict.feedback, iteration, verdict, checker };
 
   for (const guard of deps.guards ?? []) {

@@ -38,12 +38,21 @@ export async function chooseRunMode(input: RunModeInput): Promise<RunMode> {
   }
   const piped = input.stdinIsTTY ? undefined : await readStdin(input.openStdin(), input.stdinWaitMs ?? STDIN_WAIT_MS);
   if (piped?.timedOut) {
-    input.stderr.write(`ccc: no stdin data received in ${Math.round((input.stdinWaitMs ?? STDIN_WAIT_MS) / 1000)}s, proceeding without it (redirect stdin from /dev/null to skip the wait)\n`);
+    input.stderr.write(
+      `ccc: no stdin data received in ${Math.round((input.stdinWaitMs ?? STDIN_WAIT_MS) / 1000)}s, proceeding without it (redirect stdin from /dev/null to skip the wait)\n`,
+    );
   }
   const parts = [input.print, piped?.text].filter((part): part is string => part !== undefined && part !== '');
   const task = parts.join('\n');
   if (task.trim() === '') {
-    const why = input.print === undefined && !input.stdinIsTTY ? (piped?.timedOut ? 'stdin sent nothing' : 'stdin is empty') : input.print === undefined ? 'stdout is not a terminal' : 'the task is empty';
+    const why =
+      input.print === undefined && !input.stdinIsTTY
+        ? piped?.timedOut
+          ? 'stdin sent nothing'
+          : 'stdin is empty'
+        : input.print === undefined
+          ? 'stdout is not a terminal'
+          : 'the task is empty';
     throw new CccError('USAGE', `${why}: ${NO_TASK}.`);
   }
   return { mode: 'headless', task };

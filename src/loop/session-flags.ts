@@ -37,9 +37,9 @@ const UNSUPERVISABLE: Record<string, string> = {
 /** In headless mode ccc speaks claude's stream-json itself; these would change what it reads or writes. */
 const HEADLESS_OWNED: Record<string, string> = {
   '--print': 'ccc takes the task from its own -p; put -p "<task>" before --',
-  '--output-format': 'ccc reads claude\'s stream-json itself; use ccc\'s --json for machine-readable output',
-  '--input-format': 'ccc writes each agent turn\'s message itself',
-  '--replay-user-messages': 'ccc writes each agent turn\'s message itself',
+  '--output-format': "ccc reads claude's stream-json itself; use ccc's --json for machine-readable output",
+  '--input-format': "ccc writes each agent turn's message itself",
+  '--replay-user-messages': "ccc writes each agent turn's message itself",
 };
 
 export interface SessionPlan {

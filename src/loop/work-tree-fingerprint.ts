@@ -29,7 +29,10 @@ async function gitFingerprint(cwd: string, runner: ChildRunner): Promise<string 
   if (status === undefined) return undefined;
   hash.update(status);
   for (const file of untrackedFiles(status)) await hashStat(hash, top.toString('utf8').trim(), file);
-  for (const args of [['diff', '--binary', '--no-color', '--no-ext-diff'], ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff']]) {
+  for (const args of [
+    ['diff', '--binary', '--no-color', '--no-ext-diff'],
+    ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'],
+  ]) {
     const diff = await git(runner, cwd, args);
     if (diff === undefined) return undefined;
     hash.update(diff);

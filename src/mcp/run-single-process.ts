@@ -23,7 +23,12 @@ export async function startSingleProcessServer(options: McpOptions, env: NodeJS.
     healthReport({ mode: 'single-process', startedAt, workerStatus: 'in-process', workerPid: process.pid, restartCount: 0 }),
   );
   const terminal = terminalChannel(() => openControllingTerminal(env, process.stderr.isTTY === true));
-  const handlers = workerHandlers({ configDir: options.configDir, channels: [boardChannel(services.board), terminal], store: services.store, testTools: hooks.testTools });
+  const handlers = workerHandlers({
+    configDir: options.configDir,
+    channels: [boardChannel(services.board), terminal],
+    store: services.store,
+    testTools: hooks.testTools,
+  });
   const host: SelfTestHost = {
     mode: 'single-process',
     startedAt,

@@ -27,13 +27,24 @@ export function compilerCommand(env: NodeJS.ProcessEnv): string {
  * temporary name, then a rename: two ccc building at once each put a whole, working binary in
  * place, and nothing ever runs a half-written one). Returns why it failed.
  */
-export function compileHelper(options: { name: HelperName; source: string; target: string; compiler: string }): { ok: true; warnings: string } | { ok: false; reason: string } {
+export function compileHelper(options: {
+  name: HelperName;
+  source: string;
+  target: string;
+  compiler: string;
+}): { ok: true; warnings: string } | { ok: false; reason: string } {
   const temporary = `${options.target}.${process.pid}.tmp`;
-  const result = spawnSync(options.compiler, ['-O2', '-std=c11', '-Wall', '-Wextra', '-o', temporary, options.source], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(options.compiler, ['-O2', '-std=c11', '-Wall', '-Wextra', '-o', temporary, options.source], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (result.error || result.status !== 0) {
     fs.rmSync(temporary, { force: true });
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n')[0];
-    const failure = result.error && 'code' in result.error && result.error.code === 'ENOENT' ? 'not found' : (result.error?.message ?? `exited with ${result.status ?? result.signal}${output ? `: ${output}` : ''}`);
+    const failure =
+      result.error && 'code' in result.error && result.error.code === 'ENOENT'
+        ? 'not found'
+        : (result.error?.message ?? `exited with ${result.status ?? result.signal}${output ? `: ${output}` : ''}`);
     return { ok: false, reason: `${options.compiler}: ${failure}` };
   }
   const probe = probeHelper(temporary, options.name);

@@ -101,13 +101,21 @@ function setUp(names: HelperName[], dir: string, root: string, options: LocateOp
   }
   const compiled = states.filter((s) => s.origin === 'compiled').map((s) => s.name);
   if (compiled.length > 0) {
-    options.say?.(`ccc: built ${compiled.join(' and ')} for ccc ${packageVersion(root)} on ${platformName()} in ${((Date.now() - started) / 1000).toFixed(1)} s (kept in ${dir})`);
+    options.say?.(
+      `ccc: built ${compiled.join(' and ')} for ccc ${packageVersion(root)} on ${platformName()} in ${((Date.now() - started) / 1000).toFixed(1)} s (kept in ${dir})`,
+    );
   }
   const lacking = states.filter((s) => s.origin === 'missing');
   if (lacking.length === 0) fs.rmSync(markerFile, { force: true });
   else {
     const reason = [...new Set(lacking.map((s) => s.reason))].join('; ');
-    if (marker?.reason !== reason) options.say?.(fallbackMessage(lacking.map((s) => s.name), reason));
+    if (marker?.reason !== reason)
+      options.say?.(
+        fallbackMessage(
+          lacking.map((s) => s.name),
+          reason,
+        ),
+      );
     writeMarker(markerFile, { reason, compiler: compiler ?? null });
   }
   return states;
@@ -131,7 +139,8 @@ function setUpOne(name: HelperName, dir: string, root: string, compiler: string 
   return built.ok ? { name, path: target, origin: 'compiled' } : { name, origin: 'missing', reason: `${why}, and building it failed (${built.reason})` };
 }
 
-export const INSTALL_COMPILER = 'install a C compiler (Debian/Ubuntu: apt-get install gcc libc6-dev; Alpine: apk add build-base; macOS: xcode-select --install)';
+export const INSTALL_COMPILER =
+  'install a C compiler (Debian/Ubuntu: apt-get install gcc libc6-dev; Alpine: apk add build-base; macOS: xcode-select --install)';
 
 /** What the user loses and how to get it back, in one line. */
 export function fallbackMessage(names: HelperName[], reason: string): string {

@@ -109,7 +109,12 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
       ws.terminate();
       const where = `${target.host}`;
       if (response.statusCode === 401) {
-        finish(new CccError('USAGE', `The observer at ${where} refused the token (HTTP 401). Use the whole URL ccc printed as "Observer: http://…/?token=…", or pass the right --token.`));
+        finish(
+          new CccError(
+            'USAGE',
+            `The observer at ${where} refused the token (HTTP 401). Use the whole URL ccc printed as "Observer: http://…/?token=…", or pass the right --token.`,
+          ),
+        );
       } else finish({ kind: 'unreachable', message: `the server at ${where} is not a ccc observer (HTTP ${response.statusCode})` });
     });
     ws.on('error', (error: NodeJS.ErrnoException) => {
@@ -122,7 +127,10 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
       if (message.type === 'hello') {
         const session = message.session as ObserverHello;
         terminal.sessionSize(session.cols, session.rows);
-        if (!hello) terminal.status(`watching session ${session.session_id ?? '(starting)'} in ${session.cwd}: ${session.command.join(' ')} (${session.cols}x${session.rows}); Ctrl-C stops watching`);
+        if (!hello)
+          terminal.status(
+            `watching session ${session.session_id ?? '(starting)'} in ${session.cwd}: ${session.command.join(' ')} (${session.cols}x${session.rows}); Ctrl-C stops watching`,
+          );
         else if (hello.cols !== session.cols || hello.rows !== session.rows) terminal.status(`the session's terminal is now ${session.cols}x${session.rows}`);
         hello = session;
       } else if (message.type === 'pty' && typeof message.data === 'string') {

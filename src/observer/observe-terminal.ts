@@ -27,12 +27,15 @@ export interface ObserveTerminal {
 }
 
 /** Modes a TUI may leave on: attributes, cursor, alternate screen, mouse, focus, paste, keypad. */
-const RESET_MODES =
-  '\x1b[0m\x1b[?25h\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l\x1b[?1l\x1b>';
+const RESET_MODES = '\x1b[0m\x1b[?25h\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l\x1b[?1l\x1b>';
 const CTRL_C = 0x03;
 const CTRL_D = 0x04;
 
-export function processTerminal(stdin: NodeJS.ReadStream = process.stdin, stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr): ObserveTerminal {
+export function processTerminal(
+  stdin: NodeJS.ReadStream = process.stdin,
+  stdout: NodeJS.WriteStream = process.stdout,
+  stderr: NodeJS.WriteStream = process.stderr,
+): ObserveTerminal {
   const listeners = new Set<(reason: QuitReason) => void>();
   const quit = (reason: QuitReason) => {
     for (const listener of listeners) listener(reason);

@@ -18,13 +18,15 @@ interface Asset {
   type: string;
 }
 
-const assets = new Map<string, Asset>(Object.entries({
-  '/': { file: () => `${pageDir}index.html`, type: 'text/html; charset=utf-8' },
-  '/assets/observer.js': { file: () => `${pageDir}observer.js`, type: 'text/javascript; charset=utf-8' },
-  '/assets/observer.css': { file: () => `${pageDir}observer.css`, type: 'text/css; charset=utf-8' },
-  '/assets/xterm.js': { file: () => require.resolve('@xterm/xterm/lib/xterm.js'), type: 'text/javascript; charset=utf-8' },
-  '/assets/xterm.css': { file: () => require.resolve('@xterm/xterm/css/xterm.css'), type: 'text/css; charset=utf-8' },
-}));
+const assets = new Map<string, Asset>(
+  Object.entries({
+    '/': { file: () => `${pageDir}index.html`, type: 'text/html; charset=utf-8' },
+    '/assets/observer.js': { file: () => `${pageDir}observer.js`, type: 'text/javascript; charset=utf-8' },
+    '/assets/observer.css': { file: () => `${pageDir}observer.css`, type: 'text/css; charset=utf-8' },
+    '/assets/xterm.js': { file: () => require.resolve('@xterm/xterm/lib/xterm.js'), type: 'text/javascript; charset=utf-8' },
+    '/assets/xterm.css': { file: () => require.resolve('@xterm/xterm/css/xterm.css'), type: 'text/css; charset=utf-8' },
+  }),
+);
 
 const securityHeaders = {
   'Cache-Control': 'no-store',

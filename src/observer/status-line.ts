@@ -53,7 +53,7 @@ function statusRow(out: NodeJS.WriteStream, mirrorRows: number): StatusLine {
 
 function statusTitle(out: NodeJS.WriteStream): StatusLine {
   // Control characters in a title would end the sequence early.
-   
+
   const title = (text: string) => out.write(`\x1b]2;${text.replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ')}\x07`);
   return {
     kind: 'title',

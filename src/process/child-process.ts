@@ -125,10 +125,13 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
     group?.kill();
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    group?.kill();
-  }, options.timeoutMs);
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          group?.kill();
+        }, options.timeoutMs);
   // The leader is gone: anything left in its group is an orphan that would hold our pipes open.
   child.once('exit', () => group?.kill());
 

@@ -7,7 +7,12 @@ import path from 'node:path';
 import { CccError } from '../errors.js';
 
 export function findExecutable(command: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  const candidates = command.includes('/') ? [path.resolve(cwd, command)] : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : (env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
       const stat = fs.statSync(candidate);

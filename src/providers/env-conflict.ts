@@ -50,12 +50,7 @@ export function findEnvConflicts(providerEnv: Record<string, string>, sources: S
   return conflicts;
 }
 
-export function envConflictError(
-  provider: string,
-  conflicts: EnvConflict[],
-  providerEnv: Record<string, string>,
-  configFile = 'ccc.json',
-): CccError {
+export function envConflictError(provider: string, conflicts: EnvConflict[], providerEnv: Record<string, string>, configFile = 'ccc.json'): CccError {
   const lines = conflicts.map(({ key, file, kind }) =>
     kind === 'override'
       ? `- ${key} in the "env" of ${file} would override the provider's ${key} (settings.json "env" wins over the environment ccc passes)`

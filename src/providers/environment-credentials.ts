@@ -36,7 +36,11 @@ export function environmentCredentials(places: CredentialPlaces): EnvironmentCre
   if (nonEmpty(env.ANTHROPIC_AUTH_TOKEN)) return found(`the bearer token in ANTHROPIC_AUTH_TOKEN (${masked(env.ANTHROPIC_AUTH_TOKEN!)})`);
   if (nonEmpty(env.ANTHROPIC_API_KEY)) return found(`the API key in ANTHROPIC_API_KEY (${masked(env.ANTHROPIC_API_KEY!)})`);
   const claudeDir = nonEmpty(env.CLAUDE_CONFIG_DIR) ?? path.join(env.HOME ?? '', '.claude');
-  const settings = [path.join(places.cwd, '.claude', 'settings.local.json'), path.join(places.cwd, '.claude', 'settings.json'), path.join(claudeDir, 'settings.json')];
+  const settings = [
+    path.join(places.cwd, '.claude', 'settings.local.json'),
+    path.join(places.cwd, '.claude', 'settings.json'),
+    path.join(claudeDir, 'settings.json'),
+  ];
   for (const file of settings) {
     const helper = apiKeyHelper(read(file));
     if (helper) return found(`the key printed by apiKeyHelper \`${helper}\` (${file})`);

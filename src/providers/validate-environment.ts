@@ -27,12 +27,17 @@ export async function validateEnvironment(options: EnvironmentValidation): Promi
     baseUrl: baseUrl || DEFAULT_ENDPOINT,
     problems: credentials ? [] : ['claude has no credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or run `claude` and log in with /login.'],
   };
-  if (baseUrl && !/^https?:\/\/[^/\s]+/i.test(baseUrl)) report.problems.push(`ANTHROPIC_BASE_URL ${JSON.stringify(baseUrl)} is not an http(s) URL: write it as https://host[/path].`);
+  if (baseUrl && !/^https?:\/\/[^/\s]+/i.test(baseUrl))
+    report.problems.push(`ANTHROPIC_BASE_URL ${JSON.stringify(baseUrl)} is not an http(s) URL: write it as https://host[/path].`);
   if (options.network && report.problems.length === 0) report = await checkEndpoint(report, { probe: options.probe });
   options.out.write(`No providers in ${options.configFile}: checking the environment claude runs with.\n`);
   options.out.write(`${formatReports([report])}\n`);
   if (credentials) options.out.write(`claude will use ${credentials.source}${baseUrl ? '' : ` against ${DEFAULT_ENDPOINT}`}.\n`);
   const ok = report.problems.length === 0;
-  options.out.write(ok ? 'The environment is a valid setup.\n' : `Not valid. Add credentials, or a provider under "providers" in ${options.configFile} (see \`ccc providers\`).\n`);
+  options.out.write(
+    ok
+      ? 'The environment is a valid setup.\n'
+      : `Not valid. Add credentials, or a provider under "providers" in ${options.configFile} (see \`ccc providers\`).\n`,
+  );
   return ok ? 0 : 2;
 }

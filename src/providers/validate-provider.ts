@@ -46,7 +46,8 @@ export async function checkEndpoint(report: ProviderReport, options: { probe?: E
   try {
     const { status } = await probe(report.baseUrl, AbortSignal.timeout(timeoutMs));
     const took = `${Date.now() - started} ms`;
-    if (status >= 500) return { ...report, problems: [...report.problems, `${report.baseUrl} answered HTTP ${status} (a server error): the endpoint is down or wrong.`] };
+    if (status >= 500)
+      return { ...report, problems: [...report.problems, `${report.baseUrl} answered HTTP ${status} (a server error): the endpoint is down or wrong.`] };
     return { ...report, reached: `answered HTTP ${status} in ${took}` };
   } catch (error) {
     const why = isTimeout(error) ? `no answer within ${timeoutMs} ms` : describeFetchError(error);

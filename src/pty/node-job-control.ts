@@ -58,7 +58,7 @@ export function startNodeJobControl(o: JobControlOptions): void {
     if (why === 'asked') {
       const agentGroup = readState(o.shellPid)?.tpgid;
       if (agentGroup && agentGroup > 0 && agentGroup !== o.shellPid) signal(-agentGroup, 'SIGTSTP');
-      for (const until = Date.now() + SHELL_STOP_WAIT_MS; !shellStopped() && Date.now() < until; ) await sleep(10);
+      for (const until = Date.now() + SHELL_STOP_WAIT_MS; !shellStopped() && Date.now() < until;) await sleep(10);
     }
     await o.settled();
     o.giveTerminalBack();

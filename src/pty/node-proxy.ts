@@ -125,7 +125,12 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     until,
     shellPid: pty.pid,
     interactive: terminal.isTTY,
-    settled: () => drain(() => lastDataAt, () => paused, timing),
+    settled: () =>
+      drain(
+        () => lastDataAt,
+        () => paused,
+        timing,
+      ),
     giveTerminalBack: () => {
       terminal.leaveRaw();
       if (!terminal.isTTY || !tty.isatty(1)) return;
@@ -159,16 +164,23 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   until.addEventListener('abort', () => void terminal.input.off('data', onInput), { once: true });
 
   // An injection waiting for a safe point is written once the agent has been quiet long enough.
-  const injectTimer = setInterval(() => {
-    if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
-  }, Math.max(10, timing.injectIdleMs / 2));
+  const injectTimer = setInterval(
+    () => {
+      if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
+    },
+    Math.max(10, timing.injectIdleMs / 2),
+  );
   injectTimer.unref();
   until.addEventListener('abort', () => clearInterval(injectTimer), { once: true });
 
   const exit = new Promise<AgentExit>((resolve) => {
     const ended = async ({ exitCode, signal }: AgentExit) => {
       resolvePid(agentPid ?? pty.pid);
-      await drain(() => lastDataAt, () => paused, timing);
+      await drain(
+        () => lastDataAt,
+        () => paused,
+        timing,
+      );
       if (paused) pty.resume();
       running.abort();
       restoreTerminal();

@@ -66,6 +66,7 @@ export class RelayFrameDecoder {
 /** Header plus payload length of the frame whose header starts `header`. */
 function frameLength(header: Buffer): number {
   const length = header.readUInt32LE(1);
-  if (length > MAX_FRAME_BYTES) throw new Error(`relay frame of ${length} bytes (type ${JSON.stringify(String.fromCharCode(header[0]!))}): the stream is broken`);
+  if (length > MAX_FRAME_BYTES)
+    throw new Error(`relay frame of ${length} bytes (type ${JSON.stringify(String.fromCharCode(header[0]!))}): the stream is broken`);
   return HEADER + length;
 }

@@ -82,4 +82,3 @@ export function writeResetSync(fd: number, altScreenActive: boolean): void {
     // the terminal is gone; nothing left to restore
   }
 }
-

@@ -40,7 +40,11 @@ export function githubReport(record: RunRecord, where: { logFile?: string; junit
   const feedback = lastVerdict?.feedback ? `\nLast feedback (${lastVerdict.checker}): ${bounded(lastVerdict.feedback)}` : '';
   const annotation = record.completed
     ? workflowCommand('notice', { title: 'ccc: completed' }, forLog(`The checker confirmed completion (${reviews}).${feedback}`))
-    : workflowCommand('error', { title: `ccc: ${outcomeText(record.outcome)}` }, forLog(`${record.message ?? outcomeText(record.outcome)} (${reviews}, exit code ${record.exitCode ?? 'unknown'}).${feedback}`));
+    : workflowCommand(
+        'error',
+        { title: `ccc: ${outcomeText(record.outcome)}` },
+        forLog(`${record.message ?? outcomeText(record.outcome)} (${reviews}, exit code ${record.exitCode ?? 'unknown'}).${feedback}`),
+      );
   return {
     summary: githubSummary(record, where),
     outputs: outputs.map(([name, value]) => outputEntry(name, value)).join(''),

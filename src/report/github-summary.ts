@@ -39,7 +39,9 @@ export function githubSummary(record: RunRecord, where: { logFile?: string; juni
 }
 
 function reviewRow(review: ReviewRecord): string {
-  const verdict = { complete: '✓ complete', 'not complete': '✗ not complete', failed: '⚠ failed', cancelled: 'cancelled', unfinished: 'unfinished' }[review.result];
+  const verdict = { complete: '✓ complete', 'not complete': '✗ not complete', failed: '⚠ failed', cancelled: 'cancelled', unfinished: 'unfinished' }[
+    review.result
+  ];
   const usage = review.usage;
   const cells = [
     String(review.n),

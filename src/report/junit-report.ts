@@ -43,7 +43,11 @@ export function junitReport(record: RunRecord, where: { hostname: string; logFil
     ...(where.logFile ? ([['log_file', where.logFile]] as Array<[string, string]>) : []),
   ];
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
-  out.push(`  <testsuite ${Object.entries(suite).map(([k, v]) => `${k}="${xmlAttribute(v)}"`).join(' ')}>`);
+  out.push(
+    `  <testsuite ${Object.entries(suite)
+      .map(([k, v]) => `${k}="${xmlAttribute(v)}"`)
+      .join(' ')}>`,
+  );
   out.push('    <properties>');
   for (const [key, value] of properties) out.push(`      <property name="${key}" value="${xmlAttribute(value)}"/>`);
   out.push('    </properties>');
@@ -54,9 +58,19 @@ export function junitReport(record: RunRecord, where: { hostname: string; logFil
       continue;
     }
     const p = c.problem;
-    out.push(`${open}>`, `      <${p.kind} type="${xmlAttribute(p.type)}" message="${xmlAttribute(p.message)}">${xmlText(p.text)}</${p.kind}>`, '    </testcase>');
+    out.push(
+      `${open}>`,
+      `      <${p.kind} type="${xmlAttribute(p.type)}" message="${xmlAttribute(p.message)}">${xmlText(p.text)}</${p.kind}>`,
+      '    </testcase>',
+    );
   }
-  out.push(`    <system-out>${xmlText(plainSummary(record, where.logFile))}</system-out>`, '    <system-err></system-err>', '  </testsuite>', '</testsuites>', '');
+  out.push(
+    `    <system-out>${xmlText(plainSummary(record, where.logFile))}</system-out>`,
+    '    <system-err></system-err>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  );
   return out.join('\n');
 }
 

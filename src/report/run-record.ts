@@ -10,17 +10,7 @@ import type { Frame } from '../frames/frame.js';
 
 /** How the run ended: a stop reason of the loop, `error` (the agent failed), or `unfinished` (no end event). */
 export type Outcome =
-  | 'completed'
-  | 'limit'
-  | 'no-progress'
-  | 'cost-cap'
-  | 'checker-failed'
-  | 'disabled'
-  | 'background-tasks'
-  | 'recursion'
-  | 'cancelled'
-  | 'error'
-  | 'unfinished';
+  'completed' | 'limit' | 'no-progress' | 'cost-cap' | 'checker-failed' | 'disabled' | 'background-tasks' | 'recursion' | 'cancelled' | 'error' | 'unfinished';
 
 export type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
 
@@ -55,7 +45,19 @@ export interface RunRecord {
   durationMs?: number;
 }
 
-const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['completed', 'limit', 'no-progress', 'cost-cap', 'checker-failed', 'disabled', 'background-tasks', 'recursion', 'cancelled', 'error', 'unfinished']);
+const OUTCOMES: ReadonlySet<string> = new Set<Outcome>([
+  'completed',
+  'limit',
+  'no-progress',
+  'cost-cap',
+  'checker-failed',
+  'disabled',
+  'background-tasks',
+  'recursion',
+  'cancelled',
+  'error',
+  'unfinished',
+]);
 
 type Line = Record<string, unknown>;
 

@@ -24,7 +24,15 @@ export interface RunRow {
 
 export interface RunTable {
   runs: RunRow[];
-  totals: { runs: number; completed: number; reviews: number; cost_usd: number; review_cost_usd: number; review_cache_share: number | null; duration_ms: number };
+  totals: {
+    runs: number;
+    completed: number;
+    reviews: number;
+    cost_usd: number;
+    review_cost_usd: number;
+    review_cache_share: number | null;
+    duration_ms: number;
+  };
 }
 
 export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }>): RunTable {
@@ -65,11 +73,21 @@ export function runTableMarkdown(table: RunTable): string {
   const lines = ['| Task | Outcome | Exit | Reviews | Cost | Review cache | Duration |', '|---|---|---:|---:|---:|---:|---:|'];
   for (const r of table.runs) {
     const task = r.task === null ? `(no task in ${markdownText(r.file, 80)})` : markdownText(firstLine(r.task), 120);
-    const cells = [task, `${r.completed ? '✅' : '❌'} ${outcomeText(r.outcome)}`, r.exit_code === null ? '' : String(r.exit_code), String(r.reviews), dollars(r.cost_usd), r.review_cache_share === null ? '' : percent(r.review_cache_share), durationText(r.duration_ms ?? undefined)];
+    const cells = [
+      task,
+      `${r.completed ? '✅' : '❌'} ${outcomeText(r.outcome)}`,
+      r.exit_code === null ? '' : String(r.exit_code),
+      String(r.reviews),
+      dollars(r.cost_usd),
+      r.review_cache_share === null ? '' : percent(r.review_cache_share),
+      durationText(r.duration_ms ?? undefined),
+    ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
   const t = table.totals;
-  lines.push(`| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | | ${t.reviews} | ${dollars(t.cost_usd)} | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`);
+  lines.push(
+    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | | ${t.reviews} | ${dollars(t.cost_usd)} | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -58,7 +58,15 @@ export async function startReports(session: ReportedSession, options: SessionRep
       events?.write({ kind: 'frame', frame });
       if (frame.type === 'result' || frame.session_id !== lastSessionId) {
         lastSessionId = frame.session_id;
-        lines.push({ kind: 'frame', frame: { type: frame.type, session_id: frame.session_id, total_cost_usd: frame.total_cost_usd, model_usage_since_last_result: frame.model_usage_since_last_result } });
+        lines.push({
+          kind: 'frame',
+          frame: {
+            type: frame.type,
+            session_id: frame.session_id,
+            total_cost_usd: frame.total_cost_usd,
+            model_usage_since_last_result: frame.model_usage_since_last_result,
+          },
+        });
       }
     }),
   ];
@@ -87,7 +95,8 @@ export async function startReports(session: ReportedSession, options: SessionRep
       if (record.exitCode === undefined && exitCode !== undefined) record.exitCode = exitCode;
       const log = session.sessionId ? sessionLogPath(session.configDir, session.sessionId) : undefined;
       const logFile = log && files.exists(log) ? log : undefined;
-      if (targets.junit) await attempt(`the JUnit report ${targets.junit}`, () => files.replace(targets.junit!, junitReport(record, { hostname: options.hostname, logFile })));
+      if (targets.junit)
+        await attempt(`the JUnit report ${targets.junit}`, () => files.replace(targets.junit!, junitReport(record, { hostname: options.hostname, logFile })));
       if (targets.github) {
         const github = githubReport(record, { logFile, junitFile: targets.junit, eventsFile: targets.events });
         const summary = options.env.GITHUB_STEP_SUMMARY;

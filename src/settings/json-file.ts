@@ -60,11 +60,10 @@ export function parseJsonObject(file: string, text: string): JsonObject {
 }
 
 function corrupt(file: string, why: string, cause?: unknown): CccError {
-  return new CccError(
-    'SETTINGS_CORRUPT',
-    `${file} cannot be used: ${why}. ccc did not change it. Fix the file (or move it away) and run the command again.`,
-    { data: { file }, cause },
-  );
+  return new CccError('SETTINGS_CORRUPT', `${file} cannot be used: ${why}. ccc did not change it. Fix the file (or move it away) and run the command again.`, {
+    data: { file },
+    cause,
+  });
 }
 
 /** The outcome of `updateJsonObjectFile`, also what `--dry-run` reports. */
@@ -94,11 +93,7 @@ export interface UpdateOptions {
  * Reads the file, applies `change` to a copy of its object, and writes the result safely when it
  * differs. `change` may throw (a conflict, a corrupt file): then nothing is written.
  */
-export async function updateJsonObjectFile(
-  file: string,
-  change: (current: JsonObject) => JsonObject,
-  options: UpdateOptions = {},
-): Promise<JsonFileChange> {
+export async function updateJsonObjectFile(file: string, change: (current: JsonObject) => JsonObject, options: UpdateOptions = {}): Promise<JsonFileChange> {
   const target = await resolveWriteTarget(file);
   if (options.dryRun) return computeChange(file, change);
   await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });

@@ -28,8 +28,20 @@ export function requireUsableConfigDir(configDir: string, env: NodeJS.ProcessEnv
     probeWrite(path.join(dir, `.write-check-${process.pid}`));
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    const why = code === 'ENOSPC' || code === 'EDQUOT' ? 'the disk is full' : code === 'EROFS' ? 'the file system is read-only' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : message;
-    throw unusable(configDir, `could not ${step}: ${why} (${code ?? 'error'})`, `Make it writable${code === 'ENOSPC' ? ' or free some space' : ''}, or choose another directory with CCC_CONFIG_DIR=<dir>.`, error);
+    const why =
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'the disk is full'
+        : code === 'EROFS'
+          ? 'the file system is read-only'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : message;
+    throw unusable(
+      configDir,
+      `could not ${step}: ${why} (${code ?? 'error'})`,
+      `Make it writable${code === 'ENOSPC' ? ' or free some space' : ''}, or choose another directory with CCC_CONFIG_DIR=<dir>.`,
+      error,
+    );
   }
 }
 

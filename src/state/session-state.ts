@@ -76,7 +76,10 @@ export async function updateSessionState(
     const onDisk = await updateOnDisk(file, sessionId, update, options);
     if ('state' in onDisk) return onDisk.state;
     if (options.saveOrFail) {
-      throw new CccError('CONFIG_DIR_UNUSABLE', `Cannot save the session state ${file}: ${(onDisk.failed as Error).message}.`, { cause: onDisk.failed, data: { file } });
+      throw new CccError('CONFIG_DIR_UNUSABLE', `Cannot save the session state ${file}: ${(onDisk.failed as Error).message}.`, {
+        cause: onDisk.failed,
+        data: { file },
+      });
     }
     await moveToMemory(file, sessionId, onDisk.failed);
   }
@@ -97,7 +100,10 @@ const memoryLocks = new Map<string, Promise<unknown>>();
 /** One update at a time per file, in this process (the disk cannot hold a lock any more). */
 function inMemoryLock<T>(file: string, work: () => Promise<T>): Promise<T> {
   const run = (memoryLocks.get(file) ?? Promise.resolve()).then(work, work);
-  memoryLocks.set(file, run.catch(() => {}));
+  memoryLocks.set(
+    file,
+    run.catch(() => {}),
+  );
   return run;
 }
 

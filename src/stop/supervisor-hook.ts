@@ -46,7 +46,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
     const output = await decideStandalone(parsed.value, io.env);
     if (output) io.stdout.write(output + '\n');
   } catch (error) {
-    const message = isCccError(error) ? error.message : (error as Error).stack ?? String(error);
+    const message = isCccError(error) ? error.message : ((error as Error).stack ?? String(error));
     io.stderr.write(`ccc supervisor-hook: ${message}; stop allowed\n`);
   }
   return 0;

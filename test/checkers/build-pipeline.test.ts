@@ -25,17 +25,24 @@ function build(checkers: CheckerDeclaration[], plugins: string[] = []) {
 
 describe('building the pipeline from config', () => {
   it('rule and hook are built-ins; each checker gets its own timeout_seconds or the supervisor default', async () => {
-    const entries = await build([
-      { use: 'rule', commands: ['true'], timeout_seconds: 5 },
-      { use: 'hook', command: 'echo {}' },
-      'claude',
+    const entries = await build([{ use: 'rule', commands: ['true'], timeout_seconds: 5 }, { use: 'hook', command: 'echo {}' }, 'claude']);
+    expect(entries.map((e) => [e.checker.name, e.timeoutSeconds])).toEqual([
+      ['rule', 5],
+      ['hook', 77],
+      ['claude', 77],
     ]);
-    expect(entries.map((e) => [e.checker.name, e.timeoutSeconds])).toEqual([['rule', 5], ['hook', 77], ['claude', 77]]);
   });
 
   it('a plugin by path, with options, and the example plugins by path, with no build step', async () => {
-    fs.writeFileSync(path.join(project, 'mine.ts'), `export default (o: { n: number }) => ({ name: 'mine-' + o.n, check: () => ({ completed: true, feedback: '' }) });`);
-    const entries = await build([{ use: './mine.ts', n: 4 }, path.join(pluginsDir, 'no-leftovers.ts'), { use: path.join(pluginsDir, 'test-gate.ts'), command: 'make check' }]);
+    fs.writeFileSync(
+      path.join(project, 'mine.ts'),
+      `export default (o: { n: number }) => ({ name: 'mine-' + o.n, check: () => ({ completed: true, feedback: '' }) });`,
+    );
+    const entries = await build([
+      { use: './mine.ts', n: 4 },
+      path.join(pluginsDir, 'no-leftovers.ts'),
+      { use: path.join(pluginsDir, 'test-gate.ts'), command: 'make check' },
+    ]);
     expect(entries.map((e) => e.checker.name)).toEqual(['mine-4', 'no-leftovers', 'test-gate']);
   });
 
@@ -45,7 +52,10 @@ describe('building the pipeline from config', () => {
   });
 
   it('plugins listed in `plugins` are used by their checker name, each declaration with its own options', async () => {
-    fs.writeFileSync(path.join(project, 'says.ts'), `export default (o: { word?: string }) => ({ name: 'says', check: () => ({ completed: false, feedback: o.word ?? 'default' }) });`);
+    fs.writeFileSync(
+      path.join(project, 'says.ts'),
+      `export default (o: { word?: string }) => ({ name: 'says', check: () => ({ completed: false, feedback: o.word ?? 'default' }) });`,
+    );
     const entries = await build([{ use: 'says', word: 'first' }, 'says'], ['./says.ts']);
     const ctx = checkContext(project);
     const signal = new AbortController().signal;
@@ -57,8 +67,14 @@ describe('building the pipeline from config', () => {
     fs.writeFileSync(path.join(project, 'rule.ts'), `export default { name: 'rule', check: () => ({ completed: true, feedback: '' }) };`);
     await expect(build(['claude'], ['./rule.ts'])).rejects.toThrow(/Checker plugin "\.\/rule\.ts" is named "rule", like the built-in checker/);
     await expect(build(['no such checker'])).rejects.toThrow(/Unknown checker "no such checker" in supervisor.checkers. Use one of: claude, rule, hook/);
-    await expect(build(['ccc-missing-plugin'])).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringContaining('npm install ccc-missing-plugin') });
-    await expect(build([{ use: 'rule', must_not_match: ['[a-'] }])).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringContaining('"must_not_match[0]"') });
+    await expect(build(['ccc-missing-plugin'])).rejects.toMatchObject({
+      code: 'PLUGIN_INVALID',
+      message: expect.stringContaining('npm install ccc-missing-plugin'),
+    });
+    await expect(build([{ use: 'rule', must_not_match: ['[a-'] }])).rejects.toMatchObject({
+      code: 'PLUGIN_INVALID',
+      message: expect.stringContaining('"must_not_match[0]"'),
+    });
     await expect(build([{ use: 'hook' }])).rejects.toThrow(/Invalid option "command" of the hook checker/);
   });
 });

@@ -31,6 +31,8 @@ describe('built-in checker options', () => {
     expect(() => parseRuleOptions({ timeout_seconds: -1, comands: ['x'] })).toThrow(
       'Invalid option "comands" of the rule checker in supervisor.checkers: got ["x"]; expected one of the keys commands, must_match, must_not_match, require_marker, name, timeout_seconds (this one is unknown).',
     );
-    expect(() => hookChecker({ command: ' ' })).toThrow('Invalid option "command" of the hook checker in supervisor.checkers: got " "; expected the command line of the hook, a non-empty string.');
+    expect(() => hookChecker({ command: ' ' })).toThrow(
+      'Invalid option "command" of the hook checker in supervisor.checkers: got " "; expected the command line of the hook, a non-empty string.',
+    );
   });
 });

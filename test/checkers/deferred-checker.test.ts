@@ -24,8 +24,14 @@ describe('deferredChecker', () => {
     const signal = new AbortController().signal;
     const [first, second] = await Promise.all([checker.check(ctx, signal), checker.check(ctx, signal)]);
     expect(loads).toBe(1);
-    expect([first, second]).toEqual([{ completed: false, feedback: 'round 1' }, { completed: true, feedback: 'round 2' }]);
-    expect(seen).toEqual([[ctx, signal], [ctx, signal]]);
+    expect([first, second]).toEqual([
+      { completed: false, feedback: 'round 1' },
+      { completed: true, feedback: 'round 2' },
+    ]);
+    expect(seen).toEqual([
+      [ctx, signal],
+      [ctx, signal],
+    ]);
   });
 
   it('a module that fails to load fails the check that needed it', async () => {

@@ -28,7 +28,11 @@ describe('defineChecker', () => {
   it("returns a checker object or a factory as it is, with the plugin's own type", () => {
     const checker = defineChecker({ name: 'own', check: () => ({ completed: true, feedback: '' }), extra: 42 });
     expectTypeOf(checker.extra).toEqualTypeOf<number>();
-    const factory = defineChecker((options: { n: number }) => ({ name: `f${options.n}`, check: () => ({ completed: true, feedback: '' }), count: () => options.n }));
+    const factory = defineChecker((options: { n: number }) => ({
+      name: `f${options.n}`,
+      check: () => ({ completed: true, feedback: '' }),
+      count: () => options.n,
+    }));
     expectTypeOf(factory).parameter(0).toEqualTypeOf<{ n: number }>();
     expectTypeOf(factory({ n: 1 }).count).toEqualTypeOf<() => number>();
     expect(factory({ n: 2 }).count()).toBe(2);
@@ -57,7 +61,9 @@ describe('defineChecker', () => {
   });
 
   it('a malformed definition is an error where it is written', () => {
-    expect(() => defineChecker({ name: '', create: () => ({ check: () => ({ completed: true, feedback: '' }) }) })).toThrow('defineChecker: "name" must be a non-empty string (got "")');
+    expect(() => defineChecker({ name: '', create: () => ({ check: () => ({ completed: true, feedback: '' }) }) })).toThrow(
+      'defineChecker: "name" must be a non-empty string (got "")',
+    );
     expect(() => defineChecker({ name: 'x', create: 5 } as never)).toThrow('defineChecker "x": "create" must be a function');
   });
 });
@@ -88,7 +94,11 @@ describe('definitions in a session', () => {
   it('listed in plugins, a definition is named without create being called, then used by name with its options', async () => {
     const marker = path.join(t.root, 'created');
     write('defined.ts', DEFINED(marker));
-    const { config } = await loadConfig({ cwd: t.project, env: t.env, flags: { plugins: ['./defined.ts'], supervisor: { checkers: [{ use: 'defined', word: 'hello' }] } } });
+    const { config } = await loadConfig({
+      cwd: t.project,
+      env: t.env,
+      flags: { plugins: ['./defined.ts'], supervisor: { checkers: [{ use: 'defined', word: 'hello' }] } },
+    });
     const pipeline = await buildPipeline({ config, cwd: t.project });
     try {
       // create ran once, with the declaration's options: never with {} to learn the name.
@@ -127,7 +137,10 @@ export default defineConfig({ supervisor: { checkers: [defined({ word: 'configur
     config.supervisor.checkers = config.supervisor.checkers.slice(0, 2);
     const pipeline = await buildPipeline({ config, cwd: t.project });
     try {
-      expect(pipeline.map((e) => [e.checker.name, e.timeoutSeconds])).toEqual([['defined', config.supervisor.timeout_seconds], ['test-gate', 20]]);
+      expect(pipeline.map((e) => [e.checker.name, e.timeoutSeconds])).toEqual([
+        ['defined', config.supervisor.timeout_seconds],
+        ['test-gate', 20],
+      ]);
       expect((await pipeline[0]!.checker.check(checkContext(t.project), never)).feedback).toBe('configured in its own thread');
       const gate = await pipeline[1]!.checker.check(checkContext(t.project, { timeoutSeconds: 20 }), never);
       expect(gate).toMatchObject({ completed: false, feedback: expect.stringContaining('`echo FAIL-MARK; exit 3` exited with code 3') });
@@ -142,6 +155,8 @@ export default defineConfig({ supervisor: { checkers: [defined({ word: 'configur
       code: 'CONFIG_INVALID',
       message: expect.stringContaining('supervisor.checkers[0]'),
     });
-    await expect(loadConfig({ cwd: t.project, env: t.env })).rejects.toThrow('what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" })');
+    await expect(loadConfig({ cwd: t.project, env: t.env })).rejects.toThrow(
+      'what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" })',
+    );
   });
 });

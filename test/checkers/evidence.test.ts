@@ -10,22 +10,44 @@ import { memoryProjectFiles } from '../../src/init/project-files.js';
 import type { Frame } from '../../src/frames/frame.js';
 import { createRecordingLogger as recordingLogger } from '../../src/log/memory-logger.js';
 
-const policy = reviewerPolicy({ root: process.cwd(), tests: detectTests(memoryProjectFiles({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }) })), ruleCommands: ['make lint'], allow: [] });
-const use = (id: string, command: string) => ({ type: 'assistant', message: { content: [{ type: 'text', text: 'checking' }, { type: 'tool_use', id, name: 'Bash', input: { command } }] } }) as unknown as Frame;
+const policy = reviewerPolicy({
+  root: process.cwd(),
+  tests: detectTests(memoryProjectFiles({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }) })),
+  ruleCommands: ['make lint'],
+  allow: [],
+});
+const use = (id: string, command: string) =>
+  ({
+    type: 'assistant',
+    message: {
+      content: [
+        { type: 'text', text: 'checking' },
+        { type: 'tool_use', id, name: 'Bash', input: { command } },
+      ],
+    },
+  }) as unknown as Frame;
 // The shapes claude writes (pinned in test/claude/bash-tool-result.test.ts).
-const result = (id: string, content: string, isError: boolean) => ({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] } }) as unknown as Frame;
+const result = (id: string, content: string, isError: boolean) =>
+  ({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] } }) as unknown as Frame;
 
 describe('evidence from the reviewer stream', () => {
   it('records each verification command the reviewer ran with its exit code (none when a pipe masks it); reads, refusals and other tools are not evidence', () => {
     const collector = evidenceCollector(policy);
     const frames = [
-      use('a', 'npm test'), result('a', 'Exit code 1\nnot ok 1 - adds', true),
-      use('b', 'git diff'), result('b', 'diff --git', false),
-      use('c', 'npm test -- test/answer.test.js 2>&1 | tail -n 20'), result('c', 'ok 1 - adds', false),
-      use('c2', 'npm test -- test/answer.test.js && git diff'), result('c2', 'ok', false),
-      use('d', 'npm test && touch X'), result('d', '`touch X` is not allowed: it is not a verification command. As the reviewer …', true),
-      use('e', 'make lint'), result('e', 'Command timed out after 2m', true),
-      { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'f', name: 'Read', input: { file_path: 'x' } }] } } as unknown as Frame, result('f', 'text', false),
+      use('a', 'npm test'),
+      result('a', 'Exit code 1\nnot ok 1 - adds', true),
+      use('b', 'git diff'),
+      result('b', 'diff --git', false),
+      use('c', 'npm test -- test/answer.test.js 2>&1 | tail -n 20'),
+      result('c', 'ok 1 - adds', false),
+      use('c2', 'npm test -- test/answer.test.js && git diff'),
+      result('c2', 'ok', false),
+      use('d', 'npm test && touch X'),
+      result('d', '`touch X` is not allowed: it is not a verification command. As the reviewer …', true),
+      use('e', 'make lint'),
+      result('e', 'Command timed out after 2m', true),
+      { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'f', name: 'Read', input: { file_path: 'x' } }] } } as unknown as Frame,
+      result('f', 'text', false),
       result('zz', 'a result for no known call', false),
       { type: 'result', result: 'done' } as unknown as Frame,
     ];
@@ -39,19 +61,32 @@ describe('evidence from the reviewer stream', () => {
   });
 
   it('shows what a verdict rests on', () => {
-    const evidence = [{ command: 'npm test', exit_code: 1 }, { command: 'npm   test', exit_code: 0 }, { command: 'npm test', exit_code: 0 }];
+    const evidence = [
+      { command: 'npm test', exit_code: 1 },
+      { command: 'npm   test', exit_code: 0 },
+      { command: 'npm test', exit_code: 0 },
+    ];
     expect(passingCommands(evidence)).toEqual(['npm   test', 'npm test']);
     expect(evidenceText(evidence, true)).toBe('verified by: npm test, npm test');
     expect(evidenceText([{ command: 'npm test', exit_code: 1 }], true)).toBe('unverified');
     expect(evidenceText([], true)).toBe('unverified');
     expect(evidenceText(undefined, true)).toBe('');
-    expect(evidenceText([{ command: 'npm test', exit_code: 1 }, { command: 'make lint', exit_code: null }], false)).toBe('failed: npm test (exit 1), make lint (no exit code)');
+    expect(
+      evidenceText(
+        [
+          { command: 'npm test', exit_code: 1 },
+          { command: 'make lint', exit_code: null },
+        ],
+        false,
+      ),
+    ).toBe('failed: npm test (exit 1), make lint (no exit code)');
     expect(evidenceText([{ command: `pytest -k "${'x'.repeat(80)}"`, exit_code: 0 }], true)).toMatch(/^verified by: pytest -k "x{48}…$/);
   });
 
   it("keeps a checker's evidence only when it is a list of { command, exit_code }", () => {
     expect(validEvidence([{ command: 'npm test', exit_code: 0, extra: 1 }])).toEqual([{ command: 'npm test', exit_code: 0 }]);
-    for (const bad of [undefined, 'npm test', [{ command: 1, exit_code: 0 }], [{ command: 'x', exit_code: 1.5 }], [null]]) expect(validEvidence(bad)).toBeUndefined();
+    for (const bad of [undefined, 'npm test', [{ command: 1, exit_code: 0 }], [{ command: 'x', exit_code: 1.5 }], [null]])
+      expect(validEvidence(bad)).toBeUndefined();
   });
 });
 
@@ -63,7 +98,13 @@ describe('supervisor.reviewer.require_evidence', () => {
 
   it('turns a complete without a passing verification command into feedback that says how to verify', () => {
     const logger = recordingLogger();
-    const verdict = requireEvidence(config, 'claude', cwd, { completed: true, feedback: 'Looks right.', evidence: [{ command: 'npm test', exit_code: 1 }] }, logger);
+    const verdict = requireEvidence(
+      config,
+      'claude',
+      cwd,
+      { completed: true, feedback: 'Looks right.', evidence: [{ command: 'npm test', exit_code: 1 }] },
+      logger,
+    );
     expect(verdict.completed).toBe(false);
     expect(verdict.feedback).toContain('The work could not be verified');
     expect(verdict.feedback).toContain('it ran `npm test` (exit 1)');

@@ -43,7 +43,10 @@ describe('the hook checker', () => {
     const checker = hookChecker({ command: `python3 ${path.join(fixtures, 'verdict-hook.py')}` });
     const ctx = checkContext(dir, { env: env(), lastAssistantMessage: 'half way' });
     expect(await checker.check(ctx, signal())).toEqual({ completed: false, feedback: 'python: the user asked: make the tests pass' });
-    expect(await checker.check({ ...ctx, lastAssistantMessage: 'DONE', iteration: 3 }, signal())).toEqual({ completed: true, feedback: 'python: ok after 3/5' });
+    expect(await checker.check({ ...ctx, lastAssistantMessage: 'DONE', iteration: 3 }, signal())).toEqual({
+      completed: true,
+      feedback: 'python: ok after 3/5',
+    });
   });
 
   it('never interpolates the context into the command line', async () => {
@@ -55,7 +58,10 @@ describe('the hook checker', () => {
 
   it('a non-zero exit is CHECKER_FAILED with the exit code and the stderr tail in data', async () => {
     const checker = hookChecker({ command: 'echo "cannot reach the CI server" >&2; exit 7' });
-    const error = await Promise.resolve(checker.check(checkContext(dir, { env: env() }), signal())).then(() => undefined, (e: unknown) => e);
+    const error = await Promise.resolve(checker.check(checkContext(dir, { env: env() }), signal())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({
       code: 'CHECKER_FAILED',
       message: expect.stringMatching(/exited with code 7.*cannot reach the CI server/),
@@ -81,8 +87,15 @@ describe('the hook checker', () => {
     const nap = `298.${process.pid}${Date.now() % 100000}`; // a unique sleep length names the grandchild
     fs.writeFileSync(path.join(dir, `${marker}.sh`), `echo "thinking" >&2\nsleep ${nap} &\nsleep 301\n`);
     const checker = hookChecker({ command: `sh ./${marker}.sh` });
-    const error = await Promise.resolve(checker.check(checkContext(dir, { env: env(), timeoutSeconds: 2 }), signal())).then(() => undefined, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'CHECKER_TIMEOUT', message: expect.stringMatching(/did not answer within 1.5s and was killed/), data: { stderr: 'thinking' } });
+    const error = await Promise.resolve(checker.check(checkContext(dir, { env: env(), timeoutSeconds: 2 }), signal())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'CHECKER_TIMEOUT',
+      message: expect.stringMatching(/did not answer within 1.5s and was killed/),
+      data: { stderr: 'thinking' },
+    });
     // Teardown is asynchronous: wait until neither the script nor its backgrounded grandchild runs.
     await expect.poll(async () => [...(await processesMentioning(marker)), ...(await processesMentioning(nap))], { timeout: 10_000 }).toEqual([]);
   });
@@ -119,13 +132,20 @@ describe('parsing a hook answer', () => {
 
   it('never throws, and accepts only an object with a boolean completed (fuzzed)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.record({ completed: fc.anything(), feedback: fc.anything() }).map((v) => JSON.stringify(v) ?? '')), (text) => {
-        const answer = parseHookAnswer(text);
-        if (answer.ok) {
-          expect(typeof answer.verdict.completed).toBe('boolean');
-          expect(typeof answer.verdict.feedback).toBe('string');
-        } else expect(answer.problem.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.record({ completed: fc.anything(), feedback: fc.anything() }).map((v) => JSON.stringify(v) ?? ''),
+        ),
+        (text) => {
+          const answer = parseHookAnswer(text);
+          if (answer.ok) {
+            expect(typeof answer.verdict.completed).toBe('boolean');
+            expect(typeof answer.verdict.feedback).toBe('string');
+          } else expect(answer.problem.length).toBeGreaterThan(0);
+        },
+      ),
     );
   });
 });

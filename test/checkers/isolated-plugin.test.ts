@@ -32,7 +32,8 @@ const never = new AbortController().signal;
 
 describe('a plugin in its own thread', () => {
   it('sees the same ctx and hooks: options, frames, env, the logger, usage and cost reports, session info', async () => {
-    const checker = await plugin(`
+    const checker = await plugin(
+      `
       let frames = 0;
       let session;
       export default (options) => ({
@@ -46,7 +47,9 @@ describe('a plugin in its own thread', () => {
           return { completed: false, feedback: [session, frames, ctx.frames.length, ctx.env.PROBE_ENV, ctx.userPrompts[0]].join(' ') };
         },
         onSessionEnd(info) { info.logger.info('ended'); },
-      });`, { n: 3 });
+      });`,
+      { n: 3 },
+    );
     expect(checker.name).toBe('probe-3');
     const logger = createRecordingLogger();
     await checker.onSessionStart!({ sessionId: 'sess-9', cwd: project, logger });
@@ -54,7 +57,13 @@ describe('a plugin in its own thread', () => {
     checker.onFrame!({ type: 'user' });
     const usage: Array<Partial<Usage>> = [];
     const costs: number[] = [];
-    const ctx = checkContext(project, { logger, frames: [{ type: 'assistant' }], env: { PROBE_ENV: 'env-ok' }, reportUsage: (u) => usage.push(u), reportCost: (c) => costs.push(c) });
+    const ctx = checkContext(project, {
+      logger,
+      frames: [{ type: 'assistant' }],
+      env: { PROBE_ENV: 'env-ok' },
+      reportUsage: (u) => usage.push(u),
+      reportCost: (c) => costs.push(c),
+    });
     expect(await checker.check(ctx, never)).toEqual({ completed: false, feedback: 'sess-9 2 1 env-ok make the tests pass' });
     expect(usage).toEqual([{ input_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 2, cost_usd: 0.5 }]);
     expect(costs).toEqual([0.25]);
@@ -89,20 +98,27 @@ describe('a plugin in its own thread', () => {
     const abort = new AbortController();
     const answer = checker.check(checkContext(project), abort.signal);
     abort.abort(new Error('timeout'));
-    await expect(answer).rejects.toMatchObject({ code: 'CHECKER_FAILED', message: expect.stringContaining('was stopped: it did not stop within 1000 ms of being told to') });
+    await expect(answer).rejects.toMatchObject({
+      code: 'CHECKER_FAILED',
+      message: expect.stringContaining('was stopped: it did not stop within 1000 ms of being told to'),
+    });
     expect(await checker.check(checkContext(project, { iteration: 2 }), never)).toEqual({ completed: true, feedback: 'checks=1' });
   });
 
   it('an answer after the abort is ignored, even from a plugin that does not spin', async () => {
-    const checker = await plugin(`export default { name: 'slow', check: () => new Promise((resolve) => setTimeout(() => resolve({ completed: true, feedback: 'late' }), 100)) };`);
+    const checker = await plugin(
+      `export default { name: 'slow', check: () => new Promise((resolve) => setTimeout(() => resolve({ completed: true, feedback: 'late' }), 100)) };`,
+    );
     const abort = new AbortController();
     const answer = checker.check(checkContext(project), abort.signal);
     abort.abort(new Error('timeout'));
     await expect(answer).rejects.toMatchObject({ code: 'CHECKER_TIMEOUT', message: expect.stringContaining('answer is ignored') });
   });
 
-  it('stdout and stderr go to the session log, line by line, never to ccc\'s own streams', async () => {
-    const checker = await plugin(`export default { name: 'noisy', check() { console.log('one\\ntwo'); process.stderr.write('three\\n'); return { completed: true, feedback: '' }; } };`);
+  it("stdout and stderr go to the session log, line by line, never to ccc's own streams", async () => {
+    const checker = await plugin(
+      `export default { name: 'noisy', check() { console.log('one\\ntwo'); process.stderr.write('three\\n'); return { completed: true, feedback: '' }; } };`,
+    );
     const logger = createRecordingLogger();
     await checker.onSessionStart!({ cwd: project, logger });
     await checker.check(checkContext(project, { logger }), never);
@@ -122,11 +138,18 @@ describe('a plugin in its own thread', () => {
         throw new CccError('CHECKER_FAILED', 'the gate is closed', { data: { gate: 'main' } });
       } };`);
     await expect(checker.check(checkContext(project), never)).rejects.toThrow(/^cannot reach the CI server$/);
-    await expect(checker.check(checkContext(project, { iteration: 2 }), never)).rejects.toMatchObject({ code: 'CHECKER_FAILED', message: 'the gate is closed', data: { gate: 'main' } });
+    await expect(checker.check(checkContext(project, { iteration: 2 }), never)).rejects.toMatchObject({
+      code: 'CHECKER_FAILED',
+      message: 'the gate is closed',
+      data: { gate: 'main' },
+    });
   });
 
   it('a plugin that cannot load is PLUGIN_INVALID naming it: a loader error, process.exit while loading', async () => {
-    await expect(plugin(`export const x = 1;`)).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringMatching(/Checker plugin "\.\/plugin\.mjs" has no default export \(it exports only x\)/) });
+    await expect(plugin(`export const x = 1;`)).rejects.toMatchObject({
+      code: 'PLUGIN_INVALID',
+      message: expect.stringMatching(/Checker plugin "\.\/plugin\.mjs" has no default export \(it exports only x\)/),
+    });
     await expect(plugin(`process.exit(9);`, {}, 'exits.mjs')).rejects.toMatchObject({
       code: 'PLUGIN_INVALID',
       message: 'Checker plugin "./exits.mjs" ended while loading (it called process.exit(9))',

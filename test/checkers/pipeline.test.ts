@@ -21,8 +21,22 @@ describe('the checker pipeline', () => {
   });
 
   it('names a checker that throws, answers the wrong shape, or hangs past its timeout', async () => {
-    await expect(runPipeline([entry({ name: 'thrower', check: () => { throw new Error('kaput'); } })], ctx)).rejects.toThrow(/checker "thrower" threw: kaput/);
-    await expect(runPipeline([entry({ name: 'shape', check: () => ({ done: 1 }) as never })], ctx)).rejects.toThrow(/checker "shape" returned \{"done":1\}; expected/);
+    await expect(
+      runPipeline(
+        [
+          entry({
+            name: 'thrower',
+            check: () => {
+              throw new Error('kaput');
+            },
+          }),
+        ],
+        ctx,
+      ),
+    ).rejects.toThrow(/checker "thrower" threw: kaput/);
+    await expect(runPipeline([entry({ name: 'shape', check: () => ({ done: 1 }) as never })], ctx)).rejects.toThrow(
+      /checker "shape" returned \{"done":1\}; expected/,
+    );
     let aborted = false;
     const hanging: Checker = {
       name: 'sleepy',

@@ -52,7 +52,9 @@ describe('loading checker plugins', () => {
     write('plain.ts', `export default { name: 'plain', check: () => ({ completed: true, feedback: 'fine' }) };`);
     expect((await load('./plain.ts')).name).toBe('plain');
     expect((await load('./plain.ts', { timeout_seconds: 5 })).name).toBe('plain');
-    await expect(load('./plain.ts', { strict: true })).rejects.toThrow(/Checker plugin "\.\/plain\.ts" exports a checker object, which takes no options, but the config gives strict/);
+    await expect(load('./plain.ts', { strict: true })).rejects.toThrow(
+      /Checker plugin "\.\/plain\.ts" exports a checker object, which takes no options, but the config gives strict/,
+    );
   });
 
   it('loads a plugin package by name, resolved from the project directory', async () => {
@@ -85,10 +87,17 @@ describe('loading checker plugins', () => {
       ['./throws.ts', /"\.\/throws\.ts" factory threw: needs an API token/],
       ['./number.ts', /"\.\/number\.ts" its default export is number 42; expected a checker/],
       ['./missing.ts', /"\.\/missing\.ts" does not exist \(looked for .*missing\.ts\)/],
-      ['not-installed-checker', /"not-installed-checker" is neither a built-in checker nor a package that can be found from .*npm install not-installed-checker/],
+      [
+        'not-installed-checker',
+        /"not-installed-checker" is neither a built-in checker nor a package that can be found from .*npm install not-installed-checker/,
+      ],
     ];
     for (const [specifier, message] of cases) {
-      await expect(load(specifier), specifier).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringMatching(message), data: { plugin: specifier } });
+      await expect(load(specifier), specifier).rejects.toMatchObject({
+        code: 'PLUGIN_INVALID',
+        message: expect.stringMatching(message),
+        data: { plugin: specifier },
+      });
     }
   });
 });

@@ -14,7 +14,16 @@ const ctx = {
 
 describe('the review request', () => {
   it("carries the supervisor prompt, the user's prompts, the agent's last message and what the reviewer may run", () => {
-    const text = buildReviewMessage('# Be strict\nCheck tests.', ctx, reviewerPolicy({ root: process.cwd(), tests: [{ ecosystem: 'npm', command: 'npm test', marker: 'package.json', why: 'package.json has a test script', runner: 'node-test' }], ruleCommands: ['make lint'], allow: ['Bash(npm run e2e:*)'] }));
+    const text = buildReviewMessage(
+      '# Be strict\nCheck tests.',
+      ctx,
+      reviewerPolicy({
+        root: process.cwd(),
+        tests: [{ ecosystem: 'npm', command: 'npm test', marker: 'package.json', why: 'package.json has a test script', runner: 'node-test' }],
+        ruleCommands: ['make lint'],
+        allow: ['Bash(npm run e2e:*)'],
+      }),
+    );
     expect(text).toContain('# Be strict\nCheck tests.');
     expect(text).toContain('1. add a login page\n2. also a logout');
     expect(text).toContain('All done!');

@@ -32,7 +32,10 @@ describe('the rule checker', () => {
     expect(verdict).toEqual({
       completed: false,
       feedback: expect.stringContaining('The command `test -f DONE` failed with exit code 1'),
-      evidence: [{ command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0 }, { command: 'test -f DONE', exit_code: 1 }],
+      evidence: [
+        { command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0 },
+        { command: 'test -f DONE', exit_code: 1 },
+      ],
     });
     expect(verdict.feedback).toContain('It printed nothing.');
     expect(fs.existsSync(path.join(dir, 'SHOULD_NOT_RUN'))).toBe(false);
@@ -73,7 +76,9 @@ describe('the rule checker', () => {
   });
 
   it('refuses bad options when the pipeline is built, naming the key', () => {
-    expect(() => ruleChecker({ must_match: ['ok', '(unclosed'] })).toThrow(/Invalid option "must_match\[1\]" of the rule checker.*"\(unclosed".*valid regular expression/);
+    expect(() => ruleChecker({ must_match: ['ok', '(unclosed'] })).toThrow(
+      /Invalid option "must_match\[1\]" of the rule checker.*"\(unclosed".*valid regular expression/,
+    );
     expect(() => ruleChecker({ must_match: ['(unclosed'] })).toThrowError(expect.objectContaining({ code: 'PLUGIN_INVALID' }) as Error);
     expect(() => ruleChecker({ comands: ['x'] })).toThrow(/Invalid option "comands" of the rule checker.*unknown/);
     expect(() => ruleChecker({ commands: 'npm test' })).toThrow(/"commands".*a list of strings/);

@@ -35,7 +35,8 @@ describe('parseVerdict', () => {
   });
 
   it('takes the last verdict object when there are several, skipping non-verdict objects after it', () => {
-    const text = 'First thought: {"completed": true, "feedback": "looks fine"}\nOn reflection: {"completed": false, "feedback": "lint fails"}\nConfig seen: {"strict": true}';
+    const text =
+      'First thought: {"completed": true, "feedback": "looks fine"}\nOn reflection: {"completed": false, "feedback": "lint fails"}\nConfig seen: {"strict": true}';
     expect(parse(text)).toEqual({ completed: false, feedback: 'lint fails' });
   });
 
@@ -76,9 +77,14 @@ describe('parseVerdict', () => {
 
   it('never throws, whatever the input (fuzz)', () => {
     fc.assert(
-      fc.property(fc.option(fc.string({ unit: fc.constantFrom('{', '}', '"', '\\', ':', ',', 'a', '\n', ' ', 't', '[', ']') })), fc.anything(), fc.string(), (text, structured, m) => {
-        parseVerdict({ resultText: text ?? undefined, structuredOutput: structured, completionMarker: m });
-      }),
+      fc.property(
+        fc.option(fc.string({ unit: fc.constantFrom('{', '}', '"', '\\', ':', ',', 'a', '\n', ' ', 't', '[', ']') })),
+        fc.anything(),
+        fc.string(),
+        (text, structured, m) => {
+          parseVerdict({ resultText: text ?? undefined, structuredOutput: structured, completionMarker: m });
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -100,7 +106,10 @@ describe('parseVerdict', () => {
 
 describe('verdictFromResultFrame', () => {
   it('reads structured_output, then the result text', () => {
-    expect(verdictFromResultFrame({ type: 'result', structured_output: { completed: true, feedback: 'ok' }, result: '' }, marker)).toEqual({ completed: true, feedback: 'ok' });
+    expect(verdictFromResultFrame({ type: 'result', structured_output: { completed: true, feedback: 'ok' }, result: '' }, marker)).toEqual({
+      completed: true,
+      feedback: 'ok',
+    });
     expect(verdictFromResultFrame({ type: 'result', result: 'Fine.\n[TASK_COMPLETED]' }, marker)).toEqual({ completed: true, feedback: 'Fine.' });
     expect(verdictFromResultFrame({ type: 'result', subtype: 'error_during_execution' }, marker)).toBeUndefined();
   });

@@ -28,7 +28,14 @@ describe('the real claude on model API errors', () => {
     server = await startModelServer(() => ({ error: { status, message } }));
     world = makeClaudeWorld({ modelUrl: server.url });
     const frames: Frame[] = [];
-    const result = await runClaudePrint({ command: claudeBin, args, stdin: 'hi', cwd: world.cwd, env: { ...world.env, ...env }, onFrame: (f) => frames.push(f) });
+    const result = await runClaudePrint({
+      command: claudeBin,
+      args,
+      stdin: 'hi',
+      cwd: world.cwd,
+      env: { ...world.env, ...env },
+      onFrame: (f) => frames.push(f),
+    });
     return { result, frames };
   }
 
@@ -79,10 +86,12 @@ describe('modelApiError', () => {
     expect(modelApiError(frame({ is_error: true, result: 'max turns reached' }))).toBeUndefined();
   });
 
-  it('names the status, counts the retries, keeps claude\'s own explanation', () => {
+  it("names the status, counts the retries, keeps claude's own explanation", () => {
     expect(modelApiError({ ...frame({ is_error: true, api_error_status: 401, result: 'API Error: 401 invalid x-api-key' }), apiRetries: 10 })).toBe(
       '401 Unauthorized (after 10 retries): 401 invalid x-api-key',
     );
-    expect(modelApiError(frame({ is_error: true, terminal_reason: 'api_error', result: 'API Error: Connection error.' }))).toBe('no connection: Connection error.');
+    expect(modelApiError(frame({ is_error: true, terminal_reason: 'api_error', result: 'API Error: Connection error.' }))).toBe(
+      'no connection: Connection error.',
+    );
   });
 });

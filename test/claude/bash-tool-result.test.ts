@@ -29,11 +29,19 @@ describe('Bash tool results of the real claude', () => {
     world = makeClaudeWorld({ modelUrl: server.url });
     const log = path.join(world.root, 'hook.log');
     const hook = path.join(world.root, 'hook.sh');
-    const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: '`touch DENIED` is not allowed: REASON-4417' } });
-    fs.writeFileSync(hook, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> '${log}'\ncase "$input" in *DENIED*) printf '%s' '${deny}';; esac\n`, { mode: 0o755 });
+    const deny = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: '`touch DENIED` is not allowed: REASON-4417' },
+    });
+    fs.writeFileSync(hook, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> '${log}'\ncase "$input" in *DENIED*) printf '%s' '${deny}';; esac\n`, {
+      mode: 0o755,
+    });
     const settings = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: hook }] }] } };
 
-    const run = await runProcess(claudeBin, ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env });
+    const run = await runProcess(
+      claudeBin,
+      ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)],
+      { cwd: world.cwd, env: world.env },
+    );
     expect(run.code, run.stderr).toBe(0);
     const results = jsonLines(run.stdout)
       .filter((f) => f.type === 'user')
@@ -48,7 +56,11 @@ describe('Bash tool results of the real claude', () => {
       [false, path.join(world.cwd, 'sub')],
     ]);
     expect(fs.existsSync(path.join(world.cwd, 'DENIED'))).toBe(false);
-    const cwds = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { cwd: string }).cwd);
+    const cwds = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { cwd: string }).cwd);
     expect(cwds).toEqual([world.cwd, world.cwd, world.cwd, world.cwd, world.cwd, path.join(world.cwd, 'sub')]);
   }, 60_000);
 });

@@ -25,9 +25,7 @@ describe('the real claude CLI against the scripted model server', () => {
   });
 
   it('runs -p with stream-json, fires the Stop hook with the documented fields, and forks a review with structured output', async () => {
-    server = await startModelServer((r) =>
-      r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' },
-    );
+    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' }));
     world = makeClaudeWorld({ modelUrl: server.url });
     const hookOut = path.join(world.root, 'hook-input.json');
     const hookScript = path.join(world.root, 'hook.sh');

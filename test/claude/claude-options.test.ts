@@ -15,8 +15,18 @@ function helpOptions(help: string): Map<string, ClaudeOptionArity> {
   for (const line of section.split('\n')) {
     const spec = /^ {2}(-[^ ].*?)(?: {2,}|$)/.exec(line)?.[1];
     if (!spec) continue;
-    const names = spec.replace(/[<[].*$/, '').split(/,\s*/).map((n) => n.trim()).filter((n) => n.startsWith('-'));
-    const arity: ClaudeOptionArity = /<[^>]*\.\.\.>/.test(spec) ? 'variadic' : /<[^>]+>/.test(spec) ? 'required' : /\[[^\]]+\]/.test(spec) ? 'optional' : 'none';
+    const names = spec
+      .replace(/[<[].*$/, '')
+      .split(/,\s*/)
+      .map((n) => n.trim())
+      .filter((n) => n.startsWith('-'));
+    const arity: ClaudeOptionArity = /<[^>]*\.\.\.>/.test(spec)
+      ? 'variadic'
+      : /<[^>]+>/.test(spec)
+        ? 'required'
+        : /\[[^\]]+\]/.test(spec)
+          ? 'optional'
+          : 'none';
     for (const name of names) out.set(name, arity);
   }
   return out;
@@ -24,7 +34,9 @@ function helpOptions(help: string): Map<string, ClaudeOptionArity> {
 
 describe("claude's options", () => {
   it('the table lists exactly the options of the pinned claude --help, with the same arity', async () => {
-    const help = await runProcess(claudeBin, ['--help'], { env: { PATH: process.env.PATH, HOME: '/nonexistent', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' } });
+    const help = await runProcess(claudeBin, ['--help'], {
+      env: { PATH: process.env.PATH, HOME: '/nonexistent', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+    });
     const listed = helpOptions(help.stdout);
     expect(listed.size).toBeGreaterThan(50);
     const table = new Map(CLAUDE_OPTIONS.flatMap((o) => o.names.map((n) => [n, o.arity] as const)));
@@ -32,7 +44,8 @@ describe("claude's options", () => {
   });
 
   it('reads values, optional values, variadic lists, = forms, short clusters and -- as claude does', () => {
-    const read = (args: string[]) => readClaudeArgs(args).map((w) => (w.kind === 'option' ? `${w.canonical}[${w.values.join('|')}]` : `pos(${w.words.join(' ')})`));
+    const read = (args: string[]) =>
+      readClaudeArgs(args).map((w) => (w.kind === 'option' ? `${w.canonical}[${w.values.join('|')}]` : `pos(${w.words.join(' ')})`));
     expect(read(['--append-system-prompt', '-c', '--continue'])).toEqual(['--append-system-prompt[-c]', '--continue[]']);
     expect(read(['-r', '--model', 'opus'])).toEqual(['--resume[]', '--model[opus]']);
     expect(read(['-r', 'my-title', 'prompt'])).toEqual(['--resume[my-title]', 'pos(prompt)']);
@@ -45,7 +58,24 @@ describe("claude's options", () => {
 
   it('never throws, and its words are the arguments again (short clusters written out one by one)', () => {
     const word = fc.oneof(
-      fc.constantFrom('-c', '-r', '-cd', '-rX', '--continue', '--resume', '--resume=x', '--fork-session', '--session-id', '--add-dir', '--model', '--', '-', '-p', '-zz', '--x=y'),
+      fc.constantFrom(
+        '-c',
+        '-r',
+        '-cd',
+        '-rX',
+        '--continue',
+        '--resume',
+        '--resume=x',
+        '--fork-session',
+        '--session-id',
+        '--add-dir',
+        '--model',
+        '--',
+        '-',
+        '-p',
+        '-zz',
+        '--x=y',
+      ),
       fc.string({ maxLength: 6 }).filter((s) => !s.startsWith('-')),
     );
     fc.assert(

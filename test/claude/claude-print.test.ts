@@ -68,7 +68,14 @@ describe('runClaudePrint with a scripted child', () => {
   it('keeps going when an onFrame listener throws, and logs it', async () => {
     const runner = createFakeChildRunner(() => ({ stdout: '{"type":"a"}\n{"type":"result","result":"r"}\n' }));
     const logger = recordingLogger();
-    const result = await runClaudePrint({ ...base, runner, logger, onFrame: () => { throw new Error('listener bug'); } });
+    const result = await runClaudePrint({
+      ...base,
+      runner,
+      logger,
+      onFrame: () => {
+        throw new Error('listener bug');
+      },
+    });
     expect(result.resultText).toBe('r');
     expect(logger.records.filter((r) => r.level === 'error')).toHaveLength(2);
   });
@@ -115,7 +122,14 @@ describe('runClaudePrint against the real claude', () => {
     world = makeClaudeWorld({ modelUrl: server.url });
     const frames: Frame[] = [];
     const logger = recordingLogger();
-    const result = await runClaudePrint({ command: claudeBin, args: ['-p', 'please do the thing', ...streamArgs], cwd: world.cwd, env: world.env, logger, onFrame: (f) => frames.push(f) });
+    const result = await runClaudePrint({
+      command: claudeBin,
+      args: ['-p', 'please do the thing', ...streamArgs],
+      cwd: world.cwd,
+      env: world.env,
+      logger,
+      onFrame: (f) => frames.push(f),
+    });
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, aborted: false, resultText: 'I did the thing' });
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.costUsd).toBeGreaterThan(0);

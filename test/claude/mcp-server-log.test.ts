@@ -77,7 +77,10 @@ describe('the real claude and an MCP server', () => {
     world = makeClaudeWorld({ modelUrl: server.url });
     const script = path.join(world.root, 'pin-server.mjs');
     fs.writeFileSync(script, SERVER);
-    const add = await runProcess(claudeBin, ['mcp', 'add', 'pin', '-e', 'START_DELAY_MS=5000', '--', process.execPath, script], { cwd: world.cwd, env: world.env });
+    const add = await runProcess(claudeBin, ['mcp', 'add', 'pin', '-e', 'START_DELAY_MS=5000', '--', process.execPath, script], {
+      cwd: world.cwd,
+      env: world.env,
+    });
     expect(add.code, add.stderr).toBe(0);
     const run = await runProcess(claudeBin, ['-p', 'Ping.', '--allowedTools', 'mcp__pin__ping'], { cwd: world.cwd, env: world.env, timeoutMs: 90_000 });
     expect(run.code, run.stderr).toBe(0);

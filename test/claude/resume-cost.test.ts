@@ -24,11 +24,20 @@ describe('the real claude: the cost a resumed run reports', () => {
 
   it('total_cost_usd sums the resumed session (a fork too); usage and model_usage_since_last_result are the run alone', async () => {
     let failing = false;
-    server = await startModelServer(() => (failing ? { error: { status: 400, message: 'no' } } : { text: 'ok', usage: { input_tokens: 1000, output_tokens: 100 } }));
+    server = await startModelServer(() =>
+      failing ? { error: { status: 400, message: 'no' } } : { text: 'ok', usage: { input_tokens: 1000, output_tokens: 100 } },
+    );
     world = makeClaudeWorld({ modelUrl: server.url });
     const run = async (extra: string[]) => {
       const frames: Frame[] = [];
-      const result = await runClaudePrint({ command: claudeBin, args: [...args, ...extra], stdin: 'hi', cwd: world.cwd, env: world.env, onFrame: (f) => frames.push(f) });
+      const result = await runClaudePrint({
+        command: claudeBin,
+        args: [...args, ...extra],
+        stdin: 'hi',
+        cwd: world.cwd,
+        env: world.env,
+        onFrame: (f) => frames.push(f),
+      });
       return { sessionId: result.sessionId!, frame: frames.filter((f) => f.type === 'result').pop()! };
     };
     const first = await run([]);

@@ -38,10 +38,18 @@ describe("the real claude's sessions and stdin", () => {
       }
     });
     const init = frames.find((f) => f.subtype === 'init');
-    return { code: run.code, id: frames.find((f) => typeof f.session_id === 'string')?.session_id as string | undefined, cwd: init?.cwd as string | undefined, stderr: run.stderr };
+    return {
+      code: run.code,
+      id: frames.find((f) => typeof f.session_id === 'string')?.session_id as string | undefined,
+      cwd: init?.cwd as string | undefined,
+      stderr: run.stderr,
+    };
   }
 
-  const sessionsOnDisk = () => fs.readdirSync(path.join(world.home, '.claude', 'projects')).flatMap((d) => fs.readdirSync(path.join(world.home, '.claude', 'projects', d)).filter((f) => f.endsWith('.jsonl')));
+  const sessionsOnDisk = () =>
+    fs
+      .readdirSync(path.join(world.home, '.claude', 'projects'))
+      .flatMap((d) => fs.readdirSync(path.join(world.home, '.claude', 'projects', d)).filter((f) => f.endsWith('.jsonl')));
 
   it('-p --continue continues the newest session of the project, a saved fork included; an unsaved fork is not on disk and asks the same request', async () => {
     await setup();

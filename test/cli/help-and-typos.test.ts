@@ -40,13 +40,15 @@ describe('ccc --help and ccc --supervisor --help', () => {
     expect(fs.existsSync(started)).toBe(false);
   });
 
-  it('ccc --supervisor --help (and -h) is ccc\'s supervisor help, exit 0; claude\'s own help stays reachable as ccc -- --help', async () => {
+  it("ccc --supervisor --help (and -h) is ccc's supervisor help, exit 0; claude's own help stays reachable as ccc -- --help", async () => {
     for (const flag of ['--help', '-h']) {
       const run = await ccc(['--supervisor', flag]);
       expect(run.code, flag).toBe(0);
       expect(run.stdout).toContain('Options of the supervised modes:');
       expect(run.stdout).toContain('--max-iterations <n>');
-      expect(run.stdout).toContain('The default checker, the reviewer, is a forked Claude session that sees the whole conversation.\nIt may run the project\'s tests and read-only commands, never change the project (ccc config shows\nwhat it may run), and costs a cached read of the conversation. ccc init writes a starter setup.');
+      expect(run.stdout).toContain(
+        "The default checker, the reviewer, is a forked Claude session that sees the whole conversation.\nIt may run the project's tests and read-only commands, never change the project (ccc config shows\nwhat it may run), and costs a cached read of the conversation. ccc init writes a starter setup.",
+      );
       expect(fs.existsSync(started)).toBe(false);
     }
     const claudeHelp = await ccc(['--', '--help']);
@@ -66,7 +68,7 @@ describe('ccc --version', () => {
     expect(run.stdout).toMatch(new RegExp(`^ccc ${version.replaceAll('.', '\\.')}\\nclaude \\d+\\.\\d+\\.\\d+ \\(Claude Code\\)\\n$`));
   });
 
-  it('without claude anywhere: still exit 0 with ccc\'s version, and says claude is not found', async () => {
+  it("without claude anywhere: still exit 0 with ccc's version, and says claude is not found", async () => {
     const run = await ccc(['-v'], { CCC_CLAUDE: '', PATH: '/nonexistent' });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`ccc ${version}\nclaude: not found ("claude"; install Claude Code or set CCC_CLAUDE)\n`);
@@ -123,7 +125,7 @@ describe('typos: did you mean, exit 2, claude never started', () => {
 describe('ccc help <command>', () => {
   const commands = ['config', 'doctor', 'hook', 'init', 'providers', 'validate', 'observe', 'supervisor-mode', 'supervisor-hook', 'mcp', 'kanban', 'sessions'];
 
-  it.each(commands)('ccc help %s prints that command\'s usage, exit 0', async (name) => {
+  it.each(commands)("ccc help %s prints that command's usage, exit 0", async (name) => {
     const run = await ccc(['help', name]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

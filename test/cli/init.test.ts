@@ -36,11 +36,20 @@ describe('ccc init', () => {
 
     const prompt = loadSupervisorPrompt({ cwd: t.project, promptPath: '/nonexistent', home: t.home });
     expect(prompt.path).toBe(path.join(t.project, 'SUPERVISOR.md'));
-    for (const idea of [/Restate the request/, /Verify with tools, not with words/, /git diff/, /A plan instead of action/, /A claim without evidence/, /how the agent can check its fix/]) {
+    for (const idea of [
+      /Restate the request/,
+      /Verify with tools, not with words/,
+      /git diff/,
+      /A plan instead of action/,
+      /A claim without evidence/,
+      /how the agent can check its fix/,
+    ]) {
       expect(prompt.text).toMatch(idea);
     }
     // It tells the reviewer the project's checks and why ccc found them.
-    expect(prompt.text).toContain('`npm test`: package.json has a test script (arguments vitest takes to select tests or report; e.g. npm test -- …, npx vitest …).');
+    expect(prompt.text).toContain(
+      '`npm test`: package.json has a test script (arguments vitest takes to select tests or report; e.g. npm test -- …, npx vitest …).',
+    );
     // The verdict format is the last thing the reviewer reads about its answer.
     expect(prompt.text).toMatch(/\{"completed": false, "feedback": "[^"]+"\}/);
     expect(prompt.text.trimEnd()).toMatch(/\[TASK_COMPLETED\] on a line of its own when \(and only when\) the\nwork is complete\.$/);
@@ -74,7 +83,16 @@ describe('ccc init', () => {
     t.write(
       'work/project/tsconfig.json',
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true, types: ['node'], typeRoots: [path.join(repoRoot, 'node_modules/@types')], paths: { 'ccc-supervisor': [path.join(repoRoot, 'src/index.ts')] } },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(repoRoot, 'node_modules/@types')],
+          paths: { 'ccc-supervisor': [path.join(repoRoot, 'src/index.ts')] },
+        },
         files: ['ccc.config.ts'],
       }),
     );
@@ -86,7 +104,9 @@ describe('ccc init', () => {
     t.write('work/project/SUPERVISOR.md', 'my own rules\n');
     const r = await ccc(['init']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`ccc: SUPERVISOR.md already exists in ${t.project}. ccc init never overwrites files: run \`ccc init --force\` to replace it with the starter files.\n`);
+    expect(r.stderr).toBe(
+      `ccc: SUPERVISOR.md already exists in ${t.project}. ccc init never overwrites files: run \`ccc init --force\` to replace it with the starter files.\n`,
+    );
     expect(read('SUPERVISOR.md')).toBe('my own rules\n');
     expect(fs.existsSync(path.join(t.project, 'ccc.config.ts'))).toBe(false);
 

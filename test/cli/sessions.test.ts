@@ -23,8 +23,14 @@ describe('ccc sessions', () => {
     expect(none.stdout).toBe('No supervised session is running.\n');
 
     // A pid that cannot be alive (above the kernel's pid_max on Linux).
-    t.write('home/.claude/ccc/sessions/4194305.json', JSON.stringify({ pid: 4194305, cwd: '/gone', started_at: '2026-11-22T01:02:03.000Z', command: ['claude'] }));
-    t.write('home/.claude/ccc/mcp-servers/4194305.json', JSON.stringify({ pid: 4194305, mode: 'supervisor', cwd: '/gone', started_at: '2026-11-22T01:02:03.000Z', page_url: 'http://127.0.0.1:1/?token=x' }));
+    t.write(
+      'home/.claude/ccc/sessions/4194305.json',
+      JSON.stringify({ pid: 4194305, cwd: '/gone', started_at: '2026-11-22T01:02:03.000Z', command: ['claude'] }),
+    );
+    t.write(
+      'home/.claude/ccc/mcp-servers/4194305.json',
+      JSON.stringify({ pid: 4194305, mode: 'supervisor', cwd: '/gone', started_at: '2026-11-22T01:02:03.000Z', page_url: 'http://127.0.0.1:1/?token=x' }),
+    );
     const json = await ccc(['sessions', '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ sessions: [], mcpServers: [] });

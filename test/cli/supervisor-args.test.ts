@@ -4,7 +4,20 @@ import { parseSupervisorArgs } from '../../src/cli/supervisor-args.js';
 
 describe('parseSupervisorArgs', () => {
   it('takes ccc options and passes everything else to claude in order', () => {
-    const args = parseSupervisorArgs(['--supervisor', '-p', 'fix it', '--checker', 'rule', '--model', 'opus', '--max-iterations=5', '--json', '--', '--allowedTools', 'Bash']);
+    const args = parseSupervisorArgs([
+      '--supervisor',
+      '-p',
+      'fix it',
+      '--checker',
+      'rule',
+      '--model',
+      'opus',
+      '--max-iterations=5',
+      '--json',
+      '--',
+      '--allowedTools',
+      'Bash',
+    ]);
     expect(args.task).toBe('fix it');
     expect(args.json).toBe(true);
     expect(args.flags.supervisor).toEqual({ checkers: ['rule'], max_iterations: 5 });

@@ -41,7 +41,7 @@ async function cccVersion(env: NodeJS.ProcessEnv = { CCC_CLAUDE: claude }, args 
   return run.stdout;
 }
 
-describe('ccc --version remembers claude\'s version', () => {
+describe("ccc --version remembers claude's version", () => {
   it('asks claude once; the next runs print the same without starting it (and -v too)', async () => {
     expect(await cccVersion()).toBe(`ccc ${version}\nclaude 1.2.3 (Claude Code)\n`);
     expect(claudeRuns()).toBe(1);

@@ -18,7 +18,10 @@ function ccc(args: string[], env: NodeJS.ProcessEnv = {}, cwd = t.project) {
 describe('ccc config', () => {
   it('prints every effective value with its layer, naming the env variable and the files', async () => {
     const globalFile = t.write('home/.claude/ccc.json', JSON.stringify({ supervisor: { timeout_seconds: 120 }, observer: { token: 'abcdefghijklmnop' } }));
-    const projectFile = t.write('work/project/ccc.config.ts', "import { defineConfig } from 'ccc-supervisor';\nconst n: number = 3;\nexport default defineConfig({ kanban: { max_retries: n } });\n");
+    const projectFile = t.write(
+      'work/project/ccc.config.ts',
+      "import { defineConfig } from 'ccc-supervisor';\nconst n: number = 3;\nexport default defineConfig({ kanban: { max_retries: n } });\n",
+    );
     const r = await ccc(['config'], { CCC_SUPERVISOR_MAX_ITERATIONS: '30' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -40,14 +43,23 @@ describe('ccc config', () => {
     t.write('work/project/package.json', JSON.stringify({ name: 'p', scripts: { test: 'node --test' } }));
     t.write('work/project/pnpm-lock.yaml', '');
     t.write('work/project/pytest.ini', '[pytest]\n');
-    t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { checkers: [{ use: 'rule', commands: ['make lint'] }, 'claude'], reviewer: { allow: ['Bash(npm run e2e:*)'], require_evidence: true } } }));
+    t.write(
+      'work/project/.cccrc.json',
+      JSON.stringify({
+        supervisor: { checkers: [{ use: 'rule', commands: ['make lint'] }, 'claude'], reviewer: { allow: ['Bash(npm run e2e:*)'], require_evidence: true } },
+      }),
+    );
     const r = await ccc(['config']);
     expect(r.code, r.stderr).toBe(0);
     const section = r.stdout.slice(r.stdout.indexOf('# the reviewer'));
     expect(section.split('\n')).toEqual([
       '# the reviewer (claude checker) may read files and run, in this project:',
-      expect.stringMatching(/^# {3}pnpm test +detected: package\.json has a test script; pnpm-lock\.yaml \(arguments node --test takes to select tests or report; e\.g\. pnpm test …, node --test …\)$/),
-      expect.stringMatching(/^# {3}python3 -m pytest +detected: pytest\.ini \(pytest\) \(arguments pytest takes to select tests or report; e\.g\. python3 -m pytest …\)$/),
+      expect.stringMatching(
+        /^# {3}pnpm test +detected: package\.json has a test script; pnpm-lock\.yaml \(arguments node --test takes to select tests or report; e\.g\. pnpm test …, node --test …\)$/,
+      ),
+      expect.stringMatching(
+        /^# {3}python3 -m pytest +detected: pytest\.ini \(pytest\) \(arguments pytest takes to select tests or report; e\.g\. python3 -m pytest …\)$/,
+      ),
       expect.stringMatching(/^# {3}make lint +a rule checker runs it$/),
       expect.stringMatching(/^# {3}npm run e2e … +supervisor\.reviewer\.allow: Bash\(npm run e2e:\*\)$/),
       expect.stringContaining('#   read-only git (git status, diff, log, show, ls-files, grep'),
@@ -57,7 +69,7 @@ describe('ccc config', () => {
     ]);
   });
 
-  it('says that a reviewer model other than the agent\'s cannot read the agent\'s prompt cache', async () => {
+  it("says that a reviewer model other than the agent's cannot read the agent's prompt cache", async () => {
     const plain = await ccc(['config']);
     expect(plain.stdout).not.toContain('prompt cache');
     t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { reviewer: { model: 'claude-haiku-4-5', allow: ['Bash(make check)'] } } }));
@@ -65,7 +77,9 @@ describe('ccc config', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^supervisor\.reviewer\.model = "claude-haiku-4-5" +\(project: /m);
     expect(r.stdout).toMatch(/^supervisor\.reviewer\.allow = \["Bash\(make check\)"\] +\(project: /m);
-    expect(r.stdout).toContain("# supervisor.reviewer.model = claude-haiku-4-5: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.");
+    expect(r.stdout).toContain(
+      "# supervisor.reviewer.model = claude-haiku-4-5: a model other than the agent's cannot read the agent's prompt cache, so every review reads the whole conversation uncached.",
+    );
   });
 
   it('shows the prompt file actually in use and why: ./SUPERVISOR.md beats supervisor.prompt_path', async () => {
@@ -83,7 +97,9 @@ describe('ccc config', () => {
 
   it('without any SUPERVISOR.md says so and how to get one', async () => {
     const r = await ccc(['config']);
-    expect(r.stdout).toContain(`# prompt file: none: no SUPERVISOR.md in ${t.project} and none at ${path.join(t.home, '.claude', 'SUPERVISOR.md')}; \`ccc init\` writes one`);
+    expect(r.stdout).toContain(
+      `# prompt file: none: no SUPERVISOR.md in ${t.project} and none at ${path.join(t.home, '.claude', 'SUPERVISOR.md')}; \`ccc init\` writes one`,
+    );
   });
 
   it('two project config files: exit 2 naming both', async () => {
@@ -92,7 +108,9 @@ describe('ccc config', () => {
     const r = await ccc(['config']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`ccc: Two project config files in ${t.project}: ccc.config.ts and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.\n`);
+    expect(r.stderr).toBe(
+      `ccc: Two project config files in ${t.project}: ccc.config.ts and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.\n`,
+    );
   });
 
   it('--json prints the plain effective config; .supervisor.max_iterations is a number', async () => {

@@ -30,6 +30,8 @@ describe('a config file that misbehaves while loading', () => {
     fs.writeFileSync(file, `process.exit(9);\nexport default {};\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
     expect(run.code).toBe(9);
-    expect(run.stderr).toBe(`ccc: the config file ${file} ended ccc while it was loading (exit code 9; a process.exit call in it?). A config file must only export the configuration.\n`);
+    expect(run.stderr).toBe(
+      `ccc: the config file ${file} ended ccc while it was loading (exit code 9; a process.exit call in it?). A config file must only export the configuration.\n`,
+    );
   });
 });

@@ -25,12 +25,16 @@ describe('env parsers', () => {
       }),
       { numRuns: 2000 },
     );
-    fc.assert(fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (n) => {
-      expect(p.parse(String(n))).toBe(n);
-    }));
-    fc.assert(fc.property(fc.integer({ max: 0 }), (n) => {
-      expect(p.parse(String(n))).toBeUndefined();
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (n) => {
+        expect(p.parse(String(n))).toBe(n);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ max: 0 }), (n) => {
+        expect(p.parse(String(n))).toBeUndefined();
+      }),
+    );
   });
 
   it('fuzz: a number parser returns a finite number above the bound or nothing, and round-trips numbers', () => {
@@ -71,9 +75,12 @@ describe('env parsers', () => {
 
   it('fuzz: no parser throws on any text', () => {
     const parsers = envOverrides.map((e) => e.parser);
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (raw) => {
-      parsers.forEach((p) => p.parse(raw));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (raw) => {
+        parsers.forEach((p) => p.parse(raw));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -45,14 +45,20 @@ describe('layering', () => {
   });
 
   it('global ccc.json < project config < env < flags, and sources name the winner of each leaf', async () => {
-    const globalFile = t.write('home/.claude/ccc.json', JSON.stringify({
-      supervisor: { max_iterations: 5, timeout_seconds: 100, log_level: 'warn', completion_marker: 'G' },
-      providers: { glm: { env: { ANTHROPIC_BASE_URL: 'https://glm' } } },
-    }));
-    const projectFile = t.write('work/project/.cccrc.json', JSON.stringify({
-      supervisor: { max_iterations: 6, timeout_seconds: 200, checkers: ['rule', { use: 'hook', command: 'x' }] },
-      providers: { glm: { env: { ANTHROPIC_AUTH_TOKEN: 'tok' } } },
-    }));
+    const globalFile = t.write(
+      'home/.claude/ccc.json',
+      JSON.stringify({
+        supervisor: { max_iterations: 5, timeout_seconds: 100, log_level: 'warn', completion_marker: 'G' },
+        providers: { glm: { env: { ANTHROPIC_BASE_URL: 'https://glm' } } },
+      }),
+    );
+    const projectFile = t.write(
+      'work/project/.cccrc.json',
+      JSON.stringify({
+        supervisor: { max_iterations: 6, timeout_seconds: 200, checkers: ['rule', { use: 'hook', command: 'x' }] },
+        providers: { glm: { env: { ANTHROPIC_AUTH_TOKEN: 'tok' } } },
+      }),
+    );
     const r = await loadConfig({
       cwd: t.project,
       env: { ...t.env, CCC_SUPERVISOR_MAX_ITERATIONS: '7', CCC_SUPERVISOR_TIMEOUT_SECONDS: '300' },
@@ -149,14 +155,17 @@ describe('project config files', () => {
   });
 
   it('loads ccc.config.ts with TypeScript syntax through jiti (no TypeScript compiler API)', async () => {
-    const file = t.write('work/project/ccc.config.ts', [
-      "import type { UserConfig } from 'ccc-supervisor';",
-      'interface Local { n: number }',
-      'const local: Local = { n: 12 };',
-      'enum Level { Debug = "debug" }',
-      'const config: UserConfig = { supervisor: { max_iterations: local.n as number, log_level: Level.Debug } };',
-      'export default config;',
-    ].join('\n'));
+    const file = t.write(
+      'work/project/ccc.config.ts',
+      [
+        "import type { UserConfig } from 'ccc-supervisor';",
+        'interface Local { n: number }',
+        'const local: Local = { n: 12 };',
+        'enum Level { Debug = "debug" }',
+        'const config: UserConfig = { supervisor: { max_iterations: local.n as number, log_level: Level.Debug } };',
+        'export default config;',
+      ].join('\n'),
+    );
     const r = await loadConfig({ cwd: t.project, env: t.env });
     expect(r.files.project).toBe(file);
     expect(r.config.supervisor.max_iterations).toBe(12);
@@ -168,7 +177,10 @@ describe('project config files', () => {
     t.write('work/project/ccc.config.ts', `import { defineConfig } from ${JSON.stringify(src)};\nexport default defineConfig({ observer: { port: 4711 } });\n`);
     expect((await loadConfig({ cwd: t.project, env: t.env })).config.observer.port).toBe(4711);
 
-    t.write('work/other/ccc.config.mts', "import { defineConfig } from 'ccc-supervisor';\nexport default defineConfig({ observer: { port: 4712 } as const });\n");
+    t.write(
+      'work/other/ccc.config.mts',
+      "import { defineConfig } from 'ccc-supervisor';\nexport default defineConfig({ observer: { port: 4712 } as const });\n",
+    );
     expect((await loadConfig({ cwd: path.join(t.root, 'work', 'other'), env: t.env })).config.observer.port).toBe(4712);
   });
 
@@ -184,7 +196,9 @@ describe('project config files', () => {
     t.write('work/project/.cccrc.json', '{}');
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error).toMatchObject({ code: 'CONFIG_INVALID', exitCode: 2 });
-    expect(error.message).toBe(`Two project config files in ${t.project}: ccc.config.mjs and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.`);
+    expect(error.message).toBe(
+      `Two project config files in ${t.project}: ccc.config.mjs and .cccrc.json. ccc reads exactly one; merge them into one file and delete the other.`,
+    );
     t.write('work/project/package.json', JSON.stringify({ name: 'p', ccc: {} }));
     expect((await rejection(loadConfig({ cwd: t.project, env: t.env }))).message).toContain('ccc.config.mjs and .cccrc.json and package.json');
   });
@@ -225,11 +239,13 @@ describe('errors', () => {
 
   it('reports every problem, naming the layer of each', async () => {
     const globalFile = t.write('home/.claude/ccc.json', JSON.stringify({ observer: { port: 70000 } }));
-    const error = await rejection(loadConfig({
-      cwd: t.project,
-      env: t.env,
-      flags: { supervisor: { log_level: 'loud' as never, checkers: ['claude', { nope: 1 } as never] } },
-    }));
+    const error = await rejection(
+      loadConfig({
+        cwd: t.project,
+        env: t.env,
+        flags: { supervisor: { log_level: 'loud' as never, checkers: ['claude', { nope: 1 } as never] } },
+      }),
+    );
     const lines = error.message.split('\n');
     expect(lines).toContain('Invalid configuration: supervisor.log_level = "loud" (from command-line flag): must be one of "debug", "info", "warn", "error".');
     expect(lines).toContain(`Invalid configuration: observer.port = 70000 (from ${globalFile}): must be an integer from 0 to 65535.`);
@@ -237,11 +253,14 @@ describe('errors', () => {
   });
 
   it('an unknown key is an error with a suggestion; providers, settings and checker options stay open', async () => {
-    const file = t.write('home/.claude/ccc.json', JSON.stringify({
-      supervisor: { max_iteration: 3, checkers: [{ use: 'rule', commands: ['npm test'], anything: true }] },
-      settings: { whatever: { deep: 1 } },
-      providers: { x: { env: { A: 'b' }, note: 'free' } },
-    }));
+    const file = t.write(
+      'home/.claude/ccc.json',
+      JSON.stringify({
+        supervisor: { max_iteration: 3, checkers: [{ use: 'rule', commands: ['npm test'], anything: true }] },
+        settings: { whatever: { deep: 1 } },
+        providers: { x: { env: { A: 'b' }, note: 'free' } },
+      }),
+    );
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
@@ -250,7 +269,10 @@ describe('errors', () => {
   });
 
   it('a bad item of a list or of an env map is named by its own path', async () => {
-    const file = t.write('work/project/.cccrc.json', JSON.stringify({ claude: { args: ['--verbose', 5] }, providers: { x: { env: { A: 1 } } }, supervisor: { checkers: [{ use: '' }] } }));
+    const file = t.write(
+      'work/project/.cccrc.json',
+      JSON.stringify({ claude: { args: ['--verbose', 5] }, providers: { x: { env: { A: 1 } } }, supervisor: { checkers: [{ use: '' }] } }),
+    );
     const lines = (await rejection(loadConfig({ cwd: t.project, env: t.env }))).message.split('\n');
     expect(lines).toEqual([
       `Invalid configuration: claude.args[1] = 5 (from ${file}): must be a string.`,
@@ -268,7 +290,11 @@ describe('errors', () => {
           return Number.isSafeInteger(config.supervisor.max_iterations) && config.supervisor.max_iterations >= 1;
         } catch (error) {
           const e = error as { code?: string; message: string };
-          return e.code === 'CONFIG_INVALID' && e.message.startsWith('Invalid configuration: supervisor.max_iterations = ') && e.message.endsWith('must be an integer >= 1.');
+          return (
+            e.code === 'CONFIG_INVALID' &&
+            e.message.startsWith('Invalid configuration: supervisor.max_iterations = ') &&
+            e.message.endsWith('must be an integer >= 1.')
+          );
         }
       }),
     );

@@ -23,9 +23,7 @@ function ownCopy(input: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-const layersArb = fc.array(tree, { minLength: 1, maxLength: 5 }).map((configs) =>
-  configs.map((config, i): LayerInput => ({ layer: LAYERS[i]!, config })),
-);
+const layersArb = fc.array(tree, { minLength: 1, maxLength: 5 }).map((configs) => configs.map((config, i): LayerInput => ({ layer: LAYERS[i]!, config })));
 
 describe('mergeLayers', () => {
   it('merges objects deeply and replaces arrays', () => {

@@ -17,7 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const writeConfig = (n: number) => fs.writeFileSync(path.join(t.project, 'ccc.config.ts'), `const n: number = ${n};\nexport default { supervisor: { max_iterations: n } };\n`);
+const writeConfig = (n: number) =>
+  fs.writeFileSync(path.join(t.project, 'ccc.config.ts'), `const n: number = ${n};\nexport default { supervisor: { max_iterations: n } };\n`);
 
 describe('TypeScript config transpile cache', () => {
   it('loads through the cache, reads an edit at once, and keeps the cache private', async () => {

@@ -64,12 +64,17 @@ describe('ccc doctor', () => {
     world = makeClaudeWorld();
     writeSupervisorPrompt(world);
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'node test.js' } }));
-    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: ['claude', { use: 'rule', commands: ['make lint'] }], reviewer: { allow: ['Bash(npm run e2e:*)'] } } }));
+    fs.writeFileSync(
+      path.join(world.cwd, '.cccrc.json'),
+      JSON.stringify({ supervisor: { checkers: ['claude', { use: 'rule', commands: ['make lint'] }], reviewer: { allow: ['Bash(npm run e2e:*)'] } } }),
+    );
     expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
     const { code, check } = await doctorJson();
     expect(code).toBe(0);
     expect(check('stop-hook')).toMatchObject({ status: 'ok', detail: `installed in ${path.join(world.claudeDir, 'settings.json')}` });
     expect(check('test-command').detail).toBe(`npm test (package.json has a test script) in ${world.cwd}; the reviewer may run it`);
-    expect(check('reviewer').detail).toMatch(/; npm test \(detected: package\.json has a test script \(no arguments: .*\)\); make lint \(a rule checker runs it\); npm run e2e … \(supervisor\.reviewer\.allow: Bash\(npm run e2e:\*\)\)$/);
+    expect(check('reviewer').detail).toMatch(
+      /; npm test \(detected: package\.json has a test script \(no arguments: .*\)\); make lint \(a rule checker runs it\); npm run e2e … \(supervisor\.reviewer\.allow: Bash\(npm run e2e:\*\)\)$/,
+    );
   });
 });

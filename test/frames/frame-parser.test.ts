@@ -55,10 +55,18 @@ describe('parseFrameLine', () => {
 
   it('never throws, whatever the line (fuzz)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.json(), fc.uint8Array().map((b) => Buffer.from(b).toString('utf8'))), (line) => {
-        const parsed = parseFrameLine(line);
-        expect('frame' in parsed || 'error' in parsed).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.json(),
+          fc.uint8Array().map((b) => Buffer.from(b).toString('utf8')),
+        ),
+        (line) => {
+          const parsed = parseFrameLine(line);
+          expect('frame' in parsed || 'error' in parsed).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -131,7 +139,10 @@ describe('frames$', () => {
         const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''));
         const whole = await framesOf([bytes]);
         const cuts = [...new Set(points.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks = [0, ...cuts, bytes.length].slice(1).map((end, i, all) => bytes.subarray(i === 0 ? 0 : all[i - 1], end)).filter((c) => c.length > 0);
+        const chunks = [0, ...cuts, bytes.length]
+          .slice(1)
+          .map((end, i, all) => bytes.subarray(i === 0 ? 0 : all[i - 1], end))
+          .filter((c) => c.length > 0);
         const chunked = await framesOf(chunks);
         expect(chunked.frames).toEqual(whole.frames);
         expect(chunked.logger.warnings).toEqual(whole.logger.warnings);

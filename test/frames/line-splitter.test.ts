@@ -60,7 +60,12 @@ describe('splitLines', () => {
         expect(await collect([bytes], max)).toEqual(expected);
         expect(await collect(cut(bytes, points), max)).toEqual(expected);
         // One byte at a time splits every UTF-8 character and every \r\n.
-        expect(await collect([...bytes].map((b) => Buffer.from([b])), max)).toEqual(expected);
+        expect(
+          await collect(
+            [...bytes].map((b) => Buffer.from([b])),
+            max,
+          ),
+        ).toEqual(expected);
       }),
       { numRuns: 300 },
     );

@@ -26,7 +26,10 @@ interface ChildReport {
 /** 1000 frames, a binary line, a truncated line, one huge frame line, 1000 frames. */
 function writeTranscript(file: string, hugeBytes: number) {
   const fd = fs.openSync(file, 'w');
-  const frames = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text: `hello ${i}` }] } })).join('\n') + '\n';
+  const frames =
+    Array.from({ length: 1000 }, (_, i) =>
+      JSON.stringify({ type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text: `hello ${i}` }] } }),
+    ).join('\n') + '\n';
   fs.writeSync(fd, frames);
   fs.writeSync(fd, Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x0a]));
   fs.writeSync(fd, '{"type":"user","message":{"content":"cut short\n');

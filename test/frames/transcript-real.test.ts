@@ -48,13 +48,29 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } };
     const run = await runProcess(
       claudeBin,
-      ['-p', 'please do the thing', '--session-id', sessionId, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)],
+      [
+        '-p',
+        'please do the thing',
+        '--session-id',
+        sessionId,
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--allowedTools',
+        'Bash',
+        '--settings',
+        JSON.stringify(settings),
+      ],
       { cwd: world.cwd, env: world.env },
     );
     expect(run.code, run.stderr).toBe(0);
 
     // The hook names the file transcriptPath predicts.
-    const hookCalls = fs.readFileSync(hookInput, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+    const hookCalls = fs
+      .readFileSync(hookInput, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l));
     expect(hookCalls).toHaveLength(2);
     expect(hookCalls[0].transcript_path).toBe(file);
 
@@ -63,7 +79,11 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     expect(summary.lastAssistantText).toBe('Done after feedback');
 
     // The shapes, as written.
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const users = lines.filter((l) => l.type === 'user');
     expect(users.map((u) => [u.isMeta ?? false, u.message.content])).toEqual([
       [false, 'please do the thing'],

@@ -70,34 +70,39 @@ describe('the input recorder', () => {
 
   it('accounts for every typed byte: recorded, or counted in a marker at the place it was cut', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.uint8Array({ minLength: 1, maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 0, max: 30 }), async (chunks, bound, bindAt) => {
-        const written: Buffer[] = [];
-        const recorder = new InputRecorder({ maxWaitingBytes: bound, append: async (_f, data) => void written.push(data) });
-        const expected: Buffer[] = [];
-        let waiting = 0;
-        let cut = 0;
-        chunks.forEach((chunk, i) => {
-          if (i === bindAt) recorder.bind(file);
-          recorder.record(Buffer.from(chunk));
-          if (i < bindAt && waiting + chunk.length > bound) cut += chunk.length;
-          else if (i < bindAt) {
-            if (cut) expected.push(Buffer.from(cutMarker(cut, bound)));
-            waiting += chunk.length + (cut ? cutMarker(cut, bound).length : 0);
-            cut = 0;
-            expected.push(Buffer.from(chunk));
-          }
-        });
-        if (bindAt >= chunks.length) recorder.bind(file);
-        await recorder.flush();
-        const log = Buffer.concat(written).toString('latin1');
-        const typed = Buffer.concat(chunks.map((c) => Buffer.from(c))).length;
-        const markers = [...log.matchAll(/\n\[ccc: (\d+) bytes of typed input not recorded here: [^\]]*\]\n/g)];
-        const missing = markers.reduce((sum, m) => sum + Number(m[1]), 0);
-        const recorded = log.length - markers.reduce((sum, m) => sum + m[0].length, 0);
-        expect(recorded + missing).toBe(typed);
-        // What was held before the session was known comes first, in order.
-        expect(log.startsWith(Buffer.concat(expected).toString('latin1'))).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 40 }), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 30 }),
+        async (chunks, bound, bindAt) => {
+          const written: Buffer[] = [];
+          const recorder = new InputRecorder({ maxWaitingBytes: bound, append: async (_f, data) => void written.push(data) });
+          const expected: Buffer[] = [];
+          let waiting = 0;
+          let cut = 0;
+          chunks.forEach((chunk, i) => {
+            if (i === bindAt) recorder.bind(file);
+            recorder.record(Buffer.from(chunk));
+            if (i < bindAt && waiting + chunk.length > bound) cut += chunk.length;
+            else if (i < bindAt) {
+              if (cut) expected.push(Buffer.from(cutMarker(cut, bound)));
+              waiting += chunk.length + (cut ? cutMarker(cut, bound).length : 0);
+              cut = 0;
+              expected.push(Buffer.from(chunk));
+            }
+          });
+          if (bindAt >= chunks.length) recorder.bind(file);
+          await recorder.flush();
+          const log = Buffer.concat(written).toString('latin1');
+          const typed = Buffer.concat(chunks.map((c) => Buffer.from(c))).length;
+          const markers = [...log.matchAll(/\n\[ccc: (\d+) bytes of typed input not recorded here: [^\]]*\]\n/g)];
+          const missing = markers.reduce((sum, m) => sum + Number(m[1]), 0);
+          const recorded = log.length - markers.reduce((sum, m) => sum + m[0].length, 0);
+          expect(recorded + missing).toBe(typed);
+          // What was held before the session was known comes first, in order.
+          expect(log.startsWith(Buffer.concat(expected).toString('latin1'))).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -5,7 +5,8 @@ import { AGENT_STATUSES, checkAgentOutput, parseAgentOutput } from '../../src/ka
 
 describe('checkAgentOutput', () => {
   it('accepts {status, message} with any of the four statuses, extra keys allowed', () => {
-    for (const status of AGENT_STATUSES) expect(checkAgentOutput({ status, message: 'm', extra: 1 }, 'task')).toEqual({ ok: true, output: { status, message: 'm' } });
+    for (const status of AGENT_STATUSES)
+      expect(checkAgentOutput({ status, message: 'm', extra: 1 }, 'task')).toEqual({ ok: true, output: { status, message: 'm' } });
   });
 
   it.each([
@@ -37,10 +38,20 @@ describe('parseAgentOutput', () => {
   const valid = fc.record({ status: fc.constantFrom(...AGENT_STATUSES), message: fc.string() });
 
   it('prefers valid structured output, else finds the answer in the text', () => {
-    expect(parseAgentOutput({ structuredOutput: { status: 'ok', message: 'a' }, resultText: '{"status":"error","message":"b"}' }, 'task')).toMatchObject({ output: { message: 'a' } });
-    expect(parseAgentOutput({ structuredOutput: { status: 'nope' }, resultText: 'Done.\n```json\n{"status":"ok","message":"b"}\n```\nBye' }, 'task')).toMatchObject({ output: { message: 'b' } });
-    expect(parseAgentOutput({ structuredOutput: { status: 'nope' }, resultText: 'no json' }, 'task')).toMatchObject({ ok: false, issue: expect.stringContaining('"status" is "nope"') });
-    expect(parseAgentOutput({ resultText: 'I wrote {"status": "done"} somewhere' }, 'task')).toMatchObject({ ok: false, issue: expect.stringContaining('"status" is "done"') });
+    expect(parseAgentOutput({ structuredOutput: { status: 'ok', message: 'a' }, resultText: '{"status":"error","message":"b"}' }, 'task')).toMatchObject({
+      output: { message: 'a' },
+    });
+    expect(
+      parseAgentOutput({ structuredOutput: { status: 'nope' }, resultText: 'Done.\n```json\n{"status":"ok","message":"b"}\n```\nBye' }, 'task'),
+    ).toMatchObject({ output: { message: 'b' } });
+    expect(parseAgentOutput({ structuredOutput: { status: 'nope' }, resultText: 'no json' }, 'task')).toMatchObject({
+      ok: false,
+      issue: expect.stringContaining('"status" is "nope"'),
+    });
+    expect(parseAgentOutput({ resultText: 'I wrote {"status": "done"} somewhere' }, 'task')).toMatchObject({
+      ok: false,
+      issue: expect.stringContaining('"status" is "done"'),
+    });
     expect(parseAgentOutput({ resultText: '   ' }, 'task')).toEqual({ ok: false, issue: 'the answer is empty' });
     expect(parseAgentOutput({ resultText: 'All done!' }, 'task')).toEqual({ ok: false, issue: 'the answer holds no JSON object' });
   });

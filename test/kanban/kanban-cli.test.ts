@@ -90,12 +90,16 @@ describe('ccc kanban', () => {
     const log = read(world, 'SUPERVISOR_LOG.md');
     expect(log.match(/^### \[\d{4}-\d\d-\d\dT[\d:.]+Z\] Retry Event$/gm)).toHaveLength(1);
     expect(log).toMatch(/^## Supervisor Log\n\n### \[/);
-    expect(log).toContain('**Agent:** Implementor  \n**Task:** tasks/001-parse.md  \n**Attempt:** 1/3  \n**Issue:** Invalid output format: the answer holds no JSON object\n');
+    expect(log).toContain(
+      '**Agent:** Implementor  \n**Task:** tasks/001-parse.md  \n**Attempt:** 1/3  \n**Issue:** Invalid output format: the answer holds no JSON object\n',
+    );
     expect(log).toContain('**Expected:**\n```json\n{\n  "type": "object"');
     expect(log).toContain('**Received:**\n```text\nAll done, the parser works!\n```');
     expect(log).toContain('**Action:** Rescheduling with exact same parameters');
     // The progress on stderr numbers that retry as the log does.
-    expect(run.stderr).toMatch(/ccc kanban: tasks\/001-parse\.md · Implementor · Invalid output format: the answer holds no JSON object; retry 1\/3 with the same input \(SUPERVISOR_LOG\.md\) \(\d/);
+    expect(run.stderr).toMatch(
+      /ccc kanban: tasks\/001-parse\.md · Implementor · Invalid output format: the answer holds no JSON object; retry 1\/3 with the same input \(SUPERVISOR_LOG\.md\) \(\d/,
+    );
     expect(run.stderr).toContain('ccc kanban: tasks/001-parse.md · Implementor · retry 1/3 …\n');
     expect(YAML.parse(read(world, 'kanban.yaml')).phase).toBe('complete');
   });
@@ -123,8 +127,10 @@ describe('ccc kanban', () => {
     expect(after).toEqual(before);
   });
 
-  it('stops with exit 5 and the agent\'s message when an agent is blocked', async () => {
-    await setup((info) => (info.role === 'Manager' ? manager(info) : answer({ status: 'blocked', message: 'BLOCKED-42: the API key for the parser service is missing' })));
+  it("stops with exit 5 and the agent's message when an agent is blocked", async () => {
+    await setup((info) =>
+      info.role === 'Manager' ? manager(info) : answer({ status: 'blocked', message: 'BLOCKED-42: the API key for the parser service is missing' }),
+    );
     const before = snapshot(world.cwd);
     const run = await runCcc(world, ['kanban', 'kanban.yaml']);
     expect(run.code).toBe(5);
@@ -137,9 +143,15 @@ describe('ccc kanban', () => {
     await setup(() => answer({ status: 'ok', message: 'should never run' }));
     const cases: Array<{ files?: Record<string, string>; remove?: string; error: RegExp }> = [
       { files: { 'kanban.yaml': 'phase: execute\ncurrent: [unclosed\n' }, error: /The kanban file kanban\.yaml is not valid YAML/ },
-      { files: { 'kanban.yaml': 'phase: shipping\ncurrent: null\ntasks: []\n' }, error: /The kanban file kanban\.yaml has phase "shipping"; use one of design, plan/ },
+      {
+        files: { 'kanban.yaml': 'phase: shipping\ncurrent: null\ntasks: []\n' },
+        error: /The kanban file kanban\.yaml has phase "shipping"; use one of design, plan/,
+      },
       { remove: 'tasks/001-parse.md', error: /The task file tasks\/001-parse\.md \(current in kanban\.yaml\) does not exist/ },
-      { files: { 'tasks/001-parse.md': task('parse', 'Tester') }, error: /The task file tasks\/001-parse\.md names the unknown role "Tester" in its header; use one of Architect, Manager, Implementor/ },
+      {
+        files: { 'tasks/001-parse.md': task('parse', 'Tester') },
+        error: /The task file tasks\/001-parse\.md names the unknown role "Tester" in its header; use one of Architect, Manager, Implementor/,
+      },
     ];
     for (const { files, remove, error } of cases) {
       writeProject(world, { ...PROJECT, ...files });
@@ -157,11 +169,15 @@ describe('ccc kanban', () => {
     await setup(() => answer({ status: 'ok', message: 'should never run' }));
     const flag = await runCcc(world, ['kanban', 'kanban.yaml', '--roles-dir', 'rolez']);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain('The roles directory rolez (--roles-dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or leave out --roles-dir to use the built-in role prompts.');
+    expect(flag.stderr).toContain(
+      'The roles directory rolez (--roles-dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or leave out --roles-dir to use the built-in role prompts.',
+    );
     writeProject(world, { '.cccrc.json': JSON.stringify({ kanban: { roles_dir: 'rolez' } }) });
     const setting = await runCcc(world, ['kanban', 'kanban.yaml']);
     expect(setting.code).toBe(2);
-    expect(setting.stderr).toContain('The roles directory rolez (kanban.roles_dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or remove kanban.roles_dir from the project config file (ccc config shows which) to use the built-in role prompts.');
+    expect(setting.stderr).toContain(
+      'The roles directory rolez (kanban.roles_dir) does not exist. Create it with Architect.md, Manager.md and Implementor.md, or remove kanban.roles_dir from the project config file (ccc config shows which) to use the built-in role prompts.',
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -172,7 +188,9 @@ describe('ccc kanban', () => {
     });
     // No claude: the run ends at that check, after the warnings.
     const run = await runCcc(world, ['kanban', 'kanban.yaml'], { env: { CCC_CLAUDE: path.join(world.root, 'no-such-claude') } });
-    expect(run.stderr).toContain('ccc kanban: warning: kanban.yaml: current "tasks/001-parse.md" is not one of its tasks; the Manager gets a task list without it.');
+    expect(run.stderr).toContain(
+      'ccc kanban: warning: kanban.yaml: current "tasks/001-parse.md" is not one of its tasks; the Manager gets a task list without it.',
+    );
     expect(run.stderr).toContain('ccc kanban: warning: kanban.yaml: tasks lists "tasks/003-gone.md" (tasks/003-gone.md), which is not a file.\n');
     expect(run.code).toBe(2);
     expect(server.requests).toHaveLength(0);
@@ -181,14 +199,17 @@ describe('ccc kanban', () => {
   it('--supervise: an Implementor answer goes through the checker before the Manager sees it', async () => {
     const FEEDBACK = 'FEEDBACK-K9: the parser has no tests';
     let reviews = 0;
-    await setup((info) => {
-      if (info.role === 'Reviewer') {
-        reviews += 1;
-        return { verdict: reviews === 1 ? { completed: false, feedback: FEEDBACK } : { completed: true, feedback: 'verified' } };
-      }
-      if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
-      return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
-    }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
+    await setup(
+      (info) => {
+        if (info.role === 'Reviewer') {
+          reviews += 1;
+          return { verdict: reviews === 1 ? { completed: false, feedback: FEEDBACK } : { completed: true, feedback: 'verified' } };
+        }
+        if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+        return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
+      },
+      { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' },
+    );
     const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise']);
     expect(run.stderr).toContain('ccc kanban: kanban.yaml (supervised: every Implementor answer is reviewed)');
     // Every line on stderr says it is ccc's.
@@ -196,7 +217,13 @@ describe('ccc kanban', () => {
     expect(run.code).toBe(0);
 
     const order = firstRequests(server.requests).map((r) => agentOf(r));
-    expect(order.map((c) => `${c.role}${c.feedback ? ' (feedback)' : ''}`)).toEqual(['Implementor', 'Reviewer', 'Implementor (feedback)', 'Reviewer', 'Manager']);
+    expect(order.map((c) => `${c.role}${c.feedback ? ' (feedback)' : ''}`)).toEqual([
+      'Implementor',
+      'Reviewer',
+      'Implementor (feedback)',
+      'Reviewer',
+      'Manager',
+    ]);
     const resumed = firstRequests(server.requests)[2]!;
     expect(resumed.lastUserText).toContain(FEEDBACK);
     // Resumed in the Implementor's own session: the conversation still holds its task.
@@ -206,15 +233,20 @@ describe('ccc kanban', () => {
 
   it('--supervise at the iteration limit stops before an Implementor run nothing would review (exit 3, logged)', async () => {
     let reviews = 0;
-    await setup((info) => {
-      if (info.role === 'Reviewer') {
-        reviews += 1;
-        // The first feedback carries a title-setting escape sequence, which must not reach the terminal.
-        return { verdict: { completed: false, feedback: `FEEDBACK-L${reviews}: the parser still has no tests${reviews === 1 ? '\u001b]0;pwned\u0007' : ''}` } };
-      }
-      if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
-      return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
-    }, { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' });
+    await setup(
+      (info) => {
+        if (info.role === 'Reviewer') {
+          reviews += 1;
+          // The first feedback carries a title-setting escape sequence, which must not reach the terminal.
+          return {
+            verdict: { completed: false, feedback: `FEEDBACK-L${reviews}: the parser still has no tests${reviews === 1 ? '\u001b]0;pwned\u0007' : ''}` },
+          };
+        }
+        if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+        return answer({ status: 'ok', message: info.feedback ? 'added the tests' : 'parser written' });
+      },
+      { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' },
+    );
     const before = read(world, 'kanban.yaml');
     const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '2' } });
     expect(run.code, run.stderr).toBe(3);
@@ -228,7 +260,9 @@ describe('ccc kanban', () => {
     expect(run.stderr).toContain('FEEDBACK-L1: the parser still has no tests');
     expect(run.stderr).not.toContain('\u001b');
     const log = read(world, 'SUPERVISOR_LOG.md');
-    expect(log).toMatch(/^## Supervisor Log\n\n### \[[^\]]+\] Review Limit Event\n\n\*\*Agent:\*\* Implementor {2}\n\*\*Task:\*\* tasks\/001-parse\.md {2}\n\*\*Reviews:\*\* 2\/2 {2}\n/);
+    expect(log).toMatch(
+      /^## Supervisor Log\n\n### \[[^\]]+\] Review Limit Event\n\n\*\*Agent:\*\* Implementor {2}\n\*\*Task:\*\* tasks\/001-parse\.md {2}\n\*\*Reviews:\*\* 2\/2 {2}\n/,
+    );
     expect(log).toContain('**Last feedback:**\n```text\nFEEDBACK-L2: the parser still has no tests\n```');
     expect(log).toContain('**Action:** Stopped the workflow before running the Implementor again');
     expect(read(world, 'kanban.yaml')).toBe(before);

@@ -66,7 +66,12 @@ describe('ccc kanban after a crash', () => {
     const third = await runCcc(world, ['kanban', 'kanban.yaml']);
     expect(third.code).toBe(0);
     expect(YAML.parse(read(world, 'kanban.yaml'))).toEqual({ phase: 'complete', current: null, tasks: TASKS });
-    expect(completed).toEqual(['Implementor tasks/001-parse.md', 'Manager tasks/001-parse.md', 'Implementor tasks/002-format.md', 'Manager tasks/002-format.md']);
+    expect(completed).toEqual([
+      'Implementor tasks/001-parse.md',
+      'Manager tasks/001-parse.md',
+      'Implementor tasks/002-format.md',
+      'Manager tasks/002-format.md',
+    ]);
   });
 
   it('Ctrl-C stops the running agent and exits 130 with the kanban file as it was; a rerun finishes', async () => {

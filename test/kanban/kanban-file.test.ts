@@ -48,7 +48,7 @@ describe('writes through a symlink', () => {
     expect(fs.readFileSync(path.join(root, 'logs', 'supervisor.md'), 'utf8')).toBe('## Supervisor Log\n\n### one\n\n### two\n');
   });
 
-  it('resolves chains of links, relative to each link\'s own directory, and refuses a loop', async () => {
+  it("resolves chains of links, relative to each link's own directory, and refuses a loop", async () => {
     const root = setup();
     fs.mkdirSync(path.join(root, 'a'));
     fs.symlinkSync('../b.yaml', path.join(root, 'a', 'first.yaml'));

@@ -3,9 +3,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { isCccError } from '../../src/errors.js';
-import { formatKanban, KANBAN_PHASES, kanbanFormatOf, parseKanban, updateKanbanText, type Kanban, type KanbanChanges, type KanbanFormat } from '../../src/kanban/kanban-format.js';
+import {
+  formatKanban,
+  KANBAN_PHASES,
+  kanbanFormatOf,
+  parseKanban,
+  updateKanbanText,
+  type Kanban,
+  type KanbanChanges,
+  type KanbanFormat,
+} from '../../src/kanban/kanban-format.js';
 
-const BOMB = ['a: &a [x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd', 'e'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcd'[i]}`).join(', ')}]`), 'phase: execute'].join('\n');
+const BOMB = [
+  'a: &a [x, x, x, x, x, x, x, x, x]',
+  ...['b', 'c', 'd', 'e'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcd'[i]}`).join(', ')}]`),
+  'phase: execute',
+].join('\n');
 const formats: KanbanFormat[] = ['json', 'yaml'];
 /** Paths as people write them, plus the characters that are special in YAML or JSON. */
 const taskPath = fc
@@ -79,11 +92,18 @@ describe('parseKanban', () => {
     }
     expect(isCccError(caught) && caught.code).toBe('KANBAN_INVALID');
     expect((caught as Error).message).toMatch(message);
-    expect((caught as Error).message).toMatch(/^The kanban file board\/kanban\.x .*Fix it \(the format is in the README, section "ccc kanban"\) and run ccc kanban again\.$/);
+    expect((caught as Error).message).toMatch(
+      /^The kanban file board\/kanban\.x .*Fix it \(the format is in the README, section "ccc kanban"\) and run ccc kanban again\.$/,
+    );
   });
 
   it('fails only with KANBAN_INVALID on arbitrary input, in both formats', () => {
-    const input = fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => YAML.stringify(v)), fc.string().map((s) => `phase: execute\ncurrent: ${s}\ntasks: [${s}]\n`));
+    const input = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.jsonValue().map((v) => YAML.stringify(v)),
+      fc.string().map((s) => `phase: execute\ncurrent: ${s}\ntasks: [${s}]\n`),
+    );
     fc.assert(
       fc.property(input, fc.constantFrom(...formats), (text, format) => {
         expectOnlyKanbanErrors(() => parseKanban(text, format, 'k'), 'k');
@@ -136,7 +156,9 @@ describe('updateKanbanText', () => {
     expect(updated).toContain('phase: execute # being built');
     expect(YAML.parse(updated)).toEqual({ phase: 'execute', current: null, tasks: ['a.md'], done_task: 'a.md' });
     const json = '{\n    "phase": "plan",\n    "current": "a.md",\n    "tasks": []\n}\n';
-    expect(updateKanbanText(json, 'json', { tasks: ['a.md'], done_task: null })).toBe('{\n    "phase": "plan",\n    "current": "a.md",\n    "tasks": [\n        "a.md"\n    ]\n}\n');
+    expect(updateKanbanText(json, 'json', { tasks: ['a.md'], done_task: null })).toBe(
+      '{\n    "phase": "plan",\n    "current": "a.md",\n    "tasks": [\n        "a.md"\n    ]\n}\n',
+    );
   });
 
   it('keeps the comment on every line it rewrites, and on every list entry that stays', () => {
@@ -177,7 +199,7 @@ describe('updateKanbanText', () => {
     const readme = [
       'phase: execute          # design | plan | execute | validate | complete',
       'current: tasks/002-parser.md   # the task to work on; null = nothing to do',
-      'tasks:                  # every task file, relative to the kanban file\'s directory',
+      "tasks:                  # every task file, relative to the kanban file's directory",
       '  - tasks/001-design.md',
       '  - tasks/002-parser.md  # the parser',
       '',

@@ -30,7 +30,9 @@ describe('lockKanban', () => {
     const lock = await lockKanban(kanban);
     const error = await lockKanban(kanban, { pid: process.pid + 1 }).catch((e: unknown) => e);
     expect(isCccError(error) && error.code).toBe('KANBAN_INVALID');
-    expect((error as Error).message).toMatch(new RegExp(`^Another ccc kanban \\(pid ${process.pid}, since .*\\) is running the workflow of kanban\\.yaml\\. Wait for it`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^Another ccc kanban \\(pid ${process.pid}, since .*\\) is running the workflow of kanban\\.yaml\\. Wait for it`),
+    );
     await lock.release();
     expect(fs.existsSync(lockFileOf(kanban.path))).toBe(false);
   });
@@ -63,7 +65,9 @@ describe('lockKanban', () => {
     const notes: string[] = [];
     const lock = await lockKanban(kanban, { onNote: (n) => notes.push(n) });
     expect(await exited).toBe('SIGTERM');
-    expect(notes).toEqual([expect.stringMatching(new RegExp(`^stopped the agent \\(pid ${agent.pid}\\) that the interrupted run \\(pid \\d+\\) left running$`))]);
+    expect(notes).toEqual([
+      expect.stringMatching(new RegExp(`^stopped the agent \\(pid ${agent.pid}\\) that the interrupted run \\(pid \\d+\\) left running$`)),
+    ]);
     expect(JSON.parse(fs.readFileSync(lock.file, 'utf8')).pid).toBe(process.pid);
     await lock.release();
   });

@@ -17,7 +17,10 @@ function errorOf(run: () => unknown): Error | undefined {
 
 describe('parseTaskHeader', () => {
   it('reads the role of the front matter, without regard to case', () => {
-    expect(parseTaskHeader('---\nrole: architect\ntitle: Design\n---\n# Design\n', 't.md')).toEqual({ role: 'Architect', fields: { role: 'architect', title: 'Design' } });
+    expect(parseTaskHeader('---\nrole: architect\ntitle: Design\n---\n# Design\n', 't.md')).toEqual({
+      role: 'Architect',
+      fields: { role: 'architect', title: 'Design' },
+    });
     expect(parseTaskHeader('\uFEFF---\r\nrole: Manager\r\n---\r\nbody', 't.md').role).toBe('Manager');
     expect(parseTaskHeader('---\nrole: Implementor\n...\nbody', 't.md').role).toBe('Implementor');
   });
@@ -43,17 +46,32 @@ describe('parseTaskHeader', () => {
 
   it('reads any role back from a generated header, whatever the body holds', () => {
     const body = fc.string().map((s) => `# Task\n${s}\n---\nrole: Tester\n---\n`);
-    const casing = fc.constantFrom((s: string) => s, (s: string) => s.toLowerCase(), (s: string) => s.toUpperCase());
+    const casing = fc.constantFrom(
+      (s: string) => s,
+      (s: string) => s.toLowerCase(),
+      (s: string) => s.toUpperCase(),
+    );
     fc.assert(
-      fc.property(fc.constantFrom(...ROLES), casing, fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 })), body, (role, caseOf, extra, rest) => {
-        const header = YAML.stringify({ ...extra, role: caseOf(role) });
-        expect(parseTaskHeader(`---\n${header}---\n${rest}`, 't.md').role).toBe(role);
-      }),
+      fc.property(
+        fc.constantFrom(...ROLES),
+        casing,
+        fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 })),
+        body,
+        (role, caseOf, extra, rest) => {
+          const header = YAML.stringify({ ...extra, role: caseOf(role) });
+          expect(parseTaskHeader(`---\n${header}---\n${rest}`, 't.md').role).toBe(role);
+        },
+      ),
     );
   });
 
   it('fails only with KANBAN_INVALID on arbitrary text', () => {
-    const text = fc.oneof(fc.string(), fc.string().map((s) => `---\n${s}`), fc.string().map((s) => `---\n${s}\n---\n`), fc.jsonValue().map((v) => `---\n${YAML.stringify(v)}---\n`));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string().map((s) => `---\n${s}`),
+      fc.string().map((s) => `---\n${s}\n---\n`),
+      fc.jsonValue().map((v) => `---\n${YAML.stringify(v)}---\n`),
+    );
     fc.assert(
       fc.property(text, (t) => {
         const error = errorOf(() => parseTaskHeader(t, 't.md'));

@@ -43,7 +43,10 @@ const managerNext = (call: AgentInvocation): FakeAgentAnswer => {
   return { output: { status: 'ok', message: 'next', tasks: TASKS, next_task: TASKS[TASKS.indexOf(done) + 1] ?? null } };
 };
 
-async function run(script: (call: AgentInvocation, index: number) => FakeAgentAnswer, options: { maxRetries?: number; signal?: AbortSignal; kanbanFile?: string } = {}) {
+async function run(
+  script: (call: AgentInvocation, index: number) => FakeAgentAnswer,
+  options: { maxRetries?: number; signal?: AbortSignal; kanbanFile?: string } = {},
+) {
   const runner = createFakeAgentRunner(script);
   const kanbanFile = options.kanbanFile ?? 'kanban.yaml';
   const kanban = fileRef(kanbanFile, dir);
@@ -55,7 +58,15 @@ async function run(script: (call: AgentInvocation, index: number) => FakeAgentAn
     cwd: dir,
     prompts,
     claudeArgs: ['--model', 'sonnet'],
-    call: { runner, maxRetries: options.maxRetries ?? 3, log: supervisorLog(kanban), progress, logger: silent, claudeCommand: 'claude', signal: options.signal },
+    call: {
+      runner,
+      maxRetries: options.maxRetries ?? 3,
+      log: supervisorLog(kanban),
+      progress,
+      logger: silent,
+      claudeCommand: 'claude',
+      signal: options.signal,
+    },
     progress,
     logger: silent,
   });
@@ -65,13 +76,15 @@ async function run(script: (call: AgentInvocation, index: number) => FakeAgentAn
 const readLog = () => fs.readFileSync(path.join(dir, 'SUPERVISOR_LOG.md'), 'utf8');
 
 describe('runWorkflow', () => {
-  it('routes by the role table, gives each agent 004\'s inputs, and persists the Manager\'s answer', async () => {
+  it("routes by the role table, gives each agent 004's inputs, and persists the Manager's answer", async () => {
     project(standard());
     const { outcome, calls, kanban } = await run((call) => (isReconcile(call) ? managerNext(call) : ok()));
     expect(outcome.exitCode).toBe(0);
     expect(calls.map((c) => `${roleOf(c)}${isReconcile(c) ? '*' : ''}`)).toEqual(['Implementor', 'Manager*', 'Architect', 'Manager*']);
     expect(calls[0]!.stdin).toContain('{\n  "task_file": "tasks/a.md",\n  "kanban_file": "kanban.yaml"\n}');
-    expect(calls[1]!.stdin).toContain('{\n  "kanban_file": "kanban.yaml",\n  "done_task": "tasks/a.md",\n  "tasks": [\n    "tasks/a.md",\n    "tasks/b.md"\n  ]\n}');
+    expect(calls[1]!.stdin).toContain(
+      '{\n  "kanban_file": "kanban.yaml",\n  "done_task": "tasks/a.md",\n  "tasks": [\n    "tasks/a.md",\n    "tasks/b.md"\n  ]\n}',
+    );
     for (const call of calls) {
       expect(call.args.slice(0, 5)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--json-schema']);
       expect(call.args.slice(-2)).toEqual(['--model', 'sonnet']);
@@ -83,7 +96,8 @@ describe('runWorkflow', () => {
   it('retries with the identical invocation, logging each retry, until the answer has the format', async () => {
     project(standard());
     const { outcome, calls } = await run(
-      (call, i) => (isReconcile(call) ? managerNext(call) : i === 0 ? { text: 'done!' } : i === 1 ? { exitCode: 1, stderr: 'boom\nAPI Error: 500 overloaded\n' } : ok()),
+      (call, i) =>
+        isReconcile(call) ? managerNext(call) : i === 0 ? { text: 'done!' } : i === 1 ? { exitCode: 1, stderr: 'boom\nAPI Error: 500 overloaded\n' } : ok(),
       { maxRetries: 2 },
     );
     expect(outcome.exitCode).toBe(0);
@@ -100,7 +114,12 @@ describe('runWorkflow', () => {
     project(standard());
     const before = fs.readFileSync(path.join(dir, 'kanban.yaml'), 'utf8');
     const { outcome, calls } = await run(() => ({ output: { status: 'finished' } }), { maxRetries: 1 });
-    expect(outcome).toEqual({ exitCode: 4, message: expect.stringMatching(/^The Implementor agent \(tasks\/a\.md\) did not answer in the required format after 1 retry: Invalid output format: "status" is "finished".*Every attempt is in SUPERVISOR_LOG\.md\.$/) });
+    expect(outcome).toEqual({
+      exitCode: 4,
+      message: expect.stringMatching(
+        /^The Implementor agent \(tasks\/a\.md\) did not answer in the required format after 1 retry: Invalid output format: "status" is "finished".*Every attempt is in SUPERVISOR_LOG\.md\.$/,
+      ),
+    });
     expect(calls).toHaveLength(2);
     expect(fs.readFileSync(path.join(dir, 'kanban.yaml'), 'utf8')).toBe(before);
     expect(readLog()).toMatch(/Retry Event[\s\S]*Failure Event[\s\S]*\*\*Attempts:\*\* 2 \(1 retries\)/);
@@ -121,7 +140,11 @@ describe('runWorkflow', () => {
       if (i === 2) {
         return {
           // The Manager edits the kanban: its new phase and a note of its own stay; its returned list and next task win.
-          effect: () => fs.writeFileSync(path.join(dir, 'kanban.yaml'), YAML.stringify({ phase: 'validate', current: 'x.md', tasks: ['x.md'], note: 'kept', done_task: TASKS[0] })),
+          effect: () =>
+            fs.writeFileSync(
+              path.join(dir, 'kanban.yaml'),
+              YAML.stringify({ phase: 'validate', current: 'x.md', tasks: ['x.md'], note: 'kept', done_task: TASKS[0] }),
+            ),
           output: { status: 'ok', message: 'm', tasks: [...TASKS, 'tasks/c.md'], next_task: TASKS[1] },
         };
       }
@@ -175,14 +198,14 @@ describe('runWorkflow', () => {
     expect(isCccError(error) && error.code).toBe('CLAUDE_NOT_FOUND');
   });
 
-  it('uses the project\'s role prompts from roles_dir over the built-in ones', async () => {
+  it("uses the project's role prompts from roles_dir over the built-in ones", async () => {
     project({ ...standard({ phase: 'design', current: TASKS[0], tasks: TASKS }), 'roles/architect.md': 'MY ARCHITECT RULES' });
     const { calls } = await run((call) => (isReconcile(call) ? { output: { status: 'ok', message: 'm', tasks: TASKS, next_task: null } } : ok()));
     expect(calls[0]!.stdin.startsWith('MY ARCHITECT RULES\n\n---\n\n## Your inputs')).toBe(true);
     expect(roleOf(calls[1]!)).toBe('Manager');
   });
 
-  it('resolves task paths against the kanban file\'s directory and gives agents paths from their working directory', async () => {
+  it("resolves task paths against the kanban file's directory and gives agents paths from their working directory", async () => {
     project(Object.fromEntries(Object.entries(standard()).map(([name, text]) => [`board/${name}`, text])));
     const { outcome, calls, kanban } = await run((call) => (isReconcile(call) ? managerNext(call) : ok()), { kanbanFile: 'board/kanban.yaml' });
     expect(outcome.exitCode).toBe(0);

@@ -6,7 +6,14 @@ describe('value text for messages and log lines', () => {
   it('shows JSON, and String() where JSON has none or fails', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    expect([jsonText({ a: [1] }), jsonText('x'), jsonText(undefined), jsonText(() => 1), jsonText(cycle), jsonText(1n)]).toEqual(['{"a":[1]}', '"x"', 'undefined', '() => 1', '[object Object]', '1']);
+    expect([jsonText({ a: [1] }), jsonText('x'), jsonText(undefined), jsonText(() => 1), jsonText(cycle), jsonText(1n)]).toEqual([
+      '{"a":[1]}',
+      '"x"',
+      'undefined',
+      '() => 1',
+      '[object Object]',
+      '1',
+    ]);
   });
 
   it('clips to at most max characters, the mark included', () => {
@@ -17,7 +24,15 @@ describe('value text for messages and log lines', () => {
   });
 
   it('names a kind for "expected …, got …"', () => {
-    expect([null, undefined, [1], () => 1, {}, 42, 'x'].map((v) => kindOf(v))).toEqual(['null', 'undefined', 'an array', 'a function', 'an object', 'number 42', 'string "x"']);
+    expect([null, undefined, [1], () => 1, {}, 42, 'x'].map((v) => kindOf(v))).toEqual([
+      'null',
+      'undefined',
+      'an array',
+      'a function',
+      'an object',
+      'number 42',
+      'string "x"',
+    ]);
     expect(kindOf(new Map(), 'a non-plain object')).toBe('a non-plain object');
   });
 });

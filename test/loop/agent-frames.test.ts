@@ -10,12 +10,16 @@ describe('the agent frames of the current session', () => {
     const ids = new Subject<string>();
     const tails = new Map<string, Subject<Frame>>();
     const opened: string[] = [];
-    const graph = agentFrames(ids, (id) => {
-      opened.push(id);
-      const tail = new Subject<Frame>();
-      tails.set(id, tail);
-      return tail;
-    }, size);
+    const graph = agentFrames(
+      ids,
+      (id) => {
+        opened.push(id);
+        const tail = new Subject<Frame>();
+        tails.set(id, tail);
+        return tail;
+      },
+      size,
+    );
     const seen: unknown[] = [];
     const sub = graph.frames$.subscribe((f) => seen.push(f.n));
     return { ids, tails, opened, graph, seen, sub };

@@ -29,7 +29,11 @@ describe('checker pipeline, end to end (headless)', () => {
     world?.cleanup();
   });
 
-  async function setup(config: Record<string, unknown>, agent: (r: RecordedRequest) => Reply, review: (r: RecordedRequest) => Reply = () => ({ verdict: { completed: true, feedback: 'ok' } })) {
+  async function setup(
+    config: Record<string, unknown>,
+    agent: (r: RecordedRequest) => Reply,
+    review: (r: RecordedRequest) => Reply = () => ({ verdict: { completed: true, feedback: 'ok' } }),
+  ) {
     server = await startModelServer((r) => (r.kind === 'review' ? review(r) : agent(r)));
     world = makeClaudeWorld({ modelUrl: server.url });
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
@@ -54,7 +58,9 @@ describe('checker pipeline, end to end (headless)', () => {
     await setup({ supervisor: { checkers: [{ use: 'rule', commands: [failing] }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/ccc: ✗ not complete \(rule, failed: .* \(exit 1\)\): The command .* failed with exit code 1\.\n(ccc: {3}│ .*\n)*ccc: {3}│ .*ERR-LINE-77: expected DONE\nccc: {3}│ 3 failed\n/);
+    expect(run.stderr).toMatch(
+      /ccc: ✗ not complete \(rule, failed: .* \(exit 1\)\): The command .* failed with exit code 1\.\n(ccc: {3}│ .*\n)*ccc: {3}│ .*ERR-LINE-77: expected DONE\nccc: {3}│ 3 failed\n/,
+    );
     expect(run.stderr).not.toContain('\u001b]0;owned');
     expect(server.byKind('agent')[1]!.lastUserText).toMatch(/ERR-LINE-77: expected DONE\n3 failed/);
   });
@@ -93,7 +99,9 @@ describe('checker pipeline, end to end (headless)', () => {
   });
 
   it('the no-progress breaker ends the loop with exit 3 and says so', async () => {
-    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['echo "3 tests failed in 0.$$s"; exit 1'] }], no_progress_limit: 3 } }, (r) => ({ text: `I think it works now (${r.index}).` }));
+    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['echo "3 tests failed in 0.$$s"; exit 1'] }], no_progress_limit: 3 } }, (r) => ({
+      text: `I think it works now (${r.index}).`,
+    }));
     const run = await runCcc(world, ['--supervisor', '-p', 'fix the tests']);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('no progress: the checker gave the same feedback 3 times in a row and the work tree did not change');
@@ -102,7 +110,11 @@ describe('checker pipeline, end to end (headless)', () => {
   });
 
   it('the cost cap ends the loop with exit 3 and says so', async () => {
-    await setup({ supervisor: { max_cost_usd: 0.000001 } }, (r) => ({ text: `answer ${r.index}` }), (r) => ({ verdict: { completed: false, feedback: `not yet #${r.index}` } }));
+    await setup(
+      { supervisor: { max_cost_usd: 0.000001 } },
+      (r) => ({ text: `answer ${r.index}` }),
+      (r) => ({ verdict: { completed: false, feedback: `not yet #${r.index}` } }),
+    );
     writeSupervisorPrompt(world);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
     expect(run.code).toBe(3);

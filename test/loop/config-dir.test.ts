@@ -37,7 +37,15 @@ describe('the config directory', () => {
     fs.mkdirSync(configDir);
   }
 
-  const namespaceEnv = () => ({ ...world.env, CCC_CONFIG_DIR: configDir, D: configDir, NODE: process.execPath, CCC: cccBin, OUT: path.join(world.root, 'out'), IMG: path.join(world.root, 'config.img') });
+  const namespaceEnv = () => ({
+    ...world.env,
+    CCC_CONFIG_DIR: configDir,
+    D: configDir,
+    NODE: process.execPath,
+    CCC: cccBin,
+    OUT: path.join(world.root, 'out'),
+    IMG: path.join(world.root, 'config.img'),
+  });
 
   /** ccc in a mount namespace of its own: `mounts` runs there first (with $D = the config dir). */
   function cccInNamespace(mounts: string, after = ':', onStart?: (pid: number) => void) {
@@ -100,7 +108,8 @@ describe('the config directory', () => {
       }
     };
     await setup((r) => {
-      if (r.kind === 'review') return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
+      if (r.kind === 'review')
+        return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
       if (r.index === 1) fill(); // after the first review was recorded, before the second
       return { text: `agent answer ${r.index}` };
     });
@@ -112,10 +121,22 @@ describe('the config directory', () => {
     expect(run.stderr).toMatch(/ccc: WARN: cannot write in .*ENOSPC.*CCC_CONFIG_DIR/);
     const saved = path.join(world.root, 'out', 'ccc');
     const files = fs.readdirSync(saved);
-    const state = fs.readFileSync(path.join(saved, files.find((f) => /^supervisor-.*\.json$/.test(f))!), 'utf8');
+    const state = fs.readFileSync(
+      path.join(
+        saved,
+        files.find((f) => /^supervisor-.*\.json$/.test(f))!,
+      ),
+      'utf8',
+    );
     expect(state).toBe(snapshot.state); // the last good state, whole
     expect(JSON.parse(state)).toMatchObject({ iteration: 1 });
-    const log = fs.readFileSync(path.join(saved, files.find((f) => /^supervisor-.*\.log$/.test(f))!), 'utf8');
+    const log = fs.readFileSync(
+      path.join(
+        saved,
+        files.find((f) => /^supervisor-.*\.log$/.test(f))!,
+      ),
+      'utf8',
+    );
     expect(log.startsWith(snapshot.log!)).toBe(true);
     for (const line of log.trimEnd().split('\n')) expect(line).toMatch(logLine);
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]); // no temp file left behind
@@ -163,7 +184,8 @@ describe('the config directory', () => {
   /** The agent's second turn comes after the first review was counted and its verdict saved: the fault strikes there. */
   function faultAfterFirstReview(fault: keyof typeof faults, inside: () => number): Scenario {
     return (r) => {
-      if (r.kind === 'review') return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
+      if (r.kind === 'review')
+        return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
       if (r.kind === 'agent' && r.index === 1) faults[fault](inside());
       return { text: `agent answer ${r.index}` };
     };
@@ -190,7 +212,15 @@ describe('the config directory', () => {
       expect(run.stderr).toContain('state in memory');
       expect(run.stderr).toContain('ccc: ✓ complete (claude');
       const { saved, files } = savedFiles();
-      const state = JSON.parse(fs.readFileSync(path.join(saved, files.find((f) => /^supervisor-.*\.json$/.test(f))!), 'utf8'));
+      const state = JSON.parse(
+        fs.readFileSync(
+          path.join(
+            saved,
+            files.find((f) => /^supervisor-.*\.json$/.test(f))!,
+          ),
+          'utf8',
+        ),
+      );
       expect(state).toMatchObject({ iteration: 1, last_verdict: { completed: false, feedback: 'add the tests' } }); // the last state the disk took
       expect(files.filter((f) => f.endsWith('.lock'))).toEqual([]);
       // The running-session record goes when the disk lets it (a full one does; a read-only one cannot).
@@ -222,7 +252,15 @@ describe('the config directory', () => {
       expect(screen).toContain(`${configDir}/ccc (${ERRNO[fault]}`);
       expect(screen).not.toMatch(/\n\s+at /);
       const { saved, files } = savedFiles();
-      const state = JSON.parse(fs.readFileSync(path.join(saved, files.find((f) => /^supervisor-.*\.json$/.test(f))!), 'utf8'));
+      const state = JSON.parse(
+        fs.readFileSync(
+          path.join(
+            saved,
+            files.find((f) => /^supervisor-.*\.json$/.test(f))!,
+          ),
+          'utf8',
+        ),
+      );
       expect(state).toMatchObject({ iteration: 1 });
       expect(files.filter((f) => f.endsWith('.lock'))).toEqual([]);
       expect(fs.readdirSync(path.join(saved, 'sessions'))).toHaveLength(fault === 'full' ? 0 : 1);

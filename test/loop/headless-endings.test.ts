@@ -27,7 +27,11 @@ describe('how a headless run ends', () => {
 
   /** `ccc --supervisor -p`, with a handle to signal it. */
   function start(args: string[] = []) {
-    const child = spawn(process.execPath, [cccBin, '--supervisor', ...args, '-p', 'do it'], { cwd: world.cwd, env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cccBin, '--supervisor', ...args, '-p', 'do it'], {
+      cwd: world.cwd,
+      env: world.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.resume();
@@ -45,7 +49,13 @@ describe('how a headless run ends', () => {
   for (const { signal, code, during } of cases) {
     it(`${signal} during the ${during === 'agent' ? "agent's turn" : 'review'}: the reason on stderr and in the log, exit ${code}, no sessions/ record, nothing left running`, async () => {
       // The agent's first turn answers; the request that is to be interrupted never does.
-      await setup((r) => (r.kind === during && (during === 'review' || r.index === 1) ? { hang: true } : r.kind === 'review' ? { verdict: { completed: false, feedback: 'more' } } : { text: `answer ${r.index}` }));
+      await setup((r) =>
+        r.kind === during && (during === 'review' || r.index === 1)
+          ? { hang: true }
+          : r.kind === 'review'
+            ? { verdict: { completed: false, feedback: 'more' } }
+            : { text: `answer ${r.index}` },
+      );
       const run = start();
       await expect.poll(() => server.byKind(during).length >= (during === 'agent' ? 2 : 1), { timeout: 60_000 }).toBe(true);
       expect(sessions()).toHaveLength(1);
@@ -84,12 +94,15 @@ describe('how a headless run ends', () => {
         const dir = path.join(world.claudeDir, 'ccc');
         for (const f of fs.readdirSync(dir).filter((f) => /^supervisor-.*\.json$/.test(f))) fs.writeFileSync(path.join(dir, f), '{ torn');
       }
-      if (r.kind === 'review') return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
+      if (r.kind === 'review')
+        return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
       return { text: `answer ${r.index}` };
     });
     const { code, stderr } = await start().done;
     expect(code).toBe(0);
-    expect(stderr).toMatch(/ccc: WARN: the session state .*supervisor-[\w-]+\.json was corrupt; it was moved to .*\.corrupt-\d+ and counting goes on from review 1\./);
+    expect(stderr).toMatch(
+      /ccc: WARN: the session state .*supervisor-[\w-]+\.json was corrupt; it was moved to .*\.corrupt-\d+ and counting goes on from review 1\./,
+    );
     expect(stderr).toContain('ccc: review 2/20');
     expect(stderr).not.toMatch(/review 1\/20[\s\S]*review 1\/20/);
   });

@@ -61,7 +61,9 @@ describe('ccc --supervisor -p (headless)', () => {
     const agent = server.byKind('agent');
     expect(agent).toHaveLength(3);
     for (let i = 0; i < 2; i++) expect(agent[i + 1]!.lastUserText).toContain(`still wrong #${i}`);
-    expect(run.stderr).toMatch(/iteration limit \(3\) was reached without the checker confirming completion; the agent was not run again with the last feedback/);
+    expect(run.stderr).toMatch(
+      /iteration limit \(3\) was reached without the checker confirming completion; the agent was not run again with the last feedback/,
+    );
     expect(readLog(world)).toMatch(/\[WARN\] .*iteration limit reached \(3\); the last feedback was not sent to the agent/);
     expect(readLog(world)).toContain('still wrong #2');
   });
@@ -71,7 +73,9 @@ describe('ccc --supervisor -p (headless)', () => {
     const run = await runCcc(world, ['--supervisor', '--timeout', '3', '-p', 'do it']);
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/did not answer within 3s/);
-    expect(readLog(world)).toMatch(/\[ERROR\] .*exit_code=\S+ signal=\S+ stderr=.*checker failed; stop allowed: .*the claude reviewer did not answer within 3s/);
+    expect(readLog(world)).toMatch(
+      /\[ERROR\] .*exit_code=\S+ signal=\S+ stderr=.*checker failed; stop allowed: .*the claude reviewer did not answer within 3s/,
+    );
     // ccc has exited: what it killed may take a moment to go, what it left behind stays.
     await expect.poll(() => processesIn(world), { timeout: 5_000 }).toEqual([]);
   });
@@ -94,11 +98,17 @@ describe('ccc --supervisor -p (headless)', () => {
     await setup((i) => ({ verdict: { completed: i > 0, feedback: i > 0 ? 'ok' : 'one more thing' } }));
     const run = await runCcc(world, ['--supervisor', '--json', '-p', 'do it']);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const kinds = lines.map((l) => l.kind);
     expect(kinds).toContain('frame');
     const verdicts = lines.filter((l) => l.kind === 'verdict');
-    expect(verdicts.map((v) => [v.iteration, v.completed, v.feedback])).toEqual([[1, false, 'one more thing'], [2, true, 'ok']]);
+    expect(verdicts.map((v) => [v.iteration, v.completed, v.feedback])).toEqual([
+      [1, false, 'one more thing'],
+      [2, true, 'ok'],
+    ]);
     expect(lines[lines.length - 1]).toMatchObject({ kind: 'end', exit_code: 0 });
   });
 

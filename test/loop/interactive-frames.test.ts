@@ -38,7 +38,13 @@ describe('frames in interactive reviews', () => {
 
   const probes = (): Probe[] => {
     const file = path.join(world.root, 'probe.jsonl');
-    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Probe) : [];
+    return fs.existsSync(file)
+      ? fs
+          .readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Probe)
+      : [];
   };
 
   async function ask(task: string, reviews: number) {

@@ -32,8 +32,13 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
         ? options.reviewHangs
           ? { hang: true }
           : r.index < passAt
-          ? { verdict: { completed: false, feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1} ${ASKS[r.index % ASKS.length]}` } }
-          : { verdict: { completed: true, feedback: 'all good' } }
+            ? {
+                verdict: {
+                  completed: false,
+                  feedback: r.index === 0 ? 'FEEDBACK-I1 add the README' : `FEEDBACK-I${r.index + 1} ${ASKS[r.index % ASKS.length]}`,
+                },
+              }
+            : { verdict: { completed: true, feedback: 'all good' } }
         : { text: `agent answer ${r.index}` },
     );
     world = makeClaudeWorld({ modelUrl: server.url });
@@ -74,7 +79,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))).toEqual([]);
   });
 
-  it('keeps the loop going past Claude Code\'s own cap of 8 blocks, up to max_iterations', async () => {
+  it("keeps the loop going past Claude Code's own cap of 8 blocks, up to max_iterations", async () => {
     const h = await launch({ reviewsToPass: 100, args: '--max-iterations 10' });
     await h.type('never done');
     h.press('\r');
@@ -109,7 +114,10 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   it('puts the terminal back itself and exits 137 when its relay is killed, and the agent goes too', async () => {
     const h = await launch();
     const agentPid = findAgentPid(world);
-    process.kill(findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay')), 'SIGKILL');
+    process.kill(
+      findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay')),
+      'SIGKILL',
+    );
     await h.waitForOutput(/STTY-SAVED/, 30_000);
     expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
     expect(stty('after.txt')).toBe(stty('before.txt'));
@@ -133,7 +141,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(server.requests.length).toBe(requests); // nothing of ccc's is left to call the model
   }
 
-  it('kill -9 of ccc: the shell\'s next stty -a equals the one from before, and nothing ccc started remains', async () => {
+  it("kill -9 of ccc: the shell's next stty -a equals the one from before, and nothing ccc started remains", async () => {
     const h = await launch();
     await killCccAndCheck(h, 3); // ccc, the relay, the agent
   });

@@ -34,7 +34,7 @@ describe('model API failures in a headless run', () => {
     expect(readLog(world)).toMatch(said);
   });
 
-  it('of the agent: the agent\'s exit code 1, and the message names 529 on stderr and in the log', async () => {
+  it("of the agent: the agent's exit code 1, and the message names 529 on stderr and in the log", async () => {
     const result = await run(() => overloaded);
     expect(result.code).toBe(1);
     const said = /the agent could not reach the model: 529 Overloaded \(after 2 retries\): Repeated 529 Overloaded errors/;

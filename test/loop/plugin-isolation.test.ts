@@ -55,12 +55,14 @@ describe('checker plugins in a thread of their own', () => {
     for (const [file, source] of Object.entries(plugins)) fs.writeFileSync(path.join(world.cwd, file), source);
   }
 
-  it('headless: process.exit(7) in a plugin is a checker failure naming it (exit 4), not the run\'s exit code', async () => {
+  it("headless: process.exit(7) in a plugin is a checker failure naming it (exit 4), not the run's exit code", async () => {
     await setup({ 'exits.mjs': EXITS });
     const run = await runCcc(world, ['--supervisor', '--checker', './exits.mjs', '-p', 'do it']);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('ccc: error: checker "exiter" failed: its plugin ./exits.mjs called process.exit(7)');
-    expect(readLog(world)).toMatch(/\[ERROR\] .*exit_code=7 .*checker failed; stop allowed: checker "exiter" failed: its plugin \.\/exits\.mjs called process\.exit\(7\)/);
+    expect(readLog(world)).toMatch(
+      /\[ERROR\] .*exit_code=7 .*checker failed; stop allowed: checker "exiter" failed: its plugin \.\/exits\.mjs called process\.exit\(7\)/,
+    );
   });
 
   it('headless: a plugin spinning past --timeout 3 is stopped and its late verdict never arrives', async () => {
@@ -85,7 +87,8 @@ describe('checker plugins in a thread of their own', () => {
     expect(jsonLines(run.stdout)).toHaveLength(lines.length); // every line is JSON
     expect(run.stdout + run.stderr).not.toContain('NOISE');
     const log = readLog(world);
-    for (const noise of ['NOISE-CHECK-LOG', 'NOISE-CHECK-STDOUT', 'NOISE-FRAME']) expect(log).toMatch(new RegExp(`\\[INFO\\] .*checker=noisy text=${noise} checker "noisy" wrote to stdout`));
+    for (const noise of ['NOISE-CHECK-LOG', 'NOISE-CHECK-STDOUT', 'NOISE-FRAME'])
+      expect(log).toMatch(new RegExp(`\\[INFO\\] .*checker=noisy text=${noise} checker "noisy" wrote to stdout`));
     expect(log).toMatch(/\[WARN\] .*checker=noisy text=NOISE-CHECK-STDERR checker "noisy" wrote to stderr/);
   });
 

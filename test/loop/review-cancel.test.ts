@@ -58,12 +58,19 @@ describe('cancelling a review (interactive)', () => {
     await expect.poll(() => processesIn(world), { timeout: 10_000 }).toEqual([]);
   });
 
-  for (const [name, key] of [['Esc', '\x1b'], ['Ctrl-C', '\x03']] as const) {
+  for (const [name, key] of [
+    ['Esc', '\x1b'],
+    ['Ctrl-C', '\x03'],
+  ] as const) {
     it(`${name} during a slow review kills the reviewer and applies no verdict`, async () => {
       const { h, world, server, sessionId } = await hangingReview();
       h.press(key);
       await expect.poll(() => processesWith(world, '--fork-session', sessionId), { timeout: 10_000 }).toEqual([]);
-      await expect.poll(() => readLog(world), { timeout: 10_000 }).toMatch(/\[INFO\] \[supervisor\] session_id=\S+ iteration=1\/20 max_iterations=20 duration=\d+ms review cancelled \(the Stop hook was cancelled\); no verdict applied, stop allowed/);
+      await expect
+        .poll(() => readLog(world), { timeout: 10_000 })
+        .toMatch(
+          /\[INFO\] \[supervisor\] session_id=\S+ iteration=1\/20 max_iterations=20 duration=\d+ms review cancelled \(the Stop hook was cancelled\); no verdict applied, stop allowed/,
+        );
       await h.waitForOutput(/\x1b\]0;ccc: review cancelled\x07/, 10_000);
       const log = readLog(world);
       expect(log).not.toMatch(/review finished/);

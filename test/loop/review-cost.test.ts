@@ -51,7 +51,13 @@ describe("a review's cost is the reviewer's own", () => {
 
   it("headless: each verdict's cost is its requests' price, not the agent's session cost, a retry counted once", async () => {
     server = await startModelServer(
-      scenario((n) => (n === 0 ? garbage : n === 1 ? { verdict: { completed: false, feedback: 'FEEDBACK-C1 add the tests' } } : { verdict: { completed: true, feedback: 'done' } })),
+      scenario((n) =>
+        n === 0
+          ? garbage
+          : n === 1
+            ? { verdict: { completed: false, feedback: 'FEEDBACK-C1 add the tests' } }
+            : { verdict: { completed: true, feedback: 'done' } },
+      ),
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
@@ -80,7 +86,8 @@ describe("a review's cost is the reviewer's own", () => {
     // The title: `ccc: ✓ review 1 complete (unverified, $…)`, written as an OSC 0 sequence.
     await h.waitForOutput(new RegExp(`\\]0;ccc: ✓ review 1 complete \\(unverified, \\${dollars(2 * price)}\\)\\x07`), 10_000);
     const sessions = await runProcess(process.execPath, [cccBin, 'sessions', '--json'], { cwd: world.cwd, env: world.env });
-    const [session] = (JSON.parse(sessions.stdout) as { sessions: Array<{ lastVerdict: { cost_usd: number; completed: boolean; evidence: unknown[] } }> }).sessions;
+    const [session] = (JSON.parse(sessions.stdout) as { sessions: Array<{ lastVerdict: { cost_usd: number; completed: boolean; evidence: unknown[] } }> })
+      .sessions;
     expect(session!.lastVerdict).toMatchObject({ completed: true, evidence: [] });
     expect(session!.lastVerdict.cost_usd).toBeCloseTo(2 * price, 9);
     const text = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });

@@ -22,7 +22,10 @@ function reviewStarts(server: ModelServer): Array<{ review: RecordedRequest; age
   const out: Array<{ review: RecordedRequest; agent: RecordedRequest }> = [];
   server.requests.forEach((r, i) => {
     if (r.kind !== 'review' || reviewStep(r) !== 0 || isRetry(r)) return;
-    const agent = server.requests.slice(0, i).filter((x) => x.kind === 'agent').pop()!;
+    const agent = server.requests
+      .slice(0, i)
+      .filter((x) => x.kind === 'agent')
+      .pop()!;
     out.push({ review: r, agent });
   });
   return out;
@@ -76,17 +79,27 @@ describe('reviews read from the prompt cache', () => {
     const events = jsonLines(run.stdout);
     const verdicts = events.filter((e) => e.kind === 'verdict');
     expect(verdicts.map((v) => v.usage)).toEqual([
-      expect.objectContaining({ input_tokens: 200, cache_read_input_tokens: 18000, cache_creation_input_tokens: 100, output_tokens: 80, cost_usd: expect.any(Number) }),
+      expect.objectContaining({
+        input_tokens: 200,
+        cache_read_input_tokens: 18000,
+        cache_creation_input_tokens: 100,
+        output_tokens: 80,
+        cost_usd: expect.any(Number),
+      }),
       expect.objectContaining({ input_tokens: 100, cache_read_input_tokens: 9000, cache_creation_input_tokens: 50, output_tokens: 40 }),
     ]);
     expect((verdicts[0]!.usage as { cost_usd: number }).cost_usd).toBeGreaterThan(0);
     const end = events.find((e) => e.kind === 'end')!;
     expect(end).toMatchObject({ exit_code: 0, reviews: 2, review_usage: { cache_read_input_tokens: 27000, input_tokens: 300 } });
-    expect(readLog(world)).toMatch(/\[INFO\] \[supervisor\] .*completed=false .*input_tokens=200 cache_read_input_tokens=18000 cache_creation_input_tokens=100 output_tokens=80 cost_usd=0\.\d+ review finished/);
+    expect(readLog(world)).toMatch(
+      /\[INFO\] \[supervisor\] .*completed=false .*input_tokens=200 cache_read_input_tokens=18000 cache_creation_input_tokens=100 output_tokens=80 cost_usd=0\.\d+ review finished/,
+    );
   });
 
   it('interactive: the review request shares >= 95% with the TUI agent request before it; the cost is shown after the session', async () => {
-    const { server, h } = await fixture.launch((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' }, usage: REVIEW_USAGE } : { text: 'agent says done' }));
+    const { server, h } = await fixture.launch((r): Reply =>
+      r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' }, usage: REVIEW_USAGE } : { text: 'agent says done' },
+    );
     await h.type('build the thing');
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 60_000);

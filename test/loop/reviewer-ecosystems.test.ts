@@ -29,7 +29,9 @@ const TOOL_ENV: NodeJS.ProcessEnv = {
 /** Why a runner cannot be used here, or undefined when it can. */
 function missing(command: string, args: string[]): string | undefined {
   const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
-  return run.status === 0 ? undefined : `${[command, ...args].join(' ')} does not run on this machine (${run.error?.message ?? run.stderr.trim().split('\n')[0] ?? `exit ${run.status}`})`;
+  return run.status === 0
+    ? undefined
+    : `${[command, ...args].join(' ')} does not run on this machine (${run.error?.message ?? run.stderr.trim().split('\n')[0] ?? `exit ${run.status}`})`;
 }
 
 interface Expected {
@@ -79,7 +81,8 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
       files: {
         'pytest.ini': '[pytest]\npythonpath = .\n',
         'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b\n',
-        'tests/test_calc.py': 'from calc import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2, "SUB-MISMATCH-4410"\n',
+        'tests/test_calc.py':
+          'from calc import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2, "SUB-MISMATCH-4410"\n',
         'tests/test_other.py': 'def test_other():\n    assert True\n',
       },
       // pytest-benchmark, when installed (it is on this machine), makes its empty storage folder at start.
@@ -129,7 +132,11 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
         'cargo test --offline --test integration': { shows: ['integration_adds ... ok'], hides: ['SUB-MISMATCH-5512'], exit: 0 },
         'cargo test --offline --lib subtracts -- --exact tests::subtracts': { shows: ['SUB-MISMATCH-5512', '1 failed'], hides: ['adds ... ok'], exit: 101 },
       },
-      refused: { 'cargo test --target-dir /tmp/elsewhere': 'writes a file', 'cargo test -- --logfile out.txt': 'writes a file', 'cargo build': 'not a verification command' },
+      refused: {
+        'cargo test --target-dir /tmp/elsewhere': 'writes a file',
+        'cargo test -- --logfile out.txt': 'writes a file',
+        'cargo build': 'not a verification command',
+      },
     },
   },
 };
@@ -143,43 +150,47 @@ describe('the reviewer verifies real projects out of the box', () => {
   });
 
   for (const [name, { needs, project }] of Object.entries(ECOSYSTEMS)) {
-    it.skipIf(needs !== undefined)(`${name}: the full suite, one file and one test with the real runner's failure, writes refused, the project unchanged${needs ? ` (skipped: ${needs})` : ''}`, async () => {
-      const runs = Object.keys(project.runs);
-      const refused = Object.keys(project.refused);
-      const reviewer = scriptedReviewer([...runs, ...refused].map(bashCall), { completed: true, feedback: 'checked with the tests' });
-      server = await startModelServer(reviewer.scenario);
-      world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
-      writeSupervisorPrompt(world);
-      for (const [file, text] of Object.entries(project.files)) {
-        fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
-        fs.writeFileSync(path.join(world.cwd, file), text);
-      }
-      if (project.prepare) {
-        const built = spawnSync(project.prepare[0]!, project.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
-        expect(built.status, built.stderr).toBe(0);
-      }
-      const before = projectSnapshot(world.cwd, project.buildDirs);
+    it.skipIf(needs !== undefined)(
+      `${name}: the full suite, one file and one test with the real runner's failure, writes refused, the project unchanged${needs ? ` (skipped: ${needs})` : ''}`,
+      async () => {
+        const runs = Object.keys(project.runs);
+        const refused = Object.keys(project.refused);
+        const reviewer = scriptedReviewer([...runs, ...refused].map(bashCall), { completed: true, feedback: 'checked with the tests' });
+        server = await startModelServer(reviewer.scenario);
+        world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+        writeSupervisorPrompt(world);
+        for (const [file, text] of Object.entries(project.files)) {
+          fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
+          fs.writeFileSync(path.join(world.cwd, file), text);
+        }
+        if (project.prepare) {
+          const built = spawnSync(project.prepare[0]!, project.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
+          expect(built.status, built.stderr).toBe(0);
+        }
+        const before = projectSnapshot(world.cwd, project.buildDirs);
 
-      const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
-      expect(run.code, run.stderr).toBe(0);
+        const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
+        expect(run.code, run.stderr).toBe(0);
 
-      expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([...runs, ...refused]);
-      for (const [i, command] of runs.entries()) {
-        const { shows, hides = [], exit } = project.runs[command]!;
-        const seen = reviewer.seen[i]!;
-        expect([command, seen.isError, exit === 0 ? '' : seen.text.split('\n')[0]]).toEqual([command, exit !== 0, exit === 0 ? '' : `Exit code ${exit}`]);
-        for (const text of shows) expect([command, seen.text]).toEqual([command, expect.stringContaining(text)]);
-        for (const text of hides) expect([command, seen.text]).toEqual([command, expect.not.stringContaining(text)]);
-      }
-      for (const [i, command] of refused.entries()) {
-        const seen = reviewer.seen[runs.length + i]!;
-        expect([command, seen.isError, seen.text]).toEqual([command, true, expect.stringContaining('is not allowed')]);
-        expect([command, seen.text]).toEqual([command, expect.stringContaining(project.refused[command]!)]);
-      }
-      expect(projectSnapshot(world.cwd, project.buildDirs)).toEqual(before);
+        expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([...runs, ...refused]);
+        for (const [i, command] of runs.entries()) {
+          const { shows, hides = [], exit } = project.runs[command]!;
+          const seen = reviewer.seen[i]!;
+          expect([command, seen.isError, exit === 0 ? '' : seen.text.split('\n')[0]]).toEqual([command, exit !== 0, exit === 0 ? '' : `Exit code ${exit}`]);
+          for (const text of shows) expect([command, seen.text]).toEqual([command, expect.stringContaining(text)]);
+          for (const text of hides) expect([command, seen.text]).toEqual([command, expect.not.stringContaining(text)]);
+        }
+        for (const [i, command] of refused.entries()) {
+          const seen = reviewer.seen[runs.length + i]!;
+          expect([command, seen.isError, seen.text]).toEqual([command, true, expect.stringContaining('is not allowed')]);
+          expect([command, seen.text]).toEqual([command, expect.stringContaining(project.refused[command]!)]);
+        }
+        expect(projectSnapshot(world.cwd, project.buildDirs)).toEqual(before);
 
-      const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
-      expect(verdict).toMatchObject({ completed: true, evidence: runs.map((command) => ({ command, exit_code: project.runs[command]!.exit })) });
-    }, 180_000);
+        const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
+        expect(verdict).toMatchObject({ completed: true, evidence: runs.map((command) => ({ command, exit_code: project.runs[command]!.exit })) });
+      },
+      180_000,
+    );
   }
 });

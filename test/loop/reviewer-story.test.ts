@@ -23,12 +23,19 @@ describe('the reviewer that verifies (headless story)', () => {
   it('catches a false "done" by running the test, the agent fixes it, the reviewer re-runs the test and confirms', async () => {
     const testResults: string[] = [];
     const reviewer = (r: RecordedRequest): Reply => {
-      if (reviewStep(r) === 0) return { toolUse: { name: 'Bash', input: { command: 'npm test 2>&1', description: 'run the tests' } }, usage: { input_tokens: 80, cache_read_input_tokens: 12000 } };
+      if (reviewStep(r) === 0)
+        return {
+          toolUse: { name: 'Bash', input: { command: 'npm test 2>&1', description: 'run the tests' } },
+          usage: { input_tokens: 80, cache_read_input_tokens: 12000 },
+        };
       const output = lastToolResults(r)[0]?.text ?? '';
       testResults.push(output);
       const failure = output.split('\n').find((line) => line.includes('FAIL'));
       return failure
-        ? { verdict: { completed: false, feedback: `npm test fails: ${failure.trim()}. Make answer.txt contain 42, then run npm test.` }, usage: { input_tokens: 90, cache_read_input_tokens: 12100 } }
+        ? {
+            verdict: { completed: false, feedback: `npm test fails: ${failure.trim()}. Make answer.txt contain 42, then run npm test.` },
+            usage: { input_tokens: 90, cache_read_input_tokens: 12100 },
+          }
         : { verdict: { completed: true, feedback: 'npm test passes.' }, usage: { input_tokens: 90, cache_read_input_tokens: 12100 } };
     };
     const agent = (r: RecordedRequest): Reply => {

@@ -34,7 +34,10 @@ interface Tools {
   claude(args: string[], input: string): Promise<string>;
 }
 
-const earlierPlainSession = (extra: string[] = []) => async (t: Tools) => t.claude(['-p', '--output-format', 'stream-json', '--verbose', ...extra], EARLIER);
+const earlierPlainSession =
+  (extra: string[] = []) =>
+  async (t: Tools) =>
+    t.claude(['-p', '--output-format', 'stream-json', '--verbose', ...extra], EARLIER);
 
 /** An earlier supervised run, whose review forked the session: `--continue` must not pick the fork. */
 const earlierSupervisedRun = async (t: Tools) => {
@@ -48,10 +51,22 @@ const rows: Row[] = [
   { name: '-c after an earlier supervised run', before: earlierSupervisedRun, args: () => ['-c'], continuesEarlier: true, endsIn: 'earlier' },
   { name: '--resume <id>', before: earlierPlainSession(), args: (id) => ['--resume', id!], continuesEarlier: true, endsIn: 'earlier' },
   { name: '-r <title>', before: earlierPlainSession(['-n', 'parser-work']), args: () => ['-r', 'parser-work'], continuesEarlier: true, endsIn: 'earlier' },
-  { name: '--resume=<id> --fork-session', before: earlierPlainSession(), args: (id) => [`--resume=${id}`, '--fork-session'], continuesEarlier: true, endsIn: 'new' },
+  {
+    name: '--resume=<id> --fork-session',
+    before: earlierPlainSession(),
+    args: (id) => [`--resume=${id}`, '--fork-session'],
+    continuesEarlier: true,
+    endsIn: 'new',
+  },
   { name: '--continue --fork-session', before: earlierSupervisedRun, args: () => ['--continue', '--fork-session'], continuesEarlier: true, endsIn: 'new' },
   { name: '--session-id <uuid>', args: () => ['--session-id', SESSION_ID], continuesEarlier: false, endsIn: SESSION_ID },
-  { name: '--resume <id> --fork-session --session-id <uuid>', before: earlierPlainSession(), args: (id) => ['--resume', id!, '--fork-session', '--session-id', SESSION_ID], continuesEarlier: true, endsIn: SESSION_ID },
+  {
+    name: '--resume <id> --fork-session --session-id <uuid>',
+    before: earlierPlainSession(),
+    args: (id) => ['--resume', id!, '--fork-session', '--session-id', SESSION_ID],
+    continuesEarlier: true,
+    endsIn: SESSION_ID,
+  },
   { name: 'a new session (no flag)', args: () => [], continuesEarlier: false, endsIn: 'new' },
 ];
 
@@ -69,7 +84,8 @@ describe('headless supervised runs with claude session flags', () => {
     let agentTurn = 0;
     queue.length = 0;
     server = await startModelServer((r): Reply => {
-      if (r.kind === 'review' && options.reviewerRunsFirst && reviewStep(r) === 0) return { toolUse: { name: 'Bash', input: { command: options.reviewerRunsFirst } } };
+      if (r.kind === 'review' && options.reviewerRunsFirst && reviewStep(r) === 0)
+        return { toolUse: { name: 'Bash', input: { command: options.reviewerRunsFirst } } };
       if (r.kind === 'review') return { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } };
       return { text: `AGENT-REPLY-${agentTurn++}` };
     });
@@ -138,18 +154,23 @@ describe('headless supervised runs with claude session flags', () => {
     expect(t.server.byKind('review')).toHaveLength(0);
   });
 
-  it.each([['--no-session-persistence'], ['--bg'], ['--cloud'], ['--output-format', 'json'], ['-p']])('%s cannot be supervised: exit 2 before claude starts', async (...flag) => {
-    const t = await setup();
-    const run = await runCcc(t.world, ['--supervisor', '-p', TASK, '--', ...flag]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`claude's ${flag[0]} cannot be used under supervision`);
-    expect(t.server.requests).toHaveLength(0);
-  });
+  it.each([['--no-session-persistence'], ['--bg'], ['--cloud'], ['--output-format', 'json'], ['-p']])(
+    '%s cannot be supervised: exit 2 before claude starts',
+    async (...flag) => {
+      const t = await setup();
+      const run = await runCcc(t.world, ['--supervisor', '-p', TASK, '--', ...flag]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`claude's ${flag[0]} cannot be used under supervision`);
+      expect(t.server.requests).toHaveLength(0);
+    },
+  );
 
   it('--worktree: later turns and the reviewer are in the worktree the session moved to', async () => {
     const git = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
     const t = await setup({ env: git, reviewerRunsFirst: 'pwd' });
-    await new Promise((resolve) => spawn('sh', ['-c', 'git init -q . && git add -A && git commit -qm init'], { cwd: t.world.cwd, env: t.world.env }).on('close', resolve));
+    await new Promise((resolve) =>
+      spawn('sh', ['-c', 'git init -q . && git add -A && git commit -qm init'], { cwd: t.world.cwd, env: t.world.env }).on('close', resolve),
+    );
     const run = await runWithReviews(t, [{ completed: false, feedback: FEEDBACK }], ['--supervisor', '-p', TASK, '--', '-w', 'wt1']);
     expect(run.code).toBe(0);
     const worktree = path.join(t.world.cwd, '.claude', 'worktrees', 'wt1');

@@ -54,7 +54,9 @@ describe('interactive supervised sessions with claude session flags', () => {
   async function setup(): Promise<{ server: ModelServer; world: ClaudeWorld }> {
     let agentTurn = 0;
     queue.length = 0;
-    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } } : { text: `AGENT-REPLY-${agentTurn++}` }));
+    server = await startModelServer((r): Reply =>
+      r.kind === 'review' ? { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } } : { text: `AGENT-REPLY-${agentTurn++}` },
+    );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     return { server, world };

@@ -34,9 +34,13 @@ describe('the session plan', () => {
     expect(sessionPlan(['--continue'], 'interactive').resumedId).toBeUndefined();
   });
 
-  it.each([['--no-session-persistence'], ['--bg'], ['--background'], ['--cloud'], ['--desktop'], ['--environment', 'env_1'], ['--tmux']])('refuses %s in both modes, naming it', (...args) => {
-    for (const mode of ['headless', 'interactive'] as const) expect(() => sessionPlan(args, mode)).toThrow(new RegExp(`claude's ${args[0]} cannot be used under supervision`));
-  });
+  it.each([['--no-session-persistence'], ['--bg'], ['--background'], ['--cloud'], ['--desktop'], ['--environment', 'env_1'], ['--tmux']])(
+    'refuses %s in both modes, naming it',
+    (...args) => {
+      for (const mode of ['headless', 'interactive'] as const)
+        expect(() => sessionPlan(args, mode)).toThrow(new RegExp(`claude's ${args[0]} cannot be used under supervision`));
+    },
+  );
 
   it('refuses the options ccc speaks itself in headless mode only; -p after -- in both', () => {
     for (const args of [['--output-format', 'json'], ['--input-format', 'stream-json'], ['--replay-user-messages']]) {

@@ -41,18 +41,32 @@ function toolResultOf(request: RecordedRequest): { content?: unknown; is_error?:
 }
 
 describe('ccc mcp under the real claude', () => {
-  it('answers the model\'s self_test call and the SelfTestResult reaches the model', async () => {
+  it("answers the model's self_test call and the SelfTestResult reaches the model", async () => {
     server = await startModelServer((request) =>
       toolResultOf(request) ? { text: 'The self test passed.' } : { toolUse: { name: 'mcp__ccc__self_test', input: {} } },
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     const configDir = path.join(world.root, 'ccc-config');
     const mcpConfig = path.join(world.root, 'mcp.json');
-    fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { ccc: { command: process.execPath, args: [cccBin, 'mcp'], env: { CCC_CONFIG_DIR: configDir } } } }));
+    fs.writeFileSync(
+      mcpConfig,
+      JSON.stringify({ mcpServers: { ccc: { command: process.execPath, args: [cccBin, 'mcp'], env: { CCC_CONFIG_DIR: configDir } } } }),
+    );
 
     const run = await runProcess(
       claudeBin,
-      ['-p', 'Run the ccc self test.', '--mcp-config', mcpConfig, '--strict-mcp-config', '--allowedTools', 'mcp__ccc__self_test', '--output-format', 'stream-json', '--verbose'],
+      [
+        '-p',
+        'Run the ccc self test.',
+        '--mcp-config',
+        mcpConfig,
+        '--strict-mcp-config',
+        '--allowedTools',
+        'mcp__ccc__self_test',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+      ],
       { cwd: world.cwd, env: world.env, timeoutMs: 90_000 },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -68,7 +82,8 @@ describe('ccc mcp under the real claude', () => {
     for (const name of ['mcp__ccc__self_test', 'mcp__ccc__supervisor_status', 'mcp__ccc__collect_feedback']) expect(toolTurn.text).toContain(name);
     const toolResult = toolResultOf(toolTurn)!;
     expect(toolResult.is_error).toBeFalsy();
-    const text = typeof toolResult.content === 'string' ? toolResult.content : (toolResult.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+    const text =
+      typeof toolResult.content === 'string' ? toolResult.content : (toolResult.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
     const selfTest = JSON.parse(text) as { health: Record<string, { status: string; pid: number }>; summary: string };
     expect(selfTest.health.worker!.status).toBe('ok');
     expect(selfTest.health.database!.status).toBe('ok');
@@ -91,17 +106,23 @@ describe('ccc mcp under the real claude', () => {
     // As the README says, in this claude world: the server uses the default config dir (~/.claude), as `ccc sessions` does.
     const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '--', process.execPath, cccBin, 'mcp'], { cwd: w.cwd, env: w.env });
     expect(add.code, add.stderr).toBe(0);
-    const claude = spawn(claudeBin, ['-p', 'Ask me which database to use.', '--allowedTools', 'mcp__ccc__collect_feedback', '--output-format', 'stream-json', '--verbose'], {
-      cwd: w.cwd,
-      env: w.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const claude = spawn(
+      claudeBin,
+      ['-p', 'Ask me which database to use.', '--allowedTools', 'mcp__ccc__collect_feedback', '--output-format', 'stream-json', '--verbose'],
+      {
+        cwd: w.cwd,
+        env: w.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     running = claude;
     let stdout = '';
     let stderr = '';
     claude.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     claude.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const run = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => claude.on('close', (code) => resolve({ code, stdout, stderr })));
+    const run = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      claude.on('close', (code) => resolve({ code, stdout, stderr })),
+    );
 
     const listed = async () => {
       const sessions = await runProcess(process.execPath, [cccBin, 'sessions', '--json'], { cwd: w.cwd, env: w.env });
@@ -118,7 +139,8 @@ describe('ccc mcp under the real claude', () => {
     expect(page.status).toBe(200);
     await page.arrayBuffer();
     const token = pageUrl.searchParams.get('token')!;
-    const questions = async () => ((await (await fetch(`${pageUrl.origin}/api/questions?token=${token}`)).json()) as { questions: Array<{ id: string; question: string }> }).questions;
+    const questions = async () =>
+      ((await (await fetch(`${pageUrl.origin}/api/questions?token=${token}`)).json()) as { questions: Array<{ id: string; question: string }> }).questions;
     await Promise.race([expect.poll(questions, { timeout: 60_000 }).toHaveLength(1), endedEarly]);
     const [question] = await questions();
     expect(question!.question).toBe(QUESTION);
@@ -146,7 +168,10 @@ describe('ccc mcp under the real claude', () => {
     server = await startModelServer(() => ({ text: 'unused' }));
     world = makeClaudeWorld({ modelUrl: server.url }); // offline: nothing may reach the real API
     const configDir = path.join(world.root, 'ccc-config');
-    const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '-e', `CCC_CONFIG_DIR=${configDir}`, '--', process.execPath, cccBin, 'mcp'], { cwd: world.cwd, env: world.env });
+    const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '-e', `CCC_CONFIG_DIR=${configDir}`, '--', process.execPath, cccBin, 'mcp'], {
+      cwd: world.cwd,
+      env: world.env,
+    });
     expect(add.code, add.stderr).toBe(0);
     const list = await runProcess(claudeBin, ['mcp', 'list'], { cwd: world.cwd, env: world.env, timeoutMs: 60_000 });
     expect(list.stdout).toMatch(/^ccc: .*main\.js mcp - ✔ Connected$/m);

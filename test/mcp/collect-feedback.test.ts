@@ -66,7 +66,11 @@ describe('collect_feedback', () => {
   it('says "no answer: the user is away" when nobody answers in time, as a result, not an error', async () => {
     const board = createFeedbackBoard();
     const { store, rows } = memoryStore();
-    const result = await collectFeedback({ question: 'Anyone?', timeout_seconds: 1 }, { channels: [boardChannel(board)], store, newId: () => 'q-3' }, context());
+    const result = await collectFeedback(
+      { question: 'Anyone?', timeout_seconds: 1 },
+      { channels: [boardChannel(board)], store, newId: () => 'q-3' },
+      context(),
+    );
     expect(result).toMatchObject({ answered: false, reason: NO_ANSWER_REASON, questionId: 'q-3' });
     expect(rows.get('q-3')).toMatchObject({ outcome: 'no_answer' });
     expect(board.pending()).toEqual([]);
@@ -77,7 +81,11 @@ describe('collect_feedback', () => {
     const tty = fakeTerminal();
     const { store, rows } = memoryStore();
     const controller = new AbortController();
-    const pending = collectFeedback({ question: 'Wait?' }, { channels: [boardChannel(board), terminalChannel(() => tty.terminal)], store, newId: () => 'q-4' }, context(controller.signal));
+    const pending = collectFeedback(
+      { question: 'Wait?' },
+      { channels: [boardChannel(board), terminalChannel(() => tty.terminal)], store, newId: () => 'q-4' },
+      context(controller.signal),
+    );
     await until(() => board.pending().length === 1 && tty.written().includes('Wait?'), 'question shown');
     controller.abort();
     expect(await pending).toMatchObject({ answered: false, reason: 'cancelled by the client' });

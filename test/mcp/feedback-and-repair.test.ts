@@ -90,7 +90,9 @@ describe('self_test auto-repair', () => {
     expect(result.health.worker.status).toBe('restarted');
     expect(result.autoRepair).toEqual({ action: 'worker_restarted', previousPid: deadPid, newPid, reason: 'killed by SIGKILL' });
     expect(isAlive(newPid)).toBe(true);
-    expect(result.summary).toBe(`Auto-repair done: the worker (pid ${deadPid}) had stopped (killed by SIGKILL) and was restarted as pid ${newPid}. All other checks are ok.`);
+    expect(result.summary).toBe(
+      `Auto-repair done: the worker (pid ${deadPid}) had stopped (killed by SIGKILL) and was restarted as pid ${newPid}. All other checks are ok.`,
+    );
     expect(result.diagnostics.restartHistory).toEqual([expect.objectContaining({ trigger: 'self_test', previousPid: deadPid, newPid, outcome: 'ready' })]);
     expect(await server.health()).toMatchObject({ supervisor: { workerStatus: 'healthy', restartCount: 1 }, worker: { pid: newPid } });
     // The repaired worker serves calls, and the next self_test finds nothing to repair.

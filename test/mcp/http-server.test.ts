@@ -50,7 +50,11 @@ describe('HTTP server', () => {
     const questions = (await (await fetch(`${base}/api/questions?token=secret-token`)).json()) as { questions: Array<{ id: string; question: string }> };
     expect(questions.questions).toMatchObject([{ id: 'q1', question: 'Which <b>port</b>?' }]);
     const post = (body: unknown) =>
-      fetch(`${base}/api/answer?token=secret-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      fetch(`${base}/api/answer?token=secret-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
     expect((await post('not json')).status).toBe(400);
     expect((await post({ id: 'q1', answer: '  ' })).status).toBe(400);
     expect((await post({ id: 'q1', answer: ' 8080 ' })).status).toBe(200);

@@ -101,7 +101,10 @@ describe('ccc mcp options', () => {
   });
 
   it('refuses the other variables when invalid, naming the variable and what is allowed', async () => {
-    await expect(resolve({ SUPERVISOR_ENABLED: 'maybe' })).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('SUPERVISOR_ENABLED="maybe"') });
+    await expect(resolve({ SUPERVISOR_ENABLED: 'maybe' })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('SUPERVISOR_ENABLED="maybe"'),
+    });
     await expect(resolve({ SUPERVISOR_HEALTH_FAILURES: '0' })).rejects.toThrow(/SUPERVISOR_HEALTH_FAILURES="0": must be an integer >= 1/);
     await expect(resolve({ CCC_MCP_HTTP_PORT: '70000' })).rejects.toThrow(/CCC_MCP_HTTP_PORT="70000"/);
   });

@@ -62,14 +62,25 @@ describe('the feedback page address', () => {
     const listed = await t.listed();
     expect(listed).toEqual({
       sessions: [],
-      mcpServers: [{ pid: server.transport.pid, mode: 'supervisor', cwd: expect.any(String), startedAt: expect.any(String), pageUrl, healthUrl: `${new URL(pageUrl).origin}/api/health` }],
+      mcpServers: [
+        {
+          pid: server.transport.pid,
+          mode: 'supervisor',
+          cwd: expect.any(String),
+          startedAt: expect.any(String),
+          pageUrl,
+          healthUrl: `${new URL(pageUrl).origin}/api/health`,
+        },
+      ],
     });
     const page = await fetch(listed.mcpServers[0]!.pageUrl!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<html');
     const redacted = await fetch(`${new URL(pageUrl).origin}/?token=[REDACTED]`);
     expect(redacted.status).toBe(401);
-    expect(await redacted.json()).toEqual({ error: 'missing or wrong token: open the address that `ccc sessions` lists for this server (it is also in the ccc mcp log)' });
+    expect(await redacted.json()).toEqual({
+      error: 'missing or wrong token: open the address that `ccc sessions` lists for this server (it is also in the ccc mcp log)',
+    });
 
     expect(await t.text()).toBe(
       [
@@ -93,8 +104,13 @@ describe('the feedback page address', () => {
     const pageUrl = new URL(await server.pageUrl());
     const pending = server.callJson('collect_feedback', { question: 'Which port?', timeout_seconds: 60 });
     await expect.poll(() => server.stderr(), { timeout: 30_000 }).toContain('a question is waiting for your answer');
-    const line = server.stderr().split('\n').find((l) => l.includes('a question is waiting'))!;
-    expect(line).toContain(`a question is waiting for your answer on the feedback page ${pageUrl.origin}/ (its address with the access token: run \`ccc sessions\`)`);
+    const line = server
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('a question is waiting'))!;
+    expect(line).toContain(
+      `a question is waiting for your answer on the feedback page ${pageUrl.origin}/ (its address with the access token: run \`ccc sessions\`)`,
+    );
     expect(line).not.toContain(pageUrl.searchParams.get('token')!);
     const token = pageUrl.searchParams.get('token')!;
     const questions = (await (await fetch(`${pageUrl.origin}/api/questions?token=${token}`)).json()) as { questions: Array<{ id: string }> };

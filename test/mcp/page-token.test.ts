@@ -82,6 +82,8 @@ describe('the feedback page token', () => {
     const second = await t.load();
     expect(first).toMatch(TOKEN);
     expect(second).not.toBe(first);
-    expect(t.warnings[0]).toMatch(/^cannot keep the feedback page's token in .*mcp-page-token \(.*\); this run uses a token of its own, so the page's address changes at every start$/);
+    expect(t.warnings[0]).toMatch(
+      /^cannot keep the feedback page's token in .*mcp-page-token \(.*\); this run uses a token of its own, so the page's address changes at every start$/,
+    );
   });
 });

@@ -5,7 +5,12 @@ import { parseSupervisorMessage, parseWorkerMessage } from '../../src/mcp/ipc/pr
 
 describe('IPC protocol', () => {
   it('accepts the messages each side sends', () => {
-    expect(parseSupervisorMessage({ type: 'call', id: 3, name: 'self_test', arguments: {} })).toEqual({ type: 'call', id: 3, name: 'self_test', arguments: {} });
+    expect(parseSupervisorMessage({ type: 'call', id: 3, name: 'self_test', arguments: {} })).toEqual({
+      type: 'call',
+      id: 3,
+      name: 'self_test',
+      arguments: {},
+    });
     expect(parseSupervisorMessage({ type: 'cancel', id: 3 })).toEqual({ type: 'cancel', id: 3 });
     expect(parseWorkerMessage({ type: 'ready', pid: 42, tools: [{ name: 't', inputSchema: { type: 'object' } }] })).toMatchObject({ type: 'ready', pid: 42 });
     expect(parseWorkerMessage({ type: 'result', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } })).toMatchObject({ type: 'result', id: 1 });
@@ -27,10 +32,19 @@ describe('IPC protocol', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.record({ type: fc.constantFrom('call', 'cancel', 'ping', 'ready', 'result', 'pong', 'feedback-open'), id: fc.anything(), seq: fc.anything(), result: fc.anything(), tools: fc.anything() }), (value) => {
-        parseWorkerMessage(value);
-        parseSupervisorMessage(value);
-      }),
+      fc.property(
+        fc.record({
+          type: fc.constantFrom('call', 'cancel', 'ping', 'ready', 'result', 'pong', 'feedback-open'),
+          id: fc.anything(),
+          seq: fc.anything(),
+          result: fc.anything(),
+          tools: fc.anything(),
+        }),
+        (value) => {
+          parseWorkerMessage(value);
+          parseSupervisorMessage(value);
+        },
+      ),
     );
   });
 });

@@ -20,7 +20,13 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-const record = { pid: process.pid, mode: 'supervisor' as const, cwd: '/project', page_url: 'http://127.0.0.1:4477/?token=abc', health_url: 'http://127.0.0.1:4477/api/health' };
+const record = {
+  pid: process.pid,
+  mode: 'supervisor' as const,
+  cwd: '/project',
+  page_url: 'http://127.0.0.1:4477/?token=abc',
+  health_url: 'http://127.0.0.1:4477/api/health',
+};
 
 describe('running ccc mcp records', () => {
   it('are private, listed while the server runs, and gone when it removes its record', async () => {
@@ -47,7 +53,9 @@ describe('running ccc mcp records', () => {
 
     const registration = await registerMcpServer(t.configDir, { ...record, page_url: undefined, health_url: undefined });
     expect(fs.existsSync(path.join(t.dir, `${dead}.json`))).toBe(false);
-    expect((await readRunningMcpServers(t.configDir)).servers).toEqual([{ pid: process.pid, mode: 'supervisor', cwd: '/project', started_at: expect.any(String) }]);
+    expect((await readRunningMcpServers(t.configDir)).servers).toEqual([
+      { pid: process.pid, mode: 'supervisor', cwd: '/project', started_at: expect.any(String) },
+    ]);
     await registration.remove();
   });
 });

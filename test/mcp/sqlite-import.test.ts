@@ -27,18 +27,50 @@ function withSqliteStore(fixture: 'closed' | 'killed'): string {
 
 function digests(configDir: string): Record<string, string> {
   const files = fs.readdirSync(path.join(configDir, 'ccc')).filter((name) => name.startsWith('mcp.db'));
-  return Object.fromEntries(files.map((name) => [name, crypto.createHash('sha256').update(fs.readFileSync(path.join(configDir, 'ccc', name))).digest('hex')]));
+  return Object.fromEntries(
+    files.map((name) => [
+      name,
+      crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(path.join(configDir, 'ccc', name)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 const expected = {
   feedback: [
-    { id: 'q-answered', question: 'Which port should the dev server use?', askedAt: '2026-11-20T10:00:00.000Z', timeoutSeconds: 300, outcome: 'answered', answer: '8080', via: 'web', settledAt: '2026-11-20T10:01:00.000Z' },
-    { id: 'q-away', question: 'Anyone there?\nSecond line, «quoted», ✓', askedAt: '2026-11-20T11:00:00.000Z', timeoutSeconds: 1, outcome: 'no_answer', settledAt: '2026-11-20T11:00:01.000Z' },
+    {
+      id: 'q-answered',
+      question: 'Which port should the dev server use?',
+      askedAt: '2026-11-20T10:00:00.000Z',
+      timeoutSeconds: 300,
+      outcome: 'answered',
+      answer: '8080',
+      via: 'web',
+      settledAt: '2026-11-20T10:01:00.000Z',
+    },
+    {
+      id: 'q-away',
+      question: 'Anyone there?\nSecond line, «quoted», ✓',
+      askedAt: '2026-11-20T11:00:00.000Z',
+      timeoutSeconds: 1,
+      outcome: 'no_answer',
+      settledAt: '2026-11-20T11:00:01.000Z',
+    },
     { id: 'q-pending', question: 'Still deciding?', askedAt: '2026-11-20T13:00:00.000Z', timeoutSeconds: 600, outcome: 'pending' },
   ],
   restarts: [
     { runId: 'run-1', at: '2026-11-20T12:00:00.000Z', reason: 'worker killed by SIGKILL', trigger: 'crash', previousPid: 101, newPid: 102, outcome: 'ready' },
-    { runId: 'run-2', at: '2026-11-20T13:00:05.000Z', reason: 'health check failed', trigger: 'health_check', previousPid: 102, newPid: null, outcome: 'failed' },
+    {
+      runId: 'run-2',
+      at: '2026-11-20T13:00:05.000Z',
+      reason: 'health check failed',
+      trigger: 'health_check',
+      previousPid: 102,
+      newPid: null,
+      outcome: 'failed',
+    },
   ],
   badLines: [],
 };
@@ -75,7 +107,9 @@ describe('import of the SQLite store', () => {
     const store = openMcpStoreSafely(dir, (m) => errors.push(m));
     expect(store.check()).toEqual({ ok: true });
     store.close();
-    expect(errors).toEqual([expect.stringMatching(/^could not import the earlier store .*mcp\.db \(.*not a database.*\); it is left as it was, and .*mcp\.jsonl starts empty$/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/^could not import the earlier store .*mcp\.db \(.*not a database.*\); it is left as it was, and .*mcp\.jsonl starts empty$/),
+    ]);
     expect(fs.readFileSync(sqliteStorePath(dir), 'utf8')).toBe('this is not sqlite '.repeat(100));
   });
 

@@ -23,7 +23,12 @@ describe('ccc mcp over stdio', () => {
     expect(result.health.webServer.status).toBe('ok');
     expect(result.health.database).toMatchObject({ status: 'ok', path: `${server.configDir}/ccc/mcp.jsonl` });
     expect(result.autoRepair).toBeUndefined();
-    expect(result.diagnostics.system).toEqual({ platform: process.platform, nodeVersion: process.version, totalMemory: expect.any(Number), freeMemory: expect.any(Number) });
+    expect(result.diagnostics.system).toEqual({
+      platform: process.platform,
+      nodeVersion: process.version,
+      totalMemory: expect.any(Number),
+      freeMemory: expect.any(Number),
+    });
     expect(result.diagnostics.restartHistory).toEqual([]);
     expect(result.summary).toBe('All checks are ok: supervisor, worker, web server and database.');
 
@@ -56,7 +61,12 @@ describe('ccc mcp over stdio', () => {
     server = await startMcpProcess({ args: ['--no-supervisor'] });
     expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['self_test', 'supervisor_status', 'collect_feedback']);
     const health = await server.health();
-    expect(health).toMatchObject({ status: 'ok', mode: 'single-process', supervisor: { enabled: false, pid: server.transport.pid, restartCount: 0 }, worker: { pid: server.transport.pid } });
+    expect(health).toMatchObject({
+      status: 'ok',
+      mode: 'single-process',
+      supervisor: { enabled: false, pid: server.transport.pid, restartCount: 0 },
+      worker: { pid: server.transport.pid },
+    });
     const result = await server.callJson<SelfTestResult>('self_test');
     expect(result.health.supervisor).toMatchObject({ status: 'disabled', mode: 'single-process' });
     expect(result.health.worker).toEqual({ status: 'ok', pid: server.transport.pid });

@@ -30,7 +30,16 @@ describe('mcp store', () => {
     expect(fs.statSync(storePath(configDir)).mode & 0o777).toBe(0o600);
     expect(readMcpStore(configDir)).toEqual({
       feedback: [
-        { id: 'q1', question: 'Why?', askedAt: '2026-11-22T00:00:00Z', timeoutSeconds: 60, outcome: 'answered', answer: 'Because.', via: 'web', settledAt: '2026-11-22T00:00:10Z' },
+        {
+          id: 'q1',
+          question: 'Why?',
+          askedAt: '2026-11-22T00:00:00Z',
+          timeoutSeconds: 60,
+          outcome: 'answered',
+          answer: 'Because.',
+          via: 'web',
+          settledAt: '2026-11-22T00:00:10Z',
+        },
         { id: 'q2', question: 'Still there?', askedAt: '2026-11-22T00:01:00Z', timeoutSeconds: 1, outcome: 'pending' },
       ],
       restarts: [{ runId: 'run-1', ...restart }],

@@ -7,10 +7,26 @@ const text = fc.string({ unit: 'grapheme', maxLength: 40 });
 const record: fc.Arbitrary<StoreRecord> = fc.oneof(
   fc.record({ type: fc.constant('question' as const), id: text, question: text, askedAt: text, timeoutSeconds: fc.integer() }),
   fc.record(
-    { type: fc.constant('outcome' as const), id: text, outcome: fc.constantFrom('answered' as const, 'no_answer' as const, 'cancelled' as const), answer: text, via: text, at: text },
+    {
+      type: fc.constant('outcome' as const),
+      id: text,
+      outcome: fc.constantFrom('answered' as const, 'no_answer' as const, 'cancelled' as const),
+      answer: text,
+      via: text,
+      at: text,
+    },
     { requiredKeys: ['type', 'id', 'outcome', 'at'] },
   ),
-  fc.record({ type: fc.constant('restart' as const), runId: text, at: text, reason: text, trigger: text, previousPid: fc.option(fc.integer(), { nil: null }), newPid: fc.option(fc.integer(), { nil: null }), outcome: text }),
+  fc.record({
+    type: fc.constant('restart' as const),
+    runId: text,
+    at: text,
+    reason: text,
+    trigger: text,
+    previousPid: fc.option(fc.integer(), { nil: null }),
+    newPid: fc.option(fc.integer(), { nil: null }),
+    outcome: text,
+  }),
 );
 
 describe('store records', () => {
@@ -35,14 +51,31 @@ describe('store records', () => {
   });
 
   it('records between damaged lines all come back, in order', () => {
-    const damage = fc.oneof(fc.constant('{"type":"restart","runId":"cut sh'), fc.constant('not json'), fc.constant('{"type":"question"}'), fc.constant('[]'), fc.constant('null'));
+    const damage = fc.oneof(
+      fc.constant('{"type":"restart","runId":"cut sh'),
+      fc.constant('not json'),
+      fc.constant('{"type":"question"}'),
+      fc.constant('[]'),
+      fc.constant('null'),
+    );
     fc.assert(
-      fc.property(fc.array(fc.oneof(record.map((r) => ({ r })), damage.map((d) => ({ d }))), { maxLength: 20 }), (items) => {
-        const file = items.map((item) => ('r' in item ? encodeRecord(item.r) : `${item.d}\n`)).join('');
-        const contents = foldRecords(file);
-        expect(contents.restarts).toEqual(items.flatMap((item) => ('r' in item && item.r.type === 'restart' ? [(({ type: _, ...row }) => row)(item.r)] : [])));
-        expect(contents.badLines).toEqual(items.flatMap((item, index) => ('d' in item ? [index + 1] : [])));
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            record.map((r) => ({ r })),
+            damage.map((d) => ({ d })),
+          ),
+          { maxLength: 20 },
+        ),
+        (items) => {
+          const file = items.map((item) => ('r' in item ? encodeRecord(item.r) : `${item.d}\n`)).join('');
+          const contents = foldRecords(file);
+          expect(contents.restarts).toEqual(
+            items.flatMap((item) => ('r' in item && item.r.type === 'restart' ? [(({ type: _, ...row }) => row)(item.r)] : [])),
+          );
+          expect(contents.badLines).toEqual(items.flatMap((item, index) => ('d' in item ? [index + 1] : [])));
+        },
+      ),
     );
   });
 

@@ -26,7 +26,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function start(spawn: ReturnType<typeof createFakeSpawner>, overrides: Partial<McpSupervisorOptions['options']> = {}, extra: Partial<McpSupervisorOptions> = {}) {
+function start(
+  spawn: ReturnType<typeof createFakeSpawner>,
+  overrides: Partial<McpSupervisorOptions['options']> = {},
+  extra: Partial<McpSupervisorOptions> = {},
+) {
   const events = { toolsChanged: 0, fatal: [] as string[] };
   const board = createFeedbackBoard();
   supervisor = createMcpSupervisor({
@@ -197,7 +201,9 @@ describe('McpSupervisor', () => {
   });
 
   it('announces a changed tool set after a restart, and not an unchanged one', async () => {
-    const spawn = createFakeSpawner((worker) => worker.sayReady(worker.generation === 3 ? [...defaultTools, { name: 'extra', inputSchema: { type: 'object' } }] : defaultTools));
+    const spawn = createFakeSpawner((worker) =>
+      worker.sayReady(worker.generation === 3 ? [...defaultTools, { name: 'extra', inputSchema: { type: 'object' } }] : defaultTools),
+    );
     const { supervisor, events } = start(spawn);
     await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
     spawn.workers[0]!.die();

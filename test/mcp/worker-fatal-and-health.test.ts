@@ -23,7 +23,9 @@ describe('a Worker that crashes at every start', () => {
 
     const result = await server.call('supervisor_status');
     expect(result.isError).toBe(true);
-    expect(resultText(result)).toMatch(/^\[WORKER_FATAL\] The ccc MCP worker keeps stopping \(last: exited with code 70\)\. It was restarted 2 times in the last 10 minutes, the limit \(mcp\.max_restart_attempts=2\).*Call the self_test tool/);
+    expect(resultText(result)).toMatch(
+      /^\[WORKER_FATAL\] The ccc MCP worker keeps stopping \(last: exited with code 70\)\. It was restarted 2 times in the last 10 minutes, the limit \(mcp\.max_restart_attempts=2\).*Call the self_test tool/,
+    );
     expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['self_test', 'supervisor_status', 'collect_feedback']);
     const health = await server.health();
     expect(health).toMatchObject({ status: 'fatal', supervisor: { enabled: true, workerStatus: 'fatal', restartCount: 2 }, worker: { pid: null } });
@@ -33,7 +35,11 @@ describe('a Worker that crashes at every start', () => {
     expect(selfTest.health.worker).toMatchObject({ status: 'failed', pid: null });
     expect(selfTest.summary).toMatch(/^Auto-repair failed: the worker could not be restarted \(exited with code 70\).*manual intervention is needed/);
     expect(selfTest.autoRepair).toBeUndefined();
-    expect(selfTest.diagnostics.restartHistory.map((r) => [r.trigger, r.outcome])).toEqual([['crash', 'failed'], ['crash', 'failed'], ['self_test', 'failed']]);
+    expect(selfTest.diagnostics.restartHistory.map((r) => [r.trigger, r.outcome])).toEqual([
+      ['crash', 'failed'],
+      ['crash', 'failed'],
+      ['self_test', 'failed'],
+    ]);
     expect(server.transportErrors).toEqual([]);
     // The client also got the fatal state as a log notification (level critical).
     await until(() => logs.length > 0, 'notifications/message');
@@ -53,12 +59,20 @@ describe('health checks', () => {
     expect(log.indexOf('missed (3/3)')).toBeLessThan(log.indexOf('worker stopped: 3 health checks missed in a row'));
     const secondPid = await waitHealthy(server);
     const selfTest = await server.callJson<SelfTestResult>('self_test');
-    expect(selfTest.diagnostics.restartHistory).toEqual([expect.objectContaining({ trigger: 'health_check', reason: '3 health checks missed in a row', newPid: secondPid, outcome: 'ready' })]);
+    expect(selfTest.diagnostics.restartHistory).toEqual([
+      expect.objectContaining({ trigger: 'health_check', reason: '3 health checks missed in a row', newPid: secondPid, outcome: 'ready' }),
+    ]);
   });
 
   it('leave a Worker alone that cannot answer pings because it is busy in a tool call', async () => {
     server = await startMcpProcess({
-      env: { CCC_MCP_TEST_TOOLS: '1', SUPERVISOR_HEALTH_INTERVAL_MS: '100', SUPERVISOR_HEALTH_TIMEOUT_MS: '100', SUPERVISOR_HEALTH_FAILURES: '2', CCC_SUPERVISOR_LOG_LEVEL: 'debug' },
+      env: {
+        CCC_MCP_TEST_TOOLS: '1',
+        SUPERVISOR_HEALTH_INTERVAL_MS: '100',
+        SUPERVISOR_HEALTH_TIMEOUT_MS: '100',
+        SUPERVISOR_HEALTH_FAILURES: '2',
+        CCC_SUPERVISOR_LOG_LEVEL: 'debug',
+      },
     });
     const pid = await waitHealthy(server);
     const result = await server.callJson<{ blocked: number; pid: number }>('test_block', { ms: 2500 });

@@ -44,7 +44,11 @@ describe('native helpers without an install script', () => {
     const pkg = installedPackage();
     const first = locateHelpers(pkg.options);
     expect(first).toEqual(HELPERS.map((name) => ({ name, path: path.join(pkg.cache(), name), origin: 'compiled' })));
-    expect(pkg.said).toEqual([expect.stringMatching(/^ccc: built ccc-relay and ccc-lifeline for ccc \d+\.\d+\.\d+ on [a-z0-9]+-[a-z0-9]+ in \d+\.\d s \(kept in .*\/config\/ccc\/native\/\d+\.\d+\.\d+-[a-z0-9]+-[a-z0-9]+-[0-9a-f]{16}\)$/)]);
+    expect(pkg.said).toEqual([
+      expect.stringMatching(
+        /^ccc: built ccc-relay and ccc-lifeline for ccc \d+\.\d+\.\d+ on [a-z0-9]+-[a-z0-9]+ in \d+\.\d s \(kept in .*\/config\/ccc\/native\/\d+\.\d+\.\d+-[a-z0-9]+-[a-z0-9]+-[0-9a-f]{16}\)$/,
+      ),
+    ]);
     expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']); // no temporary left
     const again = locateHelpers({ ...pkg.options, env: noCompiler });
     expect(again.map((s) => s.origin)).toEqual(['cache', 'cache']);
@@ -67,8 +71,14 @@ describe('native helpers without an install script', () => {
     const pkg = installedPackage({ prebuilt: 'broken' });
     const missing = locateHelpers({ ...pkg.options, env: noCompiler });
     expect(missing.map((s) => s.origin)).toEqual(['missing', 'missing']);
-    expect(missing[0]!.reason).toMatch(/ccc-relay does not run here \(ccc-relay: version `GLIBC_2\.99' not found\), and there is no C compiler to build it \(\/nonexistent\/cc: not found\)/);
-    expect(pkg.said).toEqual([expect.stringMatching(/^ccc: no ccc-relay or ccc-lifeline \(.*\), so interactive sessions run on ccc's slower Node proxy, and what ccc starts .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
+    expect(missing[0]!.reason).toMatch(
+      /ccc-relay does not run here \(ccc-relay: version `GLIBC_2\.99' not found\), and there is no C compiler to build it \(\/nonexistent\/cc: not found\)/,
+    );
+    expect(pkg.said).toEqual([
+      expect.stringMatching(
+        /^ccc: no ccc-relay or ccc-lifeline \(.*\), so interactive sessions run on ccc's slower Node proxy, and what ccc starts .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./,
+      ),
+    ]);
     expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['missing', 'missing']);
     expect(pkg.said).toHaveLength(1);
     expect(locateHelpers({ ...pkg.options, env: noCompiler, retry: true }).map((s) => s.origin)).toEqual(['missing', 'missing']);

@@ -26,7 +26,9 @@ function busyOutput(): string {
   return out;
 }
 
-async function joinAndRender(server: ObserverServer): Promise<{ client: ReturnType<typeof newTerminal>; observer: Awaited<ReturnType<typeof connectObserver>> }> {
+async function joinAndRender(
+  server: ObserverServer,
+): Promise<{ client: ReturnType<typeof newTerminal>; observer: Awaited<ReturnType<typeof connectObserver>> }> {
   const observer = await connectObserver(server.url);
   await observer.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
   const client = newTerminal(cols, rows);

@@ -42,7 +42,9 @@ function watch(args: string[]): Watcher {
     stderr += d;
     for (const wake of waiters.splice(0)) wake();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     stdout: () => stdout,
@@ -93,7 +95,7 @@ describe('ccc observe', () => {
     ]);
   });
 
-  it('shows a verdict\'s escape sequences (OSC 52, OSC 0, SGR 8) as inert text: no raw ESC reaches the terminal', async () => {
+  it("shows a verdict's escape sequences (OSC 52, OSC 0, SGR 8) as inert text: no raw ESC reaches the terminal", async () => {
     server = await startTestObserver();
     const watcher = watch([server.url]);
     await watcher.waitForStderr('watching session');

@@ -68,16 +68,26 @@ describe('finding and watching a supervised session', () => {
     // The last event reached the status row (and the title), and the mirror caught up with the session.
     const lastEvent = /\[ccc\] waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/;
     await expect.poll(() => viewport(observe, ROWS + 1).at(-1), { timeout: 20_000 }).toMatch(lastEvent);
-    await sameSize.waitForOutput(/\x1b\]2;ccc observe: waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/, 20_000);
+    await sameSize.waitForOutput(
+      /\x1b\]2;ccc observe: waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/,
+      20_000,
+    );
 
     fs.mkdirSync('test-artifacts', { recursive: true });
     const capture = () =>
-      fs.writeFileSync('test-artifacts/observe-screen.txt', [viewport(observe, ROWS + 1), ['--- same size ---'], viewport(sameSize), ['--- the session ---'], viewport(session)].flat().join('\n'));
+      fs.writeFileSync(
+        'test-artifacts/observe-screen.txt',
+        [viewport(observe, ROWS + 1), ['--- same size ---'], viewport(sameSize), ['--- the session ---'], viewport(session)].flat().join('\n'),
+      );
     // Both mirrors show exactly the session's screen, its prompt box included; ccc's text only in the status row.
     await expect.poll(() => (capture(), viewport(observe, ROWS + 1).slice(0, ROWS)), { timeout: 20_000 }).toEqual(viewport(session));
     await expect.poll(() => (capture(), viewport(sameSize)), { timeout: 20_000 }).toEqual(viewport(session));
     expect(promptBox(viewport(observe, ROWS + 1))).toBeGreaterThan(-1);
-    expect(viewport(observe, ROWS + 1).slice(0, -1).filter((row) => row.includes('[ccc]'))).toEqual([]);
+    expect(
+      viewport(observe, ROWS + 1)
+        .slice(0, -1)
+        .filter((row) => row.includes('[ccc]')),
+    ).toEqual([]);
 
     const after = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });
     expect(after.stdout).toMatch(/iteration \d+\/20/);

@@ -39,7 +39,17 @@ const mirror: ScreenMirror = {
 const live = (socket: ReturnType<typeof fakeSocket>) => vi.waitFor(() => expect(socket.sent.length).toBeGreaterThanOrEqual(2));
 
 function hub() {
-  return createObserverHub({ hello: testHello, allowInput: false, maxObservers: 10, maxQueueBytes: 8000, totalQueueBytes: 10_000, minQueueBytes: 1000, snapshotBytes: 100, mirror, logger: silentLogger });
+  return createObserverHub({
+    hello: testHello,
+    allowInput: false,
+    maxObservers: 10,
+    maxQueueBytes: 8000,
+    totalQueueBytes: 10_000,
+    minQueueBytes: 1000,
+    snapshotBytes: 100,
+    mirror,
+    logger: silentLogger,
+  });
 }
 
 describe('observer hub queue budget', () => {

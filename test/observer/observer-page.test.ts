@@ -19,7 +19,16 @@ beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (.ci/run does it)`);
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -48,11 +57,20 @@ async function openPage(url: string): Promise<{ page: Page; errors: string[] }> 
 
 describe('observer page', () => {
   it('shows the terminal text and the verdict timeline, then the end of the session', async () => {
-    server = await startTestObserver({ hello: { session_id: 'sess-42', cwd: '/home/dev/project', command: ['claude', '--model', 'opus'], cols: 90, rows: 20, started_at: at } });
+    server = await startTestObserver({
+      hello: { session_id: 'sess-42', cwd: '/home/dev/project', command: ['claude', '--model', 'opus'], cols: 90, rows: 20, started_at: at },
+    });
     server.publishPty(Buffer.from('\x1b[1m> \x1b[0mFix the failing test in parser.ts\r\n\r\n'));
     server.publishEvent({ kind: 'iteration', n: 1, max: 20, at });
     server.publishEvent({ kind: 'phase', phase: 'review', at });
-    server.publishEvent({ kind: 'verdict', checker: 'claude', completed: false, feedback: 'The test `parser handles empty input` still fails:\n  expected [] to equal [""]', iteration: 1, at });
+    server.publishEvent({
+      kind: 'verdict',
+      checker: 'claude',
+      completed: false,
+      feedback: 'The test `parser handles empty input` still fails:\n  expected [] to equal [""]',
+      iteration: 1,
+      at,
+    });
     const { page, errors } = await openPage(server.url);
 
     await page.getByText('live', { exact: true }).waitFor();

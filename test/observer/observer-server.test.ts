@@ -206,10 +206,13 @@ describe('observer server', () => {
     // The server may see the close after the client does: try until a joiner gets its screen.
     a.ws.close();
     await a.closed;
-    await vi.waitFor(async () => {
-      const fourth = await connectObserver(server!.url);
-      await fourth.waitFor((m) => m.type === 'pty', 'the snapshot'); // throws when refused
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      async () => {
+        const fourth = await connectObserver(server!.url);
+        await fourth.waitFor((m) => m.type === 'pty', 'the snapshot'); // throws when refused
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('closes every observer with a reason when output was lost on its way to them, and a reconnect gets a fresh screen', async () => {
@@ -263,7 +266,12 @@ describe('observer server', () => {
 
   it('drops an observer whose queue passes the bound, with a reason, while the others keep everything', async () => {
     const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => warnings.push(`${message} ${String(fields?.reason)}`) };
+    const logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn: (message: string, fields?: Record<string, unknown>) => warnings.push(`${message} ${String(fields?.reason)}`),
+    };
     server = await startTestObserver({ maxQueueBytes: 256 * 1024, logger });
     const reader = await connectObserver(server.url);
     const stuck = await connectObserver(server.url);

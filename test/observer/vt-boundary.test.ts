@@ -10,7 +10,8 @@ const params = fc.string({ unit: fc.constantFrom(...'0123456789;:?<=>'), maxLeng
 const token = fc.oneof(
   printable.map((text) => ({ bytes: Buffer.from(text), whole: false })),
   fc.constantFrom('\r', '\n', '\t', '\x07', '\b').map((c) => ({ bytes: Buffer.from(c), whole: false })),
-  fc.integer({ min: 0x80, max: 0x10ffff })
+  fc
+    .integer({ min: 0x80, max: 0x10ffff })
     .filter((cp) => cp < 0xd800 || cp > 0xdfff)
     .map((cp) => ({ bytes: Buffer.from(String.fromCodePoint(cp)), whole: true })),
   fc.tuple(params, fc.integer({ min: 0x40, max: 0x7e })).map(([p, final]) => ({ bytes: Buffer.from(`\x1b[${p}${String.fromCharCode(final)}`), whole: true })),

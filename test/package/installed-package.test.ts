@@ -53,7 +53,12 @@ beforeAll(async () => {
   copyCheckout(checkout);
   expect(fs.existsSync(path.join(checkout, 'dist'))).toBe(false);
   // Asynchronous, as the installs: the worker keeps answering vitest during the `prepare` build.
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--pack-destination', root], { cwd: checkout, encoding: 'utf8', timeout: INSTALL_MS, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--pack-destination', root], {
+    cwd: checkout,
+    encoding: 'utf8',
+    timeout: INSTALL_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const [pack] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = path.join(root, pack!.filename);
   packed = pack!.files.map((f) => f.path);
@@ -82,7 +87,10 @@ function nodePtyBuilds(dir: string): string[] {
 function proc(pid: number): { argv: string[]; ppid: number } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return { argv: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) };
+    return {
+      argv: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean),
+      ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]),
+    };
   } catch {
     return undefined;
   }
@@ -94,11 +102,18 @@ describe('the package, packed from a clean checkout', () => {
     expect(packed).toContain('dist/plugins/test-gate.js');
     expect(packed).toContain('dist/plugins/no-leftovers.js');
     expect(packed).toContain('dist/index.d.ts');
-    expect(packed).toEqual(expect.arrayContaining([`dist/prebuilt/${process.platform}-${process.arch}/ccc-relay`, `dist/prebuilt/${process.platform}-${process.arch}/ccc-lifeline`, 'dist/prebuilt/sources.sha256']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        `dist/prebuilt/${process.platform}-${process.arch}/ccc-relay`,
+        `dist/prebuilt/${process.platform}-${process.arch}/ccc-lifeline`,
+        'dist/prebuilt/sources.sha256',
+      ]),
+    );
     expect(packed).toEqual(expect.arrayContaining(['native/relay.c', 'native/byte-path-rules.h', 'native/lifeline.c']));
     expect(packed.filter((f) => f.startsWith('dist/relay/'))).toEqual([]);
     expect(packed.filter((f) => /\.map$|\.test\.|(^|\/)test\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
-    const scripts = (JSON.parse(fs.readFileSync(path.join(install('npm -g').packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (JSON.parse(fs.readFileSync(path.join(install('npm -g').packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts;
     expect(Object.keys(scripts).filter((name) => /^(pre|post)?install$/.test(name))).toEqual([]);
   });
 
@@ -145,7 +160,9 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
     expect(run.code).toBe(0);
     const origin = name === 'npm --ignore-scripts' ? 'compiled now' : "the package's prebuilt for linux-x64, set up now";
     for (const id of ['relay', 'lifeline']) {
-      expect(report.checks.find((c) => c.id === id)!.detail).toMatch(new RegExp(`^${w.claudeDir}/ccc/native/[^/]+/ccc-(relay|lifeline) \\(${origin.replace(/[()']/g, '.')}\\)$`));
+      expect(report.checks.find((c) => c.id === id)!.detail).toMatch(
+        new RegExp(`^${w.claudeDir}/ccc/native/[^/]+/ccc-(relay|lifeline) \\(${origin.replace(/[()']/g, '.')}\\)$`),
+      );
     }
   });
 
@@ -208,7 +225,11 @@ describe('without a prebuilt that runs and without a C compiler (the --ignore-sc
     const first = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
     expect(first.code).toBe(0);
     const said = first.stderr.split('\n').filter((line) => line.startsWith('ccc: no ccc-'));
-    expect(said).toEqual([expect.stringMatching(/^ccc: no ccc-relay or ccc-lifeline \(none is prebuilt for \S+, and there is no C compiler to build it \(\/nonexistent\/cc: not found\)\), so .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./)]);
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^ccc: no ccc-relay or ccc-lifeline \(none is prebuilt for \S+, and there is no C compiler to build it \(\/nonexistent\/cc: not found\)\), so .* keeps running when ccc is killed with kill -9\. To fix: install a C compiler .* and run `ccc doctor`, which builds them\./,
+      ),
+    ]);
     const second = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('ccc: no ccc-');
@@ -236,11 +257,15 @@ describe('a headless supervised run with the bundled test gate (npm -g)', () => 
     });
     world = makeClaudeWorld({ modelUrl: server.url });
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'test -f DONE' } }));
-    const run = await runProcess(install('npm -g').ccc, ['--supervisor', '--checker', 'ccc-supervisor/plugins/test-gate', '-p', 'create a file named DONE', '--', '--allowedTools', 'Bash'], {
-      cwd: world.cwd,
-      env: world.env,
-      timeoutMs: 180_000,
-    });
+    const run = await runProcess(
+      install('npm -g').ccc,
+      ['--supervisor', '--checker', 'ccc-supervisor/plugins/test-gate', '-p', 'create a file named DONE', '--', '--allowedTools', 'Bash'],
+      {
+        cwd: world.cwd,
+        env: world.env,
+        timeoutMs: 180_000,
+      },
+    );
     expect(run.stderr).toContain('✓ complete (test-gate)');
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');

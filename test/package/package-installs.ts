@@ -52,7 +52,13 @@ async function pnpmProject(root: string, tarball: string): Promise<Installed> {
   fs.mkdirSync(prefix);
   fs.writeFileSync(path.join(prefix, 'package.json'), JSON.stringify({ name: 'project', private: true }));
   const output = await run(path.join(tool, 'node_modules', '.bin', 'pnpm'), ['add', '--store-dir', path.join(root, 'pnpm-store'), tarball], prefix);
-  return { name: 'pnpm 10', ccc: path.join(prefix, 'node_modules', '.bin', 'ccc'), packageDir: fs.realpathSync(path.join(prefix, 'node_modules', 'ccc-supervisor')), prefix, output };
+  return {
+    name: 'pnpm 10',
+    ccc: path.join(prefix, 'node_modules', '.bin', 'ccc'),
+    packageDir: fs.realpathSync(path.join(prefix, 'node_modules', 'ccc-supervisor')),
+    prefix,
+    output,
+  };
 }
 
 export async function installAll(root: string, tarball: string): Promise<Installed[]> {

@@ -35,11 +35,11 @@ const testOnly = ['test', 'only'].join('.');
 describe('the no-leftovers plugin', () => {
   it('lists file:line of TODO/FIXME and skipped or focused tests added by the agent, not the ones already committed', async () => {
     git('init', '-q');
-    write('src/app.ts', 'export function run() {\n  // TODO: an old note, not the agent\'s\n  return 1;\n}\n');
+    write('src/app.ts', "export function run() {\n  // TODO: an old note, not the agent's\n  return 1;\n}\n");
     write('src/model.py', 'model.fit(x, y)\n');
     git('add', '.');
     git('commit', '-q', '-m', 'start');
-    write('src/app.ts', 'export function run() {\n  // TODO: an old note, not the agent\'s\n  return 2; // FIXME handle errors\n}\n');
+    write('src/app.ts', "export function run() {\n  // TODO: an old note, not the agent's\n  return 2; // FIXME handle errors\n}\n");
     write('src/model.py', 'model.fit(x, y)\nmodel.fit(a, b)\n');
     write('test/app.test.ts', `import { it } from 'vitest';\n${itSkip}('runs', () => {});\n${testOnly}('focus', () => {});\nxit('old', () => {});\n`);
     write('test_app.py', 'import pytest\n@pytest.mark.skip\ndef test_x(): pass\n');
@@ -70,6 +70,9 @@ describe('the no-leftovers plugin', () => {
   it('outside a git repository: says it cannot tell what changed, and passes', async () => {
     write('a.ts', '// TODO everywhere\n');
     const verdict = await check();
-    expect(verdict).toEqual({ completed: true, feedback: `${project} is not a git repository, so no-leftovers cannot tell which files changed; passing without a check.` });
+    expect(verdict).toEqual({
+      completed: true,
+      feedback: `${project} is not a git repository, so no-leftovers cannot tell which files changed; passing without a check.`,
+    });
   });
 });

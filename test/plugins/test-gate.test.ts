@@ -24,7 +24,10 @@ const signal = new AbortController().signal;
 describe('the test-gate plugin', () => {
   it('on a node:test project: names the failing tests, then passes once they are fixed', async () => {
     write('package.json', JSON.stringify({ name: 'fixture', type: 'module', scripts: { test: 'node --test' } }));
-    write('math.test.js', `import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from './math.js';\ntest('adds numbers', () => assert.equal(add(1, 2), 3));\ntest('adds zero', () => assert.equal(add(0, 5), 5));\ntest('is fine', () => {});\n`);
+    write(
+      'math.test.js',
+      `import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from './math.js';\ntest('adds numbers', () => assert.equal(add(1, 2), 3));\ntest('adds zero', () => assert.equal(add(0, 5), 5));\ntest('is fine', () => {});\n`,
+    );
     write('math.js', 'export const add = (a, b) => a - b;\n');
     const checker = await gate({});
     expect(checker.name).toBe('test-gate');
@@ -58,7 +61,10 @@ describe('the test-gate plugin', () => {
   });
 
   it('bad options are a plugin error naming the module', async () => {
-    await expect(gate({ command: '' })).rejects.toMatchObject({ code: 'PLUGIN_INVALID', message: expect.stringMatching(/test-gate\.ts" factory threw: option "command" must be a non-empty string/) });
+    await expect(gate({ command: '' })).rejects.toMatchObject({
+      code: 'PLUGIN_INVALID',
+      message: expect.stringMatching(/test-gate\.ts" factory threw: option "command" must be a non-empty string/),
+    });
     await expect(gate({ cmd: 'make test' })).rejects.toThrow(/unknown option\(s\) cmd/);
   });
 });
@@ -78,9 +84,17 @@ describe('finding the failing tests in a runner output', () => {
   });
 
   it('jest, go, TAP (skips are not failures), and colour codes', () => {
-    expect(failingTests(' FAIL  src/sum.test.js\n  sum\n    ✓ adds 1 + 2 (2 ms)\n    ✕ adds 2 + 2 to equal 5 (1 ms)\n')).toEqual(['src/sum.test.js', 'adds 2 + 2 to equal 5']);
-    expect(failingTests('=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\n    math_test.go:8: got 2\n--- FAIL: TestSub/negative (0.00s)\nFAIL\n')).toEqual(['TestAdd', 'TestSub/negative']);
-    expect(failingTests('TAP version 13\nnot ok 1 - parses input\nok 2 - other\nnot ok 3 - later # SKIP flaky\nnot ok 4 - wip # TODO\n')).toEqual(['parses input']);
+    expect(failingTests(' FAIL  src/sum.test.js\n  sum\n    ✓ adds 1 + 2 (2 ms)\n    ✕ adds 2 + 2 to equal 5 (1 ms)\n')).toEqual([
+      'src/sum.test.js',
+      'adds 2 + 2 to equal 5',
+    ]);
+    expect(failingTests('=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\n    math_test.go:8: got 2\n--- FAIL: TestSub/negative (0.00s)\nFAIL\n')).toEqual([
+      'TestAdd',
+      'TestSub/negative',
+    ]);
+    expect(failingTests('TAP version 13\nnot ok 1 - parses input\nok 2 - other\nnot ok 3 - later # SKIP flaky\nnot ok 4 - wip # TODO\n')).toEqual([
+      'parses input',
+    ]);
     expect(failingTests('\u001b[31m✖ colourful failure\u001b[39m \u001b[90m(3.1ms)\u001b[39m\n✖ failing tests:\n')).toEqual(['colourful failure']);
   });
 

@@ -53,7 +53,9 @@ describe('the env-conflict guard', () => {
   it('refuses a second credential that Claude Code would send to the provider too', async () => {
     fs.writeFileSync(files[2]!, JSON.stringify({ env: { ANTHROPIC_API_KEY: 'my-anthropic-key' } }));
     const error = await guardError(glmEnv);
-    expect(error?.message).toContain(`- ANTHROPIC_API_KEY in the "env" of ${files[2]} would be sent to the provider's endpoint along with the provider's own credential`);
+    expect(error?.message).toContain(
+      `- ANTHROPIC_API_KEY in the "env" of ${files[2]} would be sent to the provider's endpoint along with the provider's own credential`,
+    );
     expect(error?.message).toContain('remove ANTHROPIC_AUTH_TOKEN from providers.glm.env');
   });
 

@@ -10,7 +10,10 @@ function config(overrides: Partial<CccConfig>): CccConfig {
 }
 
 const providers = {
-  glm: { env: { ANTHROPIC_BASE_URL: 'https://glm.example/anthropic', ANTHROPIC_AUTH_TOKEN: 'glm-token' }, settings: { model: 'glm-4.6', permissions: { allow: ['Read'] } } },
+  glm: {
+    env: { ANTHROPIC_BASE_URL: 'https://glm.example/anthropic', ANTHROPIC_AUTH_TOKEN: 'glm-token' },
+    settings: { model: 'glm-4.6', permissions: { allow: ['Read'] } },
+  },
   kimi: { env: { ANTHROPIC_BASE_URL: 'https://kimi.example/anthropic', ANTHROPIC_API_KEY: 'kimi-key' } },
 };
 

@@ -40,7 +40,10 @@ describe('ccc supervisor-mode', () => {
     const state = JSON.parse(fs.readFileSync(stateFile(sessionId), 'utf8'));
     expect(state).toMatchObject({ session_id: sessionId, enabled: false, iteration: 0, max_iterations: 20 });
     // What the agent saw from the two commands reached the model as tool results.
-    const toolResults = server.byKind('agent').filter(isToolResultTurn).map((r) => r.lastUserText);
+    const toolResults = server
+      .byKind('agent')
+      .filter(isToolResultTurn)
+      .map((r) => r.lastUserText);
     expect(toolResults[0]).toContain(`Supervisor mode off for session ${sessionId}.`);
     expect(toolResults[1]?.trim()).toBe('off');
 

@@ -57,7 +57,9 @@ describe('ccc validate', () => {
     const result = await runCcc(world, ['validate', '--all']);
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('good    ok       https://good.example/anthropic');
-    expect(result.stdout).toContain('nourl   INVALID  (no base URL)\n        - ANTHROPIC_BASE_URL is missing: add the provider\'s endpoint to providers.nourl.env.');
+    expect(result.stdout).toContain(
+      "nourl   INVALID  (no base URL)\n        - ANTHROPIC_BASE_URL is missing: add the provider's endpoint to providers.nourl.env.",
+    );
     expect(result.stdout).toContain('- ANTHROPIC_BASE_URL "good.example/anthropic" is not an http(s) URL: write it as https://host[/path].');
     expect(result.stdout).toContain('- no key: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN in providers.nokey.env.');
     expect(result.stdout).toContain(`3 of 4 invalid (${path.join(world.claudeDir, 'ccc.json')}).`);
@@ -65,10 +67,7 @@ describe('ccc validate', () => {
   });
 
   it('checks one named provider, or the current one by default; exit 0 when valid', async () => {
-    writeProviders(
-      { a: { env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_API_KEY: 'k' } }, b: { env: {} } },
-      { current_provider: 'a' },
-    );
+    writeProviders({ a: { env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_API_KEY: 'k' } }, b: { env: {} } }, { current_provider: 'a' });
     expect(await runCcc(world, ['validate'])).toMatchObject({ code: 0, stdout: 'a  ok       https://a.example\nAll 1 valid.\n' });
     expect((await runCcc(world, ['validate', 'b'])).code).toBe(2);
     const unknown = await runCcc(world, ['validate', 'c']);
@@ -135,10 +134,7 @@ describe('ccc validate', () => {
 
 describe('ccc providers', () => {
   it('lists the providers with the current one marked', async () => {
-    writeProviders(
-      { work: { env: { ANTHROPIC_BASE_URL: 'https://work.example' } }, home: { env: {} } },
-      { current_provider: 'home' },
-    );
+    writeProviders({ work: { env: { ANTHROPIC_BASE_URL: 'https://work.example' } }, home: { env: {} } }, { current_provider: 'home' });
     const result = await runCcc(world, ['providers']);
     expect(result).toMatchObject({ code: 0, stdout: '  work  https://work.example\n* home  (no ANTHROPIC_BASE_URL)\n' });
   });

@@ -118,14 +118,26 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
   it.each([
     ['a control sequence', '\\033[31', 'mRED\\033[0m', Buffer.from('\x1b[31'), '\x1b[31mRED'],
     ['a string (OSC title)', '\\033]0;agent title', '\\007AFTER', Buffer.from('\x1b]0;agent title'), '\x1b]0;agent title\x07AFTER'],
-    ['a string holding a UTF-8 character with the byte 0x9c', '\\033]0;done \\342\\234', '\\223\\007AFTER', Buffer.from('\x1b]0;done \xe2\x9c', 'latin1'), '\x1b]0;done ✓\x07AFTER'],
+    [
+      'a string holding a UTF-8 character with the byte 0x9c',
+      '\\033]0;done \\342\\234',
+      '\\223\\007AFTER',
+      Buffer.from('\x1b]0;done \xe2\x9c', 'latin1'),
+      '\x1b]0;done ✓\x07AFTER',
+    ],
     ['a UTF-8 character', 'snow \\342\\230', '\\203 man', Buffer.from('snow \xe2\x98', 'latin1'), 'snow ☃ man'],
   ])('writes an injection after %s split across reads, not inside it', async (_name, first, rest, firstBytes, whole) => {
     const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '${first}'; ${WAIT_KEY}; printf '${rest}\\n'; printf 'END\\n'`;
     const { terminal } = await run(script, {
       // No idle fallback during the test: only the sequence's end may release the injection.
       env: { DRIVER_INJECT_IDLE_MS: '60000' },
-      steps: [[['send', 'k']], [['inject', TITLE], ['send', 'k']]],
+      steps: [
+        [['send', 'k']],
+        [
+          ['inject', TITLE],
+          ['send', 'k'],
+        ],
+      ],
       act: async (h, next) => {
         await h.waitForOutput(/READY/);
         next();
@@ -143,7 +155,14 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; printf '\\033]0;a long'; ${WAIT_KEY}; printf ' title, part two'; ${WAIT_KEY}; printf ' and three\\007AFTER\\n'`;
     const { terminal } = await run(script, {
       env: { DRIVER_INJECT_IDLE_MS: '60000' },
-      steps: [[['send', 'k']], [['send', 'k']], [['inject', TITLE], ['send', 'k']]],
+      steps: [
+        [['send', 'k']],
+        [['send', 'k']],
+        [
+          ['inject', TITLE],
+          ['send', 'k'],
+        ],
+      ],
       act: async (h, next) => {
         await h.waitForOutput(/READY/);
         next();
@@ -210,7 +229,12 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     const script = `stty raw -echo; i=0; while [ $i -lt 100 ]; do printf x; i=$((i+1)); done; printf TAIL-END; ${WAIT_KEY}; printf 'LIVE\\n'`;
     const { terminal, result, output } = await run(script, {
       env: { DRIVER_TAIL: '20' },
-      steps: [[['watch', 'true'], ['send', 'k']]],
+      steps: [
+        [
+          ['watch', 'true'],
+          ['send', 'k'],
+        ],
+      ],
       act: async (h, next) => {
         await h.waitForOutput(/TAIL-END/);
         next();
@@ -228,28 +252,37 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
   it.each([
     [12_000_000, 3000],
     [6_000_000, 6000],
-  ])('accounts for every byte of a %i-byte flood while ccc is busy for %i ms: the copy plus the reported gaps is what the terminal got, and the exit is reported', async (bytes, blockMs) => {
-    const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; head -c ${bytes} /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
-    const { terminal, result, output } = await run(script, {
-      env: { DRIVER_WATCH: '1' },
-      steps: [[['send', 'k'], ['block', String(blockMs)]]],
-      act: async (h, next) => {
-        await h.waitForOutput(/READY/);
-        next();
-      },
-    });
-    const got = beforeRestore(terminal, false);
-    expect(result.errors).toEqual([]);
-    expect(result.exit).toEqual({ exitCode: 0 });
-    expect(output.length + result.gaps).toBe(got.length);
-    // Every byte reached the terminal (compared as counts: a failure must not print 12 MB). Not on
-    // the Node proxy: node-pty destroys its socket 200 ms after the agent exits when the reader is
-    // paused (the terminal behind), and what was still unread is gone; no public API changes that.
-    if (kind === 'node') return;
-    expect(got.subarray(-8).toString()).toMatch(/xDONE\r?\n$/);
-    expect(got.length - got.indexOf('x')).toBe(bytes + 'DONE\n'.length);
-    expect(result.gaps).toBeGreaterThan(0); // the relay's copy is bounded: this flood overflows it
-  }, 60_000);
+  ])(
+    'accounts for every byte of a %i-byte flood while ccc is busy for %i ms: the copy plus the reported gaps is what the terminal got, and the exit is reported',
+    async (bytes, blockMs) => {
+      const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; head -c ${bytes} /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
+      const { terminal, result, output } = await run(script, {
+        env: { DRIVER_WATCH: '1' },
+        steps: [
+          [
+            ['send', 'k'],
+            ['block', String(blockMs)],
+          ],
+        ],
+        act: async (h, next) => {
+          await h.waitForOutput(/READY/);
+          next();
+        },
+      });
+      const got = beforeRestore(terminal, false);
+      expect(result.errors).toEqual([]);
+      expect(result.exit).toEqual({ exitCode: 0 });
+      expect(output.length + result.gaps).toBe(got.length);
+      // Every byte reached the terminal (compared as counts: a failure must not print 12 MB). Not on
+      // the Node proxy: node-pty destroys its socket 200 ms after the agent exits when the reader is
+      // paused (the terminal behind), and what was still unread is gone; no public API changes that.
+      if (kind === 'node') return;
+      expect(got.subarray(-8).toString()).toMatch(/xDONE\r?\n$/);
+      expect(got.length - got.indexOf('x')).toBe(bytes + 'DONE\n'.length);
+      expect(result.gaps).toBeGreaterThan(0); // the relay's copy is bounded: this flood overflows it
+    },
+    60_000,
+  );
 
   it('reports an agent killed by SIGKILL, and restores the terminal it left raw, on the alternate screen, with modes on', async () => {
     const script = `stty raw -echo; printf '\\033[?1049h\\033[?2004h\\033[?25lREADY\\n'; exec sleep 30`;

@@ -13,11 +13,11 @@ import { repoRoot } from '../support/claude-env.js';
 describe('the byte path rules', () => {
   it('are what the relay is compiled with (else run `npm run gen:relay-rules`)', () => {
     const committed = fs.readFileSync(path.join(repoRoot, 'native', 'byte-path-rules.h'), 'utf8');
-    expect(committed).toBe((relayRulesHeader)(rules));
+    expect(committed).toBe(relayRulesHeader(rules));
   });
 
   it('reach the relay whole: every rule of the module appears in the header', () => {
-    const header = (relayRulesHeader)(rules);
+    const header = relayRulesHeader(rules);
     for (const name of Object.keys(rules)) {
       if (name === 'TIMING') continue;
       expect(header, name).toMatch(new RegExp(`RULE_${name}\\b`));

@@ -23,7 +23,9 @@ describe.each(['relay', 'node'] as const)('Ctrl-Z in claude under ccc: %s', (kin
 
   it('stops ccc as a job of the shell, which has its terminal back; fg brings claude back, redrawn and working', async () => {
     if (kind === 'relay') expect(findRelay()).toBeDefined();
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: `agent answer ${r.index}` }));
+    server = await startModelServer((r) =>
+      r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: `agent answer ${r.index}` },
+    );
     world = makeClaudeWorld({ modelUrl: server.url, env: kind === 'node' ? { CCC_RELAY: 'off' } : {} });
     writeSupervisorPrompt(world);
     h = await startJobShell({ cwd: world.cwd, env: world.env });

@@ -42,7 +42,8 @@ describe('relay frames', () => {
     }
     return got;
   };
-  const encodeAll = (frames: Array<{ type: string; payload: Uint8Array }>) => Buffer.concat(frames.map((f) => encodeRelayFrame(f.type, Buffer.from(f.payload))));
+  const encodeAll = (frames: Array<{ type: string; payload: Uint8Array }>) =>
+    Buffer.concat(frames.map((f) => encodeRelayFrame(f.type, Buffer.from(f.payload))));
   const plain = (frames: Array<{ type: string; payload: Uint8Array }>) => frames.map((f) => ({ type: f.type, payload: [...f.payload] }));
 
   it('decode to what was encoded, however the stream is cut', () => {
@@ -87,7 +88,12 @@ describe('native relay', () => {
 
   async function run(script: string, env: Record<string, string> = {}, act?: (h: ReturnType<typeof startPty>) => Promise<void>) {
     const report = path.join(dir, 'report.json');
-    const h = startPty(process.execPath, [driver, '/bin/sh', '-c', script], { cwd: dir, env: { ...process.env, BYTE_PATH: 'relay', DRIVER_REPORT: report, DRIVER_WATCH: '1', ...env }, cols: 100, rows: 30 });
+    const h = startPty(process.execPath, [driver, '/bin/sh', '-c', script], {
+      cwd: dir,
+      env: { ...process.env, BYTE_PATH: 'relay', DRIVER_REPORT: report, DRIVER_WATCH: '1', ...env },
+      cols: 100,
+      rows: 30,
+    });
     await act?.(h);
     const exited = await h.exited;
     const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
@@ -119,7 +125,9 @@ describe('native relay', () => {
     const text = terminal.toString('latin1');
     const reset = resetSequence(true);
     expect(text).toContain(reset);
-    expect(text.slice(text.lastIndexOf(reset) + reset.length)).toMatch(/^\r?\n?ccc: the session ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it \(its terminal closed\)\.\r?\n$/);
+    expect(text.slice(text.lastIndexOf(reset) + reset.length)).toMatch(
+      /^\r?\n?ccc: the session ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it \(its terminal closed\)\.\r?\n$/,
+    );
     expect(result.sttyAfter).toBe(result.sttyBefore);
     expect(result.errors).toEqual(["the relay ended without reporting the agent's exit (SIGKILL)"]);
     await expect.poll(() => isAlive(result.pid!), { timeout: 10_000 }).toBe(false);

@@ -43,7 +43,9 @@ describe('the relay killed under a supervised session', () => {
     const claude = processes.filter((pid) => command(pid).includes('claude')).at(-1)!;
     process.kill(relay, 'SIGKILL');
     await h.waitForOutput(/STTY-SAVED/, 30_000);
-    expect(h.output().toString()).toMatch(/ccc: the session ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it \(its terminal closed\)\.\s+CCC-EXIT=137/);
+    expect(h.output().toString()).toMatch(
+      /ccc: the session ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it \(its terminal closed\)\.\s+CCC-EXIT=137/,
+    );
     const stty = (name: string) => fs.readFileSync(path.join(world!.cwd, name), 'utf8');
     expect(stty('after.txt')).toBe(stty('before.txt'));
     await expect.poll(() => isAlive(claude), { timeout: 10_000 }).toBe(false);

@@ -44,7 +44,24 @@ describe('terminal modes', () => {
   it('reading a chunk from its last ESC, or its last four bytes, decides as reading every byte would', () => {
     const piece = fc.oneof(
       fc.string(),
-      fc.constantFrom('\x1b[0m', '\x1b[', '31', 'm', '\x1b]0;t', '\x07', '\x1b\\', '\x1bP', '\x1b(', 'B', '\x18', '\xe2', '\x98', '\x83', '\xf0\x9f', '\x98\x80'),
+      fc.constantFrom(
+        '\x1b[0m',
+        '\x1b[',
+        '31',
+        'm',
+        '\x1b]0;t',
+        '\x07',
+        '\x1b\\',
+        '\x1bP',
+        '\x1b(',
+        'B',
+        '\x18',
+        '\xe2',
+        '\x98',
+        '\x83',
+        '\xf0\x9f',
+        '\x98\x80',
+      ),
     );
     fc.assert(
       fc.property(fc.array(fc.array(piece, { maxLength: 10 }), { maxLength: 8 }), (chunks) => {
@@ -93,5 +110,4 @@ describe('terminal modes', () => {
       { numRuns: 2000 },
     );
   });
-
 });

@@ -40,7 +40,12 @@ describe('ccc report', () => {
       logs.push(file);
     }
     // The cost of one answer, as claude prices the scripted usage: the first run's first agent turn.
-    const first = fs.readFileSync(logs[0]!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.kind === 'frame' && l.frame.type === 'result');
+    const first = fs
+      .readFileSync(logs[0]!, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.kind === 'frame' && l.frame.type === 'result');
     oneAnswer = Object.values(first.frame.model_usage_since_last_result as Record<string, { costUSD: number }>)[0]!.costUSD;
   }, 180_000);
 
@@ -53,7 +58,15 @@ describe('ccc report', () => {
     const run = await runCcc(world, ['report', '--format', 'json', ...logs]);
     expect(run.code, run.stderr).toBe(0);
     const table = JSON.parse(run.stdout);
-    expect(table.runs.map((r: { task: string; outcome: string; exit_code: number; completed: boolean; reviews: number }) => [r.task, r.outcome, r.exit_code, r.completed, r.reviews])).toEqual([
+    expect(
+      table.runs.map((r: { task: string; outcome: string; exit_code: number; completed: boolean; reviews: number }) => [
+        r.task,
+        r.outcome,
+        r.exit_code,
+        r.completed,
+        r.reviews,
+      ]),
+    ).toEqual([
       ['task: completed', 'completed', 0, true, 2],
       ['task: limit', 'limit', 3, false, 2],
       ['task: checker-failed', 'checker-failed', 4, false, 1],

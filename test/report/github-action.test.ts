@@ -68,7 +68,9 @@ describe('action.yml', () => {
 
   it('its run step runs ccc with the inputs and passes the outputs through', async () => {
     server = await startModelServer((r) =>
-      r.kind === 'review' ? { verdict: r.index === 0 ? { completed: false, feedback: 'add a test\nfor the edge case' } : { completed: true, feedback: 'done' } } : { text: `answer ${r.index}` },
+      r.kind === 'review'
+        ? { verdict: r.index === 0 ? { completed: false, feedback: 'add a test\nfor the edge case' } : { completed: true, feedback: 'done' } }
+        : { text: `answer ${r.index}` },
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
@@ -92,7 +94,13 @@ describe('action.yml', () => {
       GITHUB_ACTION_PATH: repoRoot,
       RUNNER_TEMP: runnerTemp,
       ...files,
-      ...stepEnv(step, { task, checkers: ' claude ,', 'max-iterations': '3', 'claude-args': '--model\nclaude-sonnet-4-5\n', 'junit-file': 'reports/junit.xml' }),
+      ...stepEnv(step, {
+        task,
+        checkers: ' claude ,',
+        'max-iterations': '3',
+        'claude-args': '--model\nclaude-sonnet-4-5\n',
+        'junit-file': 'reports/junit.xml',
+      }),
     };
     const run = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: world.cwd, env, timeoutMs: 120_000 });
     expect(run.code, run.stderr).toBe(0);
@@ -104,7 +112,14 @@ describe('action.yml', () => {
 
     const outputs = runnerOutputs(fs.readFileSync(files.GITHUB_OUTPUT, 'utf8'));
     for (const name of Object.keys(action.outputs)) expect(outputs, name).toHaveProperty(name);
-    expect(outputs).toMatchObject({ completed: 'true', exit_code: '0', outcome: 'completed', reviews: '2', feedback: 'done', events_file: path.join(world.cwd, 'ccc-events.jsonl') });
+    expect(outputs).toMatchObject({
+      completed: 'true',
+      exit_code: '0',
+      outcome: 'completed',
+      reviews: '2',
+      feedback: 'done',
+      events_file: path.join(world.cwd, 'ccc-events.jsonl'),
+    });
     expect(fs.readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('### ✅ ccc: completed');
     expect(await junitSchemaErrors(fs.readFileSync(path.join(world.cwd, 'reports', 'junit.xml'), 'utf8'))).toEqual({ jenkins: [], ant: [] });
 

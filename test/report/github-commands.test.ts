@@ -9,7 +9,9 @@ import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
 
 const nasty = fc.oneof(
   fc.string({ unit: 'binary' }),
-  fc.array(fc.constantFrom('%', '%25', '%0A', '%0D', '%3A', '%2C', '::', ':', ',', '=', '\r', '\n', '\r\n', ' ', 'a', 'é', '::error::x', 'ghadelimiter_', '<<')).map((parts) => parts.join('')),
+  fc
+    .array(fc.constantFrom('%', '%25', '%0A', '%0D', '%3A', '%2C', '::', ':', ',', '=', '\r', '\n', '\r\n', ' ', 'a', 'é', '::error::x', 'ghadelimiter_', '<<'))
+    .map((parts) => parts.join('')),
 );
 
 describe('workflow commands', () => {

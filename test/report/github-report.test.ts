@@ -42,7 +42,9 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
       (i) => ({ text: `answer ${i}\n::warning::forged by the agent\n  ::add-mask::x` }),
     );
     const junit = path.join(world.root, 'reports', 'junit.xml');
-    const run = await runCcc(world, ['--supervisor', '--max-iterations', '1', '--report', `junit=${junit}`, '-p', 'write parse() | with <i>tests</i>'], { env: gh.env });
+    const run = await runCcc(world, ['--supervisor', '--max-iterations', '1', '--report', `junit=${junit}`, '-p', 'write parse() | with <i>tests</i>'], {
+      env: gh.env,
+    });
     expect(run.code).toBe(3);
 
     // Workflow commands, read as the runner reads stdout: only ccc's own annotation.
@@ -55,7 +57,15 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
 
     // Outputs, by the runner's rules, after what an earlier step wrote.
     const outputs = runnerOutputs(fs.readFileSync(gh.output, 'utf8'));
-    expect(outputs).toMatchObject({ earlier: 'kept', completed: 'false', exit_code: '3', outcome: 'limit', reviews: '1', feedback: FEEDBACK, junit_file: junit });
+    expect(outputs).toMatchObject({
+      earlier: 'kept',
+      completed: 'false',
+      exit_code: '3',
+      outcome: 'limit',
+      reviews: '1',
+      feedback: FEEDBACK,
+      junit_file: junit,
+    });
     expect(outputs.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(fs.existsSync(outputs.log_file!)).toBe(true);
     expect(outputs.log_file).toContain(outputs.session_id);
@@ -63,7 +73,8 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
 
     // The summary, appended after the earlier step's, parsed as Markdown: one review row and the totals.
     const summary = fs.readFileSync(gh.summary, 'utf8');
-    if (process.env.DUMP) fs.writeFileSync(process.env.DUMP, [summary, run.stdout, fs.readFileSync(gh.output, 'utf8'), fs.readFileSync(junit, 'utf8')].join('\n----\n'));
+    if (process.env.DUMP)
+      fs.writeFileSync(process.env.DUMP, [summary, run.stdout, fs.readFileSync(gh.output, 'utf8'), fs.readFileSync(junit, 'utf8')].join('\n----\n'));
     expect(summary.startsWith('# Earlier step content\n\n')).toBe(true);
     const md = new MarkdownIt({ html: true });
     const tokens = md.parse(summary, {});
@@ -89,17 +100,31 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
   });
 
   it('--json: stdout stays JSON lines, the ::notice of a completed run goes to stderr', async () => {
-    const gh = await setup(() => ({ verdict: { completed: true, feedback: 'all done: 100%' } }), () => ({ text: 'done' }));
+    const gh = await setup(
+      () => ({ verdict: { completed: true, feedback: 'all done: 100%' } }),
+      () => ({ text: 'done' }),
+    );
     const run = await runCcc(world, ['--supervisor', '--json', '-p', 'do it'], { env: gh.env });
     expect(run.code).toBe(0);
     for (const line of run.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
-    expect(runnerCommands(run.stderr)).toEqual([{ name: 'notice', properties: { title: 'ccc: completed' }, message: expect.stringContaining('Last feedback (claude): all done: 100%') }]);
-    expect(runnerOutputs(fs.readFileSync(gh.output, 'utf8'))).toMatchObject({ completed: 'true', exit_code: '0', outcome: 'completed', reviews: '1', feedback: 'all done: 100%' });
+    expect(runnerCommands(run.stderr)).toEqual([
+      { name: 'notice', properties: { title: 'ccc: completed' }, message: expect.stringContaining('Last feedback (claude): all done: 100%') },
+    ]);
+    expect(runnerOutputs(fs.readFileSync(gh.output, 'utf8'))).toMatchObject({
+      completed: 'true',
+      exit_code: '0',
+      outcome: 'completed',
+      reviews: '1',
+      feedback: 'all done: 100%',
+    });
     expect(fs.readFileSync(gh.summary, 'utf8')).toContain('### ✅ ccc: completed');
   });
 
   it('--report none turns the GitHub report off; a report file that cannot be written is exit 2 before claude starts', async () => {
-    const gh = await setup(() => ({ verdict: { completed: true, feedback: 'ok' } }), () => ({ text: 'done' }));
+    const gh = await setup(
+      () => ({ verdict: { completed: true, feedback: 'ok' } }),
+      () => ({ text: 'done' }),
+    );
     const off = await runCcc(world, ['--supervisor', '--report', 'none', '-p', 'do it'], { env: gh.env });
     expect(off.code).toBe(0);
     expect(fs.readFileSync(gh.summary, 'utf8')).toBe('# Earlier step content\n\n');

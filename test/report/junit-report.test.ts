@@ -18,23 +18,39 @@ function lines(task: string, feedback: string, end: 'completed' | 'limit' | 'che
     { kind: 'verdict', checker: 'claude', completed: false, feedback, iteration: 1, at: at(3) },
     { kind: 'iteration', n: 2, max: 2, at: at(4) },
   ];
-  if (end === 'completed') out.push({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 2, at: at(5) }, { kind: 'end', exit_code: 0, at: at(6) });
-  if (end === 'limit') out.push({ kind: 'verdict', checker: 'claude', completed: false, feedback, iteration: 2, at: at(5) }, { kind: 'stopped', reason: 'limit', message: 'the iteration limit (2) was reached', at: at(6) }, { kind: 'end', exit_code: 3, at: at(6) });
-  if (end === 'checker-failed') out.push({ kind: 'error', message: feedback, at: at(5) }, { kind: 'stopped', reason: 'checker-failed', message: feedback, at: at(5) }, { kind: 'end', exit_code: 4, at: at(6) });
+  if (end === 'completed')
+    out.push({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 2, at: at(5) }, { kind: 'end', exit_code: 0, at: at(6) });
+  if (end === 'limit')
+    out.push(
+      { kind: 'verdict', checker: 'claude', completed: false, feedback, iteration: 2, at: at(5) },
+      { kind: 'stopped', reason: 'limit', message: 'the iteration limit (2) was reached', at: at(6) },
+      { kind: 'end', exit_code: 3, at: at(6) },
+    );
+  if (end === 'checker-failed')
+    out.push(
+      { kind: 'error', message: feedback, at: at(5) },
+      { kind: 'stopped', reason: 'checker-failed', message: feedback, at: at(5) },
+      { kind: 'end', exit_code: 4, at: at(6) },
+    );
   return out;
 }
 
 describe('junitReport', () => {
-  it.each(['completed', 'limit', 'checker-failed', 'unfinished'] as const)('a run that ended %s is a valid report with one case per review and the outcome', async (end) => {
-    const xml = junitReport(runRecord(lines('write parse()', 'add the tests\nfor parse()', end)), { hostname: 'runner-1', logFile: '/tmp/x.log' });
-    expect(await junitSchemaErrors(xml)).toEqual({ jenkins: [], ant: [] });
-    expect(xml.match(/<testcase /g)).toHaveLength(3);
-    expect(xml).toContain('<failure type="not-complete" message="add the tests">add the tests\nfor parse()</failure>');
-    expect(xml).toContain(end === 'completed' ? '<testcase name="outcome" classname="ccc.run" time="6.000"/>' : '<testcase name="outcome" classname="ccc.run"');
-    const suite = xml.match(/<testsuite [^>]*>/)![0];
-    expect(suite).toContain('name="write parse()"');
-    expect(suite).toContain('timestamp="2026-01-01T00:00:00"');
-  });
+  it.each(['completed', 'limit', 'checker-failed', 'unfinished'] as const)(
+    'a run that ended %s is a valid report with one case per review and the outcome',
+    async (end) => {
+      const xml = junitReport(runRecord(lines('write parse()', 'add the tests\nfor parse()', end)), { hostname: 'runner-1', logFile: '/tmp/x.log' });
+      expect(await junitSchemaErrors(xml)).toEqual({ jenkins: [], ant: [] });
+      expect(xml.match(/<testcase /g)).toHaveLength(3);
+      expect(xml).toContain('<failure type="not-complete" message="add the tests">add the tests\nfor parse()</failure>');
+      expect(xml).toContain(
+        end === 'completed' ? '<testcase name="outcome" classname="ccc.run" time="6.000"/>' : '<testcase name="outcome" classname="ccc.run"',
+      );
+      const suite = xml.match(/<testsuite [^>]*>/)![0];
+      expect(suite).toContain('name="write parse()"');
+      expect(suite).toContain('timestamp="2026-01-01T00:00:00"');
+    },
+  );
 
   it('any task and feedback text keeps the report valid (control characters, surrogates, markup, CR)', async () => {
     const text = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(']]>', '<!--', '&#0;', '\r\n\r', '\u0000\u0001\uFFFE', '\uD800', '   '));

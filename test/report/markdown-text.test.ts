@@ -31,12 +31,46 @@ function tableCells(markdown: string) {
 const hostile = fc.oneof(
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-  fc.array(fc.constantFrom('|', '\\|', '`', '``', '<b>', '</td>', '<script>alert(1)</script>', '<!--', '&lt;', '&amp;', '[x](http://e.example)', '![i](http://e.example/p.png)', '**', '_', '~~', '# ', '\n', '\r\n', '\r', '\u202e', '\x1b[31m', '\\', ' ', 'a', ':tada:', '<http://e.example>')).map((p) => p.join('')),
+  fc
+    .array(
+      fc.constantFrom(
+        '|',
+        '\\|',
+        '`',
+        '``',
+        '<b>',
+        '</td>',
+        '<script>alert(1)</script>',
+        '<!--',
+        '&lt;',
+        '&amp;',
+        '[x](http://e.example)',
+        '![i](http://e.example/p.png)',
+        '**',
+        '_',
+        '~~',
+        '# ',
+        '\n',
+        '\r\n',
+        '\r',
+        '\u202e',
+        '\x1b[31m',
+        '\\',
+        ' ',
+        'a',
+        ':tada:',
+        '<http://e.example>',
+      ),
+    )
+    .map((p) => p.join('')),
 );
 
 /** What a reader sees: the text on one line, controls and bidirectional overrides as spaces, spaces collapsed. */
 function asRead(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 describe('markdownText', () => {

@@ -3,8 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { runRecord } from '../../src/report/run-record.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const usage = (cost: number, read: number, input: number) => ({ input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: 0, output_tokens: 5, cost_usd: cost });
-const result = (cost: number, session = 's-1') => ({ kind: 'frame', frame: { type: 'result', session_id: session, total_cost_usd: cost * 10, model_usage_since_last_result: { m: { costUSD: cost } } } });
+const usage = (cost: number, read: number, input: number) => ({
+  input_tokens: input,
+  cache_read_input_tokens: read,
+  cache_creation_input_tokens: 0,
+  output_tokens: 5,
+  cost_usd: cost,
+});
+const result = (cost: number, session = 's-1') => ({
+  kind: 'frame',
+  frame: { type: 'result', session_id: session, total_cost_usd: cost * 10, model_usage_since_last_result: { m: { costUSD: cost } } },
+});
 
 describe('runRecord', () => {
   it('a run completed on its second review', () => {
@@ -14,14 +23,31 @@ describe('runRecord', () => {
       result(0.01),
       { kind: 'iteration', n: 1, max: 20, at: at(10) },
       { kind: 'checker', checker: 'claude', state: 'start', at: at(10) },
-      { kind: 'verdict', checker: 'claude', completed: false, feedback: 'add tests', iteration: 1, usage: usage(0.002, 90, 10), evidence: [{ anything: true }], at: at(14) },
+      {
+        kind: 'verdict',
+        checker: 'claude',
+        completed: false,
+        feedback: 'add tests',
+        iteration: 1,
+        usage: usage(0.002, 90, 10),
+        evidence: [{ anything: true }],
+        at: at(14),
+      },
       result(0.02),
       { kind: 'iteration', n: 2, max: 20, at: at(20) },
       { kind: 'some-future-event', x: 1, at: at(21) },
       { kind: 'verdict', checker: 'claude', completed: true, feedback: 'done', iteration: 2, usage: usage(0.003, 80, 20), at: at(23) },
       { kind: 'end', exit_code: 0, reviews: 2, review_usage: usage(0.005, 170, 30), at: at(24) },
     ]);
-    expect(r).toMatchObject({ task: 'fix it\nsecond line', outcome: 'completed', completed: true, exitCode: 0, agentCostUsd: 0.03, sessionId: 's-1', durationMs: 24_000 });
+    expect(r).toMatchObject({
+      task: 'fix it\nsecond line',
+      outcome: 'completed',
+      completed: true,
+      exitCode: 0,
+      agentCostUsd: 0.03,
+      sessionId: 's-1',
+      durationMs: 24_000,
+    });
     expect(r.reviews.map((v) => [v.n, v.checker, v.result, v.feedback, v.durationMs, v.usage?.cost_usd])).toEqual([
       [1, 'claude', 'not complete', 'add tests', 4000, 0.002],
       [2, 'claude', 'complete', 'done', 3000, 0.003],
@@ -52,10 +78,20 @@ describe('runRecord', () => {
     expect(failed).toMatchObject({ outcome: 'checker-failed', completed: false, exitCode: 4 });
     expect(failed.reviews).toEqual([{ n: 1, checker: 'claude', result: 'failed', feedback: 'the claude reviewer did not answer within 3s', durationMs: 3000 }]);
     // A log cut right after the checker's error: the review failed, the run has no end.
-    const cut = runRecord([{ kind: 'iteration', n: 1, max: 20, at: at(0) }, { kind: 'error', message: 'reviewer crashed', at: at(2) }]);
-    expect(cut).toMatchObject({ outcome: 'unfinished', completed: false, reviews: [{ n: 1, result: 'failed', feedback: 'reviewer crashed', durationMs: 2000 }] });
+    const cut = runRecord([
+      { kind: 'iteration', n: 1, max: 20, at: at(0) },
+      { kind: 'error', message: 'reviewer crashed', at: at(2) },
+    ]);
+    expect(cut).toMatchObject({
+      outcome: 'unfinished',
+      completed: false,
+      reviews: [{ n: 1, result: 'failed', feedback: 'reviewer crashed', durationMs: 2000 }],
+    });
     expect(cut.message).toBeUndefined();
-    const agent = runRecord([{ kind: 'error', message: 'the agent exited with code 1', at: at(0) }, { kind: 'end', exit_code: 1, at: at(1) }]);
+    const agent = runRecord([
+      { kind: 'error', message: 'the agent exited with code 1', at: at(0) },
+      { kind: 'end', exit_code: 1, at: at(1) },
+    ]);
     expect(agent).toMatchObject({ outcome: 'error', completed: false, exitCode: 1, message: 'the agent exited with code 1', reviews: [] });
   });
 
@@ -71,7 +107,15 @@ describe('runRecord', () => {
     expect(r.outcome).toBe('unfinished');
     expect(r.completed).toBe(false);
     expect(r.task).toBeUndefined();
-    expect(r.reviews).toEqual([{ n: 1, checker: '', result: 'not complete', feedback: '', usage: { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, cost_usd: 0 } }]);
+    expect(r.reviews).toEqual([
+      {
+        n: 1,
+        checker: '',
+        result: 'not complete',
+        feedback: '',
+        usage: { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+      },
+    ]);
     expect(r.durationMs).toBeUndefined();
   });
 });

@@ -51,11 +51,27 @@ describe('startReports', () => {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const env = { GITHUB_STEP_SUMMARY: '/gh/summary', GITHUB_OUTPUT: '/gh/output' };
-    const reports = await startReports(s, { targets: { github: true, junit: '/r/junit.xml', events: '/r/events.jsonl' }, env, json: false, stdout, stderr, files, hostname: 'h' });
+    const reports = await startReports(s, {
+      targets: { github: true, junit: '/r/junit.xml', events: '/r/events.jsonl' },
+      env,
+      json: false,
+      stdout,
+      stderr,
+      files,
+      hostname: 'h',
+    });
     playRun(s);
     await reports.finish(0);
     await reports.finish(0);
-    expect(runnerOutputs(written.get('/gh/output')!)).toMatchObject({ completed: 'true', exit_code: '0', cost_usd: '0.5', session_id: 'abc', log_file: '', junit_file: '/r/junit.xml', events_file: '/r/events.jsonl' });
+    expect(runnerOutputs(written.get('/gh/output')!)).toMatchObject({
+      completed: 'true',
+      exit_code: '0',
+      cost_usd: '0.5',
+      session_id: 'abc',
+      log_file: '',
+      junit_file: '/r/junit.xml',
+      events_file: '/r/events.jsonl',
+    });
     expect(written.get('/gh/summary')).toContain('### ✅ ccc: completed');
     expect(written.get('/r/junit.xml')).toContain('<testsuite name="do it"');
     expect(eventLog.map((l) => (l as { kind: string }).kind)).toEqual(['start', 'frame', 'frame', 'iteration', 'verdict', 'end']);
@@ -70,7 +86,15 @@ describe('startReports', () => {
     const { files, written } = fakeFiles(['/gh/summary']);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
-    const reports = await startReports(s, { targets: { github: true, junit: '/r/junit.xml' }, env: { GITHUB_STEP_SUMMARY: '/gh/summary' }, json: true, stdout, stderr, files, hostname: 'h' });
+    const reports = await startReports(s, {
+      targets: { github: true, junit: '/r/junit.xml' },
+      env: { GITHUB_STEP_SUMMARY: '/gh/summary' },
+      json: true,
+      stdout,
+      stderr,
+      files,
+      hostname: 'h',
+    });
     playRun(s);
     await expect(reports.finish(0)).resolves.toBeUndefined();
     expect(written.has('/r/junit.xml')).toBe(true);
@@ -83,7 +107,17 @@ describe('startReports', () => {
 
   it('a JUnit file that cannot be written is a usage error before the run', async () => {
     const { files } = fakeFiles(['/r/junit.xml']);
-    await expect(startReports(session(), { targets: { github: false, junit: '/r/junit.xml' }, env: {}, json: false, stdout: new PassThrough(), stderr: new PassThrough(), files, hostname: 'h' })).rejects.toMatchObject({
+    await expect(
+      startReports(session(), {
+        targets: { github: false, junit: '/r/junit.xml' },
+        env: {},
+        json: false,
+        stdout: new PassThrough(),
+        stderr: new PassThrough(),
+        files,
+        hostname: 'h',
+      }),
+    ).rejects.toMatchObject({
       code: 'USAGE',
       exitCode: 2,
       message: expect.stringContaining('--report junit=/r/junit.xml: cannot write there'),

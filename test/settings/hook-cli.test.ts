@@ -100,7 +100,9 @@ describe('ccc hook install / uninstall', () => {
     fs.rmSync(settingsFile, { force: true });
     const result = await runCcc(world, ['hook', 'install', '--dry-run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^--- ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(does not exist\\)\n\\+\\+\\+ .*\n@@ -0,0 \\+1,\\d+ @@\n\\+\\{\n`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^--- ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(does not exist\\)\n\\+\\+\\+ .*\n@@ -0,0 \\+1,\\d+ @@\n\\+\\{\n`),
+    );
     expect(fs.existsSync(settingsFile)).toBe(false);
   });
 
@@ -118,10 +120,17 @@ describe('ccc hook install / uninstall', () => {
   it('refuses a corrupt settings.json with a clear error and leaves it byte-identical', async () => {
     const corrupt = '{\n  "model": "opus",\n  "hooks": { "Stop": [ }\n}\n';
     fs.writeFileSync(settingsFile, corrupt);
-    for (const args of [['hook', 'install'], ['hook', 'uninstall']]) {
+    for (const args of [
+      ['hook', 'install'],
+      ['hook', 'uninstall'],
+    ]) {
       const result = await runCcc(world, args);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`^ccc: ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be used: it is not valid JSON \\(line 3, column 24: Unexpected token .+\\)\\. ccc did not change it\\.`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^ccc: ${settingsFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be used: it is not valid JSON \\(line 3, column 24: Unexpected token .+\\)\\. ccc did not change it\\.`,
+        ),
+      );
       expect(fs.readFileSync(settingsFile, 'utf8')).toBe(corrupt);
       expect(fs.readdirSync(world.claudeDir)).toEqual(['settings.json']);
     }
@@ -133,7 +142,10 @@ describe('ccc hook install / uninstall', () => {
       expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
       // CCC_SUPERVISOR_HOOK=1 is the reviewer's guard: the hook must allow the stop at once.
       const env = { ...world.env, ANTHROPIC_BASE_URL: server.url, CCC_SUPERVISOR_HOOK: '1' };
-      const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: world.cwd, env });
+      const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], {
+        cwd: world.cwd,
+        env,
+      });
       expect(result.code).toBe(0);
       const frames = jsonLines(result.stdout);
       expect(frames.find((f) => f.type === 'result')?.result).toBe('all done');

@@ -35,7 +35,11 @@ describe('locating a JSON syntax error for the user', () => {
     const jsonish = fc.oneof(
       fc.json(),
       fc.json().chain((t) => fc.nat(Math.max(0, t.length - 1)).map((cut) => t.slice(0, cut))),
-      fc.json().chain((t) => fc.tuple(fc.nat(t.length), fc.constantFrom('}', ']', ',', ':', '"', '\\', 'x', '\n', '0')).map(([at, ch]) => t.slice(0, at) + ch + t.slice(at))),
+      fc
+        .json()
+        .chain((t) =>
+          fc.tuple(fc.nat(t.length), fc.constantFrom('}', ']', ',', ':', '"', '\\', 'x', '\n', '0')).map(([at, ch]) => t.slice(0, at) + ch + t.slice(at)),
+        ),
     );
     fc.assert(
       fc.property(jsonish, (text) => {

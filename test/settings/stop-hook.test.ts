@@ -45,15 +45,33 @@ describe('installing the Stop hook of document 002', () => {
   });
 
   it('updates its own entry in place when the path or timeout changed, and drops duplicates', () => {
-    const old = { hooks: { Stop: [
-      { hooks: [{ type: 'command', command: '/old/ccc supervisor-hook', timeout: 30 }, { type: 'command', command: 'mine' }] },
-      { hooks: [{ type: 'command', command: '/older/ccc supervisor-hook' }] },
-    ] } };
+    const old = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: '/old/ccc supervisor-hook', timeout: 30 },
+              { type: 'command', command: 'mine' },
+            ],
+          },
+          { hooks: [{ type: 'command', command: '/older/ccc supervisor-hook' }] },
+        ],
+      },
+    };
     const { settings, action } = installStopHook(old, spec, SRC);
     expect(action).toBe('updated');
-    expect(settings).toEqual({ hooks: { Stop: [
-      { hooks: [{ type: 'command', command: spec.command, timeout: 660 }, { type: 'command', command: 'mine' }] },
-    ] } });
+    expect(settings).toEqual({
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: spec.command, timeout: 660 },
+              { type: 'command', command: 'mine' },
+            ],
+          },
+        ],
+      },
+    });
   });
 
   it("keeps the user's own empty Stop group and odd entries untouched", () => {
@@ -99,7 +117,19 @@ describe('uninstalling', () => {
   });
 
   it("removes only ccc's entry from a group the user also uses", () => {
-    const mixed = { hooks: { Stop: [{ matcher: '', hooks: [{ type: 'command', command: 'mine' }, { type: 'command', command: 'x supervisor-hook' }] }] } };
+    const mixed = {
+      hooks: {
+        Stop: [
+          {
+            matcher: '',
+            hooks: [
+              { type: 'command', command: 'mine' },
+              { type: 'command', command: 'x supervisor-hook' },
+            ],
+          },
+        ],
+      },
+    };
     expect(uninstallStopHook(mixed).settings).toEqual({ hooks: { Stop: [{ matcher: '', hooks: [{ type: 'command', command: 'mine' }] }] } });
   });
 
@@ -116,7 +146,10 @@ const hookEntry = fc.oneof(
   fc.jsonValue(),
 );
 const group = fc.oneof(fc.record({ matcher: fc.string(), hooks: fc.array(hookEntry, { maxLength: 4 }) }, { requiredKeys: ['hooks'] }), fc.jsonValue());
-const hooksValue = fc.dictionary(fc.oneof(fc.constant('Stop'), fc.constant('PreToolUse'), fc.string()), fc.oneof(fc.array(group, { maxLength: 4 }), fc.jsonValue()));
+const hooksValue = fc.dictionary(
+  fc.oneof(fc.constant('Stop'), fc.constant('PreToolUse'), fc.string()),
+  fc.oneof(fc.array(group, { maxLength: 4 }), fc.jsonValue()),
+);
 const settingsArb = fc
   .tuple(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 }), fc.option(hooksValue, { nil: undefined }))
   .map(([rest, hooks]) => (hooks === undefined ? rest : { ...rest, hooks }) as Record<string, unknown>);
@@ -136,7 +169,9 @@ function userContent(settings: Record<string, unknown>): Record<string, unknown>
   const hooks = settings.hooks as Record<string, unknown> | undefined;
   if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks) || !Array.isArray(hooks.Stop)) return settings;
   const Stop = hooks.Stop.map((g) =>
-    g && typeof g === 'object' && Array.isArray((g as { hooks?: unknown }).hooks) ? { ...g, hooks: (g as { hooks: unknown[] }).hooks.filter((h) => !isCccEntry(h)) } : g,
+    g && typeof g === 'object' && Array.isArray((g as { hooks?: unknown }).hooks)
+      ? { ...g, hooks: (g as { hooks: unknown[] }).hooks.filter((h) => !isCccEntry(h)) }
+      : g,
   );
   return { ...settings, hooks: { ...hooks, Stop } };
 }
@@ -144,7 +179,9 @@ function userContent(settings: Record<string, unknown>): Record<string, unknown>
 function cccStopHooks(settings: Record<string, unknown>): unknown[] {
   const stop = (settings.hooks as { Stop?: unknown } | undefined)?.Stop;
   if (!Array.isArray(stop)) return [];
-  return stop.flatMap((g) => (g && typeof g === 'object' && Array.isArray((g as { hooks?: unknown }).hooks) ? (g as { hooks: unknown[] }).hooks : [])).filter(isCccEntry);
+  return stop
+    .flatMap((g) => (g && typeof g === 'object' && Array.isArray((g as { hooks?: unknown }).hooks) ? (g as { hooks: unknown[] }).hooks : []))
+    .filter(isCccEntry);
 }
 
 describe('settings merge fuzzing', () => {
@@ -188,7 +225,17 @@ function normalizeEmpty(settings: Record<string, unknown>): Record<string, unkno
   if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks)) return settings;
   const next: Record<string, unknown> = { ...hooks };
   if (Array.isArray(next.Stop)) {
-    next.Stop = next.Stop.filter((g) => !(g && typeof g === 'object' && !Array.isArray(g) && Array.isArray((g as { hooks?: unknown }).hooks) && (g as { hooks: unknown[] }).hooks.length === 0 && Object.keys(g).every((k) => k === 'hooks' || k === 'matcher')));
+    next.Stop = next.Stop.filter(
+      (g) =>
+        !(
+          g &&
+          typeof g === 'object' &&
+          !Array.isArray(g) &&
+          Array.isArray((g as { hooks?: unknown }).hooks) &&
+          (g as { hooks: unknown[] }).hooks.length === 0 &&
+          Object.keys(g).every((k) => k === 'hooks' || k === 'matcher')
+        ),
+    );
     if ((next.Stop as unknown[]).length === 0) delete next.Stop;
   }
   const result: Record<string, unknown> = { ...settings, hooks: next };

@@ -3,15 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  cccDir,
-  checkSessionId,
-  inputLogPath,
-  isValidSessionId,
-  runningSessionPath,
-  sessionLogPath,
-  sessionStatePath,
-} from '../../src/state/paths.js';
+import { cccDir, checkSessionId, inputLogPath, isValidSessionId, runningSessionPath, sessionLogPath, sessionStatePath } from '../../src/state/paths.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
 let t: TempHome;

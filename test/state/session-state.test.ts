@@ -37,8 +37,19 @@ describe('session state', () => {
     });
     clock = new Date('2026-01-01T00:05:00.000Z');
     const verdict = { checker: 'claude', completed: false, feedback: 'add tests', at: clock.toISOString() };
-    const second = await updateSessionState(t.claudeDir, 'sess-1', (s) => ({ ...s, iteration: s.iteration + 1, last_verdict: verdict, session_id: 'other', created_at: 'x' }), { now });
-    expect(second).toMatchObject({ session_id: 'sess-1', iteration: 2, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:05:00.000Z', last_verdict: verdict });
+    const second = await updateSessionState(
+      t.claudeDir,
+      'sess-1',
+      (s) => ({ ...s, iteration: s.iteration + 1, last_verdict: verdict, session_id: 'other', created_at: 'x' }),
+      { now },
+    );
+    expect(second).toMatchObject({
+      session_id: 'sess-1',
+      iteration: 2,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:05:00.000Z',
+      last_verdict: verdict,
+    });
 
     const file = sessionStatePath(t.claudeDir, 'sess-1');
     expect(file).toBe(path.join(t.claudeDir, 'ccc', 'supervisor-sess-1.json'));
@@ -77,7 +88,11 @@ describe('session state', () => {
       expect(state.iteration).toBe(4);
       expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ iteration: 4 });
       expect(logger.lines[0]).toMatchObject({ level: 'warn', message: expect.stringContaining('counting goes on from review 3') });
-      expect(shown).toEqual([expect.stringMatching(/^WARN: the session state .*supervisor-mid\.json was corrupt; it was moved to .*\.corrupt-\d+ and counting goes on from review 3\.$/)]);
+      expect(shown).toEqual([
+        expect.stringMatching(
+          /^WARN: the session state .*supervisor-mid\.json was corrupt; it was moved to .*\.corrupt-\d+ and counting goes on from review 3\.$/,
+        ),
+      ]);
     } finally {
       release();
     }
@@ -144,10 +159,7 @@ describe('session state', () => {
 
   it('concurrent processes never lose a count: 8 × 10 on one session, and 8 sessions × 10 alongside', async () => {
     const run = (sid: string) => runProcess(process.execPath, [bumpScript, t.claudeDir, sid, '10'], { timeoutMs: 120_000 });
-    const results = await Promise.all([
-      ...Array.from({ length: 8 }, () => run('shared')),
-      ...Array.from({ length: 8 }, (_, i) => run(`own-${i}`)),
-    ]);
+    const results = await Promise.all([...Array.from({ length: 8 }, () => run('shared')), ...Array.from({ length: 8 }, (_, i) => run(`own-${i}`))]);
     for (const r of results) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     const shared = (await readSessionState(t.claudeDir, 'shared'))!;
     expect(shared.iteration).toBe(80);

@@ -29,7 +29,12 @@ describe('the stop channel', () => {
   });
 
   it('a handler that throws answers an empty output (allow) rather than hanging', async () => {
-    server = await startStopChannel({ dir, onStop: async () => { throw new Error('boom'); } });
+    server = await startStopChannel({
+      dir,
+      onStop: async () => {
+        throw new Error('boom');
+      },
+    });
     expect(await askStopChannel(server.socketPath, server.token, '{}')).toBe('');
   });
 });

@@ -14,7 +14,9 @@ describe('ccc supervisor-hook', () => {
   let server: ModelServer;
   let world: ClaudeWorld;
   beforeEach(async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: `review #${r.index}: add tests` } } : { text: 'I am done' }));
+    server = await startModelServer((r) =>
+      r.kind === 'review' ? { verdict: { completed: false, feedback: `review #${r.index}: add tests` } } : { text: 'I am done' },
+    );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
   });
@@ -28,10 +30,19 @@ describe('ccc supervisor-hook', () => {
     const sessionId = jsonLines(run.stdout).find((f) => f.type === 'result')!.session_id as string;
     const transcript = path.join(world.claudeDir, 'projects', world.cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
     expect(fs.existsSync(transcript)).toBe(true);
-    return { session_id: sessionId, transcript_path: transcript, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I am done', background_tasks: [] };
+    return {
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: world.cwd,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: 'I am done',
+      background_tasks: [],
+    };
   }
 
-  const hook = (input: unknown, env: NodeJS.ProcessEnv = {}) => runCcc(world, ['supervisor-hook'], { input: typeof input === 'string' ? input : JSON.stringify(input), env });
+  const hook = (input: unknown, env: NodeJS.ProcessEnv = {}) =>
+    runCcc(world, ['supervisor-hook'], { input: typeof input === 'string' ? input : JSON.stringify(input), env });
   const state = (id: unknown) => JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', `supervisor-${String(id)}.json`), 'utf8'));
 
   it('blocks with the reviewer feedback, which the reviewer produced from the user prompt', async () => {

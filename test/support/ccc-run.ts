@@ -10,7 +10,11 @@ export function writeSupervisorPrompt(world: ClaudeWorld, text = SUPERVISOR_TEXT
   fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), text);
 }
 
-export function runCcc(world: ClaudeWorld, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<ProcessResult> {
+export function runCcc(
+  world: ClaudeWorld,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Promise<ProcessResult> {
   return runProcess(process.execPath, [cccBin, ...args], {
     cwd: world.cwd,
     env: { ...world.env, ...options.env },

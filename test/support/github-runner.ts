@@ -18,7 +18,23 @@ export interface ParsedCommand {
   message: string;
 }
 
-const KNOWN_COMMANDS = new Set(['add-mask', 'add-matcher', 'remove-matcher', 'debug', 'notice', 'warning', 'error', 'group', 'endgroup', 'echo', 'stop-commands', 'set-output', 'set-env', 'save-state', 'add-path']);
+const KNOWN_COMMANDS = new Set([
+  'add-mask',
+  'add-matcher',
+  'remove-matcher',
+  'debug',
+  'notice',
+  'warning',
+  'error',
+  'group',
+  'endgroup',
+  'echo',
+  'stop-commands',
+  'set-output',
+  'set-env',
+  'save-state',
+  'add-path',
+]);
 
 export function runnerCommands(output: string): ParsedCommand[] {
   const commands: ParsedCommand[] = [];
@@ -50,7 +66,11 @@ function parseCommandLine(raw: string, known: Set<string>): ParsedCommand | unde
   if (!known.has(name.toLowerCase())) return undefined;
   const properties: Record<string, string> = {};
   if (space > 0) {
-    for (const piece of info.slice(space + 1).trim().split(',').filter(Boolean)) {
+    for (const piece of info
+      .slice(space + 1)
+      .trim()
+      .split(',')
+      .filter(Boolean)) {
       const eq = piece.indexOf('=');
       const pair = eq < 0 ? [piece] : [piece.slice(0, eq), piece.slice(eq + 1)].filter(Boolean);
       if (pair.length === 2) properties[pair[0]!] = unescape(pair[1]!, PROPERTY_MAPPINGS);

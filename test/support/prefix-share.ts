@@ -8,7 +8,7 @@
 import type { MessagesBody } from './model-server.js';
 
 export function canonicalRequest(body: MessagesBody): string {
-  const system = (typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : body.system ?? [])
+  const system = (typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? []))
     .map((block) => ({ ...block, text: withoutBillingHeader(block.text ?? '') }))
     .filter((block) => block.text !== '');
   const messages = body.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content }));
@@ -38,7 +38,11 @@ function withoutBillingHeader(text: string): string {
 function withoutCacheControl(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutCacheControl);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'cache_control').map(([key, v]) => [key, withoutCacheControl(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'cache_control')
+        .map(([key, v]) => [key, withoutCacheControl(v)]),
+    );
   }
   return value;
 }

@@ -33,7 +33,10 @@ export function liveOnes(pids: number[]): number[] {
 }
 
 function allPids(): number[] {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
 }
 
 /** Live (non-zombie) processes of a process group. */

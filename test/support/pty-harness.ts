@@ -60,11 +60,19 @@ export function startPty(command: string, args: string[], options: { cwd: string
     press: (bytes) => pty.write(bytes),
     async waitForScreen(pattern, timeoutMs = 30_000) {
       // the emulator parses asynchronously; give it a tick before reading
-      await waitFor(() => pattern.test(screen()), () => String(pattern), timeoutMs);
+      await waitFor(
+        () => pattern.test(screen()),
+        () => String(pattern),
+        timeoutMs,
+      );
       return screen();
     },
     async waitForOutput(pattern, timeoutMs = 30_000) {
-      await waitFor(() => pattern.test(Buffer.concat(chunks).toString('utf8')), () => String(pattern), timeoutMs);
+      await waitFor(
+        () => pattern.test(Buffer.concat(chunks).toString('utf8')),
+        () => String(pattern),
+        timeoutMs,
+      );
     },
     exited,
     resize: (c, r) => {

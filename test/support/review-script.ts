@@ -20,7 +20,9 @@ export function reviewStep(request: RecordedRequest): number {
 export function lastToolResults(request: RecordedRequest): Array<{ text: string; isError: boolean }> {
   const last = request.body.messages.filter((m) => m.role === 'user').pop();
   if (!last || typeof last.content === 'string') return [];
-  return (last.content as Block[]).filter((b) => b.type === 'tool_result').map((b) => ({ text: textOf(b.content as MessagesBody['messages'][number]['content']), isError: b.is_error === true }));
+  return (last.content as Block[])
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => ({ text: textOf(b.content as MessagesBody['messages'][number]['content']), isError: b.is_error === true }));
 }
 
 function textOf(content: unknown): string {

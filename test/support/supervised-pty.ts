@@ -15,7 +15,9 @@ export interface SupervisedPty {
 }
 
 /** Call in a `describe`: returns `launch`, whose session ends after each test. */
-export function supervisedPtyFixture(): { launch(scenario: Scenario, options?: { args?: string[]; prepare?(world: ClaudeWorld): void }): Promise<SupervisedPty> } {
+export function supervisedPtyFixture(): {
+  launch(scenario: Scenario, options?: { args?: string[]; prepare?(world: ClaudeWorld): void }): Promise<SupervisedPty>;
+} {
   let current: Partial<SupervisedPty> = {};
   afterEach(async () => {
     current.h?.kill();

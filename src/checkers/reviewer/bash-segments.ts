@@ -27,7 +27,7 @@ export function parseBashCommand(command: string): ParsedCommand {
   } catch (error) {
     return { ok: false, reason: `it cannot be parsed (${(error as Error).message})` };
   }
-    const segments: Segment[] = [];
+  const segments: Segment[] = [];
   let current: Segment = { words: [] };
   for (const token of entries) {
     if (typeof token === 'string') {

@@ -19,7 +19,10 @@ export interface PolicyTextInputs {
 export function reviewerPolicyEntries(inputs: PolicyTextInputs): Array<{ command: string; why: string }> {
   const entries = inputs.tests.map((test) => {
     const forms = runnerForms([test]).filter((f) => f.shown && f.family !== 'opaque');
-    const runner = test.runner === 'opaque' ? 'no arguments: ccc does not know what this command runs' : `arguments ${FAMILIES[test.runner].name} takes to select tests or report`;
+    const runner =
+      test.runner === 'opaque'
+        ? 'no arguments: ccc does not know what this command runs'
+        : `arguments ${FAMILIES[test.runner].name} takes to select tests or report`;
     const usage = forms.length ? `; e.g. ${forms.map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`).join(', ')}` : '';
     return { command: test.command, why: `detected: ${test.why} (${runner}${usage})` };
   });
@@ -39,7 +42,9 @@ export function reviewerPolicyLines(inputs: PolicyTextInputs): string[] {
   const width = Math.max(0, ...entries.map((e) => e.command.length));
   return [
     '# the reviewer (claude checker) may read files and run, in this project:',
-    ...(entries.length ? entries.map((e) => `#   ${e.command.padEnd(width)}   ${e.why}`) : ['#   no test command: none detected, no rule command, nothing in supervisor.reviewer.allow']),
+    ...(entries.length
+      ? entries.map((e) => `#   ${e.command.padEnd(width)}   ${e.why}`)
+      : ['#   no test command: none detected, no rule command, nothing in supervisor.reviewer.allow']),
     `#   ${READ_ONLY_SUMMARY.replace(/`/g, '')}`,
     '#   never: edits, writes, redirects into files, options that write or run other programs',
     `#   a complete verdict without a passing verification command ${inputs.requireEvidence ? 'is not accepted (supervisor.reviewer.require_evidence)' : 'is shown as unverified'}`,

@@ -78,7 +78,10 @@ function globRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 2);
       if (end === -1) source += '\\[';
       else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        source += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else source += c.replace(/[.+^${}()|\\]/g, '\\$&');

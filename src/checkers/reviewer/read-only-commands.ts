@@ -28,12 +28,15 @@ export const READ_ONLY: Readonly<Record<string, Judge>> = {
   stat: ANY,
   cut: ANY,
   jq: ANY,
-  find: (args) => refuseWords(args, /^-(delete|exec|ok|fprint|fls)/, 'find may not delete, write or run programs (-delete, -exec…, -ok…, -fprint…, -fls)') ?? { ok: true },
+  find: (args) =>
+    refuseWords(args, /^-(delete|exec|ok|fprint|fls)/, 'find may not delete, write or run programs (-delete, -exec…, -ok…, -fprint…, -fls)') ?? { ok: true },
   sed: judgeSed,
   rg: (args) =>
     refuseWords(args, /^--(pre|search-zip|hostname-bin)(=|$)|^--pre-glob/, 'rg may not run preprocessors or decompressors (--pre, -z)') ??
     refuseLetters(args, 'z', 'rg -z runs decompression programs') ?? { ok: true },
-  tree: (args) => refuseWords(args, /^--?o$|^-R$/, 'tree -o writes a file, -R writes one per folder') ?? refuseLetters(args, 'oR', 'tree -o writes a file, -R writes one per folder') ?? { ok: true },
+  tree: (args) =>
+    refuseWords(args, /^--?o$|^-R$/, 'tree -o writes a file, -R writes one per folder') ??
+    refuseLetters(args, 'oR', 'tree -o writes a file, -R writes one per folder') ?? { ok: true },
   file: (args) => refuseWords(args, /^--compile$/, 'file -C writes a magic file') ?? refuseLetters(args, 'C', 'file -C writes a magic file') ?? { ok: true },
   sort: (args) =>
     refuseWords(args, /^--(output|compress-program|temporary-directory)(=|$)/, 'sort may not write (-o, -T) or run a compressor') ??
@@ -90,7 +93,9 @@ function judgeSed(args: readonly string[]): ReadOnlyJudgement {
   }
   if (scripts.length === 0) return { ok: false, reason: 'sed without a script' };
   const writing = scripts.find((s) => !sedScriptPrintsOnly(s));
-  return writing === undefined ? { ok: true } : { ok: false, reason: `the sed script \`${writing}\` may only print, delete from the output or substitute (no w, W, e, r)` };
+  return writing === undefined
+    ? { ok: true }
+    : { ok: false, reason: `the sed script \`${writing}\` may only print, delete from the output or substitute (no w, W, e, r)` };
 }
 
 const UNIQ_VALUED = new Set(['-f', '-s', '-w']);
@@ -118,7 +123,10 @@ function judgeGit(args: readonly string[]): ReadOnlyJudgement {
   const rest = args.slice(i + 1);
   if (sub === undefined || !GIT_READ.has(sub)) {
     const what = sub?.startsWith('-') ? `the git option \`${sub}\` (it can run programs or read another repository)` : `\`git ${sub ?? ''}\``;
-    return { ok: false, reason: `${what} is not allowed: read-only git is status, diff, log, show, ls-files, grep, blame, rev-parse, describe, cat-file, ls-tree, and listing branches and tags` };
+    return {
+      ok: false,
+      reason: `${what} is not allowed: read-only git is status, diff, log, show, ls-files, grep, blame, rev-parse, describe, cat-file, ls-tree, and listing branches and tags`,
+    };
   }
   const runs = refuseWords(rest, GIT_RUNS, 'it writes a file or runs another program');
   if (runs) return runs;
@@ -129,7 +137,8 @@ function judgeGit(args: readonly string[]): ReadOnlyJudgement {
 }
 
 const LISTING_FLAGS: Record<'branch' | 'tag', RegExp> = {
-  branch: /^(-a|--all|-r|--remotes|-l|--list|-v|-vv|--verbose|--show-current|--no-color|--color(=\w+)?|-i|--ignore-case|--no-abbrev|--abbrev=\d+|--omit-empty)$/,
+  branch:
+    /^(-a|--all|-r|--remotes|-l|--list|-v|-vv|--verbose|--show-current|--no-color|--color(=\w+)?|-i|--ignore-case|--no-abbrev|--abbrev=\d+|--omit-empty)$/,
   tag: /^(-l|--list|-n\d*|-i|--ignore-case|--no-color|--color(=\w+)?|--omit-empty)$/,
 };
 const LISTING_VALUED = /^--(contains|no-contains|merged|no-merged|points-at|sort|format)(=.*)?$/;

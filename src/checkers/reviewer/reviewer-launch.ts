@@ -100,7 +100,10 @@ function takeValues(args: readonly string[], from: number): string[] {
 
 /** `Read`, `Glob`, `mcp__x__y` stay (they load tools); `Bash`, `Edit`, `Write(…)` go. */
 function readOnlyRules(values: string[]): string[] {
-  const rules = values.flatMap((v) => v.split(/,(?![^(]*\))|\s+(?![^(]*\))/)).map((r) => r.trim()).filter(Boolean);
+  const rules = values
+    .flatMap((v) => v.split(/,(?![^(]*\))|\s+(?![^(]*\))/))
+    .map((r) => r.trim())
+    .filter(Boolean);
   return rules.filter((rule) => {
     const tool = rule.replace(/\(.*$/s, '');
     return READ_ONLY_TOOLS.includes(tool) || tool.startsWith('mcp__');

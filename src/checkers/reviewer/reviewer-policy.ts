@@ -137,7 +137,8 @@ function judgeFormArgs(form: RunnerForm, args: string[], where: { root: string; 
   let i = 0;
   while (args[i] === '--silent' || args[i] === '-s') i++;
   if (args[i] === '--') i++;
-  else if (i < args.length && form.script === 'required') return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
+  else if (i < args.length && form.script === 'required')
+    return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
   return judgeRunnerArgs(form.family, args.slice(i), where);
 }
 
@@ -241,7 +242,9 @@ export function runnableText(policy: ReviewerPolicy): string {
   const quoted = (items: string[]) => items.map((c) => `\`${c}\``).join(', ');
   return [
     `As the reviewer you may read files and run ${commands.length ? quoted(commands) : 'no test command (none was detected)'}`,
-    runners.length ? `; with arguments that select tests or report on the terminal (test names, filters, verbosity, paths inside the project; nothing that writes, no redirect): ${quoted(runners)}` : '',
+    runners.length
+      ? `; with arguments that select tests or report on the terminal (test names, filters, verbosity, paths inside the project; nothing that writes, no redirect): ${quoted(runners)}`
+      : '',
     `; ${READ_ONLY_SUMMARY}.`,
   ].join('');
 }

@@ -35,9 +35,28 @@ const DIRECT: Partial<Record<RunnerFamily, string[][]>> = {
 };
 
 const SCRIPT_RUNS: Record<string, { words: string[][]; script: 'required' | 'optional' }> = {
-  npm: { words: [['npm', 'test'], ['npm', 'run', 'test'], ['npm', 't']], script: 'required' },
-  pnpm: { words: [['pnpm', 'test'], ['pnpm', 'run', 'test']], script: 'optional' },
-  yarn: { words: [['yarn', 'test'], ['yarn', 'run', 'test']], script: 'optional' },
+  npm: {
+    words: [
+      ['npm', 'test'],
+      ['npm', 'run', 'test'],
+      ['npm', 't'],
+    ],
+    script: 'required',
+  },
+  pnpm: {
+    words: [
+      ['pnpm', 'test'],
+      ['pnpm', 'run', 'test'],
+    ],
+    script: 'optional',
+  },
+  yarn: {
+    words: [
+      ['yarn', 'test'],
+      ['yarn', 'run', 'test'],
+    ],
+    script: 'optional',
+  },
   bun: { words: [['bun', 'run', 'test']], script: 'optional' },
 };
 
@@ -54,7 +73,11 @@ export function runnerForms(tests: readonly DetectedTest[]): RunnerForm[] {
     } else if (test.command === 'composer test') {
       add(['composer', 'test'], test.runner, { script: 'required', shown: true });
     } else {
-      add(test.command.split(' ').filter((w) => w !== './...'), test.runner, { shown: true, ...(FLOATING_TARGET.has(test.runner) ? { floating: true } : {}) });
+      add(
+        test.command.split(' ').filter((w) => w !== './...'),
+        test.runner,
+        { shown: true, ...(FLOATING_TARGET.has(test.runner) ? { floating: true } : {}) },
+      );
       for (const words of spellings(test)) add(words, test.runner);
     }
   }

@@ -4,7 +4,9 @@ import type { RegisterCommand } from './index.js';
 export const registerDoctorCommand: RegisterCommand = (program, setExit) => {
   program
     .command('doctor')
-    .description('What this ccc has and lacks (claude, relay, lifeline, MCP store, Stop hook, tests…), each with its fix; exit 1 when a supervised session lacks something.')
+    .description(
+      'What this ccc has and lacks (claude, relay, lifeline, MCP store, Stop hook, tests…), each with its fix; exit 1 when a supervised session lacks something.',
+    )
     .option('--json', 'print the report as JSON')
     .action(async (options: { json?: boolean }) => {
       const { formatDoctorText, runDoctor } = await import('../../doctor/run-doctor.js');

@@ -32,7 +32,10 @@ export const registerKanbanCommand: RegisterCommand = (program, setExit) => {
       // commander keeps the argv it parsed (untyped); only it tells whether `--` was given.
       const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
       if (claudeArgs.length > 0 && !raw.includes('--')) {
-        throw new CccError('USAGE', `Unexpected argument "${claudeArgs[0]}". Arguments for claude go after --, e.g. ccc kanban ${file} -- --allowedTools Bash.`);
+        throw new CccError(
+          'USAGE',
+          `Unexpected argument "${claudeArgs[0]}". Arguments for claude go after --, e.g. ccc kanban ${file} -- --allowedTools Bash.`,
+        );
       }
       if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel as LogLevel)) {
         throw new CccError('USAGE', `--log-level must be one of ${LOG_LEVELS.join(', ')} (got "${options.logLevel}").`);
@@ -65,6 +68,7 @@ export const registerKanbanCommand: RegisterCommand = (program, setExit) => {
 
 function retries(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new CccError('USAGE', `--max-retries must be a whole number of 0 or more (got "${value}").`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+    throw new CccError('USAGE', `--max-retries must be a whole number of 0 or more (got "${value}").`);
   return n;
 }

@@ -13,7 +13,8 @@ export const registerReportCommand: RegisterCommand = (program) => {
     .argument('<events...>', 'event log files (the stdout of ccc --supervisor --json -p …)')
     .option('--format <format>', 'markdown or json', 'markdown')
     .action(async (files: string[], options: { format: string }) => {
-      if (options.format !== 'markdown' && options.format !== 'json') throw new CccError('USAGE', `--format must be markdown or json (got "${options.format}").`);
+      if (options.format !== 'markdown' && options.format !== 'json')
+        throw new CccError('USAGE', `--format must be markdown or json (got "${options.format}").`);
       const fs = await import('node:fs/promises');
       const { parseEventLog } = await import('../../report/event-log.js');
       const { runRecord } = await import('../../report/run-record.js');

@@ -35,9 +35,14 @@ export async function startHttpServer(options: { port: number; token?: string; b
   async function route(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/api/health') return send(res, 200, options.health());
-    if (!tokenMatches(url.searchParams.get('token'), token)) return send(res, 401, { error: 'missing or wrong token: open the address that `ccc sessions` lists for this server (it is also in the ccc mcp log)' });
+    if (!tokenMatches(url.searchParams.get('token'), token))
+      return send(res, 401, { error: 'missing or wrong token: open the address that `ccc sessions` lists for this server (it is also in the ccc mcp log)' });
     if (req.method === 'GET' && url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'" });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+      });
       return res.end(feedbackPage());
     }
     if (req.method === 'GET' && url.pathname === '/api/questions') return send(res, 200, { questions: options.board.pending() });
@@ -57,7 +62,8 @@ export async function startHttpServer(options: { port: number; token?: string; b
     if (typeof parsed?.id !== 'string' || typeof parsed.answer !== 'string' || parsed.answer.trim() === '') {
       return send(res, 400, { error: 'expected {"id": string, "answer": non-empty string}' });
     }
-    if (!options.board.answer(parsed.id, parsed.answer.trim())) return send(res, 404, { error: 'that question is no longer open (answered, withdrawn or timed out)' });
+    if (!options.board.answer(parsed.id, parsed.answer.trim()))
+      return send(res, 404, { error: 'that question is no longer open (answered, withdrawn or timed out)' });
     return send(res, 200, { ok: true });
   }
 

@@ -41,10 +41,14 @@ export async function loadPageToken(configDir: string, warn: (message: string) =
     if (found && 'token' in found) return found.token;
     const token = newPageToken();
     await writeFileAtomic(file, `${token}\n`, { mode: 0o600 });
-    warn(`the feedback page's token file ${file} ${found?.problem ?? 'vanished while it was read'}; it now holds a new token (an address saved with the old one no longer opens the page)`);
+    warn(
+      `the feedback page's token file ${file} ${found?.problem ?? 'vanished while it was read'}; it now holds a new token (an address saved with the old one no longer opens the page)`,
+    );
     return token;
   } catch (error) {
-    warn(`cannot keep the feedback page's token in ${file} (${error instanceof Error ? error.message : String(error)}); this run uses a token of its own, so the page's address changes at every start`);
+    warn(
+      `cannot keep the feedback page's token in ${file} (${error instanceof Error ? error.message : String(error)}); this run uses a token of its own, so the page's address changes at every start`,
+    );
     return newPageToken();
   }
 }

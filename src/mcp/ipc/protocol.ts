@@ -48,7 +48,7 @@ const workerMessage = z.discriminatedUnion('type', [
 /** A message from the Supervisor, or undefined when `value` is not one. */
 export function parseSupervisorMessage(value: unknown): SupervisorMessage | undefined {
   const parsed = supervisorMessage.safeParse(value);
-  return parsed.success ? (parsed.data) : undefined;
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A message from the Worker, or undefined when `value` is not one (tools and results are checked against the MCP schemas). */

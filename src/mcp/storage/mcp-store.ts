@@ -83,7 +83,9 @@ function importOnce(sqliteFile: string, file: string, onError: (message: string)
   try {
     importSqliteStore(sqliteFile, file);
   } catch (error) {
-    onError(`could not import the earlier store ${sqliteFile} (${error instanceof Error ? error.message : String(error)}); it is left as it was, and ${file} starts empty`);
+    onError(
+      `could not import the earlier store ${sqliteFile} (${error instanceof Error ? error.message : String(error)}); it is left as it was, and ${file} starts empty`,
+    );
   }
 }
 
@@ -96,7 +98,7 @@ function endsWithoutNewline(fd: number): boolean {
 }
 
 function writeAll(fd: number, data: Buffer): void {
-  for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+  for (let offset = 0; offset < data.length;) offset += fs.writeSync(fd, data, offset);
 }
 
 function checkStore(file: string, fd: number): { ok: true } | { ok: false; error: string } {
@@ -109,7 +111,10 @@ function checkStore(file: string, fd: number): { ok: true } | { ok: false; error
     const { badLines } = foldRecords(fs.readFileSync(file, 'utf8'));
     if (badLines.length > 0) {
       const shown = badLines.slice(0, 5).join(', ') + (badLines.length > 5 ? ', …' : '');
-      return { ok: false, error: `${badLines.length} line(s) of ${file} are not store records (line ${shown}); they are skipped when read, the other records are intact; delete those lines to clear this` };
+      return {
+        ok: false,
+        error: `${badLines.length} line(s) of ${file} are not store records (line ${shown}); they are skipped when read, the other records are intact; delete those lines to clear this`,
+      };
     }
     return { ok: true };
   } catch (error) {

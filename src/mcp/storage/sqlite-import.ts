@@ -69,8 +69,12 @@ function readSqliteStore(sqliteFile: string): { feedback: FeedbackColumns[]; res
     try {
       // The WebAssembly build has no shared memory for the WAL index: exclusive mode keeps it in the heap.
       database.exec('PRAGMA locking_mode = EXCLUSIVE');
-      const feedback = database.all('SELECT id, question, asked_at, timeout_seconds, outcome, answer, via, settled_at FROM feedback ORDER BY rowid') as unknown as FeedbackColumns[];
-      const restarts = database.all('SELECT run_id, at, reason, trigger, previous_pid, new_pid, outcome FROM restarts ORDER BY id') as unknown as RestartColumns[];
+      const feedback = database.all(
+        'SELECT id, question, asked_at, timeout_seconds, outcome, answer, via, settled_at FROM feedback ORDER BY rowid',
+      ) as unknown as FeedbackColumns[];
+      const restarts = database.all(
+        'SELECT run_id, at, reason, trigger, previous_pid, new_pid, outcome FROM restarts ORDER BY id',
+      ) as unknown as RestartColumns[];
       return { feedback, restarts };
     } finally {
       database.close();
@@ -97,5 +101,14 @@ function feedbackRecords(row: FeedbackColumns): StoreRecord[] {
 }
 
 function restartRecord(row: RestartColumns): StoreRecord {
-  return { type: 'restart', runId: row.run_id, at: row.at, reason: row.reason, trigger: row.trigger, previousPid: row.previous_pid, newPid: row.new_pid, outcome: row.outcome };
+  return {
+    type: 'restart',
+    runId: row.run_id,
+    at: row.at,
+    reason: row.reason,
+    trigger: row.trigger,
+    previousPid: row.previous_pid,
+    newPid: row.new_pid,
+    outcome: row.outcome,
+  };
 }

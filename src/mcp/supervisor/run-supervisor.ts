@@ -26,7 +26,13 @@ export async function startSupervisedServer(options: McpOptions, env: NodeJS.Pro
   const runId = randomUUID();
   const services = await startServices(options, logger, () => {
     const snapshot = supervisor.snapshot();
-    return healthReport({ mode: 'supervisor', startedAt, workerStatus: snapshot.workerStatus, workerPid: snapshot.workerPid, restartCount: snapshot.restartCount });
+    return healthReport({
+      mode: 'supervisor',
+      startedAt,
+      workerStatus: snapshot.workerStatus,
+      workerPid: snapshot.workerPid,
+      restartCount: snapshot.restartCount,
+    });
   });
   const workerEnv = { ...env, CCC_CONFIG_DIR: options.configDir, CCC_SUPERVISOR_LOG_LEVEL: options.log_level };
   const supervisor = createMcpSupervisor({

@@ -40,7 +40,17 @@ export type RepairOutcome =
   | { kind: 'failed'; previousPid: number | null; reason: string; error: string };
 
 export interface McpSupervisorOptions {
-  options: Pick<McpOptions, 'max_restart_attempts' | 'restart_delay_ms' | 'health_interval_ms' | 'health_timeout_ms' | 'health_failures' | 'queue_timeout_ms' | 'restart_window_ms' | 'ready_timeout_ms'>;
+  options: Pick<
+    McpOptions,
+    | 'max_restart_attempts'
+    | 'restart_delay_ms'
+    | 'health_interval_ms'
+    | 'health_timeout_ms'
+    | 'health_failures'
+    | 'queue_timeout_ms'
+    | 'restart_window_ms'
+    | 'ready_timeout_ms'
+  >;
   spawn: WorkerSpawner;
   logger: Logger;
   board: FeedbackBoard;

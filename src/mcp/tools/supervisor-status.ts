@@ -65,7 +65,14 @@ export async function readSupervisorStatus(options: { configDir: string; isAlive
     }
     const s = parsed.data;
     if (!isAlive(s.pid)) continue;
-    const session: SupervisedSession = { pid: s.pid, sessionId: s.session_id, cwd: s.cwd, command: s.command, startedAt: s.started_at, observerUrl: s.observer_url };
+    const session: SupervisedSession = {
+      pid: s.pid,
+      sessionId: s.session_id,
+      cwd: s.cwd,
+      command: s.command,
+      startedAt: s.started_at,
+      observerUrl: s.observer_url,
+    };
     if (s.session_id !== undefined) {
       await addState(session, s.session_id, sessionStatePath(options.configDir, s.session_id), problems);
       await addLogTail(session, sessionLogPath(options.configDir, s.session_id));
@@ -101,7 +108,10 @@ async function addLogTail(session: SupervisedSession, file: string) {
     const length = Math.min(size, LOG_TAIL_BYTES);
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = buffer
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     session.logFile = file;
     session.logTail = lines.slice(-LOG_TAIL_LINES);
   } finally {

@@ -26,10 +26,18 @@ export function jsonResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
 }
 
-export async function runTool(handlers: ReadonlyMap<string, ToolHandler>, name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+export async function runTool(
+  handlers: ReadonlyMap<string, ToolHandler>,
+  name: string,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<CallToolResult> {
   const handler = handlers.get(name);
   if (!handler) {
-    return { isError: true, content: [{ type: 'text', text: `[UNKNOWN_TOOL] There is no tool named ${JSON.stringify(name)}; call tools/list for the available tools.` }] };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `[UNKNOWN_TOOL] There is no tool named ${JSON.stringify(name)}; call tools/list for the available tools.` }],
+    };
   }
   try {
     return jsonResult(await handler(args, context));

@@ -94,6 +94,10 @@ export function runWorker(options: WorkerRuntimeOptions): { stop(): void } {
   });
 
   port.send({ type: 'ready', pid: process.pid, tools: workerTools(hooks) });
-  logger.debug('worker ready', { tools: workerTools(hooks).map((t) => t.name).join(',') });
+  logger.debug('worker ready', {
+    tools: workerTools(hooks)
+      .map((t) => t.name)
+      .join(','),
+  });
   return { stop };
 }

@@ -44,7 +44,7 @@ describe('read-only exploration', () => {
       'uniq -f 1 names.txt',
       'cut -d: -f1 /etc/passwd',
       "jq '.scripts' package.json",
-      'jq -r --rawfile text README.md \'.name\' package.json',
+      "jq -r --rawfile text README.md '.name' package.json",
       'cat package.json | jq .name',
       'git ls-files | sort | uniq -c',
       'find . -name "*.py" | head -20',
@@ -122,6 +122,13 @@ describe('read-only exploration', () => {
     const writer = fc.constantFrom('w out', 'W out', 'e', 'r /etc/passwd', 's/a/b/w out', 's/a/b/e', 's/a/b/gw out');
     fc.assert(fc.property(part, (script) => typeof sedScriptPrintsOnly(script) === 'boolean'));
     fc.assert(fc.property(fc.constantFrom('', '1', '$', '/x/', '1,5', '/a/,/b/'), writer, (address, command) => !sedScriptPrintsOnly(`${address}${command}`)));
-    fc.assert(fc.property(fc.constantFrom('1p', '/x/p', 's/a/b/g', '1,5p', 'p'), fc.constantFrom(';', '; ', ';\t'), writer, (ok, sep, w) => !sedScriptPrintsOnly(`${ok}${sep}${w}`)));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('1p', '/x/p', 's/a/b/g', '1,5p', 'p'),
+        fc.constantFrom(';', '; ', ';\t'),
+        writer,
+        (ok, sep, w) => !sedScriptPrintsOnly(`${ok}${sep}${w}`),
+      ),
+    );
   });
 });

@@ -2,14 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { GUARD_SCRIPT, inheritedArgs, reviewerLaunch } from '../../../src/checkers/reviewer/reviewer-launch.js';
 import { reviewerPolicy } from '../../../src/checkers/reviewer/reviewer-policy.js';
 
-const policy = reviewerPolicy({ root: process.cwd(), tests: [{ ecosystem: 'npm', command: 'npm test', marker: 'package.json', why: 'package.json has a test script', runner: 'node-test' }], ruleCommands: [], allow: [] });
+const policy = reviewerPolicy({
+  root: process.cwd(),
+  tests: [{ ecosystem: 'npm', command: 'npm test', marker: 'package.json', why: 'package.json has a test script', runner: 'node-test' }],
+  ruleCommands: [],
+  allow: [],
+});
 
 describe('how the reviewer is started', () => {
   it("keeps the agent's model, settings, MCP and tool-shaping options, and none of its write permissions", () => {
-    expect(inheritedArgs([
-      '--allowedTools', 'Bash', 'Edit', 'Glob', '--model=opus', '--dangerously-skip-permissions', '--permission-mode', 'acceptEdits', 'fix the bug', '-p',
-      '--resume', 'x', '--mcp-config', 'a.json', 'b.json', '--disallowedTools', 'WebFetch', '--strict-mcp-config', '--', '--permission-mode', 'plan',
-    ])).toEqual(['--allowedTools', 'Glob', '--model=opus', '--mcp-config', 'a.json', 'b.json', '--disallowedTools', 'WebFetch', '--strict-mcp-config']);
+    expect(
+      inheritedArgs([
+        '--allowedTools',
+        'Bash',
+        'Edit',
+        'Glob',
+        '--model=opus',
+        '--dangerously-skip-permissions',
+        '--permission-mode',
+        'acceptEdits',
+        'fix the bug',
+        '-p',
+        '--resume',
+        'x',
+        '--mcp-config',
+        'a.json',
+        'b.json',
+        '--disallowedTools',
+        'WebFetch',
+        '--strict-mcp-config',
+        '--',
+        '--permission-mode',
+        'plan',
+      ]),
+    ).toEqual(['--allowedTools', 'Glob', '--model=opus', '--mcp-config', 'a.json', 'b.json', '--disallowedTools', 'WebFetch', '--strict-mcp-config']);
     expect(inheritedArgs(['--allowed-tools=Bash(npm test),Read', '--settings', '{"x":1}'])).toEqual(['--allowed-tools', 'Read', '--settings', '{"x":1}']);
     expect(inheritedArgs(['--allowedTools', 'Bash', 'Write'])).toEqual([]);
   });
@@ -17,7 +43,18 @@ describe('how the reviewer is started', () => {
   it('forks the agent session without saving the fork, with stream-json, no --json-schema, the guard hook, and the policy in the environment', () => {
     const launch = reviewerLaunch({ fork: 'sess-1', claudeArgs: ['--model', 'opus', '--allowedTools', 'Bash'], cwd: '/tmp', env: { HOME: '/h' }, policy });
     expect(launch.args.slice(0, 2)).toEqual(['--settings', expect.any(String)]);
-    expect(launch.args.slice(2)).toEqual(['-p', '--fork-session', '--resume', 'sess-1', '--no-session-persistence', '--verbose', '--output-format', 'stream-json', '--model', 'opus']);
+    expect(launch.args.slice(2)).toEqual([
+      '-p',
+      '--fork-session',
+      '--resume',
+      'sess-1',
+      '--no-session-persistence',
+      '--verbose',
+      '--output-format',
+      'stream-json',
+      '--model',
+      'opus',
+    ]);
     expect(launch.args).not.toContain('--json-schema');
     const settings = JSON.parse(launch.args[1]!);
     expect(settings.hooks.PreToolUse[0].matcher).toBe('*');

@@ -22,18 +22,64 @@ describe('what the reviewer may do', () => {
   });
 
   it('runs the detected test command, its usual spellings, the rule commands exactly, and read-only git', () => {
-    for (const command of ['npm test', 'npm run test', 'npm t', '  npm   test ', 'CI=true npm test', 'npm test 2>&1 | tail -n 40', 'npm test 2>/dev/null', 'make lint',
-      'npm run build && npm test', 'npm run build && npm test 2>&1 | tail -30', 'git status', 'git diff HEAD~1 -- src', 'git --no-pager log --oneline -5', 'git show HEAD:package.json',
-      'cat package.json | grep test', 'ls -la src', 'cd /tmp && git status', 'npm test && git diff', 'git status; npm test 2>&1 | tail -5', 'grep -rn TODO src', 'npm test # the suite']) {
+    for (const command of [
+      'npm test',
+      'npm run test',
+      'npm t',
+      '  npm   test ',
+      'CI=true npm test',
+      'npm test 2>&1 | tail -n 40',
+      'npm test 2>/dev/null',
+      'make lint',
+      'npm run build && npm test',
+      'npm run build && npm test 2>&1 | tail -30',
+      'git status',
+      'git diff HEAD~1 -- src',
+      'git --no-pager log --oneline -5',
+      'git show HEAD:package.json',
+      'cat package.json | grep test',
+      'ls -la src',
+      'cd /tmp && git status',
+      'npm test && git diff',
+      'git status; npm test 2>&1 | tail -5',
+      'grep -rn TODO src',
+      'npm test # the suite',
+    ]) {
       expect([command, bash(npmProject, command)]).toEqual([command, true]);
     }
   });
 
   it('refuses everything that could change the project, also chained onto an allowed command', () => {
-    for (const command of ['touch X', 'npm test && touch X', 'npm test; touch X', 'npm test || touch X', 'npm test | tee out.log', 'npm test > out.log', 'npm test >> out.log',
-      'npm test\ntouch X', 'npm test &', 'echo $(touch X)', 'echo `touch X`', 'cat <(touch X)', 'npm test -- -u', 'npm run build', 'npm install', 'rm -rf dist',
-      'git diff --output=patch.txt', 'git commit -am x', 'git checkout .', 'git stash', 'PATH=/tmp npm test', 'echo $HOME', 'sed -i s/a/b/ f', 'find . -delete',
-      'npm test | sh', 'make lint install', 'ls && ', '']) {
+    for (const command of [
+      'touch X',
+      'npm test && touch X',
+      'npm test; touch X',
+      'npm test || touch X',
+      'npm test | tee out.log',
+      'npm test > out.log',
+      'npm test >> out.log',
+      'npm test\ntouch X',
+      'npm test &',
+      'echo $(touch X)',
+      'echo `touch X`',
+      'cat <(touch X)',
+      'npm test -- -u',
+      'npm run build',
+      'npm install',
+      'rm -rf dist',
+      'git diff --output=patch.txt',
+      'git commit -am x',
+      'git checkout .',
+      'git stash',
+      'PATH=/tmp npm test',
+      'echo $HOME',
+      'sed -i s/a/b/ f',
+      'find . -delete',
+      'npm test | sh',
+      'make lint install',
+      'ls && ',
+      '',
+    ]) {
       expect([command, bash(npmProject, command)]).toEqual([command, false]);
     }
   });
@@ -78,7 +124,18 @@ describe('what the reviewer may do', () => {
   /** A polyglot project: every runner family with arguments, and read-only exploration. */
   const polyglot = reviewerPolicy({
     root,
-    tests: detectTests(memoryProjectFiles({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }), 'pytest.ini': '', 'go.mod': '', 'Cargo.toml': '', Makefile: 'test:\n', 'deno.json': '{}', Gemfile: '', '.rspec': '' })),
+    tests: detectTests(
+      memoryProjectFiles({
+        'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }),
+        'pytest.ini': '',
+        'go.mod': '',
+        'Cargo.toml': '',
+        Makefile: 'test:\n',
+        'deno.json': '{}',
+        Gemfile: '',
+        '.rspec': '',
+      }),
+    ),
     ruleCommands: [],
     allow: [],
   });
@@ -93,10 +150,41 @@ describe('what the reviewer may do', () => {
     'deno test --filter add',
     'bundle exec rspec spec/a_spec.rb:12 -e adds',
   ];
-  const RUNNER_WRITERS = ['-u', '--update-snapshots', '--updateSnapshot', '--fix', '-o', '--coverage', '--cov', '-exec', '-c', '--config', '--watch', '-args', '--outputFile', '--junitxml', '--logfile', '-delete'];
+  const RUNNER_WRITERS = [
+    '-u',
+    '--update-snapshots',
+    '--updateSnapshot',
+    '--fix',
+    '-o',
+    '--coverage',
+    '--cov',
+    '-exec',
+    '-c',
+    '--config',
+    '--watch',
+    '-args',
+    '--outputFile',
+    '--junitxml',
+    '--logfile',
+    '-delete',
+  ];
   /** Each head with the options that would make it write or run another program. */
   const WRITERS: Record<string, string[]> = {
-    ...Object.fromEntries(['npm test --', 'npx vitest', 'pytest', 'python3 -m pytest', 'go test', 'cargo test', 'cargo test --', 'make', 'make test', 'deno test', 'bundle exec rspec'].map((h) => [h, RUNNER_WRITERS])),
+    ...Object.fromEntries(
+      [
+        'npm test --',
+        'npx vitest',
+        'pytest',
+        'python3 -m pytest',
+        'go test',
+        'cargo test',
+        'cargo test --',
+        'make',
+        'make test',
+        'deno test',
+        'bundle exec rspec',
+      ].map((h) => [h, RUNNER_WRITERS]),
+    ),
     'find .': ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'],
     sed: ['-i', '--in-place', '-f', '--file', '-ni'],
     rg: ['--pre', '-z', '--search-zip', '-nz'],
@@ -118,11 +206,28 @@ describe('what the reviewer may do', () => {
   );
 
   it('never allows a write chained onto a focused run or an exploration, nor a writer added to its arguments (fuzzed)', () => {
-    for (const command of ['npm test -- src/cli -t "parses args"', 'pytest -xvs --tb=short', 'make -k test', 'sed -n 1,40p README.md']) expect([command, bash(polyglot, command)]).toEqual([command, true]);
+    for (const command of ['npm test -- src/cli -t "parses args"', 'pytest -xvs --tb=short', 'make -k test', 'sed -n 1,40p README.md'])
+      expect([command, bash(polyglot, command)]).toEqual([command, true]);
     const joiner = fc.constantFrom(' && ', '; ', ' || ', '\n', ' & ', ' | ', ';', ' 2>&1 | ');
-    const write = fc.constantFrom('touch X', 'rm -f package.json', 'git commit -m x', 'npm install left-pad', 'sh -c "touch X"', 'tee X', 'npx prettier --write .', 'npx eslint --fix .', 'make install');
+    const write = fc.constantFrom(
+      'touch X',
+      'rm -f package.json',
+      'git commit -m x',
+      'npm install left-pad',
+      'sh -c "touch X"',
+      'tee X',
+      'npx prettier --write .',
+      'npx eslint --fix .',
+      'make install',
+    );
     fc.assert(fc.property(focused, joiner, write, (a, j, w) => !bash(polyglot, `${a}${j}${w}`)));
-    fc.assert(fc.property(focused, write, (a, w) => !bash(polyglot, `${a} $(${w})`) && !bash(polyglot, `${a} > X`) && !bash(polyglot, `${a} >> X`) && !bash(polyglot, `${a} \`${w}\``)));
+    fc.assert(
+      fc.property(
+        focused,
+        write,
+        (a, w) => !bash(polyglot, `${a} $(${w})`) && !bash(polyglot, `${a} > X`) && !bash(polyglot, `${a} >> X`) && !bash(polyglot, `${a} \`${w}\``),
+      ),
+    );
     const run = fc.constantFrom(...FOCUSED_RUNS);
     const writer = fc.constantFrom(...RUNNER_WRITERS, '--outputFile=x', '--junitxml=x', '-coverprofile=x', '--target-dir=x', '--import=x');
     fc.assert(fc.property(run, writer, (a, w) => !bash(polyglot, `${a} ${w}`) && !bash(polyglot, `${a} ${w} x`)));
@@ -132,7 +237,35 @@ describe('what the reviewer may do', () => {
     const allWriters = [...new Set(Object.values(WRITERS).flat())];
     const word = fc.oneof(
       fc.string(),
-      fc.constantFrom(...allWriters, '--', '-k', '-t', '-x', '-v', '-q', '-n', '-e', '-run', '--test', '--filter', 'run', 'test', '.', './...', '..', '/etc', '~', 'src', 'x::y', '-xk', '-kx', '-vx', '1p', 'w', 's/a/b/w x'),
+      fc.constantFrom(
+        ...allWriters,
+        '--',
+        '-k',
+        '-t',
+        '-x',
+        '-v',
+        '-q',
+        '-n',
+        '-e',
+        '-run',
+        '--test',
+        '--filter',
+        'run',
+        'test',
+        '.',
+        './...',
+        '..',
+        '/etc',
+        '~',
+        'src',
+        'x::y',
+        '-xk',
+        '-kx',
+        '-vx',
+        '1p',
+        'w',
+        's/a/b/w x',
+      ),
     );
     fc.assert(
       fc.property(fc.constantFrom(...Object.keys(WRITERS), 'uniq', 'jq', 'npm test'), fc.array(word, { maxLength: 8 }), (head, words) => {
@@ -155,7 +288,8 @@ describe('what the reviewer may do', () => {
 
 describe('the guard hook', () => {
   it('answers in the PreToolUse hook format', () => {
-    const answer = (tool: string, input: unknown) => JSON.parse(guardAnswer(JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }), JSON.stringify(npmProject)));
+    const answer = (tool: string, input: unknown) =>
+      JSON.parse(guardAnswer(JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }), JSON.stringify(npmProject)));
     expect(answer('Bash', { command: 'npm test' })).toEqual({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'a verification command' },
     });

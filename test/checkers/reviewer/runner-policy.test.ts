@@ -39,7 +39,17 @@ interface Case {
 const CASES: Record<string, Case> = {
   'npm + node --test': {
     files: pkg('node --test'),
-    allowed: ['npm test', 'npm test -- test/answer.test.js', 'npm run test -- --test-name-pattern=answer', 'npm t -- --test-reporter=spec', 'npm test --silent -- test/', 'node --test test/answer.test.js', 'node --test --test-name-pattern "the answer" test/', 'node --test test/*.test.js', 'CI=true npm test -- test/answer.test.js 2>&1 | tail -n 40'],
+    allowed: [
+      'npm test',
+      'npm test -- test/answer.test.js',
+      'npm run test -- --test-name-pattern=answer',
+      'npm t -- --test-reporter=spec',
+      'npm test --silent -- test/',
+      'node --test test/answer.test.js',
+      'node --test --test-name-pattern "the answer" test/',
+      'node --test test/*.test.js',
+      'CI=true npm test -- test/answer.test.js 2>&1 | tail -n 40',
+    ],
     refused: {
       'npm test test/answer.test.js': 'go after `--`',
       'npm test -- --test-update-snapshots': 'updates snapshots',
@@ -55,8 +65,20 @@ const CASES: Record<string, Case> = {
   },
   'pnpm + vitest': {
     files: pkg('vitest run', 'pnpm-lock.yaml'),
-    allowed: ['pnpm test', 'pnpm test -- -t add', 'pnpm test src/', 'npx vitest run test/answer.test.js -t "adds two"', 'npx vitest run --reporter=verbose --bail 1'],
-    refused: { 'pnpm test -u': 'updates snapshots', 'npx vitest run --coverage': 'coverage', 'npx vitest run --outputFile=r.json': 'writes a file', 'npx vitest --reporter ./my-reporter.js': 'may only be', 'npx vitest -c other.config.ts': 'config' },
+    allowed: [
+      'pnpm test',
+      'pnpm test -- -t add',
+      'pnpm test src/',
+      'npx vitest run test/answer.test.js -t "adds two"',
+      'npx vitest run --reporter=verbose --bail 1',
+    ],
+    refused: {
+      'pnpm test -u': 'updates snapshots',
+      'npx vitest run --coverage': 'coverage',
+      'npx vitest run --outputFile=r.json': 'writes a file',
+      'npx vitest --reporter ./my-reporter.js': 'may only be',
+      'npx vitest -c other.config.ts': 'config',
+    },
   },
   'yarn + jest': {
     files: pkg('jest', 'yarn.lock'),
@@ -73,7 +95,11 @@ const CASES: Record<string, Case> = {
   'bun + mocha': {
     files: pkg('mocha', 'bun.lock'),
     allowed: ['bun run test --grep add', 'npx mocha -g add test/answer.test.js', 'npx mocha --reporter dot'],
-    refused: { 'npx mocha --require ./hook.js': 'runs another program', 'npx mocha --reporter ./mine.js': 'may only be', 'npx mocha --reporter-option output=x': 'writes a file' },
+    refused: {
+      'npx mocha --require ./hook.js': 'runs another program',
+      'npx mocha --reporter ./mine.js': 'may only be',
+      'npx mocha --reporter-option output=x': 'writes a file',
+    },
   },
   'npm + an unknown script': {
     files: pkg('node check.js'),
@@ -133,14 +159,29 @@ const CASES: Record<string, Case> = {
   cargo: {
     files: { 'Cargo.toml': '[package]\n' },
     allowed: ['cargo test', 'cargo test add', 'cargo test --lib -q add -- --nocapture --exact', 'cargo test -p calc --test integration -- --test-threads=1'],
-    refused: { 'cargo test --target-dir /tmp/t': 'writes a file', 'cargo test --config target.x.runner=evil': 'set the program', 'cargo test -- --logfile out': 'writes a file', 'cargo build': 'not a verification command' },
+    refused: {
+      'cargo test --target-dir /tmp/t': 'writes a file',
+      'cargo test --config target.x.runner=evil': 'set the program',
+      'cargo test -- --logfile out': 'writes a file',
+      'cargo build': 'not a verification command',
+    },
   },
   make: {
     files: { Makefile: 'test:\n\t./t\ncheck:\n\t./c\n' },
     allowed: ['make test', 'make check', 'make -k test', 'make test -j4', 'make -s check'],
-    refused: { 'make test install': 'no other target', 'make test CC=evil': 'no other target', 'make -C /tmp test': 'config', 'make install': 'not a verification command', 'make -f other.mk test': 'config' },
+    refused: {
+      'make test install': 'no other target',
+      'make test CC=evil': 'no other target',
+      'make -C /tmp test': 'config',
+      'make install': 'not a verification command',
+      'make -f other.mk test': 'config',
+    },
   },
-  just: { files: { justfile: 'test:\n  ./t\n' }, allowed: ['just test'], refused: { 'just test --set x y': 'not an option of this command', 'just deploy': 'not a verification command' } },
+  just: {
+    files: { justfile: 'test:\n  ./t\n' },
+    allowed: ['just test'],
+    refused: { 'just test --set x y': 'not an option of this command', 'just deploy': 'not a verification command' },
+  },
   maven: {
     files: { 'pom.xml': '', mvnw: '' },
     allowed: ['./mvnw test', './mvnw test -Dtest=CalcTest#add -q', './mvnw -q test -DfailIfNoTests=false'],
@@ -149,17 +190,32 @@ const CASES: Record<string, Case> = {
   gradle: {
     files: { 'build.gradle.kts': '', gradlew: '' },
     allowed: ['./gradlew test', "./gradlew test --tests 'calc.CalcTest.add' --info"],
-    refused: { './gradlew test -I init.gradle': 'config', './gradlew test -Pfoo=bar': 'property', './gradlew test publish': 'no other target', './gradlew test --scan': 'build scan' },
+    refused: {
+      './gradlew test -I init.gradle': 'config',
+      './gradlew test -Pfoo=bar': 'property',
+      './gradlew test publish': 'no other target',
+      './gradlew test --scan': 'build scan',
+    },
   },
   deno: {
     files: { 'deno.json': '{}' },
     allowed: ['deno test', 'deno test --filter add test/answer.test.js', 'deno test --fail-fast --reporter=dot'],
-    refused: { 'deno test -A': 'widens', 'deno test --allow-write': 'widens', 'deno test --coverage=cov': 'coverage', 'deno test --junit-path=r.xml': 'writes a file' },
+    refused: {
+      'deno test -A': 'widens',
+      'deno test --allow-write': 'widens',
+      'deno test --coverage=cov': 'coverage',
+      'deno test --junit-path=r.xml': 'writes a file',
+    },
   },
   dotnet: {
     files: { 'Calc.sln': '' },
     allowed: ['dotnet test', 'dotnet test --filter "FullyQualifiedName~Add" -v normal', 'dotnet test --logger "console;verbosity=detailed" --no-build'],
-    refused: { 'dotnet test -o out': 'writes a file', 'dotnet test --collect "XPlat Code Coverage"': 'coverage', 'dotnet test --logger trx': 'may only be', 'dotnet test --results-directory r': 'writes a file' },
+    refused: {
+      'dotnet test -o out': 'writes a file',
+      'dotnet test --collect "XPlat Code Coverage"': 'coverage',
+      'dotnet test --logger trx': 'may only be',
+      'dotnet test --results-directory r': 'writes a file',
+    },
   },
   mix: {
     files: { 'mix.exs': '' },
@@ -169,18 +225,31 @@ const CASES: Record<string, Case> = {
   rspec: {
     files: { Gemfile: '', '.rspec': '' },
     allowed: ['bundle exec rspec', 'bundle exec rspec spec/calc_spec.rb:12 -e "adds" --format documentation', 'bundle exec rspec --fail-fast spec/'],
-    refused: { 'bundle exec rspec -o out.txt': 'writes a file', 'bundle exec rspec -r ./evil': 'runs another program', 'bundle exec rspec --format MyFormatter': 'may only be', 'bundle exec rake release': 'not a verification command' },
+    refused: {
+      'bundle exec rspec -o out.txt': 'writes a file',
+      'bundle exec rspec -r ./evil': 'runs another program',
+      'bundle exec rspec --format MyFormatter': 'may only be',
+      'bundle exec rake release': 'not a verification command',
+    },
   },
   rake: { files: { Gemfile: '', Rakefile: '' }, allowed: ['bundle exec rake test'], refused: { 'bundle exec rake test TEST=x': 'no other target' } },
   phpunit: {
     files: { 'composer.json': '{}', 'phpunit.xml': '' },
     allowed: ['vendor/bin/phpunit', './vendor/bin/phpunit --filter testAdd tests/', 'vendor/bin/phpunit --testdox --stop-on-failure'],
-    refused: { 'vendor/bin/phpunit --log-junit r.xml': 'writes a file', 'vendor/bin/phpunit --coverage-html cov': 'coverage', 'vendor/bin/phpunit --bootstrap evil.php': 'runs another program' },
+    refused: {
+      'vendor/bin/phpunit --log-junit r.xml': 'writes a file',
+      'vendor/bin/phpunit --coverage-html cov': 'coverage',
+      'vendor/bin/phpunit --bootstrap evil.php': 'runs another program',
+    },
   },
   'composer + phpunit': {
     files: { 'composer.json': JSON.stringify({ scripts: { test: 'phpunit' } }) },
     allowed: ['composer test', 'composer test -- --filter testAdd'],
-    refused: { 'composer test --filter testAdd': 'go after `--`', 'composer test -- --migrate-configuration': 'writes a file', 'composer install': 'not a verification command' },
+    refused: {
+      'composer test --filter testAdd': 'go after `--`',
+      'composer test -- --migrate-configuration': 'writes a file',
+      'composer install': 'not a verification command',
+    },
   },
 };
 
@@ -200,7 +269,15 @@ describe('focused and verbose runs, per ecosystem', () => {
     expect(judge(policy, 'node --test answer.test.js', path.join(root, 'test')).allow).toBe(true);
     expect(judge(policy, 'node --test ../test/answer.test.js', path.join(root, 'test')).allow).toBe(true);
     expect(judge(policy, 'node --test ../../x.test.js', path.join(root, 'test')).reason).toContain('outside the project');
-    for (const command of ['cd /tmp && npm test', 'cd .. && npm test', 'cd linked && npm test', 'cd; npm test', 'cd - && npm test', 'cd ~ && npm test', 'cd test || npm test -- ../../x.js']) {
+    for (const command of [
+      'cd /tmp && npm test',
+      'cd .. && npm test',
+      'cd linked && npm test',
+      'cd; npm test',
+      'cd - && npm test',
+      'cd ~ && npm test',
+      'cd test || npm test -- ../../x.js',
+    ]) {
       const decision = judge(policy, command);
       expect([command, decision.allow, decision.reason]).toEqual([command, false, expect.stringMatching(/outside the project/)]);
     }
@@ -210,6 +287,7 @@ describe('focused and verbose runs, per ecosystem', () => {
 
   it('finds every runner of a polyglot repository', () => {
     const policy = policyFor({ ...pkg('node --test'), 'pytest.ini': '', 'Cargo.toml': '', Makefile: 'check:\n\t./c\n' });
-    for (const command of ['npm test -- test/answer.test.js', 'pytest -k add', 'cargo test add', 'make check']) expect([command, judge(policy, command).allow]).toEqual([command, true]);
+    for (const command of ['npm test -- test/answer.test.js', 'pytest -k add', 'cargo test add', 'make check'])
+      expect([command, judge(policy, command).allow]).toEqual([command, true]);
   });
 });

@@ -60,7 +60,12 @@ export async function connectObserver(url: string, options: WebSocket.ClientOpti
     messages,
     closed,
     waitFor,
-    liveBytes: () => Buffer.concat(ptyMessages().filter((m) => !m.snapshot).map((m) => Buffer.from(m.data as string, 'base64'))),
+    liveBytes: () =>
+      Buffer.concat(
+        ptyMessages()
+          .filter((m) => !m.snapshot)
+          .map((m) => Buffer.from(m.data as string, 'base64')),
+      ),
     snapshot: () => {
       const first = ptyMessages()[0];
       return first?.snapshot ? Buffer.from(first.data as string, 'base64') : undefined;
