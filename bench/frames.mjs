@@ -1,5 +1,5 @@
 /**
- * Frame parsing (issue 4, item 6): frames per second and peak RSS of ccc's frame pipeline over a
+ * Frame parsing: frames per second and peak RSS of ccc's frame pipeline over a
  * generated transcript of BENCH_FRAMES_MB (1 GiB by default), against a bare split2 + JSON.parse
  * loop on the same file; the same at 1/8 of the size (peak RSS must not grow with the input); and a
  * transcript holding one 50 MB line. Each run is its own process; the files live in a temp dir

@@ -1,5 +1,5 @@
 /**
- * Hook latency (issue 4, item 5): `ccc supervisor-hook` from process start to its decision (the
+ * Hook latency: `ccc supervisor-hook` from process start to its decision (the
  * process has printed it and exited, as Claude Code waits for it), median of N, against
  * `node -e 0` as the floor. Cases run in alternation so machine load hits them alike.
  *

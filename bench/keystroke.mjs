@@ -1,5 +1,5 @@
 /**
- * Keystroke round trip (issue 4, item 3): one byte written to the pty master, timed until its echo
+ * Keystroke round trip: one byte written to the pty master, timed until its echo
  * comes back, one keystroke at a time. All variants are started together and measured in
  * alternating blocks (one keystroke each by default), so a burst of load from elsewhere on the machine hits them alike.
  */

@@ -1,5 +1,5 @@
 /**
- * Proxy memory with observers attached (issue 4, item 7): `ccc --supervisor --observe` while the
+ * Proxy memory with observers attached: `ccc --supervisor --observe` while the
  * stand-in floods N MiB, with 50 WebSocket observers (one stuck: it stops reading after its
  * snapshot) in a separate process. The ccc process's RSS is sampled, its VmHWM read while
  * everything is still alive.

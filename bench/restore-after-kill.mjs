@@ -1,5 +1,5 @@
 /**
- * `node bench/restore-after-kill.mjs` (issue 17): how long the user's terminal stays raw after a
+ * `node bench/restore-after-kill.mjs`: how long the user's terminal stays raw after a
  * `kill -9` of an interactive `ccc --supervisor`. The harness is the terminal (a node-pty master);
  * it waits until the relay has put the terminal in raw mode, sends SIGKILL to ccc, and runs
  * `stty -g` on the terminal until the settings are the ones from before ccc started. Each figure

@@ -1,5 +1,5 @@
 /**
- * The review section (issue 18): what a review costs and how soon it starts, with the real claude
+ * The review section: what a review costs and how soon it starts, with the real claude
  * against the scripted model server (imported from test/support through jiti, ccc's own
  * TypeScript loader).
  *

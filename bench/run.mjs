@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 4, design section 13): runs every measurement against the built dist/,
+ * `npm run bench`: runs every measurement against the built dist/,
  * prints the tables and the targets, writes bench/results/<date>.json and bench/RESULTS.md.
  *
  * Scale knobs (defaults are the issue's figures; a quick run: BENCH_QUICK=1):

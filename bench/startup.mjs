@@ -1,5 +1,5 @@
 /**
- * Start-up (issue 16): what a user waits for before the prompt, each case against its own floor in
+ * Start-up: what a user waits for before the prompt, each case against its own floor in
  * the same run, the cases alternating run by run so machine load hits them alike.
  *
  * - first byte  the stand-in agent (fixtures/first-byte-agent.sh prints as soon as it runs) in a

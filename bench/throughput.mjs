@@ -1,5 +1,5 @@
 /**
- * Bulk output (issue 4, items 4 and 7): the stand-in writes N bytes of text lines as fast as the
+ * Bulk output: the stand-in writes N bytes of text lines as fast as the
  * terminal takes them; the harness reads them as a terminal emulator would. Timed from the "go"
  * byte to the end marker, so process start-up is not part of the figure.
  */
@@ -91,7 +91,7 @@ export async function benchThroughput({ variants, bytes, reps, workspace, log })
   return results;
 }
 
-/** Proxy RSS while `bytes` of output pass through `ccc --supervisor` (issue 4, item 7). */
+/** Proxy RSS while `bytes` of output pass through `ccc --supervisor`. */
 export async function benchProxyMemory({ bytes, workspace }) {
   const r = await floodOnce('ccc-sup', bytes, workspace, { memory: true });
   return { mb: bytes / MiB, mbPerS: r.mbPerS, rssAtStartMiB: r.rssAtStartMiB, rssMaxSampledMiB: r.rssMaxSampledMiB, hwmMiB: r.hwmMiB, cpuMs: r.cpuMsEach };

@@ -1,4 +1,4 @@
-/** What the figures were measured on (issue 4, item 1): CPU model, cores, Node, load. */
+/** What the figures were measured on: CPU model, cores, Node, load. */
 import fs from 'node:fs';
 import os from 'node:os';
 

@@ -1,5 +1,5 @@
 /**
- * The targets of issue 4, checked against one run's results. Each target is a ratio of figures
+ * The benchmark's targets, checked against one run's results. Each target is a ratio of figures
  * measured in the same run, so machine speed cancels out; a target whose inputs were not
  * measured is listed as n/a with the reason, never as a pass.
  */

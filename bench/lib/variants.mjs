@@ -1,5 +1,5 @@
 /**
- * The four ways the stand-in agent is run (issue 4, item 2). Each is a command the harness starts
+ * The four ways the stand-in agent is run. Each is a command the harness starts
  * in its own pty; the stand-in is the same script in all of them.
  *
  * (a) direct   the stand-in in the harness's pty: the physical limit

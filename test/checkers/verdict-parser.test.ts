@@ -1,5 +1,5 @@
 /**
- * The reviewer's answer → Verdict, in the order of design section 6: structured output, a verdict
+ * The reviewer's answer → Verdict, in the order docs/reviewer.md gives: structured output, a verdict
  * object in the result text, the completion marker on its own line, else unparseable.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * `ccc --version` remembers claude's version per executable (issue 16): a second run does not start
+ * `ccc --version` remembers claude's version per executable: a second run does not start
  * claude, and anything that changes the executable (mtime, content, the file itself, the configured
  * command) asks claude again. A broken or unwritable cache never fails `--version`. Runs the built
  * CLI; "claude" is a stand-in script that appends a line to a file each time it runs.

@@ -1,6 +1,6 @@
 /**
  * A ccc.config.ts is transpiled by jiti once per content, into <config dir>/ccc/module-cache/
- * (issue 16: Babel on every launch cost 200-500 ms before claude could start): an edit is read at
+ * (Babel on every launch cost 200-500 ms before claude could start): an edit is read at
  * the next load, never a stale copy, and the cache is private like everything under ccc/. (jiti
  * names a cached file after the source's path and checks its content hash: no pile-up on edits.)
  */

@@ -1,6 +1,6 @@
 /**
  * `ccc kanban` end to end: the built CLI, the real claude as every role agent, the scripted model
- * server playing the agents. The acceptance checks of issue 8.
+ * server playing the agents. What the README promises for `ccc kanban`.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * Crash safety of `ccc kanban`: killed with SIGKILL at the worst moments, then rerun, the workflow
- * continues from the kanban file alone and no task is done twice (issue 8, acceptance).
+ * continues from the kanban file alone and no task is done twice.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -44,7 +44,7 @@ describe('ccc kanban after a crash', () => {
     await seen(2); // the Manager request
     first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
-    // Nothing outlives ccc: its lifeline ends the agent's process group (issue 17).
+    // Nothing outlives ccc: its lifeline ends the agent's process group.
     await expect.poll(() => processesIn(world), { timeout: 60_000 }).toEqual([]); // the agent ends with ccc
     expect(YAML.parse(read(world, 'kanban.yaml'))).toEqual({ phase: 'execute', current: TASKS[0], tasks: TASKS, done_task: TASKS[0] });
 

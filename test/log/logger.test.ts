@@ -1,4 +1,4 @@
-/** The structured log: document 002's line format exactly, level filtering, children, files. */
+/** The structured log: the log line format of docs/files.md exactly, level filtering, children, files. */
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';

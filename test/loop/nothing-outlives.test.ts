@@ -1,5 +1,5 @@
 /**
- * `kill -9` of a headless ccc ends everything it started within 2 s (issue 17): the reviewer, a
+ * `kill -9` of a headless ccc ends everything it started within 2 s: the reviewer, a
  * rule command, an agent turn, and their own children. The lifeline launcher does it; the exit
  * hook that cleaned up before never runs on SIGKILL.
  */

@@ -7,7 +7,7 @@ import { shellQuote } from '../../src/stop/launch-settings.js';
 import { spawnSync } from 'node:child_process';
 
 describe('the ccc command written into hook settings', () => {
-  it('is the launcher path as given when ccc runs through its bin link (document 002)', () => {
+  it('is the launcher path as given when ccc runs through its bin link', () => {
     expect(supervisorHookCommand({ argv1: '/usr/local/bin/ccc', execPath: '/usr/bin/node', cwd: '/' })).toBe('/usr/local/bin/ccc supervisor-hook');
   });
 
