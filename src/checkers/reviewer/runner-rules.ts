@@ -1,0 +1,37 @@
+/** The shape of a runner's rules and the reasons refusals give: shared by the runner tables. A leaf. */
+import type { RunnerFamily } from '../../init/ecosystems.js';
+
+/** A value an option takes: anything (a name, a pattern), a number, a path in the project, or one of a list. */
+export type ValueRule = 'any' | 'number' | 'path' | readonly string[];
+
+export interface FamilyRules {
+  /** How the runner is named in a refusal. */
+  name: string;
+  flags: readonly string[];
+  valued: Readonly<Record<string, ValueRule>>;
+  /** Options refused with what they do; matched on the option's name (`--outputFile=x` too). */
+  refused: ReadonlyArray<readonly [RegExp, string]>;
+  /** What a word that is not an option is: a path in the project, a test name, or nothing allowed. */
+  positional: 'path' | 'name' | 'none';
+  /** getopt-style bundles: `-vx` is `-v -x`, `-kadd` is `-k add`. */
+  bundles?: boolean;
+  /** `-run` and `--run` are the same option (Go's flag package). */
+  goStyle?: boolean;
+  /** The arguments after `--` are judged by another table (cargo passes them to the test binary). */
+  afterDashDash?: Family;
+  /** A test selector after a path, removed before the path is checked (`::test_add`, `:12`). */
+  selector?: RegExp;
+  /** Words allowed as the first positional (vitest's `run`). */
+  subcommands?: readonly string[];
+  /** Paths must be written relative (`./pkg/...`): Go reads `example.com/x` as another module. */
+  dotRelative?: boolean;
+}
+
+export type Family = RunnerFamily | 'libtest';
+
+export const SNAPSHOTS = 'it updates snapshots';
+export const WRITES = 'it writes a file';
+export const COVERAGE = 'coverage writes its data into the project';
+export const RUNS = 'it loads or runs another program';
+export const WATCH = 'watch mode never ends';
+export const CONFIG = 'another config file can change what runs and where it writes';
