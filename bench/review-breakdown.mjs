@@ -20,7 +20,7 @@ import path from 'node:path';
 import { createJiti } from 'jiti';
 import { median } from './lib/stats.mjs';
 import { CLI, ROOT } from './lib/variants.mjs';
-import { firstRequestAfter, measureShare, run } from './review.mjs';
+import { firstRequestAfter, measureShare, run, stopInput } from './review.mjs';
 
 const runs = Number(process.argv[2] ?? 8);
 const jiti = createJiti(import.meta.url);
@@ -42,16 +42,7 @@ const readStamps = () => (fs.existsSync(stamps) ? fs.readFileSync(stamps, 'utf8'
 const clearStamps = () => fs.rmSync(stamps, { force: true });
 const epochNow = () => performance.timeOrigin + performance.now();
 
-const transcript = path.join(world.home, '.claude', 'projects', world.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
-const stop = JSON.stringify({
-  session_id: sessionId,
-  transcript_path: transcript,
-  cwd: world.cwd,
-  hook_event_name: 'Stop',
-  stop_hook_active: false,
-  last_assistant_message: 'Done.',
-  background_tasks: [],
-});
+const stop = stopInput(world, sessionId);
 const launch = reviewerLaunch({ fork: sessionId, claudeArgs: [], cwd: world.cwd, env: world.env, policy: { allow: [], commands: [] } });
 
 // A stop channel that answers at once: when the hook's request arrives.

@@ -152,16 +152,7 @@ export async function benchReview({ runs, log }) {
     log(
       `review: share ${(share * 100).toFixed(1)}% of a ${Math.round(reviewBytes / 1024)} KiB request, ${(long.share * 100).toFixed(1)}% of ${Math.round(long.reviewBytes / 1024)} KiB after 3 file reads; start-up, ${runs} runs each…`,
     );
-    const transcript = path.join(world.home, '.claude', 'projects', world.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
-    const stop = JSON.stringify({
-      session_id: sessionId,
-      transcript_path: transcript,
-      cwd: world.cwd,
-      hook_event_name: 'Stop',
-      stop_hook_active: false,
-      last_assistant_message: 'Done.',
-      background_tasks: [],
-    });
+    const stop = stopInput(world, sessionId);
     const cases = {
       reviewer: async () => {
         // Each run is a new stop of the session, as a real one is (a new answer in the transcript):
@@ -208,4 +199,18 @@ export async function benchReview({ runs, log }) {
     await server.close();
     world.cleanup();
   }
+}
+
+/** The Stop hook's input for the session's last turn, as Claude Code gives it. */
+export function stopInput(world, sessionId) {
+  const transcript = path.join(world.home, '.claude', 'projects', world.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
+  return JSON.stringify({
+    session_id: sessionId,
+    transcript_path: transcript,
+    cwd: world.cwd,
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: 'Done.',
+    background_tasks: [],
+  });
 }
