@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { descendants, liveOnes } from '../support/process-tree.js';
 import { startPty } from '../support/pty-harness.js';
 import { runProcess } from '../support/run-process.js';
 
@@ -108,7 +109,11 @@ describe("the real claude's sessions and stdin", () => {
       await h.waitForScreen(/PIPED-IN-TUI[\s\S]*answer 1/, 60_000);
       expect(server.requests.at(-1)!.lastUserText).toContain('PIPED-IN-TUI');
     } finally {
+      // claude is the shell's child: it must be gone before the world's files are removed (it writes there as it exits).
+      const claudes = descendants(h.pty.pid);
       h.kill();
+      for (const pid of claudes) killQuietly(pid);
+      await expect.poll(() => liveOnes(claudes), { timeout: 10_000 }).toEqual([]);
     }
   });
 
@@ -134,3 +139,11 @@ describe("the real claude's sessions and stdin", () => {
     expect((await print(['--resume', first.id!, '--fork-session', '--no-session-persistence'], 'fork')).cwd).toBe(world.cwd);
   });
 });
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}

@@ -58,6 +58,7 @@ export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.Proce
     cwd,
     claudeDir,
     env,
-    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+    // A claude that is still exiting may write into its home while it is removed (ENOTEMPTY): retried.
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }
