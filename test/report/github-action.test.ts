@@ -66,6 +66,13 @@ describe('action.yml', () => {
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.${run.id}.outputs.${name} }}`);
   });
 
+  it('installs ccc without allowing any package an install script (ccc and its dependencies have none)', () => {
+    const install = action.runs.steps.find((s) => /npm install -g "ccc-supervisor@/.test(s.run))!;
+    expect(install.run).not.toMatch(/allow-scripts|allowScripts/);
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall']) expect(pkg.scripts[hook]).toBeUndefined();
+  });
+
   it('its run step runs ccc with the inputs and passes the outputs through', async () => {
     server = await startModelServer((r) =>
       r.kind === 'review'
