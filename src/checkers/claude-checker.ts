@@ -11,7 +11,7 @@
  * found. (The fork is not saved, so it cannot be continued; see reviewer-launch.ts.) The verdict
  * carries the verification commands the reviewer ran, from its own stream (its evidence).
  */
-import { modelApiError } from '../claude/api-error.js';
+import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
@@ -97,14 +97,10 @@ async function runReviewer(
     });
   }
   if (result.exitCode !== 0) {
-    const apiError = modelApiError(result);
-    throw new CccError(
-      'CHECKER_FAILED',
-      apiError ? `the reviewer could not reach the model: ${apiError}` : `the claude reviewer exited with code ${result.exitCode}`,
-      {
-        data: { exit_code: result.exitCode, stderr: result.stderrTail },
-      },
-    );
+    const failure = modelFailure(result);
+    throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer exited with code ${result.exitCode}`, {
+      data: { exit_code: result.exitCode, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind } : {}) },
+    });
   }
   return result;
 }

@@ -7,7 +7,7 @@
  * stdout, progress to stderr; with `--json`, stdout carries ccc's event stream as JSON lines
  * instead. The run ends by naming the session and its log on stderr.
  */
-import { modelApiError } from '../claude/api-error.js';
+import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { ExitCode } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
@@ -143,8 +143,8 @@ function runAgentTurn(session: SupervisorSession, args: string[], message: strin
 }
 
 function agentFailure(result: ClaudePrintResult): string {
-  const apiError = modelApiError(result);
-  if (apiError) return `the agent could not reach the model: ${apiError}`;
+  const failure = modelFailure(result);
+  if (failure) return modelFailureSentence('agent', failure);
   const lastLine = result.stderrTail.trim().split('\n').pop();
   return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
 }

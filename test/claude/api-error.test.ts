@@ -8,7 +8,9 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { modelApiError } from '../../src/claude/api-error.js';
+import { modelFailure, modelFailureSentence } from '../../src/claude/api-error.js';
+
+const modelApiError = (result: Parameters<typeof modelFailure>[0]) => modelFailure(result)?.text;
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
@@ -77,7 +79,7 @@ describe('the real claude on model API errors', () => {
   });
 });
 
-describe('modelApiError', () => {
+describe('modelFailure', () => {
   const frame = (fields: Record<string, unknown>) => ({ resultFrame: { type: 'result', ...fields } as Frame, apiRetries: 0 });
 
   it('is undefined for a run that did not end on an API error', () => {
@@ -93,5 +95,31 @@ describe('modelApiError', () => {
     expect(modelApiError(frame({ is_error: true, terminal_reason: 'api_error', result: 'API Error: Connection error.' }))).toBe(
       'no connection: Connection error.',
     );
+  });
+
+  it('says a request over the context window as what it is, not as a model out of reach', () => {
+    const tooLong = frame({
+      is_error: true,
+      api_error_status: 400,
+      terminal_reason: 'prompt_too_long',
+      result: 'Prompt is too long · the request is ~250000 tokens (limit 200000)',
+    });
+    const failure = modelFailure(tooLong)!;
+    expect(failure.kind).toBe('context-full');
+    expect(modelFailureSentence('reviewer', failure)).toMatch(/^the review does not fit the model's context window: .*400 Bad Request: Prompt is too long/);
+    expect(modelFailureSentence('agent', failure)).toMatch(/^the agent's conversation no longer fits the model's context window .*\/compact/);
+    expect(modelFailureSentence('agent', failure)).not.toMatch(/could not reach/);
+  });
+
+  it('says a rate limit as one, and only the rest as a model out of reach', () => {
+    const limited = modelFailure(
+      frame({ is_error: true, api_error_status: 429, terminal_reason: 'api_error', result: 'API Error: Request rejected (429) · slow down' }),
+    )!;
+    expect(limited.kind).toBe('rate-limited');
+    expect(modelFailureSentence('agent', limited)).toBe(
+      "the agent was rate limited by the model's API: 429 Too Many Requests: Request rejected (429) · slow down",
+    );
+    const down = modelFailure(frame({ is_error: true, api_error_status: 500, result: 'API Error: boom' }))!;
+    expect(modelFailureSentence('reviewer', down)).toBe('the reviewer could not reach the model: 500 Internal Server Error: boom');
   });
 });

@@ -1,7 +1,9 @@
 /**
  * A model that answers 529 to every request: the headless run says so by name, with the status
  * and claude's own explanation, on stderr and in the session log, once claude's retries (two for
- * 529) are spent, far inside the reviewer's time limit. Exit codes stay as documented.
+ * 529) are spent, far inside the reviewer's time limit. A review too long for the model's
+ * context window is said as that, with what to do, not as a model out of reach. Exit codes stay
+ * as documented.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
@@ -9,6 +11,7 @@ import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
 
 const overloaded = { error: { status: 529, message: 'Overloaded' } } as const;
+const tooLong = { error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } } as const;
 
 describe('model API failures in a headless run', () => {
   let server: ModelServer;
@@ -31,6 +34,15 @@ describe('model API failures in a headless run', () => {
     const said = /the reviewer could not reach the model: 529 Overloaded \(after 2 retries\): Repeated 529 Overloaded errors/;
     expect(result.stderr).toMatch(said);
     expect(result.stderr).not.toMatch(/did not answer within/); // it came from claude's retries, not our time limit
+    expect(readLog(world)).toMatch(said);
+  });
+
+  it('a review over the context window: exit 4, said as a full context window with the fix, not as a model out of reach', async () => {
+    const result = await run((r) => (r.kind === 'review' ? tooLong : { text: 'done' }));
+    expect(result.code).toBe(4);
+    const said = /the review does not fit the model's context window: .*400 Bad Request: Prompt is too long.*\/compact/;
+    expect(result.stderr).toMatch(said);
+    expect(result.stderr).not.toMatch(/could not reach the model/);
     expect(readLog(world)).toMatch(said);
   });
 

@@ -51,7 +51,7 @@ export type Reply = (
   | { text: string; delayMs?: number }
   | { toolUse: { name: string; input: Record<string, unknown> }; text?: string; delayMs?: number }
   | { verdict: { completed: boolean; feedback: string }; delayMs?: number }
-  | { error: { status: number; message: string } }
+  | { error: { status: number; message: string; type?: string; headers?: Record<string, string> } }
   | { hang: true }
 ) & { usage?: ScriptedUsage };
 
@@ -166,15 +166,20 @@ export function isToolResultTurn(request: RecordedRequest): boolean {
   return !!last && Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result');
 }
 
-function json(res: http.ServerResponse, status: number, value: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function json(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify(value));
 }
 
 async function play(reply: Reply, body: MessagesBody, res: http.ServerResponse) {
   if ('hang' in reply) return; // never answers; the client's own timeout or kill ends it
   if ('error' in reply) {
-    return json(res, reply.error.status, { type: 'error', error: { type: 'api_error', message: reply.error.message } });
+    return json(
+      res,
+      reply.error.status,
+      { type: 'error', error: { type: reply.error.type ?? 'api_error', message: reply.error.message } },
+      reply.error.headers,
+    );
   }
   if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
   if (res.destroyed) return;

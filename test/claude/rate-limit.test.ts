@@ -1,0 +1,113 @@
+/**
+ * What the real claude (2.1.330) does when the model answers 429 or a request does not fit the
+ * context window, against a scripted server that sends the headers the real API sends
+ * (`retry-after`, `anthropic-ratelimit-*-reset`). The facts a wait on a limit has to build on
+ * (docs/claude-facts.md, "Rate limits and the context window"):
+ * - claude waits `retry-after` itself between its retries when it is short, and gives up at once,
+ *   without a retry, when it is long (an hour: a usage window);
+ * - none of its outputs carries the reset time: not the `api_retry` frames, not the result frame,
+ *   not the StopFailure hook's input (`error: "rate_limit"` and the message only);
+ * - a request over the window ends with `terminal_reason: "prompt_too_long"` and claude's own
+ *   explanation, after one request: a single exchange is not compacted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { modelFailure } from '../../src/claude/api-error.js';
+import { runClaudePrint } from '../../src/claude/claude-print.js';
+import type { Frame } from '../../src/frames/frame.js';
+import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+
+const args = ['-p', '--output-format', 'stream-json', '--verbose'];
+
+function rateLimited(retryAfterSeconds: number): Reply {
+  const reset = new Date(Date.now() + retryAfterSeconds * 1000).toISOString();
+  return {
+    error: {
+      status: 429,
+      type: 'rate_limit_error',
+      message: 'Number of request tokens has exceeded your per-minute rate limit',
+      headers: {
+        'retry-after': String(retryAfterSeconds),
+        'anthropic-ratelimit-requests-reset': reset,
+        'anthropic-ratelimit-tokens-reset': reset,
+        'anthropic-ratelimit-input-tokens-reset': reset,
+      },
+    },
+  };
+}
+
+describe('the real claude on rate limits and full context windows', () => {
+  let server: ModelServer | undefined;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function run(reply: () => Reply, env: NodeJS.ProcessEnv, extraArgs: string[] = []) {
+    server = await startModelServer(reply);
+    world = makeClaudeWorld({ modelUrl: server.url });
+    const frames: Frame[] = [];
+    const result = await runClaudePrint({
+      command: claudeBin,
+      args: [...args, ...extraArgs],
+      stdin: 'hi',
+      cwd: world.cwd,
+      env: { ...world.env, ...env },
+      onFrame: (f) => frames.push(f),
+    });
+    return { result, frames };
+  }
+
+  it('a short retry-after: claude waits it out between its own retries, then gives up with a rate_limit result that has no reset time', async () => {
+    const { result, frames } = await run(() => rateLimited(1), { CLAUDE_CODE_MAX_RETRIES: '1' });
+    const retries = frames.filter((f) => f.type === 'system' && f.subtype === 'api_retry');
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ error_status: 429, error: 'rate_limit' });
+    expect(retries[0]!.retry_delay_ms).toBeGreaterThanOrEqual(1000); // retry-after honoured
+    expect(server!.requests).toHaveLength(2);
+    expect(result.exitCode).toBe(1);
+    expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 429, api_error_type: 'rate_limit_error', terminal_reason: 'api_error' });
+    const assistant = frames.find((f) => f.type === 'assistant');
+    expect(assistant).toMatchObject({ error: 'rate_limit', is_api_error_message: true, api_error_status: 429 });
+    expect(modelFailure(result)?.kind).toBe('rate-limited');
+    // The reset time the server sent is nowhere in what claude reports.
+    const said = JSON.stringify(frames);
+    expect(said).not.toMatch(/ratelimit|reset|retry-after/i);
+  });
+
+  it('a long retry-after (an hour): no retry at all, one request, the same result', async () => {
+    const { result, frames } = await run(() => rateLimited(3600), { CLAUDE_CODE_MAX_RETRIES: '10' });
+    expect(server!.requests).toHaveLength(1);
+    expect(frames.filter((f) => f.type === 'system' && f.subtype === 'api_retry')).toHaveLength(0);
+    expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 429, terminal_reason: 'api_error' });
+  });
+
+  it('the StopFailure hook is told "rate_limit" and the message, not when the limit resets', async () => {
+    server = await startModelServer(() => rateLimited(3600));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    const dump = path.join(world.root, 'stop-failure.json');
+    const hook = path.join(world.root, 'stop-failure.sh');
+    fs.writeFileSync(hook, `#!/bin/sh\ncat > '${dump}'\n`, { mode: 0o755 });
+    const settings = { hooks: { StopFailure: [{ hooks: [{ type: 'command', command: hook }] }] } };
+    await runClaudePrint({ command: claudeBin, args: [...args, '--settings', JSON.stringify(settings)], stdin: 'hi', cwd: world.cwd, env: world.env });
+    await expect.poll(() => fs.existsSync(dump) && fs.readFileSync(dump, 'utf8').length > 0).toBe(true);
+    const input = JSON.parse(fs.readFileSync(dump, 'utf8')) as Record<string, unknown>;
+    expect(input).toMatchObject({ hook_event_name: 'StopFailure', error: 'rate_limit' });
+    expect(input.last_assistant_message).toMatch(/^API Error: Request rejected \(429\)/);
+    expect(JSON.stringify(input)).not.toMatch(/reset|retry/i);
+  });
+
+  it('a request over the context window: one request, terminal_reason prompt_too_long, claude explains it', async () => {
+    const { result } = await run(
+      () => ({ error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } }),
+      { CLAUDE_CODE_MAX_RETRIES: '2' },
+    );
+    expect(server!.requests).toHaveLength(1);
+    expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 400, terminal_reason: 'prompt_too_long' });
+    expect(result.resultText).toMatch(/^Prompt is too long/);
+    expect(modelFailure(result)?.kind).toBe('context-full');
+  });
+});
