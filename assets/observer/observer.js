@@ -168,6 +168,11 @@
       }
       case 'stopped':
         return { title: `Supervisor stopped (${event.reason})`, detail: event.message };
+      case 'wind-down':
+        return {
+          title: `Winding down (${event.reason})`,
+          detail: `${event.message}: the agent writes down where the work stands (one last turn, not reviewed)`,
+        };
       case 'error':
         return { title: `Error: ${event.message}` };
       case 'end':

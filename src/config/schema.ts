@@ -60,6 +60,8 @@ export const configSchema = z
         no_progress_limit: integer(1),
         /** Stop when the summed `total_cost_usd` of agent and reviewer reaches this; unset = no cap. */
         max_cost_usd: unsettable(numberAbove(0)),
+        /** At a limit (cost cap, iterations) the agent gets one last, unreviewed turn to write down where the work stands. */
+        wind_down: boolean,
         /** The forked reviewer (the `claude` checker). */
         reviewer: z
           .object({

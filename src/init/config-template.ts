@@ -42,6 +42,8 @@ ${rule}
     no_progress_limit: 3,
     // Stop when the agent and the reviewer together have spent this much (USD).
     // max_cost_usd: 5,
+    // At a limit, give the agent one last (unreviewed) turn to write down where the work stands.
+    // wind_down: true,
     // Used by the reviewer and by rules with require_marker.
     completion_marker: ${quote(options.completionMarker)},
     // Where the reviewer's instructions come from when ./SUPERVISOR.md does not exist.

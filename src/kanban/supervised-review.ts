@@ -55,7 +55,8 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
         },
         { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal, emit: (e) => say(renderEvent(e)) },
       );
-      if (decision.action === 'allow') {
+      // A kanban task has no wind-down turn: the board's own retry rule decides what happens next.
+      if (decision.action !== 'block') {
         const exitCode = exitCodeFor(decision);
         if (exitCode === ExitCode.completed) return { kind: 'answered', ...answer };
         return { kind: 'stopped', exitCode, message: `The review of ${request.label} ended without confirming the work: ${decision.message}` };

@@ -13,13 +13,14 @@ import { ExitCode } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
-import { event, type EventSink, type SupervisorEvent } from './events.js';
+import { event, type EventSink, type StopReason, type SupervisorEvent } from './events.js';
 import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
 import { evidenceText } from '../checkers/evidence.js';
 import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
+import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 
@@ -67,17 +68,20 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let message = options.task;
   let turn = 0;
   emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
-  for (;;) {
-    turn++;
-    if (session.interruption) return interrupted(session, emit, session.interruption);
-    emit(event({ kind: 'phase', phase: 'agent' }));
+  const runTurn = (text: string) => {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
-    const result = await runAgentTurn(session, args, message, (frame) => {
+    return runAgentTurn(session, args, text, (frame) => {
       if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') cwd = frame.cwd;
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
     });
+  };
+  for (;;) {
+    turn++;
+    if (session.interruption) return interrupted(session, emit, session.interruption);
+    emit(event({ kind: 'phase', phase: 'agent' }));
+    const result = await runTurn(message);
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
     if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
@@ -104,17 +108,43 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (session.interruption) return interrupted(session, emit, session.interruption);
     if (decision.action === 'block') {
       const max = session.config.supervisor.max_iterations;
-      // No review is left for the turn this feedback would start: stop before paying for a run nothing would verify.
+      // No review is left for the turn this feedback would start: stop before paying for a run
+      // nothing would verify; the agent's last turn, if any, is the wind-down.
       if (decision.iteration >= max) {
         const stop = `the iteration limit (${max}) was reached without the checker confirming completion; the agent was not run again with the last feedback (it is in the log)`;
         session.logger.warn(`iteration limit reached (${max}); the last feedback was not sent to the agent`, { iteration: `${decision.iteration}/${max}` });
-        return finish(session, emit, ExitCode.limit, { action: 'allow', reason: 'limit', message: stop, iteration: decision.iteration });
+        const limit = { action: 'allow', reason: 'limit', message: stop, iteration: decision.iteration } as const;
+        if (!session.config.supervisor.wind_down) return finish(session, emit, ExitCode.limit, limit);
+        emit(event({ kind: 'wind-down', reason: 'limit', message: stop }));
+        return windDownTurn(session, emit, { ...limit, action: 'wind-down', feedback: windDownMessage(stop) }, (m) => runTurn(m));
       }
       message = decision.feedback;
       continue;
     }
+    if (decision.action === 'wind-down') return windDownTurn(session, emit, decision, (m) => runTurn(m));
     return finish(session, emit, exitCodeFor(decision), decision);
   }
+}
+
+/**
+ * The agent's last turn at a limit (wind-down.ts): the wind-down message, not reviewed, its cost
+ * counted like any turn's; then the run ends with the limit's reason and exit code, whatever
+ * that turn did.
+ */
+async function windDownTurn(
+  session: SupervisorSession,
+  emit: EventSink,
+  decision: Extract<StopDecision, { action: 'wind-down' }>,
+  runTurn: (message: string) => Promise<ClaudePrintResult>,
+): Promise<number> {
+  emit(event({ kind: 'phase', phase: 'agent' }));
+  session.logger.warn(`${decision.message}; the agent is asked to write down where the work stands (one last turn, not reviewed)`);
+  const result = await runTurn(decision.feedback);
+  if (session.sessionId) await endWindDown(session.configDir, session.sessionId, session.logger);
+  if (session.interruption) return interrupted(session, emit, session.interruption);
+  if (result.exitCode !== 0)
+    session.logger.warn(`the wind-down turn failed: ${agentFailure(result)}`, { exit_code: result.exitCode, stderr: result.stderrTail });
+  return finish(session, emit, exitCodeFor(decision), { action: 'allow', reason: decision.reason, message: woundDownMessage(decision.message) });
 }
 
 /** What a ReplaySubject holds now: it replays its buffer synchronously to a new subscriber. */
@@ -149,7 +179,7 @@ function agentFailure(result: ClaudePrintResult): string {
   return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
 }
 
-export function exitCodeFor(decision: Extract<StopDecision, { action: 'allow' }>): number {
+export function exitCodeFor(decision: Pick<StopDecision & { reason: StopReason }, 'reason'>): number {
   switch (decision.reason) {
     case 'completed':
     case 'disabled':
@@ -207,6 +237,8 @@ export function renderEvent(e: SupervisorEvent): string {
         : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
+    case 'wind-down':
+      return `ccc: ${e.message}; asking the agent to write down where the work stands (one last turn, not reviewed)\n`;
     case 'error':
       return `ccc: error: ${e.message}\n`;
     case 'end': {

@@ -244,7 +244,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       signal: AbortSignal.any([hookGone, session.signal]),
       recentFrames: (id, atLeast) => frames.recent(id, atLeast),
     });
-    session.emit(event({ kind: 'phase', phase: decision.action === 'block' ? 'agent' : 'idle' }));
+    session.emit(event({ kind: 'phase', phase: decision.action === 'allow' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });
   };
   return { stops: stopPipe(decide), transcriptOf, unsubscribe: () => graph.unsubscribe() };

@@ -18,10 +18,16 @@ import { readSessionState, updateSessionState } from '../state/session-state.js'
 import type { StopEvent } from '../stop/stop-event.js';
 import { event, type EventSink, type StopReason } from './events.js';
 import type { StopGuard } from './stop-guard.js';
+import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
 
 export type StopDecision =
   | { action: 'allow'; reason: StopReason; message: string; iteration?: number; verdict?: Verdict; checker?: string }
-  | { action: 'block'; feedback: string; iteration: number; verdict: Verdict; checker: string };
+  | { action: 'block'; feedback: string; iteration: number; verdict: Verdict; checker: string }
+  /**
+   * A limit was reached (`reason`, said by `message`): the agent gets `feedback`, the wind-down
+   * message, as one last unreviewed turn; the stop that ends it is allowed with the limit's reason.
+   */
+  | { action: 'wind-down'; reason: StopReason; message: string; feedback: string; iteration?: number };
 
 export interface ReviewStopDeps {
   config: CccConfig;
@@ -61,10 +67,19 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
 
   let limitReached = false;
   let disabled = false;
+  let woundDown: { reason: string; message: string } | undefined;
+  const limitMessage = `the iteration limit (${max}) was reached without the checker confirming completion`;
+  const windDown = config.supervisor.wind_down;
   const state = await updateSessionState(
     deps.configDir,
     stop.sessionId,
-    (s) => {
+    ({ wind_down: pending, ...s }) => {
+      // The stop that ends the wind-down turn (the agent continued because of that message): the
+      // run ends there, unreviewed. A new task typed instead clears it and is reviewed as usual.
+      if (pending && stop.stopHookActive) {
+        woundDown = pending;
+        return { ...s, ...(transcript.frames > 0 ? { transcript_frames: transcript.frames } : {}) };
+      }
       // A new task (the user typed again) starts the count afresh. A stop while the agent continues
       // because of our own block is never a new task, whatever the transcript shows at that moment.
       const fresh = !stop.stopHookActive && s.prompt_count !== prompts.length;
@@ -78,19 +93,30 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
         max_iterations: max,
         prompt_count: prompts.length,
         ...(transcript.frames > 0 ? { transcript_frames: transcript.frames } : {}),
+        ...(limitReached && windDown ? { wind_down: { reason: 'limit', message: limitMessage } } : {}),
       };
     },
     { logger, maxIterations: max },
   );
   const iteration = state.iteration;
   const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
+  if (woundDown) {
+    const reason = asStopReason(woundDown.reason);
+    logger.warn(`the agent's wind-down turn ended; stop allowed without review: ${woundDown.message}`, fields);
+    return { action: 'allow', reason, message: woundDownMessage(woundDown.message), iteration };
+  }
   if (disabled) {
     logger.info('supervision is off for this session; stop allowed', fields);
     return { action: 'allow', reason: 'disabled', message: 'supervision is off for this session' };
   }
   if (limitReached) {
+    if (windDown) {
+      logger.warn(`iteration limit reached (${max}); the agent is asked to write down where the work stands, then the stop is allowed`, fields);
+      deps.emit?.(event({ kind: 'wind-down', reason: 'limit', message: limitMessage }));
+      return { action: 'wind-down', reason: 'limit', message: limitMessage, feedback: windDownMessage(limitMessage), iteration };
+    }
     logger.warn(`iteration limit reached (${max}); stop allowed without review`, fields);
-    return { action: 'allow', reason: 'limit', message: `the iteration limit (${max}) was reached without the checker confirming completion`, iteration };
+    return { action: 'allow', reason: 'limit', message: limitMessage, iteration };
   }
 
   const started = Date.now();
@@ -185,12 +211,28 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
 
   for (const guard of deps.guards ?? []) {
     const stopNow = await guard.afterVerdict({ sessionId: stop.sessionId, cwd: stop.cwd, iteration, verdict, checker });
+    if (stopNow && windDown && windsDown(stopNow.reason)) {
+      logger.warn(`${guard.name}: ${stopNow.message}; the agent is asked to write down where the work stands, then the stop is allowed`, fields);
+      await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, wind_down: { reason: stopNow.reason, message: stopNow.message } }), {
+        logger,
+        maxIterations: max,
+      });
+      deps.emit?.(event({ kind: 'wind-down', reason: stopNow.reason, message: stopNow.message }));
+      return { action: 'wind-down', reason: stopNow.reason, message: stopNow.message, feedback: windDownMessage(stopNow.message), iteration };
+    }
     if (stopNow) {
       logger.warn(`${guard.name}: ${stopNow.message}; stop allowed`, fields);
       return { action: 'allow', reason: stopNow.reason, message: stopNow.message, iteration, verdict, checker };
     }
   }
   return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
+}
+
+const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>(['limit', 'cost-cap', 'no-progress']);
+
+/** A reason read back from the session state: one of the limits that wind down, else the iteration limit. */
+function asStopReason(reason: string): StopReason {
+  return STOP_REASONS.has(reason) ? (reason as StopReason) : 'limit';
 }
 
 const TRANSCRIPT_RETRIES = 80;

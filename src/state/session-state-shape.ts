@@ -31,6 +31,11 @@ export interface SessionState {
   created_at: string;
   updated_at: string;
   last_verdict?: SessionVerdict;
+  /**
+   * A limit was reached and the agent was sent its last message (the wind-down): the stop that
+   * ends that turn is let through unreviewed, with this reason and message.
+   */
+  wind_down?: { reason: string; message: string };
 }
 
 const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -57,7 +62,8 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
     (value.transcript_frames === undefined || count(value.transcript_frames)) &&
     text(value.created_at) &&
     text(value.updated_at) &&
-    (value.last_verdict === undefined || isVerdict(value.last_verdict));
+    (value.last_verdict === undefined || isVerdict(value.last_verdict)) &&
+    (value.wind_down === undefined || (isPlainObject(value.wind_down) && text(value.wind_down.reason) && text(value.wind_down.message)));
   if (!ok) return undefined;
   const state: SessionState = {
     session_id: sessionId,
@@ -70,6 +76,10 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
   };
   if (value.transcript_frames !== undefined) state.transcript_frames = value.transcript_frames as number;
   if (value.last_verdict !== undefined) state.last_verdict = value.last_verdict as SessionVerdict;
+  if (value.wind_down !== undefined) {
+    const { reason, message } = value.wind_down as { reason: string; message: string };
+    state.wind_down = { reason, message };
+  }
   return state;
 }
 

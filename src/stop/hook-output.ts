@@ -11,6 +11,12 @@ export function hookOutput(decision: StopDecision, options: { showVerdict: boole
     if (options.showVerdict) out.systemMessage = `ccc: review ${decision.iteration} (${decision.checker}): not complete, feedback sent to the agent`;
     return JSON.stringify(out);
   }
+  // A limit: the agent's last turn is the wind-down message; the stop that ends it is allowed.
+  if (decision.action === 'wind-down') {
+    const out: Record<string, string> = { decision: 'block', reason: decision.feedback };
+    if (options.showVerdict) out.systemMessage = `ccc: ${decision.message}; the agent is asked to write down where the work stands`;
+    return JSON.stringify(out);
+  }
   if (!options.showVerdict) return '';
   const message = visibleAllowMessage(decision);
   return message ? JSON.stringify({ systemMessage: message }) : '';

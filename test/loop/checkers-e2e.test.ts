@@ -118,9 +118,15 @@ describe('checker pipeline, end to end (headless)', () => {
     writeSupervisorPrompt(world);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/the cost cap of \$0\.000001 was reached \(\$\d+\.\d{4} spent by the agent and the reviewer\)/);
+    expect(run.stderr).toMatch(
+      /stopped: the cost cap of \$0\.000001 was reached \(\$\d+\.\d{4} spent by the agent and the reviewer\); the agent was given one last turn to write down where the work stands/,
+    );
     expect(server.byKind('review')).toHaveLength(1);
-    expect(server.byKind('agent')).toHaveLength(1);
+    // The one agent turn after the cap is the wind-down, not the reviewer's feedback.
+    const agent = server.byKind('agent');
+    expect(agent).toHaveLength(2);
+    expect(agent[1]!.lastUserText).toMatch(/^The supervised run has reached a limit \(the cost cap of \$0\.000001 was reached/);
+    expect(agent[1]!.lastUserText).not.toContain('not yet #0');
   });
 
   it('a plugin that throws, hangs past its timeout, or answers the wrong shape: named in a clear error, exit 4, nothing left running', async () => {

@@ -50,22 +50,40 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(log).toMatch(/iteration=2\/20/);
   });
 
-  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback but the last delivered, and no agent run nothing would review', async () => {
+  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback but the last delivered; the last turn is the wind-down, not a run nothing would review', async () => {
     // Different feedback each time: the same one three times over an unchanged tree would trip the no-progress guard first.
     const asks = ['add the missing tests', 'fix the parser edge case', 'document the new flag'];
     await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
     const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' } });
     expect(run.code).toBe(3);
     expect(server.byKind('review')).toHaveLength(3);
-    // Every agent run was reviewed: the third feedback would start a fourth run with no review left.
+    // Every agent run but the wind-down was reviewed: the third feedback would start a fourth run with no review left,
+    // so the fourth run is the agent's last, asked to write down where the work stands.
     const agent = server.byKind('agent');
-    expect(agent).toHaveLength(3);
+    expect(agent).toHaveLength(4);
     for (let i = 0; i < 2; i++) expect(agent[i + 1]!.lastUserText).toContain(`still wrong #${i}`);
+    expect(agent[3]!.lastUserText).not.toContain('still wrong #2');
+    expect(agent[3]!.lastUserText).toMatch(/^The supervised run has reached a limit \(the iteration limit \(3\) was reached[\s\S]*what is not done yet/);
+    expect(run.stdout).toContain('agent answer 3'); // the agent's account of where the work stands reaches the user
     expect(run.stderr).toMatch(
-      /iteration limit \(3\) was reached without the checker confirming completion; the agent was not run again with the last feedback/,
+      /ccc: the iteration limit \(3\) was reached .*; asking the agent to write down where the work stands \(one last turn, not reviewed\)/,
+    );
+    expect(run.stderr).toMatch(
+      /stopped: the iteration limit \(3\) was reached without the checker confirming completion; the agent was not run again with the last feedback \(it is in the log\); the agent was given one last turn to write down where the work stands/,
     );
     expect(readLog(world)).toMatch(/\[WARN\] .*iteration limit reached \(3\); the last feedback was not sent to the agent/);
     expect(readLog(world)).toContain('still wrong #2');
+  });
+
+  it('with supervisor.wind_down off, the run ends at max_iterations with no agent run after the last review', async () => {
+    await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}` } }));
+    const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], {
+      env: { CCC_SUPERVISOR_MAX_ITERATIONS: '2', CCC_SUPERVISOR_WIND_DOWN: '0' },
+    });
+    expect(run.code).toBe(3);
+    expect(server.byKind('review')).toHaveLength(2);
+    expect(server.byKind('agent')).toHaveLength(2);
+    expect(run.stderr).not.toMatch(/write down where the work stands/);
   });
 
   it('kills a reviewer that never answers at timeout_seconds, logs the failure and exits 4 without leftovers', async () => {

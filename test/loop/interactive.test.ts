@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
 import { descendants, liveOnes } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
@@ -83,9 +83,15 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     const h = await launch({ reviewsToPass: 100, args: '--max-iterations 10' });
     await h.type('never done');
     h.press('\r');
+    // Ten reviews, ten feedbacks; the stop after the tenth is the limit: the agent is asked to write
+    // down where the work stands (one last turn, not reviewed), and the stop after that is allowed.
     await h.waitForScreen(/iteration limit \(10\) was reached/, 120_000);
+    await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBe(12);
+    await h.waitForScreen(/given one last\s+turn/, 60_000);
     expect(server.byKind('review')).toHaveLength(10);
-    expect(server.byKind('agent')).toHaveLength(11);
+    const agent = server.byKind('agent').filter((r) => !isToolResultTurn(r));
+    expect(agent).toHaveLength(12);
+    expect(agent[11]!.lastUserText).toMatch(/has reached a limit \(the iteration limit \(10\) was reached.*\)[\s\S]*Write down where the work stands/);
   }, 240_000);
 
   it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {

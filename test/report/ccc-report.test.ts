@@ -71,13 +71,14 @@ describe('ccc report', () => {
       ['task: limit', 'limit', 3, false, 2],
       ['task: checker-failed', 'checker-failed', 4, false, 1],
     ]);
-    // Agent turns: 2 + 2 + 1 (at the limit no turn runs that no review is left for); answered
-    // reviews: 2 + 2 + 0 (the failed one's requests were errors).
-    expect(server.byKind('agent')).toHaveLength(5);
+    // Agent turns: 2 + 3 + 1 (at the limit the last feedback is not sent: the third turn is the
+    // wind-down, unreviewed, its cost counted); answered reviews: 2 + 2 + 0 (the failed one's
+    // requests were errors).
+    expect(server.byKind('agent')).toHaveLength(6);
     expect(oneAnswer).toBeGreaterThan(0);
-    expect(table.totals.cost_usd).toBeCloseTo(9 * oneAnswer, 9);
+    expect(table.totals.cost_usd).toBeCloseTo(10 * oneAnswer, 9);
     expect(table.totals.review_cost_usd).toBeCloseTo(4 * oneAnswer, 9);
-    expect(table.runs.map((r: { cost_usd: number }) => r.cost_usd / oneAnswer).map(Math.round)).toEqual([4, 4, 1]);
+    expect(table.runs.map((r: { cost_usd: number }) => r.cost_usd / oneAnswer).map(Math.round)).toEqual([4, 5, 1]);
     expect(table.totals).toMatchObject({ runs: 3, completed: 1, reviews: 5 });
     expect(table.totals.review_cache_share).toBe(0);
     const durations = table.runs.map((r: { duration_ms: number }) => r.duration_ms);

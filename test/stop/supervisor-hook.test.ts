@@ -87,14 +87,29 @@ describe('ccc supervisor-hook', () => {
     expect(server.byKind('review')).toHaveLength(0);
   });
 
-  it('at the iteration limit prints no decision and logs a WARN', async () => {
+  it('at the iteration limit asks the agent to write down where the work stands (one unreviewed turn), then prints no decision; WARNs logged', async () => {
     const input = await realSession();
     const env = { CCC_SUPERVISOR_MAX_ITERATIONS: '1' };
     expect(JSON.parse((await hook(input, env)).stdout).decision).toBe('block');
-    const second = await hook({ ...input, stop_hook_active: true }, env);
-    expect(second.stdout).toBe('');
+    const second = JSON.parse((await hook({ ...input, stop_hook_active: true }, env)).stdout) as { decision: string; reason: string };
+    expect(second.decision).toBe('block');
+    expect(second.reason).toMatch(
+      /^The supervised run has reached a limit \(the iteration limit \(1\) was reached[^\n]*\n[\s\S]*Write down where the work stands/,
+    );
+    const third = await hook({ ...input, stop_hook_active: true }, env);
+    expect(third.stdout).toBe('');
     expect(server.byKind('review')).toHaveLength(1);
-    expect(readLog(world, input.session_id as string)).toMatch(/\[WARN\] .*iteration=1\/1.*iteration limit reached/);
+    const log = readLog(world, input.session_id as string);
+    expect(log).toMatch(/\[WARN\] .*iteration=1\/1.*iteration limit reached \(1\); the agent is asked to write down where the work stands/);
+    expect(log).toMatch(/\[WARN\] .*the agent's wind-down turn ended; stop allowed without review/);
+  });
+
+  it('with supervisor.wind_down off, the stop at the iteration limit is allowed at once', async () => {
+    const input = await realSession();
+    const env = { CCC_SUPERVISOR_MAX_ITERATIONS: '1', CCC_SUPERVISOR_WIND_DOWN: 'false' };
+    expect(JSON.parse((await hook(input, env)).stdout).decision).toBe('block');
+    expect((await hook({ ...input, stop_hook_active: true }, env)).stdout).toBe('');
+    expect(readLog(world, input.session_id as string)).toMatch(/\[WARN\] .*iteration limit reached \(1\); stop allowed without review/);
   });
 
   it('keeps iteration counts exact when hooks of two sessions, and two of the same session, fire at once', async () => {
