@@ -168,6 +168,8 @@
       }
       case 'stopped':
         return { title: `Supervisor stopped (${event.reason})`, detail: event.message };
+      case 'waiting':
+        return { title: `Waiting on the model's limit until ${new Date(event.until).toLocaleTimeString()}`, detail: event.message };
       case 'wind-down':
         return {
           title: `Winding down (${event.reason})`,

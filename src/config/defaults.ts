@@ -19,6 +19,8 @@ export function defaultConfig(): CccConfig {
       checkers: ['claude'],
       no_progress_limit: 3,
       wind_down: true,
+      limit_wait_minutes: 300,
+      limit_retry_seconds: 60,
       reviewer: { allow: [], require_evidence: false },
     },
     observer: {

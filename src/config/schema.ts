@@ -62,6 +62,10 @@ export const configSchema = z
         max_cost_usd: unsettable(numberAbove(0)),
         /** At a limit (cost cap, iterations) the agent gets one last, unreviewed turn to write down where the work stands. */
         wind_down: boolean,
+        /** In all, how long a run waits out the model's rate limits (429) and overloads (529) before it gives up; 0: not at all. */
+        limit_wait_minutes: integer(0),
+        /** The first wait on a limit; each next one is twice as long (at most 15 minutes). */
+        limit_retry_seconds: numberAbove(0),
         /** The forked reviewer (the `claude` checker). */
         reviewer: z
           .object({

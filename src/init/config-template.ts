@@ -44,6 +44,9 @@ ${rule}
     // max_cost_usd: 5,
     // At a limit, give the agent one last (unreviewed) turn to write down where the work stands.
     // wind_down: true,
+    // Wait out the model's rate limits and overloads (first 60 s, then twice as long each time,
+    // at most 15 min a step) for up to this many minutes in all, then resume the session.
+    // limit_wait_minutes: 300,
     // Used by the reviewer and by rules with require_marker.
     completion_marker: ${quote(options.completionMarker)},
     // Where the reviewer's instructions come from when ./SUPERVISOR.md does not exist.

@@ -13,6 +13,8 @@ export type SupervisorEvent =
   /** `evidence`: the verification commands of the round with their exit codes (absent when no checker reports any). */
   | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; evidence?: Evidence[]; usage?: Usage; at: string }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }
+  /** The model refused the agent's turn or a review on a limit: ccc waits until `until` (ISO 8601), then resumes the session. */
+  | { kind: 'waiting'; who: 'agent' | 'reviewer'; message: string; until: string; at: string }
   /** A limit was reached: the agent is given one last, unreviewed turn to write down where the work stands. */
   | { kind: 'wind-down'; reason: StopReason; message: string; at: string }
   | { kind: 'error'; message: string; at: string }

@@ -21,6 +21,7 @@ import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
+import { limitWaits, resumeTimeText, waitUnlessAborted, worthWaiting, type LimitWaits } from './limit-wait.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 
@@ -77,6 +78,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       else writeAgentText(frame, options.stdout);
     });
   };
+  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
   for (;;) {
     turn++;
     if (session.interruption) return interrupted(session, emit, session.interruption);
@@ -88,24 +90,44 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (session.interruption) return interrupted(session, emit, session.interruption);
     if (result.exitCode !== 0 || !sessionId) {
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
-      const message = agentFailure(result);
-      session.logger.error(`agent turn failed: ${message}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
-      emit(event({ kind: 'error', message }));
+      const failure = modelFailure(result);
+      const said = agentFailure(result);
+      session.logger.error(`agent turn failed: ${said}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
+      emit(event({ kind: 'error', message: said }));
+      if (worthWaiting(failure?.kind)) {
+        const waited = await waitOutLimit(session, emit, waits, 'agent', said);
+        if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
+        if (waited === 'waited') {
+          // The refused turn's message is already in the session when it has one: the agent is asked to go on.
+          if (sessionId) message = RESUME_AFTER_LIMIT;
+          turn--;
+          continue;
+        }
+      }
       return finish(session, emit, code);
     }
-    const decision = await reviewStop(
-      {
-        sessionId,
-        transcriptPath: transcriptPathFor(session.env, cwd, sessionId),
-        cwd,
-        stopHookActive: turn > 1,
-        lastAssistantMessage: result.resultText ?? '',
-        backgroundTasks: [],
-        raw: {},
-      },
-      { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], emit },
-    );
-    if (session.interruption) return interrupted(session, emit, session.interruption);
+    let decision: StopDecision;
+    for (;;) {
+      decision = await reviewStop(
+        {
+          sessionId,
+          transcriptPath: transcriptPathFor(session.env, cwd, sessionId),
+          cwd,
+          stopHookActive: turn > 1,
+          lastAssistantMessage: result.resultText ?? '',
+          backgroundTasks: [],
+          raw: {},
+        },
+        { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], emit },
+      );
+      if (session.interruption) return interrupted(session, emit, session.interruption);
+      if (!(decision.action === 'allow' && decision.modelLimited)) break;
+      // The model refused the review on a limit: the same stop is reviewed again once the wait is over.
+      const waited = await waitOutLimit(session, emit, waits, 'reviewer', decision.message);
+      if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
+      if (waited === 'spent') break;
+    }
+    waits.reset();
     if (decision.action === 'block') {
       const max = session.config.supervisor.max_iterations;
       // No review is left for the turn this feedback would start: stop before paying for a run
@@ -124,6 +146,41 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (decision.action === 'wind-down') return windDownTurn(session, emit, decision, (m) => runTurn(m));
     return finish(session, emit, exitCodeFor(decision), decision);
   }
+}
+
+/** The agent's next message after a turn the model refused on a limit (its own message is already in the session). */
+const RESUME_AFTER_LIMIT =
+  'Your previous turn was interrupted: the model API refused it on a rate limit, which has passed now. Continue the task where you left off.';
+
+/**
+ * A wait on the model's limit (limit-wait.ts), said on every channel with the time it ends:
+ * 'waited' when it is over, 'spent' when the waiting budget was used up (the run then ends on
+ * the failure), 'interrupted' when a signal ended it.
+ */
+async function waitOutLimit(
+  session: SupervisorSession,
+  emit: EventSink,
+  waits: LimitWaits,
+  who: 'agent' | 'reviewer',
+  failure: string,
+): Promise<'waited' | 'spent' | 'interrupted'> {
+  const ms = waits.next();
+  const budget = session.config.supervisor.limit_wait_minutes;
+  if (ms === undefined) {
+    if (budget > 0) session.logger.warn(`gave up waiting on the model's limit after ${budget} min (supervisor.limit_wait_minutes)`);
+    return 'spent';
+  }
+  const until = new Date(Date.now() + ms);
+  session.logger.warn(`waiting on the model's limit until ${until.toISOString()}, then resuming the session: ${failure}`, {
+    who,
+    wait_ms: ms,
+    waited_ms: waits.waitedMs,
+  });
+  emit(event({ kind: 'waiting', who, message: failure, until: until.toISOString() }));
+  emit(event({ kind: 'phase', phase: 'idle' }));
+  if (!(await waitUnlessAborted(ms, session.signal))) return 'interrupted';
+  session.logger.info(`the wait on the model's limit is over; resuming the ${who === 'agent' ? "agent's turn" : 'review'}`, { who });
+  return 'waited';
 }
 
 /**
@@ -237,6 +294,10 @@ export function renderEvent(e: SupervisorEvent): string {
         : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
+    case 'waiting': {
+      const until = new Date(e.until);
+      return `ccc: waiting on the model's limit until ${resumeTimeText(until, until.getTime() - Date.parse(e.at))}, then resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`;
+    }
     case 'wind-down':
       return `ccc: ${e.message}; asking the agent to write down where the work stands (one last turn, not reviewed)\n`;
     case 'error':

@@ -35,6 +35,9 @@ export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e
         stopTimer();
         const details = [evidenceText(e.evidence, e.completed), e.usage ? dollars(e.usage.cost_usd) : ''].filter(Boolean).join(', ');
         title(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);
+      } else if (e.kind === 'waiting') {
+        stopTimer();
+        title(`ccc: waiting on the model's limit until ${new Date(e.until).toTimeString().slice(0, 5)}`);
       } else if (e.kind === 'wind-down') {
         stopTimer();
         title(`ccc: winding down: ${e.message.slice(0, 70)}`);

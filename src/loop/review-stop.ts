@@ -19,9 +19,20 @@ import type { StopEvent } from '../stop/stop-event.js';
 import { event, type EventSink, type StopReason } from './events.js';
 import type { StopGuard } from './stop-guard.js';
 import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
+import { worthWaiting } from './limit-wait.js';
+import type { ModelFailureKind } from '../claude/api-error.js';
 
 export type StopDecision =
-  | { action: 'allow'; reason: StopReason; message: string; iteration?: number; verdict?: Verdict; checker?: string }
+  | {
+      action: 'allow';
+      reason: StopReason;
+      message: string;
+      iteration?: number;
+      verdict?: Verdict;
+      checker?: string;
+      /** A checker failed because the model refused it on a limit (429, 529): worth waiting out and asking again. */
+      modelLimited?: boolean;
+    }
   | { action: 'block'; feedback: string; iteration: number; verdict: Verdict; checker: string }
   /**
    * A limit was reached (`reason`, said by `message`): the agent gets `feedback`, the wind-down
@@ -168,6 +179,11 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       ...spent(usage),
     });
     deps.emit?.(event({ kind: 'error', message }));
+    if (worthWaiting(data.model_failure as ModelFailureKind | undefined)) {
+      // The model refused the review on a limit: no review took place, so none is counted.
+      await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, iteration: Math.max(0, s.iteration - 1) }), { logger, maxIterations: max });
+      return { action: 'allow', reason: 'checker-failed', message, iteration: iteration - 1, modelLimited: true };
+    }
     return { action: 'allow', reason: 'checker-failed', message, iteration };
   }
   const { checker } = outcome;

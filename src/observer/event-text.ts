@@ -22,6 +22,8 @@ export function eventText(event: ObserverEvent): string {
         : `${event.checker} ${event.state === 'done' ? 'finished' : 'failed'}${event.duration_ms === undefined ? '' : ` after ${(event.duration_ms / 1000).toFixed(1)} s`}`;
     case 'stopped':
       return `supervisor stopped (${event.reason}): ${event.message}`;
+    case 'waiting':
+      return `${event.message}; waiting until ${event.until.slice(11, 19)} UTC, then resuming`;
     case 'wind-down':
       return `${event.message}: the agent writes down where the work stands (one last turn, not reviewed)`;
     case 'error':

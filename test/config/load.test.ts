@@ -35,6 +35,8 @@ describe('layering', () => {
       checkers: ['claude'],
       no_progress_limit: 3,
       wind_down: true,
+      limit_wait_minutes: 300,
+      limit_retry_seconds: 60,
       reviewer: { allow: [], require_evidence: false },
     });
     expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32 });
@@ -265,7 +267,7 @@ describe('errors', () => {
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
-        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, wind_down, reviewer.',
+        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, wind_down, limit_wait_minutes, limit_retry_seconds, reviewer.',
     );
   });
 

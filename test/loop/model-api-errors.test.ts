@@ -25,7 +25,8 @@ describe('model API failures in a headless run', () => {
     server = await startModelServer(scenario);
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
-    return runCcc(world, ['--supervisor', '--timeout', '120', '-p', 'do it']);
+    // Not waiting out the model's limits (test/loop/limit-wait.test.ts waits): the failure is reported at once.
+    return runCcc(world, ['--supervisor', '--timeout', '120', '-p', 'do it'], { env: { CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: '0' } });
   }
 
   it('of the reviewer: exit 4, and the message names 529 on stderr and in the log', async () => {
