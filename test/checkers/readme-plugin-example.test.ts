@@ -70,5 +70,7 @@ export { declaration };
     );
     const files = ['checkers/changelog.ts', 'ccc.config.ts', 'misuse.ts'].map((f) => path.join(dir!, f));
     expect(compile([...files, path.join(root, 'test/checkers/define-checker.test.ts')])).toEqual([]);
-  });
+    // A whole type-check of the package's types: CPU-bound, 20 s on an idle 2-core machine and past
+    // the default minute beside busy loops. The time limit guards against a hang, not a slow compile.
+  }, 240_000);
 });
