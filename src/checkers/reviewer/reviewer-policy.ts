@@ -19,7 +19,7 @@ import { parseAllowRule } from './allow-rule.js';
 import { parseBashCommand, type Segment } from './bash-segments.js';
 import { within } from './project-paths.js';
 import { readOnlyJudge } from './read-only-commands.js';
-import { judgeRunnerArgs, type Judgement } from './runner-args.js';
+import { judgeRunnerArgs, type Family, type Judgement } from './runner-args.js';
 import { runnerForms, type RunnerForm } from './runner-forms.js';
 
 export interface ReviewerPolicy {
@@ -133,13 +133,25 @@ function judgeVerification(policy: ReviewerPolicy, words: string[], bases: strin
 
 /** A package manager's script takes `--silent`, then the runner's arguments after `--`. */
 function judgeFormArgs(form: RunnerForm, args: string[], where: { root: string; base: string }): Judgement {
-  if (!form.script) return judgeRunnerArgs(form.family, args, where);
+  if (form.script === 'required') {
+    const i = silentOptions(args);
+    if (i < args.length && args[i] !== '--')
+      return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
+  }
+  return judgeRunnerArgs(form.family, runnerArgs(form, args), where);
+}
+
+/** The arguments that reach the runner: a script's after the manager's `--silent` and `--`. */
+function runnerArgs(form: RunnerForm, args: string[]): string[] {
+  if (!form.script) return args;
+  const i = silentOptions(args);
+  return args.slice(args[i] === '--' ? i + 1 : i);
+}
+
+function silentOptions(args: readonly string[]): number {
   let i = 0;
   while (args[i] === '--silent' || args[i] === '-s') i++;
-  if (args[i] === '--') i++;
-  else if (i < args.length && form.script === 'required')
-    return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
-  return judgeRunnerArgs(form.family, args.slice(i), where);
+  return i;
 }
 
 function longestForm(forms: readonly RunnerForm[], words: string[]): RunnerForm | undefined {
@@ -169,31 +181,53 @@ function changedDirectory(base: string, args: string[]): string {
   return realPath(path.resolve(base, target));
 }
 
+/** One test runner a verification command runs, with the arguments it gets (`opaque` when ccc does not know the runner). */
+export interface TestRun {
+  family: Family;
+  args: string[];
+}
+
+export interface Verification {
+  verifies: boolean;
+  /** Whether the command's exit code is the verification's (not masked by a pipe, `;` or `||` after it). */
+  exitCodeCounts: boolean;
+  /** The runners it runs, in order. */
+  runs: TestRun[];
+}
+
 /**
  * Whether the command runs a verification command, and whether its exit code is that command's:
  * not when a pipe, `;` or `||` follows it (`npm test | tail` exits with tail's code). Evidence
  * counts only verification commands, and a masked exit code as none.
  */
-export function verificationOf(policy: ReviewerPolicy, command: string): { verifies: boolean; exitCodeCounts: boolean } {
-  if (policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return { verifies: true, exitCodeCounts: true };
+export function verificationOf(policy: ReviewerPolicy, command: string): Verification {
   const parsed = parseBashCommand(command);
-  if (!parsed.ok) return { verifies: false, exitCodeCounts: false };
+  const exactly = policy.exact.some((allowed) => squeeze(allowed) === squeeze(command));
+  if (!parsed.ok) return exactly ? { verifies: true, exitCodeCounts: true, runs: [{ family: 'opaque', args: [] }] } : NOT_VERIFYING;
   const { segments } = parsed;
-  if (policy.exact.some((allowed) => isExactWithPlumbing(segments, allowed))) {
-    const expected = parseBashCommand(policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed))!);
-    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length };
+  const plumbed = policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed));
+  const runs = segments.map((segment) => testRunOf(policy, withoutAssignments(segment.words)));
+  const verifying = runs.filter((run): run is TestRun => run !== undefined);
+  if (exactly) return { verifies: true, exitCodeCounts: true, runs: verifying.length ? verifying : [{ family: 'opaque', args: [] }] };
+  if (plumbed !== undefined) {
+    const expected = parseBashCommand(plumbed);
+    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length, runs: verifying };
   }
-  const verifying = segments.map((segment) => {
-    const words = withoutAssignments(segment.words);
-    return (
-      policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
-      policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed])) ||
-      longestForm(policy.runners, words) !== undefined
-    );
-  });
-  const last = verifying.lastIndexOf(true);
-  if (last === -1) return { verifies: false, exitCodeCounts: false };
-  return { verifies: true, exitCodeCounts: segments.slice(last + 1).every((s) => s.after === '&&') };
+  const last = runs.map((run) => run !== undefined).lastIndexOf(true);
+  if (last === -1) return NOT_VERIFYING;
+  return { verifies: true, exitCodeCounts: segments.slice(last + 1).every((s) => s.after === '&&'), runs: verifying };
+}
+
+const NOT_VERIFYING: Verification = { verifies: false, exitCodeCounts: false, runs: [] };
+
+/** The runner one segment runs, or undefined when it is not a verification command. */
+function testRunOf(policy: ReviewerPolicy, words: string[]): TestRun | undefined {
+  const form = longestForm(policy.runners, words);
+  if (form) return { family: form.family, args: runnerArgs(form, argumentsOf(form, words)) };
+  const known =
+    policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
+    policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed]));
+  return known ? { family: 'opaque', args: [] } : undefined;
 }
 
 function singleSegment(command: string): string[] | undefined {
