@@ -42,6 +42,11 @@ function countsOf(list: string): Record<string, number> {
   return counts;
 }
 
+/** Two readings of one output (two formats a runner prints), combined. */
+function either(a: RunSummary | undefined, b: RunSummary | undefined): RunSummary | undefined {
+  return combine([a, b].filter((s): s is RunSummary => s !== undefined));
+}
+
 /** A summary together with the runner's own words for "no test ran" (a multi-project run may say both). */
 function orNone(lines: readonly string[], noTests: RegExp, summary: RunSummary | undefined): RunSummary | undefined {
   return combine([...(summary ? [summary] : []), ...(lines.some((l) => noTests.test(l)) ? [{ outcome: 'none' as const }] : [])]);
@@ -147,8 +152,10 @@ export const PARSERS = {
     return orNone(
       lines,
       /No test (is available|matches the given testcase filter)/,
-      sumLines(lines, /^(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+), Passed:\s+(\d+)/, (m) => ({ ran: Number(m[2]), failed: Number(m[1]) })) ??
+      either(
+        sumLines(lines, /^(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+), Passed:\s+(\d+)/, (m) => ({ ran: Number(m[2]), failed: Number(m[1]) })),
         sumLines(lines, /^Test summary: total: \d+, failed: (\d+), succeeded: (\d+)/, (m) => ({ ran: Number(m[2]), failed: Number(m[1]) })),
+      ),
     );
   },
   mix: (lines) =>
@@ -158,21 +165,26 @@ export const PARSERS = {
       return { ran: n(m[1]) + n(m[2]) + n(m[3]) - left, failed: n(m[4]) + n(/(\d+) invalid/.exec(rest)?.[1]) };
     }),
   rspec: (lines) =>
-    sumLines(lines, /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/, (m) => ({
-      ran: n(m[1]) - n(m[3]),
-      failed: n(m[2]) + n(m[4]),
-    })) ?? sumLines(lines, /"example_count":(\d+),"failure_count":(\d+),"pending_count":(\d+)/, (m) => ({ ran: n(m[1]) - n(m[3]), failed: n(m[2]) })),
+    either(
+      sumLines(lines, /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/, (m) => ({
+        ran: n(m[1]) - n(m[3]),
+        failed: n(m[2]) + n(m[4]),
+      })),
+      sumLines(lines, /"example_count":(\d+),"failure_count":(\d+),"pending_count":(\d+)/, (m) => ({ ran: n(m[1]) - n(m[3]), failed: n(m[2]) })),
+    ),
   phpunit: (lines) => {
     const ok = sumLines(lines, /^OK \((\d+) tests?, /, (m) => ({ ran: Number(m[1]), failed: 0 }));
     return orNone(
       lines,
       /^No tests executed!/,
-      ok ??
+      either(
+        ok,
         sumLines(lines, /^Tests: (\d+), Assertions: \d+(.*)$/, (m) => {
           const rest = m[2]!;
           const failed = n(/Failures: (\d+)/.exec(rest)?.[1]) + n(/Errors: (\d+)/.exec(rest)?.[1]);
           return { ran: n(m[1]) - n(/Skipped: (\d+)/.exec(rest)?.[1]) - n(/Incomplete: (\d+)/.exec(rest)?.[1]), failed };
         }),
+      ),
     );
   },
   /** Surefire's totals (the lines without a class's `Time elapsed`). */
@@ -186,6 +198,8 @@ export const PARSERS = {
       })),
     );
   },
+  /** make itself: a target whose file is newer than its prerequisites runs nothing (a `test/` folder beside a target `test` not marked `.PHONY`). */
+  make: (lines) => (lines.some((l) => /^make(?:\[\d+\])?: (?:Nothing to be done for '.*'|'.*' is up to date)\.$/.test(l)) ? { outcome: 'none' } : undefined),
   /** Gradle prints no count by default: a successful build whose test task had sources. */
   gradle: (lines) => {
     if (lines.some((l) => /^BUILD FAILED/.test(l))) return { outcome: 'failed' };

@@ -123,6 +123,9 @@ describe("each runner's summary", () => {
     expect(readSummary('node-test', 'running…\r# pass 4\n# fail 0\n')).toEqual(passed(4));
     expect(readSummary('pytest', 'all good, 3 passed\n')).toBeUndefined();
     expect(readSummary('opaque', 'checking all\nquick checks pass\n')).toBeUndefined();
+    // A make target named like a folder beside it (`test/`) and not .PHONY runs nothing.
+    expect(readSummary('make', "make: 'test' is up to date.\n")).toEqual({ outcome: 'none' });
+    expect(readSummary('make', "make[1]: Nothing to be done for 'check'.\n")).toEqual({ outcome: 'none' });
     // TAP's `ok 1 - name` is not go's `ok  <package>  <time>`.
     expect(readSummary('opaque', SAMPLES['node-test']!.none)).toEqual({ outcome: 'none' });
   });
