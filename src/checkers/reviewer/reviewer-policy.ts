@@ -21,6 +21,7 @@ import { within } from './project-paths.js';
 import { readOnlyJudge } from './read-only-commands.js';
 import { judgeRunnerArgs, type Family, type Judgement } from './runner-args.js';
 import { runnerForms, type RunnerForm } from './runner-forms.js';
+import { judgeWorkspaceCommand, WORKSPACE_USAGE, type WorkspaceTool } from './workspace-commands.js';
 
 export interface ReviewerPolicy {
   /** The project directory (its real path): verification commands run inside it and get paths inside it. */
@@ -33,6 +34,8 @@ export interface ReviewerPolicy {
   tools: string[];
   /** Test commands that take the arguments their runner's table allows. */
   runners: RunnerForm[];
+  /** The monorepo tools whose workspace forms may run the packages' test scripts (workspace-commands.ts). */
+  workspaces?: WorkspaceTool[];
 }
 
 export type ToolDecision = { allow: true; reason: string; verifies: boolean } | { allow: false; reason: string };
@@ -64,7 +67,20 @@ export function reviewerPolicy(inputs: PolicyInputs): ReviewerPolicy {
     if (parsed.command === undefined) tools.push(parsed.tool);
     else (parsed.prefix ? prefixes : exact).push(parsed.command);
   }
-  return { root: realPath(inputs.root), exact: unique(exact), prefixes: unique(prefixes), tools: unique(tools), runners: runnerForms(inputs.tests) };
+  return {
+    root: realPath(inputs.root),
+    exact: unique(exact),
+    prefixes: unique(prefixes),
+    tools: unique(tools),
+    runners: runnerForms(inputs.tests),
+    workspaces: workspaceTools(inputs.tests),
+  };
+}
+
+/** The package manager of a project that declares workspaces, and turbo and nx when their config is there. */
+export function workspaceTools(tests: readonly DetectedTest[]): WorkspaceTool[] {
+  const tools = tests.filter((t) => t.workspaces || t.ecosystem === 'turbo' || t.ecosystem === 'nx').map((t) => t.ecosystem as WorkspaceTool);
+  return [...new Set(tools)];
 }
 
 /** One tool call, from the directory the reviewer's shell is in (`cwd` of the hook input; default the project). */
@@ -115,6 +131,8 @@ function decideCommand(policy: ReviewerPolicy, command: string, cwd: string): To
  * or a test runner with the arguments its table allows. Undefined when it is none of these.
  */
 function judgeVerification(policy: ReviewerPolicy, words: string[], bases: string[]): Judgement | undefined {
+  const workspace = judgeWorkspace(policy, words, bases);
+  if (workspace) return workspace;
   const known =
     policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
     policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed]));
@@ -126,6 +144,19 @@ function judgeVerification(policy: ReviewerPolicy, words: string[], bases: strin
   const args = argumentsOf(form, words);
   for (const base of bases) {
     const judged = judgeFormArgs(form, args, { root: policy.root, base });
+    if (!judged.ok) return judged;
+  }
+  return { ok: true };
+}
+
+/** A workspace form of the project's package manager, turbo or nx, in every directory it may run in; undefined when it is none. */
+function judgeWorkspace(policy: ReviewerPolicy, words: string[], bases: string[]): Judgement | undefined {
+  const tools = policy.workspaces ?? [];
+  if (tools.length === 0 || judgeWorkspaceCommand(tools, words, { root: policy.root, base: policy.root }) === undefined) return undefined;
+  const outside = bases.find((base) => !within(policy.root, base));
+  if (outside !== undefined) return { ok: false, reason: `it would run outside the project (in ${outside})` };
+  for (const base of bases) {
+    const judged = judgeWorkspaceCommand(tools, words, { root: policy.root, base })!;
     if (!judged.ok) return judged;
   }
   return { ok: true };
@@ -222,6 +253,9 @@ const NOT_VERIFYING: Verification = { verifies: false, exitCodeCounts: false, ru
 
 /** The runner one segment runs, or undefined when it is not a verification command. */
 function testRunOf(policy: ReviewerPolicy, words: string[]): TestRun | undefined {
+  // The packages' scripts run runners ccc does not know from here: read like a make target's output.
+  if (policy.workspaces?.length && judgeWorkspaceCommand(policy.workspaces, words, { root: policy.root, base: policy.root }) !== undefined)
+    return { family: 'opaque', args: [] };
   const form = longestForm(policy.runners, words);
   if (form) return { family: form.family, args: runnerArgs(form, argumentsOf(form, words)) };
   const known =
@@ -286,7 +320,8 @@ export function runnableText(policy: ReviewerPolicy): string {
 /** The commands as they are allowed: exactly, with any arguments (`…`), and the runners that take arguments. */
 export function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
   const runners = policy.runners.filter((f) => f.family !== 'opaque' && f.shown).map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`);
-  return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners };
+  const workspaces = (policy.workspaces ?? []).flatMap((tool) => WORKSPACE_USAGE[tool]);
+  return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners: [...runners, ...workspaces] };
 }
 
 function realPath(dir: string): string {
