@@ -4,9 +4,11 @@
  * are free; then the commands run in order in the project directory, and the first one that fails
  * ends the check (later commands usually build on earlier ones: build, then test). The feedback
  * lists every broken message rule and the failing command with its exit code and output tail.
+ * Each command is evidence with the tests its output says ran (reviewer/run-evidence.ts).
  */
 import { CccError } from '../errors.js';
 import type { ChildRunner } from '../process/child-process.js';
+import { readTestRun } from './reviewer/run-evidence.js';
 import { parseRuleOptions, type RuleOptions } from './rule-options.js';
 import { childTimeoutMs, runShellCommand, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Evidence, Verdict } from './types.js';
@@ -71,13 +73,21 @@ async function firstFailingCommand(
       throw new CccError('CHECKER_TIMEOUT', `rule command \`${command}\` was stopped (the check was cancelled)`, {
         data: { exit_code: null, stderr: result.output },
       });
-    evidence.push({ command, exit_code: result.timedOut ? null : result.exitCode });
+    evidence.push(ruleEvidence(command, result.timedOut ? null : result.exitCode, result.output));
     const tail = tailLines(result.output);
     const shown = tail ? `\nLast lines of its output:\n${tail}` : ' It printed nothing.';
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;
     if (result.exitCode !== 0) return `The command \`${command}\` failed with exit code ${result.exitCode ?? `null (signal ${result.signal})`}.${shown}`;
   }
   return undefined;
+}
+
+/** A rule command is the user's own: its exit code counts unless its output shows a runner that ran no test or failed (`# tests 0`). */
+function ruleEvidence(command: string, exitCode: number | null, output: string): Evidence {
+  if (exitCode !== 0) return { command, exit_code: exitCode };
+  const reading = readTestRun([{ family: 'opaque', args: [] }], output);
+  if (!reading.counts) return { command, exit_code: 0, not_counted: reading.why };
+  return { command, exit_code: 0, ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
 }
 
 function verdictFrom(options: RuleOptions, problems: string[]): Verdict {

@@ -40,6 +40,8 @@ export interface DetectedTest {
   runner: RunnerFamily;
   /** The package manager's script text (`node --test`), when the command runs one. */
   script?: string;
+  /** The package manager's workspaces are declared (package.json `workspaces`, pnpm-workspace.yaml): its workspace forms may run. */
+  workspaces?: true;
 }
 
 export interface EcosystemRow {
@@ -60,6 +62,16 @@ const GRADLE_FILES = ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'se
 
 export const ECOSYSTEMS: readonly EcosystemRow[] = [
   { ecosystem: 'node', markers: ['package.json'], detect: nodeTests },
+  {
+    ecosystem: 'turbo',
+    markers: ['turbo.json'],
+    detect: () => [{ command: 'npx turbo run test', why: 'turbo.json (Turborepo): the test task of the packages', runner: 'opaque' }],
+  },
+  {
+    ecosystem: 'nx',
+    markers: ['nx.json'],
+    detect: () => [{ command: 'npx nx run-many -t test', why: 'nx.json (Nx): the test target of the projects', runner: 'opaque' }],
+  },
   { ecosystem: 'deno', markers: ['deno.json', 'deno.jsonc'], detect: (_f, m) => [{ command: 'deno test', why: `${m} (Deno)`, runner: 'deno' }] },
   { ecosystem: 'pytest', markers: PYTEST_MARKERS, detect: pytestTests },
   { ecosystem: 'go', markers: ['go.mod'], detect: () => [{ command: 'go test ./...', why: 'go.mod (a Go module)', runner: 'go' }] },
@@ -151,21 +163,52 @@ const LOCKFILES: ReadonlyArray<[string, string]> = [
   ['package-lock.json', 'npm'],
 ];
 const RUN_TEST: Record<string, string> = { npm: 'npm test', pnpm: 'pnpm test', yarn: 'yarn test', bun: 'bun run test' };
+/** A monorepo root without a test script of its own: every package's test script. */
+const RUN_WORKSPACE_TESTS: Record<string, string> = {
+  npm: 'npm test --workspaces --if-present',
+  pnpm: 'pnpm -r test',
+  yarn: 'yarn workspaces foreach -A run test',
+  bun: "bun run --filter '*' test",
+};
 
 function nodeTests(files: ProjectFiles): Found[] {
   const pkg = json(files.read('package.json'));
   const script = (pkg?.scripts as Record<string, unknown> | undefined)?.test;
-  if (typeof script !== 'string' || script.trim() === '' || NPM_PLACEHOLDER.test(script)) return [];
   const declared = typeof pkg?.packageManager === 'string' ? /^(npm|pnpm|yarn|bun)@/.exec(pkg.packageManager)?.[1] : undefined;
   const lock = LOCKFILES.find(([file]) => files.exists(file));
-  const manager = declared ?? lock?.[1] ?? 'npm';
+  const manager = declared ?? lock?.[1] ?? (files.exists('pnpm-workspace.yaml') ? 'pnpm' : 'npm');
+  const workspaces = files.exists('pnpm-workspace.yaml') || (pkg !== undefined && pkg.workspaces !== undefined && pkg.workspaces !== null);
+  if (typeof script !== 'string' || script.trim() === '' || NPM_PLACEHOLDER.test(script)) {
+    if (!workspaces) return [];
+    const where = files.exists('pnpm-workspace.yaml') ? 'pnpm-workspace.yaml' : 'package.json';
+    return [
+      {
+        ecosystem: manager,
+        marker: where,
+        command: RUN_WORKSPACE_TESTS[manager]!,
+        why: `${where} declares workspaces; the root has no test script`,
+        runner: 'opaque',
+        workspaces: true,
+      },
+    ];
+  }
   const marker = declared ? 'package.json' : (lock?.[0] ?? 'package.json');
   const why = declared
     ? `package.json has a test script and names ${manager} as its packageManager`
     : lock
       ? `package.json has a test script; ${lock[0]}`
       : 'package.json has a test script';
-  return [{ ecosystem: manager, marker, command: RUN_TEST[manager]!, why, runner: scriptRunner(script), script: script.trim() }];
+  return [
+    {
+      ecosystem: manager,
+      marker,
+      command: RUN_TEST[manager]!,
+      why: workspaces ? `${why}; it declares workspaces` : why,
+      runner: scriptRunner(script),
+      script: script.trim(),
+      ...(workspaces ? { workspaces: true as const } : {}),
+    },
+  ];
 }
 
 /** The runner an npm script is, when it is one command that ccc knows; else opaque (no arguments). */

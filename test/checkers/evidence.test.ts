@@ -41,7 +41,7 @@ describe('evidence from the reviewer stream', () => {
       use('c', 'npm test -- test/answer.test.js 2>&1 | tail -n 20'),
       result('c', 'ok 1 - adds', false),
       use('c2', 'npm test -- test/answer.test.js && git diff'),
-      result('c2', 'ok', false),
+      result('c2', '# tests 1\n# pass 1\n# fail 0\ndiff --git', false),
       use('d', 'npm test && touch X'),
       result('d', '`touch X` is not allowed: it is not a verification command. As the reviewer …', true),
       use('e', 'make lint'),
@@ -55,9 +55,45 @@ describe('evidence from the reviewer stream', () => {
     expect(collector.evidence()).toEqual([
       { command: 'npm test', exit_code: 1 },
       { command: 'npm test -- test/answer.test.js 2>&1 | tail -n 20', exit_code: null },
-      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0 },
+      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0, tests: 1 },
       { command: 'make lint', exit_code: null },
     ]);
+  });
+
+  it('a command that exited 0 verifies only when it ran tests that passed: its count, or why not', () => {
+    const collector = evidenceCollector(policy);
+    const background = {
+      type: 'assistant',
+      message: { content: [{ type: 'tool_use', id: 'g', name: 'Bash', input: { command: 'npm test', run_in_background: true } }] },
+    };
+    const frames = [
+      use('a', 'npm test'),
+      result('a', '> calc test\n> node --test\n\n# tests 12\n# pass 12\n# fail 0\n', false),
+      use('b', 'node --test --test-name-pattern=nomatch'),
+      result('b', 'ok 1 - adds # SKIP\n# tests 1\n# pass 0\n# fail 0\n# skipped 1\n', false),
+      use('c', 'npm test -- --test-reporter dot'),
+      result('c', '..\n', false),
+      use('d', 'make lint'),
+      result('d', 'lint clean', false),
+      use('e', 'npm test'),
+      result('e', '[still running] The command did not finish within its 2s timeout. It was NOT killed', false),
+      background as unknown as Frame,
+      result('g', 'Command running in background with ID: b1', false),
+    ];
+    for (const frame of frames) collector.onFrame(frame);
+    expect(collector.evidence()).toEqual([
+      { command: 'npm test', exit_code: 0, tests: 12 },
+      { command: 'node --test --test-name-pattern=nomatch', exit_code: 0, not_counted: 'it ran no test' },
+      { command: 'npm test -- --test-reporter dot', exit_code: 0, not_counted: 'its output shows no test summary that ccc reads' },
+      { command: 'make lint', exit_code: 0 },
+      { command: 'npm test', exit_code: 0, not_counted: 'it had not finished (claude moved it to the background)' },
+      { command: 'npm test', exit_code: 0, not_counted: 'it ran in the background' },
+    ]);
+    expect(passingCommands(collector.evidence())).toEqual(['npm test', 'make lint']);
+    expect(evidenceText(collector.evidence(), true)).toBe('verified by: npm test (12 tests), make lint');
+    expect(evidenceText([{ command: 'pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' }], true)).toBe('unverified');
+    expect(evidenceText([{ command: 'cargo test', exit_code: 0, tests: 0 }], true)).toBe('unverified');
+    expect(evidenceText([{ command: 'cargo test', exit_code: 0, tests: 1 }], true)).toBe('verified by: cargo test (1 test)');
   });
 
   it('shows what a verdict rests on', () => {
@@ -85,7 +121,18 @@ describe('evidence from the reviewer stream', () => {
 
   it("keeps a checker's evidence only when it is a list of { command, exit_code }", () => {
     expect(validEvidence([{ command: 'npm test', exit_code: 0, extra: 1 }])).toEqual([{ command: 'npm test', exit_code: 0 }]);
-    for (const bad of [undefined, 'npm test', [{ command: 1, exit_code: 0 }], [{ command: 'x', exit_code: 1.5 }], [null]])
+    expect(validEvidence([{ command: 'npm test', exit_code: 0, tests: 3, not_counted: 'x' }])).toEqual([
+      { command: 'npm test', exit_code: 0, tests: 3, not_counted: 'x' },
+    ]);
+    for (const bad of [
+      undefined,
+      'npm test',
+      [{ command: 1, exit_code: 0 }],
+      [{ command: 'x', exit_code: 1.5 }],
+      [null],
+      [{ command: 'x', exit_code: 0, tests: -1 }],
+      [{ command: 'x', exit_code: 0, not_counted: 1 }],
+    ])
       expect(validEvidence(bad)).toBeUndefined();
   });
 });
@@ -111,6 +158,19 @@ describe('supervisor.reviewer.require_evidence', () => {
     expect(verdict.feedback).toContain('Run `npm test` or `make lint`, make it pass, and show its output.');
     expect(verdict.feedback).toContain('The reviewer said: Looks right.');
     expect(logger.lines.some((r) => r.level === 'warn' && r.message.includes('require_evidence'))).toBe(true);
+  });
+
+  it('a run that listed or selected no test is no evidence, and the feedback says why', () => {
+    const collected = { command: 'python3 -m pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' };
+    const verdict = requireEvidence(
+      config,
+      'claude',
+      cwd,
+      { completed: true, feedback: 'ok', evidence: [collected, { command: 'npm test', exit_code: 0, tests: 0 }] },
+      recordingLogger(),
+    );
+    expect(verdict.completed).toBe(false);
+    expect(verdict.feedback).toContain('it ran `python3 -m pytest --co -q` (exit 0, but it only collects the tests (`--co`))');
   });
 
   it('leaves a verified complete, a not-complete, another checker and the default alone', () => {

@@ -3,7 +3,8 @@
  * run (node's test runner through npm, pytest, make, cargo), the real claude against the scripted
  * model server, no options. In one review the scripted reviewer runs the full suite, one file and
  * one test, sees the real runner's failure in its tool results, and is refused every write; the
- * verdict carries the commands with their exit codes; the project is byte-identical afterwards
+ * verdict carries the commands with their exit codes and, for a passing run, the number of tests
+ * its runner said ran (make's own checks print no summary: no count); the project is byte-identical afterwards
  * (cargo's build folder `target/` and pytest-benchmark's empty `.benchmarks/` aside: the runner's
  * own, made by any run). One claude session per ecosystem.
  */
@@ -39,6 +40,8 @@ interface Expected {
   shows: string[];
   hides?: string[];
   exit: number;
+  /** The number of tests the runner said ran, on the evidence of a passing run (when it says). */
+  tests?: number;
 }
 
 interface Ecosystem {
@@ -65,7 +68,7 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
       },
       runs: {
         'npm test': { shows: ['ANSWER-MISMATCH-7781', 'other passes'], exit: 1 },
-        'npm test -- test/other.test.js': { shows: ['other passes'], hides: ['ANSWER-MISMATCH-7781'], exit: 0 },
+        'npm test -- test/other.test.js': { shows: ['other passes'], hides: ['ANSWER-MISMATCH-7781'], exit: 0, tests: 1 },
         'node --test --test-name-pattern="the answer" test/answer.test.js': { shows: ['ANSWER-MISMATCH-7781'], hides: ['other passes'], exit: 1 },
       },
       refused: {
@@ -89,9 +92,9 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
       buildDirs: ['.benchmarks'],
       runs: {
         'python3 -m pytest -q': { shows: ['SUB-MISMATCH-4410', '1 failed, 2 passed'], exit: 1 },
-        'pytest -q tests/test_other.py': { shows: ['1 passed'], hides: ['SUB-MISMATCH-4410'], exit: 0 },
+        'pytest -q tests/test_other.py': { shows: ['1 passed'], hides: ['SUB-MISMATCH-4410'], exit: 0, tests: 1 },
         'pytest -q tests/test_calc.py::test_sub': { shows: ['SUB-MISMATCH-4410', '1 failed'], hides: ['passed'], exit: 1 },
-        'pytest -q -k add': { shows: ['1 passed, 2 deselected'], exit: 0 },
+        'pytest -q -k add': { shows: ['1 passed, 2 deselected'], exit: 0, tests: 1 },
       },
       refused: {
         'pytest --junitxml=report.xml': 'writes a file',
@@ -129,7 +132,7 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
       buildDirs: ['target'],
       runs: {
         'cargo test --offline': { shows: ['SUB-MISMATCH-5512', 'test result: FAILED'], exit: 101 },
-        'cargo test --offline --test integration': { shows: ['integration_adds ... ok'], hides: ['SUB-MISMATCH-5512'], exit: 0 },
+        'cargo test --offline --test integration': { shows: ['integration_adds ... ok'], hides: ['SUB-MISMATCH-5512'], exit: 0, tests: 1 },
         'cargo test --offline --lib subtracts -- --exact tests::subtracts': { shows: ['SUB-MISMATCH-5512', '1 failed'], hides: ['adds ... ok'], exit: 101 },
       },
       refused: {
@@ -188,7 +191,13 @@ describe('the reviewer verifies real projects out of the box', () => {
         expect(projectSnapshot(world.cwd, project.buildDirs)).toEqual(before);
 
         const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
-        expect(verdict).toMatchObject({ completed: true, evidence: runs.map((command) => ({ command, exit_code: project.runs[command]!.exit })) });
+        expect(verdict).toMatchObject({ completed: true });
+        expect(verdict!.evidence).toEqual(
+          runs.map((command) => {
+            const { exit, tests } = project.runs[command]!;
+            return { command, exit_code: exit, ...(tests === undefined ? {} : { tests }) };
+          }),
+        );
       },
       180_000,
     );

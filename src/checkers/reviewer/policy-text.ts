@@ -4,7 +4,8 @@
  */
 import type { DetectedTest } from '../../init/ecosystems.js';
 import { parseAllowRule } from './allow-rule.js';
-import { READ_ONLY_SUMMARY } from './reviewer-policy.js';
+import { READ_ONLY_SUMMARY, workspaceTools } from './reviewer-policy.js';
+import { WORKSPACE_USAGE } from './workspace-commands.js';
 import { runnerForms } from './runner-forms.js';
 import { FAMILIES } from './runner-args.js';
 
@@ -24,7 +25,9 @@ export function reviewerPolicyEntries(inputs: PolicyTextInputs): Array<{ command
         ? 'no arguments: ccc does not know what this command runs'
         : `arguments ${FAMILIES[test.runner].name} takes to select tests or report`;
     const usage = forms.length ? `; e.g. ${forms.map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`).join(', ')}` : '';
-    return { command: test.command, why: `detected: ${test.why} (${runner}${usage})` };
+    const tools = workspaceTools([test]);
+    const workspaces = tools.length ? `; packages of the workspace: ${tools.flatMap((t) => WORKSPACE_USAGE[t]).join(', ')}` : '';
+    return { command: test.command, why: `detected: ${test.why} (${runner}${usage}${workspaces})` };
   });
   for (const command of inputs.ruleCommands) entries.push({ command, why: 'a rule checker runs it' });
   for (const rule of inputs.allow) {

@@ -19,8 +19,9 @@ import { parseAllowRule } from './allow-rule.js';
 import { parseBashCommand, type Segment } from './bash-segments.js';
 import { within } from './project-paths.js';
 import { readOnlyJudge } from './read-only-commands.js';
-import { judgeRunnerArgs, type Judgement } from './runner-args.js';
+import { judgeRunnerArgs, type Family, type Judgement } from './runner-args.js';
 import { runnerForms, type RunnerForm } from './runner-forms.js';
+import { judgeWorkspaceCommand, WORKSPACE_USAGE, type WorkspaceTool } from './workspace-commands.js';
 
 export interface ReviewerPolicy {
   /** The project directory (its real path): verification commands run inside it and get paths inside it. */
@@ -33,6 +34,8 @@ export interface ReviewerPolicy {
   tools: string[];
   /** Test commands that take the arguments their runner's table allows. */
   runners: RunnerForm[];
+  /** The monorepo tools whose workspace forms may run the packages' test scripts (workspace-commands.ts). */
+  workspaces?: WorkspaceTool[];
 }
 
 export type ToolDecision = { allow: true; reason: string; verifies: boolean } | { allow: false; reason: string };
@@ -64,7 +67,20 @@ export function reviewerPolicy(inputs: PolicyInputs): ReviewerPolicy {
     if (parsed.command === undefined) tools.push(parsed.tool);
     else (parsed.prefix ? prefixes : exact).push(parsed.command);
   }
-  return { root: realPath(inputs.root), exact: unique(exact), prefixes: unique(prefixes), tools: unique(tools), runners: runnerForms(inputs.tests) };
+  return {
+    root: realPath(inputs.root),
+    exact: unique(exact),
+    prefixes: unique(prefixes),
+    tools: unique(tools),
+    runners: runnerForms(inputs.tests),
+    workspaces: workspaceTools(inputs.tests),
+  };
+}
+
+/** The package manager of a project that declares workspaces, and turbo and nx when their config is there. */
+export function workspaceTools(tests: readonly DetectedTest[]): WorkspaceTool[] {
+  const tools = tests.filter((t) => t.workspaces || t.ecosystem === 'turbo' || t.ecosystem === 'nx').map((t) => t.ecosystem as WorkspaceTool);
+  return [...new Set(tools)];
 }
 
 /** One tool call, from the directory the reviewer's shell is in (`cwd` of the hook input; default the project). */
@@ -115,6 +131,8 @@ function decideCommand(policy: ReviewerPolicy, command: string, cwd: string): To
  * or a test runner with the arguments its table allows. Undefined when it is none of these.
  */
 function judgeVerification(policy: ReviewerPolicy, words: string[], bases: string[]): Judgement | undefined {
+  const workspace = judgeWorkspace(policy, words, bases);
+  if (workspace) return workspace;
   const known =
     policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
     policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed]));
@@ -131,15 +149,40 @@ function judgeVerification(policy: ReviewerPolicy, words: string[], bases: strin
   return { ok: true };
 }
 
+/** A workspace form of the project's package manager, turbo or nx, in every directory it may run in; undefined when it is none. */
+function judgeWorkspace(policy: ReviewerPolicy, words: string[], bases: string[]): Judgement | undefined {
+  const tools = policy.workspaces ?? [];
+  if (tools.length === 0 || judgeWorkspaceCommand(tools, words, { root: policy.root, base: policy.root }) === undefined) return undefined;
+  const outside = bases.find((base) => !within(policy.root, base));
+  if (outside !== undefined) return { ok: false, reason: `it would run outside the project (in ${outside})` };
+  for (const base of bases) {
+    const judged = judgeWorkspaceCommand(tools, words, { root: policy.root, base })!;
+    if (!judged.ok) return judged;
+  }
+  return { ok: true };
+}
+
 /** A package manager's script takes `--silent`, then the runner's arguments after `--`. */
 function judgeFormArgs(form: RunnerForm, args: string[], where: { root: string; base: string }): Judgement {
-  if (!form.script) return judgeRunnerArgs(form.family, args, where);
+  if (form.script === 'required') {
+    const i = silentOptions(args);
+    if (i < args.length && args[i] !== '--')
+      return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
+  }
+  return judgeRunnerArgs(form.family, runnerArgs(form, args), where);
+}
+
+/** The arguments that reach the runner: a script's after the manager's `--silent` and `--`. */
+function runnerArgs(form: RunnerForm, args: string[]): string[] {
+  if (!form.script) return args;
+  const i = silentOptions(args);
+  return args.slice(args[i] === '--' ? i + 1 : i);
+}
+
+function silentOptions(args: readonly string[]): number {
   let i = 0;
   while (args[i] === '--silent' || args[i] === '-s') i++;
-  if (args[i] === '--') i++;
-  else if (i < args.length && form.script === 'required')
-    return { ok: false, reason: `arguments for the test script go after \`--\` (\`${form.words.join(' ')} -- ${args.slice(i).join(' ')}\`)` };
-  return judgeRunnerArgs(form.family, args.slice(i), where);
+  return i;
 }
 
 function longestForm(forms: readonly RunnerForm[], words: string[]): RunnerForm | undefined {
@@ -169,31 +212,56 @@ function changedDirectory(base: string, args: string[]): string {
   return realPath(path.resolve(base, target));
 }
 
+/** One test runner a verification command runs, with the arguments it gets (`opaque` when ccc does not know the runner). */
+export interface TestRun {
+  family: Family;
+  args: string[];
+}
+
+export interface Verification {
+  verifies: boolean;
+  /** Whether the command's exit code is the verification's (not masked by a pipe, `;` or `||` after it). */
+  exitCodeCounts: boolean;
+  /** The runners it runs, in order. */
+  runs: TestRun[];
+}
+
 /**
  * Whether the command runs a verification command, and whether its exit code is that command's:
  * not when a pipe, `;` or `||` follows it (`npm test | tail` exits with tail's code). Evidence
  * counts only verification commands, and a masked exit code as none.
  */
-export function verificationOf(policy: ReviewerPolicy, command: string): { verifies: boolean; exitCodeCounts: boolean } {
-  if (policy.exact.some((allowed) => squeeze(allowed) === squeeze(command))) return { verifies: true, exitCodeCounts: true };
+export function verificationOf(policy: ReviewerPolicy, command: string): Verification {
   const parsed = parseBashCommand(command);
-  if (!parsed.ok) return { verifies: false, exitCodeCounts: false };
+  const exactly = policy.exact.some((allowed) => squeeze(allowed) === squeeze(command));
+  if (!parsed.ok) return exactly ? { verifies: true, exitCodeCounts: true, runs: [{ family: 'opaque', args: [] }] } : NOT_VERIFYING;
   const { segments } = parsed;
-  if (policy.exact.some((allowed) => isExactWithPlumbing(segments, allowed))) {
-    const expected = parseBashCommand(policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed))!);
-    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length };
+  const plumbed = policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed));
+  const runs = segments.map((segment) => testRunOf(policy, withoutAssignments(segment.words)));
+  const verifying = runs.filter((run): run is TestRun => run !== undefined);
+  if (exactly) return { verifies: true, exitCodeCounts: true, runs: verifying.length ? verifying : [{ family: 'opaque', args: [] }] };
+  if (plumbed !== undefined) {
+    const expected = parseBashCommand(plumbed);
+    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length, runs: verifying };
   }
-  const verifying = segments.map((segment) => {
-    const words = withoutAssignments(segment.words);
-    return (
-      policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
-      policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed])) ||
-      longestForm(policy.runners, words) !== undefined
-    );
-  });
-  const last = verifying.lastIndexOf(true);
-  if (last === -1) return { verifies: false, exitCodeCounts: false };
-  return { verifies: true, exitCodeCounts: segments.slice(last + 1).every((s) => s.after === '&&') };
+  const last = runs.map((run) => run !== undefined).lastIndexOf(true);
+  if (last === -1) return NOT_VERIFYING;
+  return { verifies: true, exitCodeCounts: segments.slice(last + 1).every((s) => s.after === '&&'), runs: verifying };
+}
+
+const NOT_VERIFYING: Verification = { verifies: false, exitCodeCounts: false, runs: [] };
+
+/** The runner one segment runs, or undefined when it is not a verification command. */
+function testRunOf(policy: ReviewerPolicy, words: string[]): TestRun | undefined {
+  // The packages' scripts run runners ccc does not know from here: read like a make target's output.
+  if (policy.workspaces?.length && judgeWorkspaceCommand(policy.workspaces, words, { root: policy.root, base: policy.root }) !== undefined)
+    return { family: 'opaque', args: [] };
+  const form = longestForm(policy.runners, words);
+  if (form) return { family: form.family, args: runnerArgs(form, argumentsOf(form, words)) };
+  const known =
+    policy.exact.some((allowed) => sameWords(words, singleSegment(allowed) ?? [])) ||
+    policy.prefixes.some((allowed) => startsWithWords(words, singleSegment(allowed) ?? [allowed]));
+  return known ? { family: 'opaque', args: [] } : undefined;
 }
 
 function singleSegment(command: string): string[] | undefined {
@@ -252,7 +320,8 @@ export function runnableText(policy: ReviewerPolicy): string {
 /** The commands as they are allowed: exactly, with any arguments (`…`), and the runners that take arguments. */
 export function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
   const runners = policy.runners.filter((f) => f.family !== 'opaque' && f.shown).map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`);
-  return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners };
+  const workspaces = (policy.workspaces ?? []).flatMap((tool) => WORKSPACE_USAGE[tool]);
+  return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners: [...runners, ...workspaces] };
 }
 
 function realPath(dir: string): string {

@@ -107,3 +107,23 @@ function judgePositional(rules: FamilyRules, word: string, index: number, where:
   if (inside.ok && rules.dotRelative && !/^\.\.?(\/|$)/.test(word)) return { ok: false, reason: `\`${word}\`: write a package of the project as ./${word}` };
   return inside;
 }
+
+/**
+ * Why `family` given `args` runs no test (`--collect-only`, `--list`, `--no-run`, a dry run), or
+ * undefined when it runs them. A value never starts with `-` (judgeValue), so every word that does
+ * is an option.
+ */
+export function runsNoTest(family: Family, args: readonly string[]): string | undefined {
+  if (!Object.hasOwn(FAMILIES, family)) return undefined;
+  const rules = FAMILIES[family];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === '--' && rules.afterDashDash) return runsNoTest(rules.afterDashDash, args.slice(i + 1));
+    if (!word.startsWith('-')) continue;
+    const raw = word.split('=')[0]!;
+    const name = rules.goStyle && raw.startsWith('--') ? raw.slice(1) : raw;
+    const hit = rules.noRun?.find(([pattern]) => pattern.test(name));
+    if (hit) return `${hit[1]} (\`${word}\`)`;
+  }
+  return undefined;
+}

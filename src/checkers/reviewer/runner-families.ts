@@ -5,7 +5,7 @@
  * `--fix`, modules or config files that run other programs, watch mode). runner-args.ts judges a
  * command's arguments against this table.
  */
-import { CONFIG, COVERAGE, RUNS, SNAPSHOTS, WATCH, WRITES, type Family, type FamilyRules } from './runner-rules.js';
+import { CONFIG, COVERAGE, LISTS, RUNS, SNAPSHOTS, WATCH, WRITES, type Family, type FamilyRules } from './runner-rules.js';
 import { JAVASCRIPT_RUNNERS } from './runners-javascript.js';
 
 export type { Family, FamilyRules, ValueRule } from './runner-rules.js';
@@ -68,6 +68,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(--pdb|--trace|--pdbcls)$/, 'a debugger waits for input'],
       [/^--cache-clear$/, 'it deletes the cache'],
     ],
+    noRun: [[/^(--co|--collect-only)$/, 'it only collects the tests']],
     positional: 'path',
     bundles: true,
     selector: /::.*$/s,
@@ -95,6 +96,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(-mod|-modfile)$/, 'it may rewrite go.mod'],
       [/^-fuzz$/, 'fuzzing writes its corpus into testdata'],
     ],
+    noRun: [[/^-list$/, LISTS]],
     positional: 'path',
     goStyle: true,
     dotRelative: true,
@@ -142,6 +144,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(--manifest-path|-C)$/, 'another crate runs its own build script'],
       [/^(--config|-Z)$/, 'a config value can set the program that runs the tests'],
     ],
+    noRun: [[/^--no-run$/, 'it only builds the tests']],
     positional: 'name',
     bundles: true,
     afterDashDash: 'libtest',
@@ -151,6 +154,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
     flags: ['--nocapture', '--show-output', '--exact', '--ignored', '--include-ignored', '--list', '-q', '--quiet', '--test'],
     valued: { '--test-threads': 'number', '--skip': 'any', '--color': ['auto', 'always', 'never'], '--format': ['pretty', 'terse'] },
     refused: [[/^--logfile$/, WRITES]],
+    noRun: [[/^--list$/, LISTS]],
     positional: 'name',
   },
   maven: {
@@ -241,6 +245,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(-o|--out)$/, WRITES],
       [/^(-r|--require|-I|--options)$/, RUNS],
     ],
+    noRun: [[/^--dry-run$/, 'a dry run reports the examples without running them']],
     positional: 'path',
     selector: /(:\d+)+$|\[[\d:,]+\]$/,
   },

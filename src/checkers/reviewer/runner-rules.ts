@@ -11,6 +11,8 @@ export interface FamilyRules {
   valued: Readonly<Record<string, ValueRule>>;
   /** Options refused with what they do; matched on the option's name (`--outputFile=x` too). */
   refused: ReadonlyArray<readonly [RegExp, string]>;
+  /** Options allowed for looking around with which the runner runs no test, with what it does instead: such a run verifies nothing. */
+  noRun?: ReadonlyArray<readonly [RegExp, string]>;
   /** What a word that is not an option is: a path in the project, a test name, or nothing allowed. */
   positional: 'path' | 'name' | 'none';
   /** getopt-style bundles: `-vx` is `-v -x`, `-kadd` is `-k add`. */
@@ -34,4 +36,5 @@ export const WRITES = 'it writes a file';
 export const COVERAGE = 'coverage writes its data into the project';
 export const RUNS = 'it loads or runs another program';
 export const WATCH = 'watch mode never ends';
+export const LISTS = 'it only lists the tests';
 export const CONFIG = 'another config file can change what runs and where it writes';

@@ -1,5 +1,5 @@
 /** The JavaScript test runners (node's test runner, jest, vitest, mocha, deno) in the table of runner-families.ts. */
-import { CONFIG, COVERAGE, RUNS, SNAPSHOTS, WATCH, WRITES, type FamilyRules } from './runner-rules.js';
+import { CONFIG, COVERAGE, LISTS, RUNS, SNAPSHOTS, WATCH, WRITES, type FamilyRules } from './runner-rules.js';
 
 export const JAVASCRIPT_RUNNERS = {
   'node-test': {
@@ -71,6 +71,7 @@ export const JAVASCRIPT_RUNNERS = {
       [/^(-c|--config|--rootDir|--roots)$/, CONFIG],
       [/^(--reporters|--testResultsProcessor|--setupFiles|--setupFilesAfterEnv|--globalSetup|--globalTeardown|--testRunner|--transform|--resolver)$/, RUNS],
     ],
+    noRun: [[/^--listTests$/, LISTS]],
     positional: 'path',
   },
   vitest: {
@@ -120,6 +121,7 @@ export const JAVASCRIPT_RUNNERS = {
       [/^(-w|--watch)$/, WATCH],
       [/^(--config|--package|--opts)$/, CONFIG],
     ],
+    noRun: [[/^--dry-run$/, 'a dry run walks the tests without running them']],
     positional: 'path',
   },
   deno: {

@@ -1,0 +1,188 @@
+/** Each runner's summary read from its output: tests that ran and passed, a failure, or no test at all; fuzzed. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readSummary, type RunSummary } from '../../../src/checkers/reviewer/run-summaries.js';
+import type { Family } from '../../../src/checkers/reviewer/runner-rules.js';
+
+interface Sample {
+  passed: string;
+  tests: number | undefined;
+  failed: string;
+  none: string;
+}
+
+// What each runner prints (node 20, pytest 9, vitest and cargo copied from runs on this machine; the others from their formats).
+const SAMPLES: Partial<Record<Family, Sample>> = {
+  pytest: {
+    passed: '.s                                  [100%]\n1 passed, 1 skipped in 1.33s\n',
+    tests: 1,
+    failed: '============ 1 failed, 2 passed in 0.05s ============',
+    none: '\n2 deselected in 1.05s\n',
+  },
+  'node-test': {
+    passed: 'ok 1 - a\n1..2\n# tests 2\n# suites 0\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 1\n# todo 0\n',
+    tests: 1,
+    failed: 'ℹ tests 2\nℹ pass 1\nℹ fail 1\nℹ cancelled 0\n',
+    none: 'ok 1 - a # SKIP\n1..2\n# tests 2\n# pass 0\n# fail 0\n# skipped 2\n',
+  },
+  jest: {
+    passed: 'PASS src/a.test.js\nTest Suites: 1 passed, 1 total\nTests:       1 skipped, 3 passed, 4 total\nSnapshots:   0 total\n',
+    tests: 3,
+    failed: 'Tests:       1 failed, 3 passed, 4 total\n',
+    none: 'No tests found, exiting with code 0\nRun with `--passWithNoTests` to exit with code 0\n',
+  },
+  vitest: {
+    passed: '\n Test Files  1 passed (1)\n      Tests  1 passed | 1 skipped (2)\n   Start at  21:39:06\n',
+    tests: 1,
+    failed: ' Test Files  1 failed (1)\n      Tests  1 failed | 2 passed (3)\n',
+    none: ' Test Files  1 skipped (1)\n      Tests  2 skipped (2)\n',
+  },
+  mocha: {
+    passed: '  adds\n    ✔ one\n\n  3 passing (5ms)\n  1 pending\n',
+    tests: 3,
+    failed: '  2 passing (5ms)\n  1 failing\n\n  1) adds\n',
+    none: '\n  0 passing (1ms)\n',
+  },
+  cargo: {
+    passed:
+      'running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nrunning 2 tests\ntest adds ... ok\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n',
+    tests: 2,
+    failed: 'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n',
+    none: 'running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out; finished in 0.00s\n',
+  },
+  go: {
+    passed:
+      '=== RUN   TestAdd\n--- PASS: TestAdd (0.00s)\n=== RUN   TestSub\n--- PASS: TestSub (0.00s)\nPASS\nok  \texample.com/calc\t0.002s\n?   \texample.com/calc/cmd\t[no test files]\n',
+    tests: 2,
+    failed: '--- FAIL: TestSub (0.00s)\nFAIL\nFAIL\texample.com/calc\t0.002s\n',
+    none: 'ok  \texample.com/calc\t0.001s [no tests to run]\n?   \texample.com/calc/cmd\t[no test files]\n',
+  },
+  deno: {
+    passed: 'ok | 3 passed | 0 failed (12ms)\n',
+    tests: 3,
+    failed: 'FAILED | 2 passed | 1 failed (12ms)\n',
+    none: 'ok | 0 passed | 0 failed | 3 filtered out (2ms)\n',
+  },
+  dotnet: {
+    passed: 'Passed!  - Failed:     0, Passed:     3, Skipped:     0, Total:     3, Duration: 12 ms - Calc.Tests.dll (net8.0)\n',
+    tests: 3,
+    failed: 'Failed!  - Failed:     1, Passed:     2, Skipped:     0, Total:     3, Duration: 12 ms\n',
+    none: 'No test matches the given testcase filter `Name=x` in /p/bin/Calc.Tests.dll\n',
+  },
+  mix: {
+    passed: 'Finished in 0.03 seconds (0.01s async, 0.02s sync)\n1 doctest, 3 tests, 0 failures\n',
+    tests: 4,
+    failed: '3 tests, 1 failure\n',
+    none: '3 tests, 0 failures, 3 excluded\n',
+  },
+  rspec: {
+    passed: 'Finished in 0.01 seconds (files took 0.1 seconds to load)\n3 examples, 0 failures, 1 pending\n',
+    tests: 2,
+    failed: '3 examples, 1 failure\n',
+    none: '0 examples, 0 failures\n',
+  },
+  phpunit: {
+    passed: 'OK (3 tests, 5 assertions)\n',
+    tests: 3,
+    failed: 'FAILURES!\nTests: 3, Assertions: 5, Failures: 1.\n',
+    none: 'No tests executed!\n',
+  },
+  maven: {
+    passed:
+      '[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s -- in CalcTest\n[INFO] \n[INFO] Results:\n[INFO] \n[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 1\n[INFO] BUILD SUCCESS\n',
+    tests: 2,
+    failed: '[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0\n[INFO] BUILD FAILURE\n',
+    none: '[INFO] No tests to run.\n[INFO] BUILD SUCCESS\n',
+  },
+  gradle: {
+    passed: '> Task :compileJava\n> Task :test\n\nBUILD SUCCESSFUL in 3s\n4 actionable tasks: 4 executed\n',
+    tests: undefined,
+    failed: '> Task :test FAILED\n\nFAILURE: Build failed with an exception.\n\nBUILD FAILED in 2s\n',
+    none: '> Task :test NO-SOURCE\n\nBUILD SUCCESSFUL in 1s\n',
+  },
+};
+
+const passed = (tests: number | undefined): RunSummary => (tests === undefined ? { outcome: 'passed' } : { outcome: 'passed', tests });
+const families = Object.keys(SAMPLES) as Family[];
+
+describe("each runner's summary", () => {
+  for (const family of families) {
+    const sample = SAMPLES[family]!;
+    it(`${family}: tests that passed with their number, a failure, none ran; the same read through make`, () => {
+      expect(readSummary(family, sample.passed)).toEqual(passed(sample.tests));
+      expect(readSummary(family, sample.failed)).toEqual({ outcome: 'failed' });
+      expect(readSummary(family, sample.none)).toEqual({ outcome: 'none' });
+      expect(readSummary('make', `make[1]: Entering directory '/p'\n${sample.passed}make[1]: Leaving directory '/p'\n`)).toEqual(passed(sample.tests));
+      expect(readSummary('make', sample.failed)).toEqual({ outcome: 'failed' });
+      expect(readSummary('opaque', sample.none)).toEqual({ outcome: 'none' });
+    });
+  }
+
+  it('reads through colours, carriage-return redraws and Windows line ends; unrelated output is no summary', () => {
+    expect(readSummary('pytest', '\x1b[32m\x1b[1m3 passed\x1b[0m\x1b[32m in 0.01s\x1b[0m\r\n')).toEqual(passed(3));
+    expect(readSummary('node-test', 'running…\r# pass 4\n# fail 0\n')).toEqual(passed(4));
+    expect(readSummary('pytest', 'all good, 3 passed\n')).toBeUndefined();
+    expect(readSummary('opaque', 'checking all\nquick checks pass\n')).toBeUndefined();
+    // A make target named like a folder beside it (`test/`) and not .PHONY runs nothing.
+    expect(readSummary('make', "make: 'test' is up to date.\n")).toEqual({ outcome: 'none' });
+    expect(readSummary('make', "make[1]: Nothing to be done for 'check'.\n")).toEqual({ outcome: 'none' });
+    // TAP's `ok 1 - name` is not go's `ok  <package>  <time>`.
+    expect(readSummary('opaque', SAMPLES['node-test']!.none)).toEqual({ outcome: 'none' });
+  });
+
+  it('jest and vitest --json, go -json, mocha json', () => {
+    expect(readSummary('jest', '{"numFailedTestSuites":0,"numFailedTests":0,"numPassedTestSuites":1,"numPassedTests":2,"numTotalTests":2}')).toEqual(passed(2));
+    expect(readSummary('vitest', '{"numTotalTests":3,"numPassedTests":2,"numFailedTests":1}')).toEqual({ outcome: 'failed' });
+    expect(
+      readSummary(
+        'go',
+        '{"Action":"run","Test":"TestA"}\n{"Action":"pass","Package":"p","Test":"TestA"}\n{"Action":"pass","Package":"p","Test":"TestA/sub"}\n{"Action":"pass","Package":"p"}',
+      ),
+    ).toEqual(passed(1));
+    expect(readSummary('mocha', '{\n  "stats": {\n    "tests": 2,\n    "passes": 2,\n    "pending": 0,\n    "failures": 0\n  }\n}')).toEqual(passed(2));
+  });
+});
+
+/** Lines a runner's output may hold around its summary, and other runners' summaries. */
+const noise = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom(
+    'ok 1 - adds',
+    '=== RUN   TestA',
+    'PASS',
+    'running 3 tests',
+    '> calc@1.0.0 test',
+    ...families.flatMap((f) => [SAMPLES[f]!.passed, SAMPLES[f]!.none]),
+  ),
+);
+
+describe('fuzzed', () => {
+  it('never throws, and only ever answers one of the three outcomes', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<Family>(...families, 'make', 'opaque', 'libtest'), fc.array(noise, { maxLength: 12 }), (family, lines) => {
+        const summary = readSummary(family, lines.join('\n'));
+        expect(summary === undefined || ['passed', 'failed', 'none'].includes(summary.outcome)).toBe(true);
+        if (summary?.outcome === 'passed' && summary.tests !== undefined) expect(summary.tests).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('never counts a failure as a pass: a failing summary anywhere in the output is a failure', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...families), fc.array(noise, { maxLength: 8 }), fc.array(noise, { maxLength: 8 }), (family, before, after) => {
+        const text = [...before, SAMPLES[family]!.failed, ...after].join('\n');
+        expect(readSummary(family, text)).toEqual({ outcome: 'failed' });
+        expect(readSummary('opaque', text)).toEqual({ outcome: 'failed' });
+      }),
+    );
+  });
+
+  it('never counts a run of no test as a pass', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...families), fc.array(fc.string({ maxLength: 40 }), { maxLength: 8 }), (family, around) => {
+        const text = [...around, SAMPLES[family]!.none, ...around].join('\n');
+        expect(readSummary(family, text)?.outcome).not.toBe('passed');
+      }),
+    );
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * A run that ran no test is never evidence, per runner, with the real claude and the real runners:
+ * the scripted reviewer runs each runner's collect-only, list, no-run and dry-run forms and a filter
+ * that selects nothing, then answers complete. The verdict is `unverified` (the runs that exited 0
+ * are recorded with why they do not count), and with `supervisor.reviewer.require_evidence` the
+ * complete is refused and the agent told why. One claude session per runner.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { bashCall, scriptedReviewer } from '../support/review-script.js';
+import { jsonLines } from '../support/run-process.js';
+
+const TOOL_ENV: NodeJS.ProcessEnv = {
+  RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'),
+  CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
+  ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
+};
+
+function missing(command: string, args: string[]): string | undefined {
+  const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
+  return run.status === 0 ? undefined : `${[command, ...args].join(' ')} does not run on this machine`;
+}
+
+const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
+const PYTEST_FILES = {
+  'pytest.ini': '[pytest]\npythonpath = .\n',
+  'calc.py': 'def add(a, b):\n    return a - b\n',
+  'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+};
+
+interface Runner {
+  needs: string | undefined;
+  files: Record<string, string>;
+  /** Folders linked in from this repository (a runner installed with ccc's own dependencies). */
+  links?: Record<string, string>;
+  prepare?: string[];
+  /** Command → its exit code and why it does not count (absent when it failed). */
+  runs: Record<string, { exit: number; why?: string }>;
+}
+
+const RUNNERS: Record<string, Runner> = {
+  pytest: {
+    needs: missing('python3', ['-m', 'pytest', '--version']),
+    files: PYTEST_FILES,
+    runs: {
+      'python3 -m pytest --co -q': { exit: 0, why: 'it only collects the tests (`--co`)' },
+      'pytest --collect-only tests/': { exit: 0, why: 'it only collects the tests (`--collect-only`)' },
+      'pytest -q -k nomatch': { exit: 5 },
+    },
+  },
+  'npm with node --test': {
+    needs: missing('npm', ['--version']),
+    files: {
+      'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }),
+      'test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3));\n`,
+    },
+    runs: {
+      'node --test --test-name-pattern=nomatch': { exit: 0, why: 'it ran no test' },
+      'npm test -- --test-name-pattern=nomatch': { exit: 0, why: 'it ran no test' },
+      'npm test -- --test-reporter dot --test-name-pattern=nomatch': { exit: 0, why: 'its output shows no test summary that ccc reads' },
+    },
+  },
+  'make running node --test': {
+    needs: missing('make', ['--version']),
+    files: {
+      Makefile: '.PHONY: test\ntest:\n\tnode --test --test-name-pattern=nomatch\n',
+      'test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3));\n`,
+    },
+    runs: { 'make test': { exit: 0, why: 'it ran no test' }, 'make -s test': { exit: 0, why: 'it ran no test' } },
+  },
+  mocha: {
+    needs: missing('npm', ['--version']),
+    files: {
+      'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'mocha' } }),
+      'test/add.spec.js': "const assert = require('node:assert');\nit('adds', () => assert.strictEqual(1 + 1, 3));\n",
+    },
+    links: { node_modules: path.join(repoRoot, 'node_modules') },
+    runs: {
+      'npx mocha --dry-run': { exit: 0, why: 'a dry run walks the tests without running them (`--dry-run`)' },
+      'npm test -- -g nomatch': { exit: 0, why: 'it ran no test' },
+    },
+  },
+  cargo: {
+    needs: missing('cargo', ['--version']),
+    files: {
+      'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+      'src/lib.rs':
+        'pub fn add(a: i32, b: i32) -> i32 { a - b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(2, 3), 5); }\n}\n',
+    },
+    prepare: ['cargo', 'test', '--no-run', '--offline', '-q'],
+    runs: {
+      'cargo test --offline --no-run': { exit: 0, why: 'it only builds the tests (`--no-run`)' },
+      'cargo test --offline -- --list': { exit: 0, why: 'it only lists the tests (`--list`)' },
+      'cargo test --offline nomatch': { exit: 0, why: 'it ran no test' },
+    },
+  },
+};
+
+describe('a run that ran no test is no evidence (real runners, real claude)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  function makeProject(runner: Runner, config?: Record<string, unknown>): void {
+    for (const [file, text] of Object.entries(runner.files)) {
+      fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
+      fs.writeFileSync(path.join(world.cwd, file), text);
+    }
+    for (const [link, target] of Object.entries(runner.links ?? {})) fs.symlinkSync(target, path.join(world.cwd, link));
+    if (config) fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
+    if (runner.prepare) {
+      const built = spawnSync(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
+      expect(built.status, built.stderr).toBe(0);
+    }
+  }
+
+  for (const [name, runner] of Object.entries(RUNNERS)) {
+    it.skipIf(runner.needs !== undefined)(
+      `${name}: collect-only, list, no-run, dry-run and empty filters leave a complete unverified${runner.needs ? ` (skipped: ${runner.needs})` : ''}`,
+      async () => {
+        const commands = Object.keys(runner.runs);
+        const reviewer = scriptedReviewer(commands.map(bashCall), { completed: true, feedback: 'the tests are fine' });
+        server = await startModelServer(reviewer.scenario);
+        world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+        writeSupervisorPrompt(world);
+        makeProject(runner);
+
+        const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
+        expect(run.code, run.stderr).toBe(0);
+        expect(reviewer.seen.map((s) => [s.call.input.command, s.isError])).toEqual(commands.map((c) => [c, runner.runs[c]!.exit !== 0]));
+        const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
+        expect(verdict).toMatchObject({ completed: true });
+        expect(verdict!.evidence).toEqual(
+          commands.map((command) => {
+            const { exit, why } = runner.runs[command]!;
+            return { command, exit_code: exit, ...(why ? { not_counted: why } : {}) };
+          }),
+        );
+        expect(readLog(world)).toMatch(/completed=true checker=claude evidence="?unverified"? .*review finished/);
+      },
+      180_000,
+    );
+  }
+
+  it.skipIf(RUNNERS.pytest!.needs !== undefined)(
+    'require_evidence: a collect-only run does not let a failing project pass, and the agent is told why',
+    async () => {
+      const reviewer = scriptedReviewer([bashCall('python3 -m pytest --co -q')], { completed: true, feedback: 'collected fine' });
+      server = await startModelServer(reviewer.scenario);
+      world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+      writeSupervisorPrompt(world);
+      makeProject(RUNNERS.pytest!, { supervisor: { max_iterations: 2, reviewer: { require_evidence: true } } });
+
+      const run = await runCcc(world, ['--supervisor', '-p', 'make test_add pass'], { timeoutMs: 170_000 });
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr).not.toContain('✓ complete');
+      expect(run.stderr).toContain('✗ not complete (claude, $');
+      expect(run.stderr).toContain('The work could not be verified');
+      const feedback = server
+        .byKind('agent')
+        .map((r) => r.lastUserText)
+        .find((t) => t.includes('could not be verified'));
+      expect(feedback).toContain('it ran `python3 -m pytest --co -q` (exit 0, but it only collects the tests (`--co`))');
+      expect(feedback).toContain('Run `python3 -m pytest`');
+    },
+    180_000,
+  );
+});

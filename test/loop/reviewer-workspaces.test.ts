@@ -1,0 +1,118 @@
+/**
+ * Monorepos with the real claude and the real package managers: in a workspace of two packages
+ * (one passing, one failing, each `node --test`), the scripted reviewer runs one package's tests
+ * and the other's through the manager's workspace forms, and is refused another script, an
+ * install and a selector outside the project. The verdict rests on the package run that passed,
+ * with its count; the project is byte-identical afterwards. npm always; pnpm when this machine has
+ * it on PATH (yarn and bun: their forms are unit-tested in
+ * test/checkers/reviewer/workspace-commands.test.ts, not run here).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { projectSnapshot } from '../support/project-snapshot.js';
+import { bashCall, scriptedReviewer } from '../support/review-script.js';
+import { jsonLines } from '../support/run-process.js';
+
+const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
+const PACKAGES = {
+  'packages/strings/package.json': JSON.stringify({ name: '@mono/strings', scripts: { test: 'node --test' } }),
+  'packages/strings/test/upper.test.js': `${NODE_TEST}test('upper', () => assert.strictEqual('a'.toUpperCase(), 'A'));\ntest('lower', () => assert.strictEqual('A'.toLowerCase(), 'a'));\n`,
+  'packages/math/package.json': JSON.stringify({ name: '@mono/math', scripts: { test: 'node --test' } }),
+  'packages/math/test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3, 'MATH-FAILS-6621'));\n`,
+};
+
+const found = (command: string) => spawnSync(command, ['--version'], { encoding: 'utf8' }).status === 0;
+
+interface Manager {
+  needs: string | undefined;
+  files: Record<string, string>;
+  passing: string;
+  failing: string;
+  refused: Record<string, string>;
+}
+
+const MANAGERS: Record<string, Manager> = {
+  npm: {
+    needs: found('npm') ? undefined : 'npm is not on PATH',
+    files: {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      ...PACKAGES,
+    },
+    passing: 'npm test -w packages/strings',
+    failing: 'npm test --workspace=@mono/math',
+    refused: {
+      'npm -w @mono/strings install left-pad': 'not a verification command',
+      'npm run build -w @mono/strings': 'not a verification command',
+      'npm test -w ../elsewhere': 'outside',
+      'npm test -w @mono/strings -- --test-update-snapshots': 'not passed on',
+    },
+  },
+  pnpm: {
+    needs: found('pnpm') ? undefined : 'pnpm is not on PATH',
+    files: {
+      'package.json': JSON.stringify({ name: 'mono', private: true, scripts: { test: 'pnpm -r test' } }),
+      'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+      ...PACKAGES,
+    },
+    passing: 'pnpm --filter @mono/strings test',
+    failing: 'pnpm -F ./packages/math run test',
+    refused: {
+      'pnpm --filter @mono/strings add left-pad': 'not a verification command',
+      'pnpm --filter ../elsewhere test': 'outside',
+      'pnpm --filter @mono/strings test -- --test-update-snapshots': 'not passed on',
+    },
+  },
+};
+
+describe('the reviewer in a monorepo (real claude, real package managers)', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  for (const [name, manager] of Object.entries(MANAGERS)) {
+    it.skipIf(manager.needs !== undefined)(
+      `${name}: one package's tests verify with their count, the other's failure is seen, writes and other scripts refused${manager.needs ? ` (skipped: ${manager.needs})` : ''}`,
+      async () => {
+        const refused = Object.keys(manager.refused);
+        const calls = [manager.passing, manager.failing, ...refused];
+        const reviewer = scriptedReviewer(calls.map(bashCall), { completed: true, feedback: 'strings is done' });
+        server = await startModelServer(reviewer.scenario);
+        world = makeClaudeWorld({ modelUrl: server.url });
+        writeSupervisorPrompt(world);
+        for (const [file, text] of Object.entries(manager.files)) {
+          fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
+          fs.writeFileSync(path.join(world.cwd, file), text);
+        }
+        const before = projectSnapshot(world.cwd);
+
+        const run = await runCcc(world, ['--supervisor', '--json', '-p', 'finish the strings package'], { timeoutMs: 170_000 });
+        expect(run.code, run.stderr).toBe(0);
+        expect(reviewer.seen.map((s) => s.call.input.command)).toEqual(calls);
+        const [passing, failing] = reviewer.seen;
+        expect([passing!.isError, passing!.text]).toEqual([false, expect.stringContaining('# pass 2')]);
+        expect([failing!.isError, failing!.text]).toEqual([true, expect.stringContaining('MATH-FAILS-6621')]);
+        for (const [i, command] of refused.entries()) {
+          const seen = reviewer.seen[2 + i]!;
+          expect([command, seen.isError, seen.text]).toEqual([command, true, expect.stringContaining(manager.refused[command]!)]);
+        }
+        expect(projectSnapshot(world.cwd)).toEqual(before);
+
+        const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
+        expect(verdict!.evidence).toEqual([
+          { command: manager.passing, exit_code: 0, tests: 2 },
+          { command: manager.failing, exit_code: 1 },
+        ]);
+        expect(readLog(world)).toContain(`evidence="verified by: ${manager.passing} (2 tests)"`);
+      },
+      180_000,
+    );
+  }
+});
