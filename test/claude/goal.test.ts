@@ -120,4 +120,38 @@ describe("Claude Code's /goal", () => {
     expect(server.byKind('goal')).toHaveLength(afterResume);
     expect(goalRecords(sessionId).at(-1)).toEqual({ type: 'goal_status', met: true, sentinel: true, condition: CONDITION });
   });
+
+  it("is inherited by a --fork-session of the session; a Stop hook's continue:false ends the fork's turn despite it, with an empty result", async () => {
+    await start(() => goalAnswer({ ok: false, reason: 'still missing' }), { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
+    const first = await claude(['-p', `/goal ${CONDITION}`]);
+    const sessionId = sessionOf(first.stdout);
+    const checks = server.byKind('goal').length;
+    const agents = server.byKind('agent').length;
+
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue":false}'` }] }] } };
+    const fork = await runProcess(
+      claudeBin,
+      [
+        '-p',
+        'review it',
+        '--fork-session',
+        '--resume',
+        sessionId,
+        '--no-session-persistence',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--settings',
+        JSON.stringify(settings),
+      ],
+      { cwd: world.cwd, env: world.env, timeoutMs: 90_000 },
+    );
+    expect(fork.code).toBe(0);
+    // The goal's evaluator ran at the fork's stop (inherited), but the fork answered once.
+    expect(server.byKind('goal')).toHaveLength(checks + 1);
+    expect(server.byKind('agent')).toHaveLength(agents + 1);
+    const frames = jsonLines(fork.stdout);
+    expect(frames.find((f) => f.type === 'result')).toMatchObject({ result: '', is_error: false, terminal_reason: 'stop_hook_prevented' });
+    expect(JSON.stringify(frames.filter((f) => f.type === 'assistant').at(-1))).toContain(`agent answer ${agents}`);
+  });
 });
