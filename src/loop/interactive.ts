@@ -246,8 +246,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
     });
     // A /goal that sends the agent back keeps it working as a block does.
-    const working = decision.action === 'block' || decision.reason === 'goal';
-    session.emit(event({ kind: 'phase', phase: working ? 'agent' : 'idle' }));
+    session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });
   };
   return { stops: stopPipe(decide), transcriptOf, unsubscribe: () => graph.unsubscribe() };
