@@ -18,6 +18,7 @@ import type { Frame } from '../frames/frame.js';
 import { detectTestCommands } from '../init/test-command.js';
 import { buildReviewMessage, retryMessage } from './review-request.js';
 import { evidenceCollector } from './reviewer/evidence-frames.js';
+import { reviewerAnswer } from './reviewer/reviewer-answer.js';
 import { reviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
@@ -55,13 +56,26 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
       const request = buildReviewMessage(prompt.text, ctx, policy);
       let message = request;
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        const launch = reviewerLaunch({ fork: ctx.sessionId, claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
+        const launch = reviewerLaunch({
+          fork: ctx.sessionId,
+          claudeArgs: ctx.claudeArgs,
+          cwd: ctx.cwd,
+          env: ctx.env,
+          policy,
+          model: options.model,
+          sessionHasGoal: ctx.goal !== undefined,
+        });
         ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
-        const result = await runReviewer(ctx, launch.args, launch.env, message, signal, evidence.onFrame);
-        const verdict = parseVerdict({ resultText: result.resultText, completionMarker: ctx.completionMarker });
+        const answer = reviewerAnswer();
+        const onFrame = (frame: Frame) => {
+          answer.onFrame(frame);
+          evidence.onFrame(frame);
+        };
+        const text = answer.text(await runReviewer(ctx, launch.args, launch.env, message, signal, onFrame));
+        const verdict = parseVerdict({ resultText: text, completionMarker: ctx.completionMarker });
         if (verdict) return { ...verdict, evidence: evidence.evidence() };
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
-        message = retryMessage(request, result.resultText ?? '');
+        message = retryMessage(request, text ?? '');
       }
       throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {
         data: { checker: 'claude' },

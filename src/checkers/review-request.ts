@@ -21,6 +21,7 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
     '## What the user asked in this session',
     prompts,
     '',
+    ...goalSection(ctx.goal),
     "## The agent's last message",
     ctx.lastAssistantMessage.trim() || '(empty)',
     '',
@@ -44,6 +45,17 @@ const QUOTED_ANSWER_CHARS = 4000;
 export function retryMessage(request: string, answer: string): string {
   const quoted = answer.length > QUOTED_ANSWER_CHARS ? `…${answer.slice(-QUOTED_ANSWER_CHARS)}` : answer;
   return `${request}\n\nYou already reviewed this work and answered:\n<previous-answer>\n${quoted}\n</previous-answer>\n\n${VERDICT_REMINDER}`;
+}
+
+/** A `/goal` is part of the task: the reviewer checks it itself, as it checks the rest. */
+function goalSection(goal: string | undefined): string[] {
+  if (goal === undefined) return [];
+  return [
+    '## The session goal (set with /goal)',
+    goal,
+    'The work is complete only when this condition holds, as you verified it yourself: a claim in the conversation, or Claude Code having marked the goal met, is not evidence.',
+    '',
+  ];
 }
 
 function runnable(policy: ReviewerPolicy): string {

@@ -44,6 +44,12 @@ export interface CheckContext {
   userPrompts: string[];
   /** What the agent said last. */
   lastAssistantMessage: string;
+  /**
+   * The condition of Claude Code's session goal (`/goal <condition>`) when the current task has
+   * one: part of the task, so a checker judges it too (Claude Code's own evaluator only reads the
+   * conversation). Kept after that evaluator found it met, until the user's next prompt.
+   */
+  goal?: string;
   /** 1-based number of this review in the current task. */
   iteration: number;
   maxIterations: number;

@@ -15,6 +15,7 @@
  * - an assistant message is written one content block per line, the lines sharing `message.id`.
  */
 import type { Frame } from './frame.js';
+import { createGoalTracker, type SessionGoal } from './goal-status.js';
 
 export interface TranscriptSummary {
   /** The user's own prompts, oldest first. */
@@ -25,6 +26,10 @@ export interface TranscriptSummary {
   frames: number;
   /** How many frames there were up to the last assistant frame (text or not); 0 without one. */
   framesToLastAssistant: number;
+  /** The `/goal` the current task carries (goal-status.ts), if any. */
+  goal?: SessionGoal;
+  /** Stops in a row since the user's last prompt at which a Stop hook sent the agent back. */
+  stopsSentBack: number;
 }
 
 /** Text that Claude Code writes as a user message but the user did not type as a prompt. */
@@ -39,19 +44,44 @@ interface MessageFrame extends Frame {
   message?: { id?: unknown; role?: unknown; content?: unknown };
 }
 
+/**
+ * `/goal <condition>` typed in the TUI is recorded as a command message; it asks for work as a
+ * prompt does, so it counts as one. `/goal` alone (the status) and `/goal clear` (or Claude Code's
+ * other words for it) ask for none.
+ */
+const GOAL_COMMAND = /^<command-name>\/goal<\/command-name>[\s\S]*<command-args>([\s\S]*)<\/command-args>/;
+const GOAL_CLEAR_WORDS = new Set(['clear', 'stop', 'off', 'reset', 'none', 'cancel']);
+
 /** The prompt the user typed, if this frame is one; undefined for everything else. */
 export function userPromptOf(frame: Frame): string | undefined {
+  const texts = userTextsOf(frame)?.map((text) => text.trim());
+  if (!texts) return undefined;
+  const prompts = texts.map((text) => goalPromptOf(text) ?? text).filter((text) => text !== '' && !NOT_A_PROMPT.some((pattern) => pattern.test(text)));
+  return prompts.length > 0 ? prompts.join('\n') : undefined;
+}
+
+function userTextsOf(frame: Frame): string[] | undefined {
   const { message } = frame as MessageFrame;
   if (frame.type !== 'user' || !message || frame.isMeta === true || frame.isSynthetic === true) return undefined;
   if (frame.isSidechain === true || frame.isCompactSummary === true) return undefined;
   const content = message.content;
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
   if (blocks.some((block) => isBlock(block) && block.type === 'tool_result')) return undefined;
-  const texts = blocks
+  return blocks
     .filter((block): block is { type: string; text: string } => isBlock(block) && block.type === 'text' && typeof block.text === 'string')
-    .map((block) => block.text.trim())
-    .filter((text) => text !== '' && !NOT_A_PROMPT.some((pattern) => pattern.test(text)));
-  return texts.length > 0 ? texts.join('\n') : undefined;
+    .map((block) => block.text);
+}
+
+function goalPromptOf(text: string): string | undefined {
+  const args = GOAL_COMMAND.exec(text)?.[1]?.trim();
+  return args && !GOAL_CLEAR_WORDS.has(args.toLowerCase()) ? `/goal ${args}` : undefined;
+}
+
+/** Claude Code's message to the agent when a Stop hook sends it back (the transcript's `isMeta` user line). */
+function isStopHookFeedback(frame: Frame): boolean {
+  const content = (frame as MessageFrame).message?.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) && isBlock(content[0]) ? content[0].text : undefined;
+  return frame.type === 'user' && typeof text === 'string' && text.startsWith('Stop hook feedback:');
 }
 
 /** The text blocks of an assistant frame with the message id they belong to. */
@@ -77,12 +107,29 @@ export function createTranscriptSummary(): { add(frame: Frame): void; result(): 
   let lastText = '';
   let lastMessageId: string | undefined;
   let framesToLastAssistant = 0;
+  const goal = createGoalTracker();
+  let stopsSentBack = 0;
+  let sentBack = false;
   return {
     add(frame) {
       frames += 1;
-      if (frame.type === 'assistant') framesToLastAssistant = frames;
+      goal.add(frame);
+      if (frame.type === 'assistant') {
+        framesToLastAssistant = frames;
+        goal.assistant();
+      }
       const prompt = userPromptOf(frame);
-      if (prompt !== undefined) userPrompts.push(prompt);
+      if (prompt !== undefined) {
+        userPrompts.push(prompt);
+        goal.prompt();
+        stopsSentBack = 0;
+      }
+      // One stop's hooks may send several messages; its summary line closes the stop.
+      if (isStopHookFeedback(frame)) sentBack = true;
+      if (frame.type === 'system' && frame.subtype === 'stop_hook_summary') {
+        if (sentBack) stopsSentBack += 1;
+        sentBack = false;
+      }
       const assistant = assistantTextOf(frame);
       if (!assistant) return;
       // Blocks of one message arrive as separate lines: join them; a new message replaces.
@@ -90,6 +137,16 @@ export function createTranscriptSummary(): { add(frame: Frame): void; result(): 
       lastText = sameMessage ? `${lastText}\n${assistant.text}` : assistant.text;
       lastMessageId = assistant.messageId;
     },
-    result: () => ({ userPrompts: [...userPrompts], lastAssistantText: lastText, frames, framesToLastAssistant }),
+    result: () => {
+      const current = goal.result();
+      return {
+        userPrompts: [...userPrompts],
+        lastAssistantText: lastText,
+        frames,
+        framesToLastAssistant,
+        stopsSentBack,
+        ...(current ? { goal: current } : {}),
+      };
+    },
   };
 }

@@ -8,8 +8,13 @@ import { SUPERVISED_ENV } from './supervised-env.js';
 /** Claude Code's own cap on consecutive Stop-hook blocks (8 by default) would end the loop early. */
 export const STOP_HOOK_BLOCK_CAP_ENV = 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP';
 
+/** The block cap a supervised agent runs with: above `maxIterations`, never below Claude Code's own 8. */
+export function supervisedBlockCap(maxIterations: number): number {
+  return Math.max(8, maxIterations + 1);
+}
+
 /** `env` and `extra`, marked as supervised by this process, with the block cap above `maxIterations`. */
 export function supervisedAgentEnv(env: NodeJS.ProcessEnv, maxIterations: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const cap = Math.max(8, maxIterations + 1);
+  const cap = supervisedBlockCap(maxIterations);
   return { ...env, ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
 }

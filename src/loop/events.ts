@@ -22,7 +22,7 @@ export type SupervisorEvent =
 
 /** Why the loop let the agent stop. */
 export type StopReason =
-  'completed' | 'limit' | 'no-progress' | 'cost-cap' | 'checker-failed' | 'disabled' | 'background-tasks' | 'recursion' | 'cancelled' | 'interrupted';
+  'completed' | 'limit' | 'no-progress' | 'cost-cap' | 'checker-failed' | 'disabled' | 'background-tasks' | 'goal' | 'recursion' | 'cancelled' | 'interrupted';
 
 export type EventSink = (event: SupervisorEvent) => void;
 

@@ -21,7 +21,7 @@ import { startAgentProxy } from '../pty/agent-proxy.js';
 import type { BytePath } from '../pty/byte-path.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
-import { supervisedAgentEnv } from './agent-env.js';
+import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event } from './events.js';
 import { reviewSummary } from './review-summary.js';
@@ -243,8 +243,10 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       ...session.reviewDeps(),
       signal: AbortSignal.any([hookGone, session.signal]),
       recentFrames: (id, atLeast) => frames.recent(id, atLeast),
+      blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
     });
-    session.emit(event({ kind: 'phase', phase: decision.action === 'allow' ? 'idle' : 'agent' }));
+    // A /goal that sends the agent back keeps it working as a block or a wind-down does.
+    session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });
   };
   return { stops: stopPipe(decide), transcriptOf, unsubscribe: () => graph.unsubscribe() };

@@ -16,7 +16,9 @@ import type { Frame } from '../frames/frame.js';
 import { readTranscript, type TranscriptSummary as Transcript } from '../frames/transcript.js';
 import { readSessionState, updateSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
+import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
 import { event, type EventSink, type StopReason } from './events.js';
+import { goalSendsAgentBack } from './goal-stop.js';
 import type { StopGuard } from './stop-guard.js';
 import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
 import { worthWaiting } from './limit-wait.js';
@@ -61,6 +63,11 @@ export interface ReviewStopDeps {
   signal?: AbortSignal;
   /** Every model call a checker reports (the session sums them for the cost cap and the summary). */
   reportUsage?(usage: Usage): void;
+  /**
+   * The agent's CLAUDE_CODE_STOP_HOOK_BLOCK_CAP when ccc started it (its own env does not hold it);
+   * otherwise read from `env`, Claude Code's default 8 without it.
+   */
+  blockCap?: number;
 }
 
 export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
@@ -75,6 +82,12 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   }
   const transcript = await readContext(stop, deps);
   const prompts = deps.userPrompts ? [...deps.userPrompts] : transcript.userPrompts;
+  if (transcript.atHookStop && (await goalSendsAgentBack(transcript, goalStopOptions(stop, deps)))) {
+    logger.info('the /goal evaluator sends the agent back at this stop; review deferred to the stop it lets through', {
+      session_id: stop.sessionId,
+    });
+    return { action: 'allow', reason: 'goal', message: 'the /goal evaluator sent the agent back; ccc reviews when the goal lets it stop' };
+  }
 
   let limitReached = false;
   let disabled = false;
@@ -145,6 +158,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     cwd: stop.cwd,
     userPrompts: prompts,
     lastAssistantMessage: stop.lastAssistantMessage ?? transcript.lastAssistantText,
+    ...(transcript.goal ? { goal: transcript.goal.condition } : {}),
     iteration,
     maxIterations: max,
     completionMarker: config.supervisor.completion_marker,
@@ -255,8 +269,17 @@ const TRANSCRIPT_RETRIES = 80;
 const TRANSCRIPT_RETRY_MS = 25;
 const FLUSH_WAIT_MS = 400;
 
-async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ userPrompts: string[]; lastAssistantText: string; frames: number }> {
-  if (!stop.transcriptPath || (deps.userPrompts && stop.lastAssistantMessage !== undefined)) return { userPrompts: [], lastAssistantText: '', frames: 0 };
+/** What a stop reads from the transcript; `atHookStop` when read at a hook's stop (other Stop hooks run beside it). */
+interface StopContext extends Pick<Transcript, 'userPrompts' | 'lastAssistantText' | 'frames' | 'goal' | 'stopsSentBack'> {
+  atHookStop: boolean;
+}
+
+const NO_CONTEXT: StopContext = { userPrompts: [], lastAssistantText: '', frames: 0, stopsSentBack: 0, atHookStop: false };
+
+async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<StopContext> {
+  if (!stop.transcriptPath) return NO_CONTEXT;
+  // The caller gives the context (a headless turn that has ended): only the goal comes from the transcript.
+  if (deps.userPrompts && stop.lastAssistantMessage !== undefined) return { ...NO_CONTEXT, goal: await readGoal(stop.transcriptPath) };
   try {
     // Claude Code may not have flushed the turn to the transcript when the hook fires (seen on a
     // loaded machine, and on most stops with a hook that asks within a few ms): a transcript
@@ -273,11 +296,29 @@ async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<{ use
       await sleep(TRANSCRIPT_RETRY_MS);
       t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
     }
-    return { userPrompts: t.userPrompts, lastAssistantText: t.lastAssistantText, frames: t.frames };
+    const { userPrompts, lastAssistantText, frames, goal, stopsSentBack } = t;
+    return { userPrompts, lastAssistantText, frames, stopsSentBack, atHookStop: true, ...(goal ? { goal } : {}) };
   } catch (error) {
     deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
-    return { userPrompts: [], lastAssistantText: '', frames: 0 };
+    return NO_CONTEXT;
   }
+}
+
+async function readGoal(transcriptPath: string): Promise<Transcript['goal']> {
+  try {
+    return (await readTranscript(transcriptPath)).goal;
+  } catch {
+    return undefined; // a turn that wrote no transcript set no goal either
+  }
+}
+
+function goalStopOptions(stop: StopEvent, deps: ReviewStopDeps) {
+  const fromEnv = Number(deps.env[STOP_HOOK_BLOCK_CAP_ENV]);
+  return {
+    reread: () => readTranscript(stop.transcriptPath!, { logger: deps.logger }),
+    blockCap: deps.blockCap ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 8),
+    signal: deps.signal,
+  };
 }
 
 function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, emit: EventSink | undefined, evidence: Evidence[][]) {

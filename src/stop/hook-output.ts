@@ -31,6 +31,8 @@ function visibleAllowMessage(decision: Extract<StopDecision, { action: 'allow' }
     case 'cost-cap':
     case 'checker-failed':
       return `ccc: stopped supervising: ${decision.message}`;
+    case 'goal':
+      return `ccc: ${decision.message}`;
     case 'cancelled':
       return `ccc: review ${decision.iteration ?? ''} cancelled; no verdict applied`.replace('  ', ' ');
     default:

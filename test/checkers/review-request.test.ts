@@ -35,6 +35,13 @@ describe('the review request', () => {
     expect(text).toContain('git status');
   });
 
+  it("carries the session's /goal, to be verified, only when the task has one", () => {
+    const policy = reviewerPolicy({ root: process.cwd(), tests: [], ruleCommands: [], allow: [] });
+    const text = buildReviewMessage('rules', { ...ctx, goal: 'all tests pass' }, policy);
+    expect(text).toContain('## The session goal (set with /goal)\nall tests pass\nThe work is complete only when this condition holds');
+    expect(buildReviewMessage('rules', ctx, policy)).not.toContain('/goal');
+  });
+
   it('asks for the verdict as a JSON object at the end of the answer, never through a tool', () => {
     const text = buildReviewMessage('rules', ctx, reviewerPolicy({ root: process.cwd(), tests: [], ruleCommands: [], allow: [] }));
     expect(text).not.toContain('StructuredOutput');

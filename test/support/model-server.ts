@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type RequestKind = 'agent' | 'review' | 'background';
+export type RequestKind = 'agent' | 'review' | 'goal' | 'background';
 
 export interface RecordedRequest {
   kind: RequestKind;
@@ -30,6 +30,8 @@ export interface MessagesBody {
   messages: Array<{ role: string; content: string | ContentBlock[] }>;
   tools?: Array<{ name: string }>;
   stream?: boolean;
+  /** `format` asks for a JSON answer of a schema (claude's `/goal` evaluator does). */
+  output_config?: { format?: { type: string; schema?: { properties?: Record<string, unknown> } } };
 }
 
 type ContentBlock = { type: string; text?: string; content?: unknown; [key: string]: unknown };
@@ -56,6 +58,11 @@ export type Reply = (
 ) & { usage?: ScriptedUsage };
 
 export type Scenario = (request: RecordedRequest) => Reply;
+
+/** The `/goal` evaluator's answer (a `goal` request): met, not met with the reason the agent gets, or impossible. */
+export function goalAnswer(answer: { ok: boolean; reason: string; impossible?: boolean }): Reply {
+  return { text: JSON.stringify(answer) };
+}
 
 export interface ModelServer {
   url: string;
@@ -115,6 +122,12 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
   };
 }
 
+/**
+ * The system prompt of claude's prompt-based Stop hook evaluator, which `/goal` is built on
+ * (docs/claude-facts.md, "/goal"): it offers no tools and asks for `{"ok", "reason", "impossible"}`.
+ */
+export const GOAL_EVALUATOR_MARK = 'You are evaluating a stop-condition hook in Claude Code';
+
 /** The line ccc's review message carries (src/checkers/review-request.ts). */
 export const REVIEW_MESSAGE_MARK = 'You are reviewing the work above';
 
@@ -124,6 +137,7 @@ export const REVIEW_MESSAGE_MARK = 'You are reviewing the work above';
  */
 function classify(body: MessagesBody): RequestKind {
   const tools = body.tools ?? [];
+  if (systemText(body).includes(GOAL_EVALUATOR_MARK)) return 'goal';
   if (tools.some((t) => t.name === 'StructuredOutput')) return 'review';
   if (tools.length === 0) return 'background';
   if (userTexts(body).some((text) => text.includes(REVIEW_MESSAGE_MARK))) return 'review';
@@ -142,9 +156,12 @@ function blockText(content: string | ContentBlock[]): string {
     .join('\n');
 }
 
+function systemText(body: MessagesBody): string {
+  return typeof body.system === 'string' ? body.system : (body.system ?? []).map((s) => s.text ?? '').join('\n');
+}
+
 function allText(body: MessagesBody): string {
-  const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((s) => s.text ?? '').join('\n');
-  return [system, ...body.messages.map((m) => blockText(m.content))].join('\n');
+  return [systemText(body), ...body.messages.map((m) => blockText(m.content))].join('\n');
 }
 
 function lastUserText(body: MessagesBody): string {

@@ -23,6 +23,12 @@ export interface ReviewerLaunchOptions {
   policy: ReviewerPolicy;
   /** `supervisor.reviewer.model`: another model than the agent's (it cannot read the agent's cache). */
   model?: string;
+  /**
+   * The session has a `/goal`: the fork inherits it (Claude Code restores an active goal on
+   * `--resume`), and its evaluator would send the reviewer back to work toward it. The reviewer's
+   * own Stop hook then ends its turn at its first stop (`continue: false` wins over any block).
+   */
+  sessionHasGoal?: boolean;
 }
 
 export interface ReviewerLaunch {
@@ -42,7 +48,8 @@ export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
   const session = ['--fork-session', '--resume', options.fork, '--no-session-persistence'];
   let inherited = inheritedArgs(options.claudeArgs);
   if (options.model) inherited = [...withoutOption(inherited, '--model'), '--model', options.model];
-  const args = withLaunchSettings(['-p', ...session, '--verbose', '--output-format', 'stream-json', ...inherited], guardSettings(), options.cwd);
+  const settings = guardSettings(options.sessionHasGoal === true);
+  const args = withLaunchSettings(['-p', ...session, '--verbose', '--output-format', 'stream-json', ...inherited], settings, options.cwd);
   return { args, env: { ...options.env, ...leaveNoCaches(options.env), CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) } };
 }
 
@@ -58,9 +65,15 @@ function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   };
 }
 
-export function guardSettings(): Record<string, unknown> {
+/** What the reviewer's Stop hook prints when the session has a goal: the turn ends, whatever other hooks say. */
+export const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
+
+export function guardSettings(endAtFirstStop = false): Record<string, unknown> {
   const command = [process.execPath, GUARD_SCRIPT].map(shellQuote).join(' ');
-  return { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] } };
+  const guard = { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
+  if (!endAtFirstStop) return { hooks: guard };
+  const stop = { type: 'command', command: `echo ${shellQuote(JSON.stringify(REVIEWER_STOP_ANSWER))}`, timeout: 30 };
+  return { hooks: { ...guard, Stop: [{ hooks: [stop] }] } };
 }
 
 /** Options passed on with their value(s); the variadic ones take every value up to the next option. */
