@@ -18,6 +18,7 @@ export function defaultConfig(): CccConfig {
       completion_marker: '[TASK_COMPLETED]',
       checkers: ['claude'],
       no_progress_limit: 3,
+      plugin_max_memory_mb: 512,
       reviewer: { allow: [], require_evidence: false },
     },
     observer: {

@@ -34,6 +34,7 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_LOG_LEVEL', 'supervisor.log_level', envOneOf(['debug', 'info', 'warn', 'error'] as const)),
   override('CCC_SUPERVISOR_PROMPT_PATH', 'supervisor.prompt_path', envString()),
   override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumberAbove(0)),
+  override('CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB', 'supervisor.plugin_max_memory_mb', envInteger(16)),
   override('CCC_CLAUDE', 'claude.command', envString()),
   override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
   // `ccc mcp`, under the names its users already set. An invalid restart limit warns and keeps the default.

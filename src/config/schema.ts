@@ -60,6 +60,8 @@ export const configSchema = z
         no_progress_limit: integer(1),
         /** Stop when the summed `total_cost_usd` of agent and reviewer reaches this; unset = no cap. */
         max_cost_usd: unsettable(numberAbove(0)),
+        /** The heap a checker plugin's worker thread may use (MB); past it the thread ends and that check fails, named. */
+        plugin_max_memory_mb: integer(16),
         /** The forked reviewer (the `claude` checker). */
         reviewer: z
           .object({

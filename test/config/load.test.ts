@@ -34,6 +34,7 @@ describe('layering', () => {
       completion_marker: '[TASK_COMPLETED]',
       checkers: ['claude'],
       no_progress_limit: 3,
+      plugin_max_memory_mb: 512,
       reviewer: { allow: [], require_evidence: false },
     });
     expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32 });
@@ -264,7 +265,7 @@ describe('errors', () => {
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
-        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, reviewer.',
+        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, plugin_max_memory_mb, reviewer.',
     );
   });
 
