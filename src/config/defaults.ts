@@ -27,6 +27,7 @@ export function defaultConfig(): CccConfig {
       allow_input: false,
       scrollback_bytes: 1_048_576,
       max_observers: 32,
+      allowed_hosts: [],
     },
     mcp: {
       enabled: true,

@@ -83,6 +83,8 @@ export const configSchema = z
         allow_input: boolean,
         scrollback_bytes: integer(0),
         max_observers: integer(1),
+        /** Names besides observer.host a request's Host may give (`name` or `name:port`): an SSH tunnel, a proxy. */
+        allowed_hosts: z.array(nonEmptyString).describe('a list of host names, each `name` or `name:port`'),
       })
       .strict(),
     mcp: z

@@ -37,7 +37,7 @@ describe('layering', () => {
       plugin_max_memory_mb: 512,
       reviewer: { allow: [], require_evidence: false },
     });
-    expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32 });
+    expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32, allowed_hosts: [] });
     expect(r.config.claude).toEqual({ command: 'claude', args: [] });
     expect(r.configDir).toBe(t.claudeDir);
     expect(r.files).toEqual({});
