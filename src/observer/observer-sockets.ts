@@ -63,7 +63,6 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
       if (connection) hub.leave(connection);
     });
     if (!connection) return;
-    logger.info('observer: joined', { observers: hub.observerCount });
     ws.on('message', (data, isBinary) => onMessage(connection, toBuffer(data), isBinary));
   }
 

@@ -184,6 +184,26 @@ describe('observer server', () => {
     ]);
   });
 
+  it('observers connecting and dropping by the hundred cost a few log lines, not one each', async () => {
+    const lines: string[] = [];
+    const record = (message: string) => lines.push(message);
+    server = await startTestObserver({ logger: { debug() {}, info: record, warn: record, error: record } });
+    server.publishPty(Buffer.from('some screen\r\n'));
+    for (let round = 0; round < 10; round++) {
+      const observers = await Promise.all(Array.from({ length: 10 }, () => connectObserver(server!.url)));
+      for (const observer of observers) await observer.waitFor((m) => m.type === 'hello', 'hello');
+      // Half leave before their snapshot, half after it.
+      for (const [i, observer] of observers.entries()) {
+        if (i % 2 === 1) await observer.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
+        observer.ws.terminate();
+      }
+      await Promise.all(observers.map((o) => o.closed));
+    }
+    await server.close();
+    // The last leaves may still be on their way to the server when it closes.
+    expect(lines).toEqual(['observer: joined', expect.stringMatching(/^observer: 99 joined, (9\d|100) left since the last line$/)]);
+  });
+
   it('says how to fix a port that is taken', async () => {
     server = await startTestObserver();
     const port = Number(new URL(server.url).port);
