@@ -13,7 +13,7 @@ const AGENT = path.join(FIXTURES, 'echo-agent.sh');
 const KEYSTROKE_TIMEOUT_MS = 5000;
 
 /** Round trip of one byte, in microseconds, from just before the write to the echo's arrival. */
-function roundTrip(driver, byte) {
+export function roundTrip(driver, byte) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no echo of byte ${byte} within ${KEYSTROKE_TIMEOUT_MS} ms`)), KEYSTROKE_TIMEOUT_MS);
     const t0 = process.hrtime.bigint();

@@ -8,7 +8,8 @@
  *   BENCH_STARTUP_RUNS=15  BENCH_PROMPT_RUNS=6
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
- *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,frames,review   (a subset; BENCH_ONLY=startup: the start-up section alone)
+ *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000
+ *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
  */
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { benchFrames } from './frames.mjs';
 import { benchHook } from './hook.mjs';
 import { benchObserversMemory } from './observers.mjs';
+import { benchObserverChurn } from './observer-churn.mjs';
 import { benchKeystrokes } from './keystroke.mjs';
 import { benchReview } from './review.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
@@ -48,11 +50,13 @@ const config = {
   observersMiB: num('BENCH_OBSERVERS_MB', 200, 10),
   observers: 50,
   observerReps: num('BENCH_OBSERVER_REPS', 3, 1),
+  churnObservers: num('BENCH_CHURN_OBSERVERS', 200, 200),
+  churnKeystrokes: num('BENCH_CHURN_KEYSTROKES', 2000, 400),
   startupRuns: num('BENCH_STARTUP_RUNS', 15, 5),
   promptRuns: num('BENCH_PROMPT_RUNS', 6, 2),
   reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,frames,review').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,churn,frames,review').split(',').map((s) => s.trim()));
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
 const MiB = 1024 * 1024;
 
@@ -147,6 +151,14 @@ try {
       } catch (error) {
         results.observers = { unavailable: error.message };
       }
+    }
+  }
+  if (only.has('churn')) {
+    log(`keystrokes with ${config.churnObservers} observers connecting and dropping…`);
+    try {
+      results.churn = await benchObserverChurn({ count: config.churnObservers, keystrokes: config.churnKeystrokes, log });
+    } catch (error) {
+      results.churn = { unavailable: error.message };
     }
   }
   if (only.has('review')) {

@@ -160,6 +160,27 @@ export function tablesOf(r) {
         : [],
     });
   }
+  if (r.churn) {
+    const c = r.churn;
+    if ('unavailable' in c) tables.push({ title: 'Observers connecting and dropping', ...table(['run'], []), notes: [`not measured: ${c.unavailable}`] });
+    else {
+      const ms = (us) => f(us / 1000, 2);
+      tables.push({
+        title: `Keystrokes while ${c.observers} observers connect and drop (ccc --supervisor --observe, about 1 MiB/s of output)`,
+        ...table(
+          ['observers', 'n', 'p50 ms', 'p99 ms', 'max ms'],
+          [
+            ['0', String(c.quietUs.n), ms(c.quietUs.p50), ms(c.quietUs.p99), ms(c.quietUs.max)],
+            [`${c.observers} churning`, String(c.churningUs.n), ms(c.churningUs.p50), ms(c.churningUs.p99), ms(c.churningUs.max)],
+          ],
+        ),
+        notes: [
+          `ccc + relay RSS: ${f(c.rssBeforeMiB)} MiB before, at most ${f(c.rssMaxDuringMiB)} MiB during ${c.churnS} s of churn, ${f(c.rssAfterMiB)} MiB 3 s after (${(c.rssAfterEachMiB ?? []).join(' + ')}).`,
+          `session log grew ${f(c.logBytesPer100s / 1024, 1)} KiB per 100 s of churn; connections: ${c.tally.connects}, of them ${c.tally.refused} refused (max_observers), ${c.tally.snapshots} got their snapshot; echoes past 5 s: ${c.keystrokeTimeouts}.`,
+        ],
+      });
+    }
+  }
   if (r.memory) {
     const m = r.memory;
     const o = r.observers ?? { unavailable: 'not measured' };

@@ -4,8 +4,9 @@
  * naming it), block it (a loop that never yields runs on another thread; past its timeout the
  * thread is stopped within ABORT_GRACE_MS and a late verdict is ignored), or write over the
  * terminal or `--json` (its stdout and stderr go to the session log). A thread that ended starts
- * again at the next check, with `onSessionStart` replayed. The built-in checkers stay in ccc's
- * thread.
+ * again at the next check, with `onSessionStart` replayed. Its heap is bounded (`maxMemoryMb`): a
+ * plugin that allocates without end ends its own thread, a checker failure naming the limit, while
+ * ccc's memory stays what it was. The built-in checkers stay in ccc's thread.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,8 @@ export interface IsolatedPluginOptions {
   moduleCacheDir?: () => string;
   /** Bounds the load and the session hooks as it bounds a check (seconds). */
   timeoutSeconds: number;
+  /** The heap its thread may use (MB), `supervisor.plugin_max_memory_mb`; DEFAULT_PLUGIN_MEMORY_MB when not given. */
+  maxMemoryMb?: number;
   /** Only to learn the checker's name (see PluginWorkerData.probe). */
   probe?: boolean;
 }
@@ -31,6 +34,9 @@ export interface IsolatedPluginOptions {
 const OUTPUT_LINES_LOGGED = 500;
 /** Loading a TypeScript plugin transpiles it on a cold cache: never bounded tighter than this. */
 const MIN_LOAD_SECONDS = 30;
+
+/** `supervisor.plugin_max_memory_mb`'s default, for callers without a config (benchmarks, tests). */
+export const DEFAULT_PLUGIN_MEMORY_MB = 512;
 
 /** Starts the plugin's thread and waits until it loaded; a plugin that cannot load is PLUGIN_INVALID naming it. */
 export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promise<Checker & { dispose(): Promise<void> }> {
@@ -231,7 +237,7 @@ class PluginHost {
       ...(this.options.moduleCacheDir ? { moduleCacheDir: this.options.moduleCacheDir() } : {}),
       ...(this.options.probe ? { probe: true } : {}),
     };
-    const worker = new Worker(workerFile(), { workerData: data, stdout: true, stderr: true });
+    const worker = new Worker(workerFile(), { workerData: data, stdout: true, stderr: true, resourceLimits: memoryLimits(this.memoryMb()) });
     const thread: Thread = { worker, calls: new Map(), ready: undefined as unknown as Promise<Ready | Named> };
     this.thread = thread;
     let crash: Error | undefined;
@@ -255,7 +261,7 @@ class PluginHost {
       worker.on('error', (error) => (crash = error));
       worker.on('exit', (code) => {
         clearTimeout(timer);
-        thread.ended = thread.stopping ?? (crash ? `crashed: ${crash.message}` : `called process.exit(${code})`);
+        thread.ended = thread.stopping ?? (crash ? this.crashText(crash) : `called process.exit(${code})`);
         reject(invalid(this.options.specifier, `ended while loading (it ${thread.ended})`));
         for (const [, call] of thread.calls) call.reject(this.endedError(thread.ended, code));
         thread.calls.clear();
@@ -313,6 +319,16 @@ class PluginHost {
     });
   }
 
+  private memoryMb(): number {
+    return this.options.maxMemoryMb ?? DEFAULT_PLUGIN_MEMORY_MB;
+  }
+
+  /** How a thread that threw its way out ended; running out of its heap names the limit and the key that raises it. */
+  private crashText(crash: Error): string {
+    if ((crash as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') return `crashed: ${crash.message}`;
+    return `ran out of memory (limit ${this.memoryMb()} MB; raise supervisor.plugin_max_memory_mb or CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB)`;
+  }
+
   private endedError(why: string, code?: number): CccError {
     return new CccError('CHECKER_FAILED', `checker "${this.name}" failed: its plugin ${this.options.specifier} ${why}`, {
       data: { checker: this.name, plugin: this.options.specifier, ...(code === undefined ? {} : { exit_code: code }) },
@@ -324,6 +340,14 @@ class PluginHost {
 function workerFile(): string {
   const built = fileURLToPath(new URL('./plugin-worker.js', import.meta.url));
   return fs.existsSync(built) ? built : fileURLToPath(new URL('../../dist/checkers/plugin-worker.js', import.meta.url));
+}
+
+/**
+ * The thread's heap: the old generation gets the configured size, the young one a slice of it
+ * (V8's semi-spaces; 1/16 keeps a 512 MB limit at V8's usual 32 MB young generation).
+ */
+function memoryLimits(mb: number): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
+  return { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: Math.max(1, Math.min(32, Math.floor(mb / 16))) };
 }
 
 function invalid(specifier: string, problem: string): CccError {

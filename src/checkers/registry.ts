@@ -50,12 +50,25 @@ export interface PluginLoading {
 /** Plugins run in a worker thread each (isolated-plugin.ts), loaded there: their code never runs in ccc's thread. */
 export const loadIsolatedPlugin: PluginLoader = async (specifier, options, context) => {
   const { startIsolatedPlugin } = await import('./isolated-plugin.js');
-  return startIsolatedPlugin({ specifier, options, cwd: context.cwd, moduleCacheDir: context.moduleCacheDir, timeoutSeconds: timeoutOf(options, context) });
+  return startIsolatedPlugin({
+    specifier,
+    options,
+    cwd: context.cwd,
+    moduleCacheDir: context.moduleCacheDir,
+    timeoutSeconds: timeoutOf(options, context),
+    maxMemoryMb: context.config.supervisor.plugin_max_memory_mb,
+  });
 };
 
 const probeIsolatedPlugin: PluginProber = async (specifier, context) => {
   const { probeIsolatedPlugin: probe } = await import('./isolated-plugin.js');
-  return probe({ specifier, cwd: context.cwd, moduleCacheDir: context.moduleCacheDir, timeoutSeconds: context.config.supervisor.timeout_seconds });
+  return probe({
+    specifier,
+    cwd: context.cwd,
+    moduleCacheDir: context.moduleCacheDir,
+    timeoutSeconds: context.config.supervisor.timeout_seconds,
+    maxMemoryMb: context.config.supervisor.plugin_max_memory_mb,
+  });
 };
 
 export const isolatedPlugins: PluginLoading = { load: loadIsolatedPlugin, probe: probeIsolatedPlugin };

@@ -21,6 +21,7 @@ export function defaultConfig(): CccConfig {
       wind_down: true,
       limit_wait_minutes: 300,
       limit_retry_seconds: 60,
+      plugin_max_memory_mb: 512,
       reviewer: { allow: [], require_evidence: false },
     },
     observer: {
@@ -29,6 +30,7 @@ export function defaultConfig(): CccConfig {
       allow_input: false,
       scrollback_bytes: 1_048_576,
       max_observers: 32,
+      allowed_hosts: [],
     },
     mcp: {
       enabled: true,

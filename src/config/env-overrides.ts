@@ -37,6 +37,7 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_WIND_DOWN', 'supervisor.wind_down', envBoolean()),
   override('CCC_SUPERVISOR_LIMIT_WAIT_MINUTES', 'supervisor.limit_wait_minutes', envInteger(0)),
   override('CCC_SUPERVISOR_LIMIT_RETRY_SECONDS', 'supervisor.limit_retry_seconds', envNumberAbove(0)),
+  override('CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB', 'supervisor.plugin_max_memory_mb', envInteger(16)),
   override('CCC_CLAUDE', 'claude.command', envString()),
   override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
   // `ccc mcp`, under the names its users already set. An invalid restart limit warns and keeps the default.

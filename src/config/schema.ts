@@ -66,6 +66,8 @@ export const configSchema = z
         limit_wait_minutes: integer(0),
         /** The first wait on a limit; each next one is twice as long (at most 15 minutes). */
         limit_retry_seconds: numberAbove(0),
+        /** The heap a checker plugin's worker thread may use (MB); past it the thread ends and that check fails, named. */
+        plugin_max_memory_mb: integer(16),
         /** The forked reviewer (the `claude` checker). */
         reviewer: z
           .object({
@@ -87,6 +89,8 @@ export const configSchema = z
         allow_input: boolean,
         scrollback_bytes: integer(0),
         max_observers: integer(1),
+        /** Names besides observer.host a request's Host may give (`name` or `name:port`): an SSH tunnel, a proxy. */
+        allowed_hosts: z.array(nonEmptyString).describe('a list of host names, each `name` or `name:port`'),
       })
       .strict(),
     mcp: z

@@ -19,6 +19,7 @@ import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launc
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
 import { startAgentProxy } from '../pty/agent-proxy.js';
 import type { BytePath } from '../pty/byte-path.js';
+import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
@@ -218,6 +219,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
 
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
   graph.add(session.events$.subscribe((e) => title.onEvent(e)));
+  // Typing hands the title back to claude; the terminal's replies to claude's queries are not typing.
+  graph.add(proxy.stdin$.subscribe((chunk) => new TerminalReplyFilter().filter(chunk).length > 0 && title.onInput()));
   // A failed write's warning waits while the TUI owns the terminal (the title and observers show it
   // as an event); the teardown runs once the terminal is the user's again.
   const releaseWarnings = holdWriteWarnings((line) => session.emit(event({ kind: 'error', message: line })));

@@ -20,6 +20,7 @@ export async function observeSession(
     allowInput: o.allow_input,
     scrollbackBytes: o.scrollback_bytes,
     maxObservers: o.max_observers,
+    allowedHosts: o.allowed_hosts,
     hello: {
       session_id: session.sessionId,
       cwd: session.cwd,

@@ -2,16 +2,31 @@
  * Shows that a review is running without touching the agent's screen: the terminal title (an OSC
  * sequence, injected only at safe points between the agent's sequences) names the checker, the
  * iteration and the elapsed time, and ends with the verdict, what it rests on (`verified by: npm
- * test`, or `unverified`) and what the review cost. Claude Code sets its own title again
- * on its next update.
+ * test`, or `unverified`) and what the review cost. Claude Code retitles the terminal as it works
+ * and when its turn ends (`✳ Claude Code`), which would wipe the verdict at once: while the verdict
+ * is fresh (VERDICT_FRESH_MS, or until the user types or the next review starts) it is written
+ * again every REASSERT_MS, so the last title the terminal got is ccc's.
  */
 import { evidenceText } from '../checkers/evidence.js';
 import { dollars } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
 
-export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e: SupervisorEvent): void; stop(): void } {
+/** How long a verdict keeps the title against claude's retitling. */
+export const VERDICT_FRESH_MS = 30_000;
+/** How soon after claude's own title the verdict is back. */
+const REASSERT_MS = 1000;
+
+export interface ReviewTitle {
+  onEvent(e: SupervisorEvent): void;
+  /** The user typed: claude's turn and its title are theirs again. */
+  onInput(): void;
+  stop(): void;
+}
+
+export function reviewTitleUpdater(inject: (bytes: string) => void, options: { freshMs?: number } = {}): ReviewTitle {
   let timer: NodeJS.Timeout | undefined;
+  let reassert: NodeJS.Timeout | undefined;
   let started = 0;
   let label = '';
   const title = (text: string) => inject(`\x1b]0;${inertLine(text)}\x07`);
@@ -20,10 +35,23 @@ export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e
     if (timer) clearInterval(timer);
     timer = undefined;
   };
+  const stopReasserting = () => {
+    if (reassert) clearInterval(reassert);
+    reassert = undefined;
+  };
+  /** The verdict's title now, and again each REASSERT_MS while it is fresh. */
+  const hold = (text: string) => {
+    stopReasserting();
+    title(text);
+    const until = Date.now() + (options.freshMs ?? VERDICT_FRESH_MS);
+    reassert = setInterval(() => (Date.now() >= until ? stopReasserting() : title(text)), REASSERT_MS);
+    reassert.unref();
+  };
   return {
     onEvent(e) {
       if (e.kind === 'iteration') label = `${e.n}/${e.max}`;
       else if (e.kind === 'checker' && e.state === 'start') {
+        stopReasserting();
         label = `${label.split(' ')[0]} (${e.checker})`;
         if (!timer) {
           started = Date.now();
@@ -34,18 +62,22 @@ export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e
       } else if (e.kind === 'verdict') {
         stopTimer();
         const details = [evidenceText(e.evidence, e.completed), e.usage ? dollars(e.usage.cost_usd) : ''].filter(Boolean).join(', ');
-        title(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);
+        hold(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);
       } else if (e.kind === 'waiting') {
         stopTimer();
-        title(`ccc: waiting on the model's limit until ${new Date(e.until).toTimeString().slice(0, 5)}`);
+        hold(`ccc: waiting on the model's limit until ${new Date(e.until).toTimeString().slice(0, 5)}`);
       } else if (e.kind === 'wind-down') {
         stopTimer();
-        title(`ccc: winding down: ${e.message.slice(0, 70)}`);
+        hold(`ccc: winding down: ${e.message.slice(0, 70)}`);
       } else if (e.kind === 'error' || e.kind === 'stopped') {
         stopTimer();
-        title(`ccc: ${e.message.slice(0, 80)}`);
+        hold(`ccc: ${e.message.slice(0, 80)}`);
       }
     },
-    stop: stopTimer,
+    onInput: stopReasserting,
+    stop() {
+      stopTimer();
+      stopReasserting();
+    },
   };
 }

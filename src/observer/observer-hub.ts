@@ -15,6 +15,7 @@ import type { ScreenMirror } from './screen-mirror.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { framePool } from './frame-pool.js';
 import { ReusedBuffer } from '../pty/reused-buffer.js';
+import { trafficLog } from './traffic-log.js';
 
 /** Older events fall off the replay list a joiner gets; live observers have seen them all. */
 const MAX_EVENT_HISTORY = 1000;
@@ -79,6 +80,7 @@ export interface ObserverHub {
 
 export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   const connections = new Set<ObserverConnection>();
+  const traffic = trafficLog(options.logger);
   const history: Buffer[] = [];
   let hello: ObserverHello = { ...options.hello };
   const pendingOutput = new ReusedBuffer(64 * 1024, 4 * 1024 * 1024);
@@ -129,7 +131,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
 
   const drop = (connection: ObserverConnection, reason: string) => {
     connections.delete(connection);
-    options.logger.warn('observer: dropped', { reason, observers: connections.size });
+    traffic.dropped(reason, connections.size);
     updateWatch();
   };
 
@@ -200,14 +202,17 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       flush();
       const connection = new ObserverConnection(socket, position, queueLimit, drop);
       connections.add(connection);
+      traffic.joined(connections.size);
       updateWatch();
       connection.sendNow(helloMessage());
       const events = history.slice();
       // Once the source's tail arrived the stream has moved on (`replaceTail`): the snapshot starts there.
       void sourceKnown
         .then(() => watching)
-        .then(() => options.mirror.snapshot(position, options.snapshotBytes))
+        // One that left meanwhile (observers connecting and dropping) costs no snapshot and no line.
+        .then(() => (connection.isOpen ? options.mirror.snapshot(position, options.snapshotBytes) : undefined))
         .then((snapshot) => {
+          if (!connection.isOpen) return;
           if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
           connection.start(snapshot, events);
         });
@@ -215,7 +220,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
     },
     leave(connection) {
       connection.markClosed();
-      connections.delete(connection);
+      if (connections.delete(connection)) traffic.left(connections.size);
       updateWatch();
     },
     get observerCount() {
@@ -225,6 +230,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       if (ended) return;
       flush();
       ended = true;
+      traffic.flush(connections.size);
       const bye = encodeMessage({ type: 'bye' });
       for (const connection of connections) {
         connection.sendNow(bye);

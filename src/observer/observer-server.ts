@@ -4,7 +4,7 @@
  * close() at the end. Nothing here ever makes the session wait; see observer-hub.ts for how.
  */
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CccError } from '../errors.js';
 import { createObserverHub, type OutputSource } from './observer-hub.js';
 import { acceptObserverSockets } from './observer-sockets.js';
@@ -12,6 +12,8 @@ import { servePage } from './observer-page.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
 import { startScreenMirror } from './screen-mirror.js';
 import { newToken } from './token.js';
+import { refusalLog } from './refusal-log.js';
+import { requestOriginCheck, type OriginCheck } from './request-origin.js';
 import { silentLogger } from './observer-logger.js';
 import type { ObserverLogger } from './observer-logger.js';
 
@@ -56,6 +58,8 @@ export interface ObserverOptions {
   /** Size bound of the screen snapshot a joiner gets (screen plus as much scrollback as fits). */
   scrollbackBytes: number;
   maxObservers: number;
+  /** `observer.allowed_hosts`: names besides the listening address a request's Host may give. */
+  allowedHosts?: readonly string[];
   /** Per-observer bound on queued bytes; past it the observer is dropped. */
   maxQueueBytes?: number;
   hello: ObserverHello;
@@ -95,7 +99,20 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     logger,
     ...(options.awaitOutputSource ? { awaitOutputSource: true } : {}),
   });
+  // Known once the server listens (its port); no request arrives before.
+  let originCheck: (request: IncomingMessage) => OriginCheck = () => ({ ok: false, refused: 'host', value: '' });
+  const refusals = {
+    host: refusalLog(logger, { reason: 'naming another host (observer.host, observer.allowed_hosts)' }),
+    origin: refusalLog(logger, { reason: "from another origin than the observer's page" }),
+  };
+  /** A request for this observer, from its own page or no page at all; anything else is logged, rate-limited. */
+  const admits = (request: IncomingMessage): boolean => {
+    const check = originCheck(request);
+    if (!check.ok) refusals[check.refused].refused(request.socket.remoteAddress, check.value);
+    return check.ok;
+  };
   const http = createServer((request, response) => {
+    if (!admits(request)) return refuseRequest(response);
     servePage(request, response, token).catch((error: unknown) => {
       logger.warn('observer: page request failed', { error: error instanceof Error ? error.message : String(error) });
       response.destroy();
@@ -105,6 +122,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     http,
     token,
     hub,
+    admits,
     allowInput: options.allowInput,
     onInput: (data) => {
       for (const listener of inputListeners) listener(data);
@@ -119,6 +137,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     await mirror.close();
     throw error;
   }
+  originCheck = requestOriginCheck({ host: options.host, port, allowedHosts: options.allowedHosts });
   const url = `http://${urlHost(options.host)}:${port}/?token=${encodeURIComponent(token)}`;
   let closing: Promise<void> | undefined;
 
@@ -153,7 +172,14 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
       http.closeAllConnections();
     });
     await mirror.close();
+    refusals.host.flush();
+    refusals.origin.flush();
   }
+}
+
+function refuseRequest(response: ServerResponse): void {
+  response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+  response.end('Forbidden: open the URL ccc printed (its host and port); another host name or page cannot reach this observer.\n');
 }
 
 function listen(http: Server, host: string, port: number): Promise<number> {

@@ -1,5 +1,6 @@
 /**
- * The WebSocket side of the observer server: checks the token on upgrade (HTTP 401 without it),
+ * The WebSocket side of the observer server: checks Host and Origin (HTTP 403) and the token
+ * (HTTP 401 without it) on upgrade,
  * hands each accepted socket to the hub, and reads what observers send. A malformed message
  * closes that observer (1008, with the reason) and nothing else; input is passed on only when
  * allowed.
@@ -23,6 +24,8 @@ export interface ObserverSocketsOptions {
   http: Server;
   token: string;
   hub: ObserverHub;
+  /** The request's Host and Origin are this observer's (request-origin.ts); a refusal is already logged. */
+  admits: (request: IncomingMessage) => boolean;
   allowInput: boolean;
   onInput: (data: Buffer) => void;
   logger: ObserverLogger;
@@ -42,6 +45,7 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
   options.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = requestUrl(request).pathname;
+    if (!options.admits(request)) return refuseUpgrade(socket, 403, 'Forbidden');
     if (path !== '/' && path !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
     if (!tokenMatches(options.token, tokenFromRequest(request))) {
       refusals.refused(request.socket.remoteAddress);
@@ -59,7 +63,6 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
       if (connection) hub.leave(connection);
     });
     if (!connection) return;
-    logger.info('observer: joined', { observers: hub.observerCount });
     ws.on('message', (data, isBinary) => onMessage(connection, toBuffer(data), isBinary));
   }
 

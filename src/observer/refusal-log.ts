@@ -1,34 +1,45 @@
 /**
- * Connections refused for a wrong token, logged without letting whoever sends them fill the disk:
- * the first refusal is a line at once, then at most one line per interval, each saying how many
- * were refused since the last line; the count still untold is logged when the server closes.
+ * Refused connections (a wrong token, a foreign `Host` or `Origin`), logged without letting
+ * whoever sends them fill the disk: the first refusal is a line at once, then at most one line per
+ * interval, each saying how many were refused since the last line; the count still untold is
+ * logged when the server closes. One log per reason, each with its own count.
  */
+import { clip } from '../value-text.js';
 import type { ObserverLogger } from './observer-logger.js';
 
 export const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 export interface RefusalLog {
-  refused(remote: string | undefined): void;
+  /** `value`: what was refused (the Host or Origin sent), clipped; the sender chose it. */
+  refused(remote: string | undefined, value?: string): void;
   /** Logs the refusals not yet told (at close). */
   flush(): void;
 }
 
-export function refusalLog(logger: ObserverLogger, options: { intervalMs?: number; now?: () => number } = {}): RefusalLog {
+export interface RefusalLogOptions {
+  intervalMs?: number;
+  now?: () => number;
+  /** Completes "refused a connection …"; the token's by default. */
+  reason?: string;
+}
+
+export function refusalLog(logger: ObserverLogger, options: RefusalLogOptions = {}): RefusalLog {
   const intervalMs = options.intervalMs ?? REFUSAL_LOG_INTERVAL_MS;
   const now = options.now ?? Date.now;
+  const reason = options.reason ?? 'without the right token';
   let lastLine = -Infinity;
   let untold = 0;
-  const message = 'observer: refused a connection without the right token';
   return {
-    refused(remote) {
+    refused(remote, value) {
       const at = now();
       if (at - lastLine < intervalMs) return void untold++;
-      logger.warn(message, { remote, ...(untold > 0 ? { more_refused_since_last_line: untold } : {}) });
+      const sent = value === undefined ? {} : { sent: clip(value, 200) };
+      logger.warn(`observer: refused a connection ${reason}`, { remote, ...sent, ...(untold > 0 ? { more_refused_since_last_line: untold } : {}) });
       lastLine = at;
       untold = 0;
     },
     flush() {
-      if (untold > 0) logger.warn(`observer: refused ${untold} more connections without the right token`, { since_last_line_ms: now() - lastLine });
+      if (untold > 0) logger.warn(`observer: refused ${untold} more connections ${reason}`, { since_last_line_ms: now() - lastLine });
       untold = 0;
     },
   };

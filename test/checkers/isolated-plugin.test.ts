@@ -21,14 +21,34 @@ afterEach(async () => {
   fs.rmSync(project, { recursive: true, force: true });
 });
 
-async function plugin(source: string, options: Record<string, unknown> = {}, file = 'plugin.mjs') {
+async function plugin(source: string, options: Record<string, unknown> = {}, file = 'plugin.mjs', maxMemoryMb?: number) {
   fs.writeFileSync(path.join(project, file), source);
-  const checker = await startIsolatedPlugin({ specifier: `./${file}`, cwd: project, options, timeoutSeconds: 5 });
+  const checker = await startIsolatedPlugin({ specifier: `./${file}`, cwd: project, options, timeoutSeconds: 5, maxMemoryMb });
   started.push(checker);
   return checker;
 }
 
 const never = new AbortController().signal;
+
+const rssMb = () => process.memoryUsage().rss / 1048576;
+
+/**
+ * Keeps every object it makes at its first check, writing the process's RSS (MB, from
+ * /proc/self/status: the whole process, every thread) after each batch; past 1.5 GB it gives up
+ * and answers, so that a missing heap limit fails the test instead of exhausting the machine.
+ */
+const HOG = (peak: string) => `import fs from 'node:fs';
+const rss = () => Number(/VmRSS:\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+export default { name: 'hog', check(ctx) {
+  if (ctx.iteration > 1) return { completed: true, feedback: 'fresh thread' };
+  const kept = [];
+  for (;;) {
+    for (let i = 0; i < 20000; i++) kept.push({ i, text: 'x' + i, list: [i, i + 1, i + 2] });
+    const now = rss();
+    fs.writeFileSync(${JSON.stringify(peak)}, String(now));
+    if (now > 1536) return { completed: false, feedback: 'UNBOUNDED' };
+  }
+} };`;
 
 describe('a plugin in its own thread', () => {
   it('sees the same ctx and hooks: options, frames, env, the logger, usage and cost reports, session info', async () => {
@@ -103,6 +123,20 @@ describe('a plugin in its own thread', () => {
       message: expect.stringContaining('was stopped: it did not stop within 1000 ms of being told to'),
     });
     expect(await checker.check(checkContext(project, { iteration: 2 }), never)).toEqual({ completed: true, feedback: 'checks=1' });
+  });
+
+  it("a plugin that allocates without end runs out of its own heap, named with the limit; this process's RSS stays bounded", async () => {
+    const peak = path.join(project, 'peak-rss');
+    const checker = await plugin(HOG(peak), {}, 'hog.mjs', 64);
+    const before = rssMb();
+    await expect(checker.check(checkContext(project), never)).rejects.toMatchObject({
+      code: 'CHECKER_FAILED',
+      message:
+        'checker "hog" failed: its plugin ./hog.mjs ran out of memory (limit 64 MB; raise supervisor.plugin_max_memory_mb or CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB)',
+    });
+    // The process's RSS as the plugin saw it just before its thread died: its 64 MB heap and V8's overhead, never the machine.
+    expect(Number(fs.readFileSync(peak, 'utf8')) - before).toBeLessThan(400);
+    expect(await checker.check(checkContext(project, { iteration: 2 }), never)).toEqual({ completed: true, feedback: 'fresh thread' });
   });
 
   it('an answer after the abort is ignored, even from a plugin that does not spin', async () => {

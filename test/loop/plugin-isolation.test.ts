@@ -27,6 +27,23 @@ export default {
   },
 };`;
 
+/**
+ * Keeps all it makes, writing ccc's RSS (MB, /proc/self/status: the whole process) after each
+ * batch; past 1.5 GB it gives up and answers, so that a missing heap limit fails the test instead
+ * of exhausting the machine.
+ */
+const HOG = (peak: string) => `import fs from 'node:fs';
+const rss = () => Number(/VmRSS:\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+export default { name: 'hog', check() {
+  const kept = [];
+  for (;;) {
+    for (let i = 0; i < 20000; i++) kept.push({ i, text: 'x' + i, list: [i, i + 1, i + 2] });
+    const now = rss();
+    fs.writeFileSync(${JSON.stringify(peak)}, String(now));
+    if (now > 1536) return { completed: false, feedback: 'UNBOUNDED' };
+  }
+} };`;
+
 const NOISY = `export default {
   name: 'noisy',
   onFrame() { process.stdout.write('NOISE-FRAME\\n'); },
@@ -77,6 +94,21 @@ describe('checker plugins in a thread of their own', () => {
     expect(fs.existsSync(late)).toBe(false); // the spin was cut off: it never reached its end
     const duration = Number(/duration=(\d+)ms checker failed; stop allowed: checker "spinner"/.exec(readLog(world))?.[1]);
     expect(duration).toBeLessThan(60_000); // not the spin's length
+  });
+
+  it("headless: a plugin that allocates without end runs out of its heap (CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB=64), named; ccc's RSS stays bounded", async () => {
+    await setup({});
+    const peak = path.join(world.root, 'peak-rss');
+    fs.writeFileSync(path.join(world.cwd, 'hog.mjs'), HOG(peak));
+    const run = await runCcc(world, ['--supervisor', '--checker', './hog.mjs', '-p', 'do it'], { env: { CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB: '64' } });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(
+      'ccc: error: checker "hog" failed: its plugin ./hog.mjs ran out of memory (limit 64 MB; raise supervisor.plugin_max_memory_mb or CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB)',
+    );
+    expect(run.stderr).not.toContain('UNBOUNDED');
+    // ccc's RSS as the plugin last saw it, just before its thread died: ccc itself, the 64 MB heap and V8's overhead.
+    expect(Number(fs.readFileSync(peak, 'utf8'))).toBeLessThan(512);
+    expect(server.byKind('agent')).toHaveLength(1);
   });
 
   it('headless --json: what a plugin writes to stdout or stderr goes to the log, not into the JSON lines or the terminal', async () => {

@@ -11,10 +11,15 @@ afterEach(async () => {
 });
 
 /** A raw request: the path is sent exactly as written (no client-side `..` normalisation). */
-function get(base: string, path: string, method = 'GET'): Promise<{ status: number; type: string; body: string; headers: Record<string, unknown> }> {
+function get(
+  base: string,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string; body: string; headers: Record<string, unknown> }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, method }, (res) => {
+    const req = request({ hostname, port, path, method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (d: string) => (body += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body, headers: res.headers }));
@@ -35,6 +40,18 @@ describe('observer HTTP', () => {
     expect(page.body).toContain('/assets/xterm.js');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('serves nothing, page or asset, to a request naming another host (DNS rebinding) or sent from another origin', async () => {
+    server = await startTestObserver({ token: 'page-token' });
+    const port = Number(new URL(server.url).port);
+    for (const path of ['/?token=page-token', '/assets/observer.js']) {
+      const rebound = await get(server.url, path, 'GET', { Host: `attacker.example:${port}` });
+      expect(rebound.status).toBe(403);
+      expect(rebound.body).not.toContain('xterm');
+      expect((await get(server.url, path, 'GET', { Origin: 'http://attacker.example' })).status).toBe(403);
+      expect((await get(server.url, path, 'GET', { Host: `localhost:${port}` })).status).toBe(200);
+    }
   });
 
   it('serves xterm.js and its stylesheet from the installed package, and the page script', async () => {

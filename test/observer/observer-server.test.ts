@@ -135,6 +135,75 @@ describe('observer server', () => {
     expect(warnings).toEqual(['observer: refused a connection without the right token', 'observer: refused 199 more connections without the right token']);
   });
 
+  it('accepts only its own Host (the listening address, its loopback names, observer.allowed_hosts) and, when sent, its own page as Origin', async () => {
+    server = await startTestObserver({ token: 'sesame', allowedHosts: ['tunnel.example:9000', 'proxy.example'] });
+    const port = Number(new URL(server.url).port);
+    const url = `ws://127.0.0.1:${port}/?token=sesame`;
+    const status = (headers: Record<string, string>) => upgradeStatus(url, { headers });
+    // DNS rebinding: another name pointed at 127.0.0.1 reaches the socket with its own Host.
+    expect(await status({ Host: `rebound.example:${port}` })).toBe(403);
+    expect(await status({ Host: `127.0.0.1:${port + 1}` })).toBe(403);
+    expect(await status({ Host: 'tunnel.example:9001' })).toBe(403);
+    // A page on another origin, even with the token in hand, and the opaque origin of a sandboxed frame.
+    expect(await status({ Origin: 'http://evil.example' })).toBe(403);
+    expect(await status({ Origin: `http://rebound.example:${port}` })).toBe(403);
+    expect(await status({ Origin: 'null' })).toBe(403);
+    for (const headers of <Array<Record<string, string>>>[
+      {}, // no Origin: ccc observe, curl
+      { Origin: `http://127.0.0.1:${port}` },
+      { Host: `localhost:${port}`, Origin: `http://localhost:${port}` },
+      { Host: `[::1]:${port}` },
+      { Host: 'tunnel.example:9000', Origin: 'http://tunnel.example:9000' },
+      { Host: 'proxy.example', Origin: 'https://proxy.example' },
+    ]) {
+      const observer = await connectObserver(url, { headers });
+      await observer.waitFor((m) => m.type === 'hello', `hello with ${JSON.stringify(headers)}`);
+      observer.ws.close();
+      await observer.closed;
+    }
+  });
+
+  it('foreign Hosts and Origins cost a log line each kind at most once a minute, and the counts at close', async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => warnings.push(message) };
+    server = await startTestObserver({ token: 'sesame', logger });
+    const port = Number(new URL(server.url).port);
+    const url = `ws://127.0.0.1:${port}/?token=sesame`;
+    for (let i = 0; i < 50; i++) {
+      expect(await upgradeStatus(url, { headers: { Host: `rebound-${i}.example:${port}` } })).toBe(403);
+      expect(await upgradeStatus(url, { headers: { Origin: `http://evil-${i}.example` } })).toBe(403);
+    }
+    expect(warnings).toEqual([
+      'observer: refused a connection naming another host (observer.host, observer.allowed_hosts)',
+      "observer: refused a connection from another origin than the observer's page",
+    ]);
+    await server.close();
+    expect(warnings.slice(2).sort()).toEqual([
+      "observer: refused 49 more connections from another origin than the observer's page",
+      'observer: refused 49 more connections naming another host (observer.host, observer.allowed_hosts)',
+    ]);
+  });
+
+  it('observers connecting and dropping by the hundred cost a few log lines, not one each', async () => {
+    const lines: string[] = [];
+    const record = (message: string) => lines.push(message);
+    server = await startTestObserver({ logger: { debug() {}, info: record, warn: record, error: record } });
+    server.publishPty(Buffer.from('some screen\r\n'));
+    for (let round = 0; round < 10; round++) {
+      const observers = await Promise.all(Array.from({ length: 10 }, () => connectObserver(server!.url)));
+      for (const observer of observers) await observer.waitFor((m) => m.type === 'hello', 'hello');
+      // Half leave before their snapshot, half after it.
+      for (const [i, observer] of observers.entries()) {
+        if (i % 2 === 1) await observer.waitFor((m) => m.type === 'pty' && m.snapshot === true, 'the snapshot');
+        observer.ws.terminate();
+      }
+      await Promise.all(observers.map((o) => o.closed));
+    }
+    await server.close();
+    // The last leaves may still be on their way to the server when it closes.
+    expect(lines).toEqual(['observer: joined', expect.stringMatching(/^observer: 99 joined, (9\d|100) left since the last line$/)]);
+  });
+
   it('says how to fix a port that is taken', async () => {
     server = await startTestObserver();
     const port = Number(new URL(server.url).port);
