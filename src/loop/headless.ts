@@ -118,7 +118,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
           backgroundTasks: [],
           raw: {},
         },
-        { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], emit },
+        // The run's first turn is its task, new whatever the session's history holds; every later one answers a block.
+        { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], newTask: turn === 1, emit },
       );
       if (session.interruption) return interrupted(session, emit, session.interruption);
       if (!(decision.action === 'allow' && decision.modelLimited)) break;

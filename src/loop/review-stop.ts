@@ -57,6 +57,11 @@ export interface ReviewStopDeps {
   recentFrames?(sessionId: string, transcriptFrames: number): Promise<readonly Frame[]>;
   /** The user's prompts when ccc knows them (headless); otherwise read from the transcript. */
   userPrompts?: readonly string[];
+  /**
+   * Set when the caller knows whether this stop ends a turn the user started (headless: the run's
+   * first turn is a new task, every later one answers a block). Otherwise the transcript decides.
+   */
+  newTask?: boolean;
   guards?: readonly StopGuard[];
   emit?: EventSink;
   /** Aborting it cancels the review in progress: no verdict is applied and the stop is allowed. */
@@ -80,8 +85,9 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     });
     return { action: 'allow', reason: 'background-tasks', message: 'background tasks are still running' };
   }
-  const transcript = await readContext(stop, deps);
-  const prompts = deps.userPrompts ? [...deps.userPrompts] : transcript.userPrompts;
+  const read = await readContext(stop, deps);
+  const prompts = deps.userPrompts ? [...deps.userPrompts] : read.userPrompts;
+  const transcript = { ...read, promptCount: read.frames > 0 ? read.userPrompts.length : prompts.length };
   if (transcript.atHookStop && (await goalSendsAgentBack(transcript, goalStopOptions(stop, deps)))) {
     logger.info('the /goal evaluator sends the agent back at this stop; review deferred to the stop it lets through', {
       session_id: stop.sessionId,
@@ -106,7 +112,10 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       }
       // A new task (the user typed again) starts the count afresh. A stop while the agent continues
       // because of our own block is never a new task, whatever the transcript shows at that moment.
-      const fresh = !stop.stopHookActive && s.prompt_count !== prompts.length;
+      // `prompt_count` always counts the transcript's prompts when it was read, whoever wrote the
+      // state (headless, interactive or the standalone hook): a session resumed in another mode
+      // compares like with like.
+      const fresh = deps.newTask ?? (!stop.stopHookActive && s.prompt_count !== transcript.promptCount);
       const iteration = fresh ? 0 : s.iteration;
       disabled = s.enabled === false;
       limitReached = !disabled && iteration >= max;
@@ -115,7 +124,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
         ...s,
         iteration: next,
         max_iterations: max,
-        prompt_count: prompts.length,
+        prompt_count: transcript.promptCount,
         ...(transcript.frames > 0 ? { transcript_frames: transcript.frames } : {}),
         ...(limitReached && windDown ? { wind_down: { reason: 'limit', message: limitMessage } } : {}),
       };
@@ -278,38 +287,45 @@ const NO_CONTEXT: StopContext = { userPrompts: [], lastAssistantText: '', frames
 
 async function readContext(stop: StopEvent, deps: ReviewStopDeps): Promise<StopContext> {
   if (!stop.transcriptPath) return NO_CONTEXT;
-  // The caller gives the context (a headless turn that has ended): only the goal comes from the transcript.
-  if (deps.userPrompts && stop.lastAssistantMessage !== undefined) return { ...NO_CONTEXT, goal: await readGoal(stop.transcriptPath) };
   try {
-    // Claude Code may not have flushed the turn to the transcript when the hook fires (seen on a
-    // loaded machine, and on most stops with a hook that asks within a few ms): a transcript
-    // without the user's prompt, or with no assistant line after the lines read at the last
-    // review (every stop follows one; what Claude Code adds after a stop is not one), is read
-    // again, briefly. Counted from a stale one, a new task would not start the count afresh.
-    // Claude Code flushes within a few ms; a stop with no new assistant line at all (the same stop
-    // twice) waits FLUSH_WAIT_MS at most.
-    const seen = (await readSessionState(deps.configDir, stop.sessionId))?.transcript_frames ?? 0;
-    const started = Date.now();
-    const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
-    let t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
-    for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
-      await sleep(TRANSCRIPT_RETRY_MS);
-      t = await readTranscript(stop.transcriptPath, { logger: deps.logger });
-    }
-    const { userPrompts, lastAssistantText, frames, goal, stopsSentBack } = t;
-    return { userPrompts, lastAssistantText, frames, stopsSentBack, atHookStop: true, ...(goal ? { goal } : {}) };
+    // The caller knows the turn is over and written (headless: its `claude -p` has exited): one
+    // read records where the transcript ends, so that a later stop of this session, in whatever
+    // mode, can tell its own turn from the history before it; the goal comes from it too.
+    if (deps.userPrompts && stop.lastAssistantMessage !== undefined)
+      return stopContext(await readTranscript(stop.transcriptPath, { logger: deps.logger }), false);
+    return stopContext(await readFlushedTurn(stop, stop.transcriptPath, deps), true);
   } catch (error) {
     deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
     return NO_CONTEXT;
   }
 }
 
-async function readGoal(transcriptPath: string): Promise<Transcript['goal']> {
-  try {
-    return (await readTranscript(transcriptPath)).goal;
-  } catch {
-    return undefined; // a turn that wrote no transcript set no goal either
+function stopContext(t: Transcript, atHookStop: boolean): StopContext {
+  const { userPrompts, lastAssistantText, frames, goal, stopsSentBack } = t;
+  return { userPrompts, lastAssistantText, frames, stopsSentBack, atHookStop, ...(goal ? { goal } : {}) };
+}
+
+/**
+ * The transcript as it is once it holds this stop's turn. Claude Code may not have flushed the
+ * turn when the hook fires (seen on a loaded machine, and on most stops with a hook that asks
+ * within a few ms). Read too early, the transcript ends with the previous turn: its prompts are
+ * the previous task's, and the new task would be counted as that task's next round. Every stop
+ * follows at least one new assistant line, so the turn is there once an assistant line lies past
+ * the `transcript_frames` recorded at the session's last review. That mark is recorded by every
+ * mode (headless too), so a resumed session's history, earlier reviews included, is never taken
+ * for the new turn. A stop with no new assistant line at all (the same stop twice) waits
+ * FLUSH_WAIT_MS at most.
+ */
+async function readFlushedTurn(stop: StopEvent, file: string, deps: ReviewStopDeps): Promise<Transcript> {
+  const seen = (await readSessionState(deps.configDir, stop.sessionId))?.transcript_frames ?? 0;
+  const started = Date.now();
+  const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
+  let t = await readTranscript(file, { logger: deps.logger });
+  for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
+    await sleep(TRANSCRIPT_RETRY_MS);
+    t = await readTranscript(file, { logger: deps.logger });
   }
+  return t;
 }
 
 function goalStopOptions(stop: StopEvent, deps: ReviewStopDeps) {

@@ -21,11 +21,12 @@ export interface SessionState {
   max_iterations: number;
   /** False when the user turned supervision off for this session. */
   enabled: boolean;
-  /** The user's own prompts seen so far. */
+  /** The user's own prompts in the transcript at the last review (headless: what its run knew when unread). */
   prompt_count: number;
   /**
    * Lines of the transcript read at the last review: every stop follows at least one new line, so
-   * a transcript with no more is one Claude Code has not flushed yet.
+   * a transcript with no more is one Claude Code has not flushed yet. Recorded by every mode, so a
+   * session resumed in another mode never takes its history for the new turn.
    */
   transcript_frames?: number;
   created_at: string;

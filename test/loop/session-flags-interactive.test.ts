@@ -77,61 +77,65 @@ describe('interactive supervised sessions with claude session flags', () => {
     return pty.output().toString('utf8');
   }
 
-  it.each(rows)('$name: the feedback reaches the agent in the session the user is in; the reviewer forks that one', async (row) => {
-    const t = await setup();
-    let earlier: string | undefined;
-    if (row.earlier === 'headless') {
-      const run = await runCcc(t.world, ['--supervisor', '-p', EARLIER]);
-      expect(run.code).toBe(0);
-      earlier = /ccc: session ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
-    } else if (row.earlier === 'interactive') {
-      const pty = await launch(t.world, []);
-      await pty.type(EARLIER);
+  it.each(rows)(
+    '$name: the feedback reaches the agent in the session the user is in; the reviewer forks that one',
+    async (row) => {
+      const t = await setup();
+      let earlier: string | undefined;
+      if (row.earlier === 'headless') {
+        const run = await runCcc(t.world, ['--supervisor', '-p', EARLIER]);
+        expect(run.code).toBe(0);
+        earlier = /ccc: session ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
+      } else if (row.earlier === 'interactive') {
+        const pty = await launch(t.world, []);
+        await pty.type(EARLIER);
+        pty.press('\r');
+        await pty.waitForScreen(/review 1 \(claude\): complete/, 60_000);
+        earlier = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(await exit(pty))?.[1];
+        pty.kill();
+      }
+      const before = t.server.requests.length;
+      queue.push({ completed: false, feedback: FEEDBACK });
+      const pty = await launch(t.world, row.args(earlier));
+      if (row.typed) {
+        await pty.type(row.typed(earlier));
+        pty.press('\r');
+        await pty.waitForScreen(new RegExp(EARLIER.slice(0, 14)), 30_000);
+        await pty.waitForScreen(/❯\s*$/m, 20_000);
+      }
+      await pty.type(TASK);
       pty.press('\r');
-      await pty.waitForScreen(/review 1 \(claude\): complete/, 60_000);
-      earlier = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(await exit(pty))?.[1];
-      pty.kill();
-    }
-    const before = t.server.requests.length;
-    queue.push({ completed: false, feedback: FEEDBACK });
-    const pty = await launch(t.world, row.args(earlier));
-    if (row.typed) {
-      await pty.type(row.typed(earlier));
-      pty.press('\r');
-      await pty.waitForScreen(new RegExp(EARLIER.slice(0, 14)), 30_000);
-      await pty.waitForScreen(/❯\s*$/m, 20_000);
-    }
-    await pty.type(TASK);
-    pty.press('\r');
-    await pty.waitForScreen(/review 2 \(claude\): complete/, 60_000);
+      await pty.waitForScreen(/review 2 \(claude\): complete/, 60_000);
 
-    const requests = t.server.requests.slice(before);
-    const agent = requests.filter((r) => r.kind === 'agent');
-    const reviews = requests.filter((r) => r.kind === 'review');
-    expect(reviews).toHaveLength(2);
-    expect(agent).toHaveLength(2);
-    for (const request of agent) expect(request.text).not.toContain(REVIEW_MESSAGE_MARK);
-    const [first, second] = agent as [RecordedRequest, RecordedRequest];
-    expect(first.lastUserText).toContain(TASK);
-    expect(second.lastUserText).toContain(FEEDBACK);
-    expect(second.text).toContain(TASK);
-    if (row.earlier) {
-      expect(first.text).toContain(EARLIER);
-      expect(second.text).toContain(EARLIER);
-      expect(reviews[0]!.text).toContain(EARLIER);
-    }
-    // Each review forked the session of its stop: the second one holds the feedback.
-    expect(reviews[0]!.text).toContain(TASK);
-    expect(reviews[1]!.text).toContain(FEEDBACK);
+      const requests = t.server.requests.slice(before);
+      const agent = requests.filter((r) => r.kind === 'agent');
+      const reviews = requests.filter((r) => r.kind === 'review');
+      expect(reviews).toHaveLength(2);
+      expect(agent).toHaveLength(2);
+      for (const request of agent) expect(request.text).not.toContain(REVIEW_MESSAGE_MARK);
+      const [first, second] = agent as [RecordedRequest, RecordedRequest];
+      expect(first.lastUserText).toContain(TASK);
+      expect(second.lastUserText).toContain(FEEDBACK);
+      expect(second.text).toContain(TASK);
+      if (row.earlier) {
+        expect(first.text).toContain(EARLIER);
+        expect(second.text).toContain(EARLIER);
+        expect(reviews[0]!.text).toContain(EARLIER);
+      }
+      // Each review forked the session of its stop: the second one holds the feedback.
+      expect(reviews[0]!.text).toContain(TASK);
+      expect(reviews[1]!.text).toContain(FEEDBACK);
 
-    const output = await exit(pty);
-    expect(output).toMatch(/CCC-EXIT=0/);
-    const hint = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(output);
-    expect(hint, 'the last line says how to continue under supervision').not.toBeNull();
-    if (row.endsIn === 'earlier') expect(hint![1]).toBe(earlier);
-    else if (row.endsIn === SESSION_ID) expect(hint![1]).toBe(SESSION_ID);
-    else expect(hint![1]).not.toBe(earlier);
-  });
+      const output = await exit(pty);
+      expect(output).toMatch(/CCC-EXIT=0/);
+      const hint = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(output);
+      expect(hint, 'the last line says how to continue under supervision').not.toBeNull();
+      if (row.endsIn === 'earlier') expect(hint![1]).toBe(earlier);
+      else if (row.endsIn === SESSION_ID) expect(hint![1]).toBe(SESSION_ID);
+      else expect(hint![1]).not.toBe(earlier);
+    },
+    240_000,
+  ); // a hang guard, not a timing limit: a headless run, a TUI and three reviews take over a minute on a loaded 2-core machine
 
   it('/clear inside the TUI: the next review forks the new session, whose history has none of the cleared one', async () => {
     const t = await setup();
