@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { descendants, liveOnes } from '../support/process-tree.js';
+import { descendants, liveOnes, parentOf } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 // Feedback that differs from review to review: the same one three times over an unchanged work
@@ -144,6 +144,26 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   it("kill -9 of ccc: the shell's next stty -a equals the one from before, and nothing ccc started remains", async () => {
     const h = await launch();
     await killCccAndCheck(h, 3); // ccc, the relay, the agent
+  });
+
+  it('kill -9 of ccc with its relay frozen: the process the shell waits for holds it until the relay put the terminal back', async () => {
+    const h = await launch();
+    const relay = findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'));
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
+    const waitedFor = parentOf(pid) === h.pty.pid ? pid : parentOf(pid)!; // what the shell launched
+    process.kill(relay, 'SIGSTOP'); // the relay cannot restore anything until continued
+    try {
+      process.kill(pid, 'SIGKILL');
+      // ccc is gone, and what the shell waits for is still there: the shell cannot have read the terminal.
+      await expect.poll(() => liveOnes([pid, waitedFor]), { timeout: 15_000, interval: 20 }).toEqual([waitedFor]);
+      expect(fs.existsSync(path.join(world.cwd, 'after.txt'))).toBe(false);
+    } finally {
+      process.kill(relay, 'SIGCONT');
+    }
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
   });
 
   it('kill -9 of ccc during a review: the reviewer goes too', async () => {
