@@ -25,7 +25,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     world?.cleanup();
   });
 
-  async function launch(options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean } = {}) {
+  async function launch(options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean; env?: NodeJS.ProcessEnv } = {}) {
     const passAt = options.reviewsToPass ?? 1;
     server = await startModelServer((r) =>
       r.kind === 'review'
@@ -45,7 +45,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     writeSupervisorPrompt(world);
     // stty runs on the same pty before and after ccc: the terminal settings must come back identical.
     const script = `stty -a > before.txt; "${process.execPath}" "${cccBin}" --supervisor ${options.args ?? ''}; echo "CCC-EXIT=$?"; stty -a > after.txt; echo STTY-SAVED; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: { ...world.env, ...options.env } });
     await h.waitForScreen(/❯/, 60_000);
     return h;
   }
@@ -164,6 +164,18 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     await h.waitForOutput(/STTY-SAVED/, 30_000);
     expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
     expect(stty('after.txt')).toBe(stty('before.txt'));
+  });
+
+  it('kill -9 of ccc on the Node proxy: the shell gets 137 and the agent ends with its pty (the terminal is left raw, as documented)', async () => {
+    const h = await launch({ env: { CCC_RELAY: 'off' } });
+    const agent = findAgentPid(world);
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
+    expect(parentOf(pid)).toBe(h.pty.pid); // no front: nothing there could restore the terminal
+    process.kill(pid, 'SIGKILL');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    await expect.poll(() => liveOnes([agent]), { timeout: 10_000, interval: 20 }).toEqual([]);
   });
 
   it('kill -9 of ccc during a review: the reviewer goes too', async () => {
