@@ -52,6 +52,20 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
 
   const stty = (name: string) => fs.readFileSync(path.join(world.cwd, name), 'utf8');
 
+  /** ccc's pid from its session record, once the record is there whole. */
+  async function sessionPid(): Promise<number> {
+    const dir = path.join(world.claudeDir, 'ccc', 'sessions');
+    const read = () => {
+      try {
+        return (JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8')) as { pid: number }).pid;
+      } catch {
+        return 0;
+      }
+    };
+    await expect.poll(read, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    return read();
+  }
+
   it('runs the loop with visible feedback, returns to the prompt, and /exit leaves the terminal as it was', async () => {
     const h = await launch();
     expect(h.output().toString()).toContain('Supervisor mode enabled');
@@ -168,14 +182,14 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
 
   it('kill -9 of ccc on the Node proxy: the shell gets 137 and the agent ends with its pty (the terminal is left raw, as documented)', async () => {
     const h = await launch({ env: { CCC_RELAY: 'off' } });
-    const agent = findAgentPid(world);
-    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
-    const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
+    const pid = await sessionPid();
     expect(parentOf(pid)).toBe(h.pty.pid); // no front: nothing there could restore the terminal
+    const tree = [pid, ...descendants(pid)]; // ccc, the job shell, the agent
+    expect(tree.length).toBeGreaterThanOrEqual(3);
     process.kill(pid, 'SIGKILL');
     await h.waitForOutput(/STTY-SAVED/, 30_000);
     expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
-    await expect.poll(() => liveOnes([agent]), { timeout: 10_000, interval: 20 }).toEqual([]);
+    await expect.poll(() => liveOnes(tree), { timeout: 30_000, interval: 50 }).toEqual([]);
   });
 
   it('kill -9 of ccc during a review: the reviewer goes too', async () => {
