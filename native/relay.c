@@ -2,7 +2,8 @@
  * ccc-relay: the byte path of a supervised interactive session, outside the JavaScript event loop.
  *
  *   ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N]
- *             [--drain-quiet-ms N] [--drain-max-ms N] [--redraw-nudge-ms N] -- command [args...]
+ *             [--drain-quiet-ms N] [--drain-max-ms N] [--redraw-nudge-ms N] [--hold-fd N]
+ *             -- command [args...]
  *
  * Runs `command` in a new pseudo-terminal and copies bytes between it and the user's terminal
  * (fd 0 and fd 1) with one poll loop, the way script(1) does: no Node event loop, no stream
@@ -33,6 +34,12 @@
  * the terminal back at once, before the shell that waited for ccc reads from it: termios and the
  * mode resets now, the agent's output discarded from then on, the user's keys left to the shell.
  * Then it ends the agent's process group (SIGHUP, SIGKILL after KILL_GRACE_MS) and exits.
+ *
+ * --hold-fd N: a socket to the process the user's shell waits for (ccc's front, src/cli/front.ts),
+ * which exits only once every holder of its other end has closed it. The relay closes it as soon
+ * as the terminal is given back, by whatever path: so after a kill -9 of ccc the shell resumes
+ * only after the restore, whatever the load. End of file there means the front is gone and the
+ * shell has the terminal: the relay gives it back and ends the agent, reporting to ccc as usual.
  *
  * Job control. The agent runs as a job of a one-job shell: a forked copy of the relay leads the
  * pty's session and runs the agent in a process group of its own, the pty's foreground. A session
@@ -107,6 +114,7 @@ static struct winsize nudge_real;
 static long long exited_at = 0, drain_from = 0, last_output_at = 0, input_batch_since = 0, ccc_gone_at = 0;
 static struct termios saved_mode, raw_mode;
 static int user_tty = 0, terminal_restored = 0;
+static int hold_fd = -1; /* --hold-fd: closed once the terminal is given back */
 static int stdin_open = 1, master_eof = 0, chan_open = 1, tee_on = 0, alt_active = 0, last_unsafe = 0;
 static unsigned long long tee_lost = 0;
 static unsigned char alt_carry[ALT_LEN];
@@ -539,13 +547,24 @@ static void signal_agent_group(int sig) {
   kill(child, SIGCONT);
 }
 
-/* ccc died: nobody supervises the session any more, and the shell that waited for ccc is about
-   to read from the terminal. Give it back now (TCSANOW: nothing of ours is worth waiting for),
-   then end the session the way a closed terminal ends it. */
-static void on_ccc_gone(void) {
-  chan_open = 0;
+/* The terminal has been given back: the front that holds the user's shell may let it go. */
+static void release_hold(void) {
+  if (hold_fd < 0) return;
+  close(hold_fd);
+  hold_fd = -1;
+}
+
+/* ccc died (or its front did: the shell has the terminal again): nobody supervises the session
+   any more, and the shell is about to read from the terminal. Give it back now (TCSANOW: nothing
+   of ours is worth waiting for), then end the session the way a closed terminal ends it. A front
+   that died leaves ccc alive: it still gets the agent's exit. */
+static void give_up(int ccc_gone) {
+  if (ccc_gone_at) return;
+  if (ccc_gone) {
+    chan_open = 0;
+    queue_clear(&to_ccc);
+  }
   ccc_gone_at = now_ms();
-  queue_clear(&to_ccc);
   queue_clear(&injection);
   stdin_open = 0;
   int cut = to_user.len > 0 || last_unsafe; /* the terminal may be inside a sequence of the agent's */
@@ -554,7 +573,17 @@ static void on_ccc_gone(void) {
   if (cut && isatty(1)) write_or_queue(&to_user, 1, &cancel, 1);
   restore_terminal(TCSANOW);
   flush_blocking(&to_user, 1, 100);
+  release_hold();
   signal_agent_group(SIGHUP);
+}
+
+static void on_ccc_gone(void) {
+  if (ccc_gone_at) {
+    chan_open = 0;
+    queue_clear(&to_ccc);
+    return;
+  }
+  give_up(1);
 }
 
 static void read_control(void) {
@@ -798,17 +827,21 @@ int main(int argc, char **argv) {
       drain_max_ms = atoll(argv[++i]);
     } else if (strcmp(argv[i], "--redraw-nudge-ms") == 0 && i + 1 < argc) {
       redraw_nudge_ms = atoll(argv[++i]);
+    } else if (strcmp(argv[i], "--hold-fd") == 0 && i + 1 < argc) {
+      hold_fd = atoi(argv[++i]);
     } else {
       fprintf(stderr, "ccc-relay: unknown option %s\n", argv[i]);
       return 125;
     }
   }
   if (i >= argc) {
-    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] [--redraw-nudge-ms N] -- command [args...]\n");
+    fprintf(stderr, "usage: ccc-relay [--tee-output] [--tail-bytes N] [--cols N --rows N] [--inject-idle-ms N] [--drain-quiet-ms N] [--drain-max-ms N] [--redraw-nudge-ms N] [--hold-fd N] -- command [args...]\n");
     return 125;
   }
   if (fcntl(CHAN, F_GETFD) < 0) chan_open = 0;
   else set_flags(CHAN, O_NONBLOCK, FD_CLOEXEC);
+  if (hold_fd <= CHAN || fcntl(hold_fd, F_GETFD) < 0) hold_fd = -1;
+  else set_flags(hold_fd, O_NONBLOCK, FD_CLOEXEC);
 
   install_signals();
   own_pgrp = getpgrp();
@@ -837,7 +870,7 @@ int main(int argc, char **argv) {
       if ((master_eof || quiet || now - drain_from >= drain_max_ms) && !to_user.len) break;
       if (now - exited_at >= 5 * drain_max_ms) break; /* the user's terminal takes nothing more */
     }
-    struct pollfd p[5];
+    struct pollfd p[6];
     int timeout = -1;
     p[0] = (struct pollfd){.fd = signal_pipe[0], .events = POLLIN};
     short master_events = (short)((!to_user.len && !master_eof ? POLLIN : 0) | (to_agent.len && !master_eof ? POLLOUT : 0));
@@ -845,12 +878,13 @@ int main(int argc, char **argv) {
     p[2] = (struct pollfd){.fd = stdin_open && to_agent.len < INPUT_LIMIT ? 0 : -1, .events = POLLIN};
     p[3] = (struct pollfd){.fd = to_user.len ? 1 : -1, .events = POLLOUT};
     p[4] = (struct pollfd){.fd = chan_open ? CHAN : -1, .events = (short)(POLLIN | (to_ccc.len ? POLLOUT : 0))};
+    p[5] = (struct pollfd){.fd = hold_fd, .events = POLLIN}; /* the front never writes: readable is its end */
     if (injection.len) timeout = timeout_until(last_output_at + inject_idle_ms, now, timeout);
     if (input_batch.len) timeout = timeout_until(input_batch_since + INPUT_FLUSH_MS, now, timeout);
     if (child_exited) timeout = timeout_until(last_output_at + drain_quiet_ms, now, timeout);
     if (ccc_gone_at && !child_exited) timeout = timeout_until(ccc_gone_at + KILL_GRACE_MS, now, timeout);
     if (nudge_until) timeout = timeout_until(nudge_until, now, timeout);
-    if (poll(p, 5, timeout) < 0) {
+    if (poll(p, 6, timeout) < 0) {
       if (errno == EINTR) continue;
       die("poll");
     }
@@ -879,6 +913,7 @@ int main(int argc, char **argv) {
     if (p[3].revents && !stop_wanted && queue_flush(&to_user, 1) < 0) stdin_open = 0; /* the user's terminal is gone */
     if (p[4].revents & (POLLIN | POLLHUP | POLLERR)) read_control();
     if (chan_open && p[4].revents & POLLOUT && queue_flush(&to_ccc, CHAN) < 0) on_ccc_gone();
+    if (hold_fd >= 0 && p[5].revents) give_up(0);
     if (tee_lost && to_ccc.len + 13 <= TEE_LIMIT) report_gap();
     if (agent_stopped && !stop_wanted) stop_wanted = STOP_AGENT;
     if (stop_wanted) stop_job(stop_wanted);
@@ -895,6 +930,7 @@ int main(int argc, char **argv) {
   flush_blocking(&to_user, 1, 2000);
   restore_terminal(TCSADRAIN);
   flush_blocking(&to_user, 1, 1000);
+  release_hold();
   int code = WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
   flush_input_batch();
   report_gap();

@@ -6,7 +6,8 @@
  * dist/prebuilt/<platform>-<arch>/, which the package ships: an installed ccc checks that they run
  * on its machine and keeps them under its config directory, or compiles its own there on first
  * use (src/native/native-helpers.ts). No install script is involved. Each binary is rebuilt only
- * when a source is newer. Without a compiler the build goes on without them (the package then
+ * when a source is newer or it no longer matches the hash recorded in SHA256SUMS beside it (which
+ * ccc checks before running it). Without a compiler the build goes on without them (the package then
  * has no prebuilt helpers); CCC_REQUIRE_RELAY=1 makes that an error.
  */
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileHelper, compilerCommand, HELPERS, helperSources } from '../dist/native/helper-build.js';
 import { platformName, sourcesHash, sourcesHashFile } from '../dist/native/helper-key.js';
+import { readRecord, recordHelpers, recordMismatch } from '../dist/native/helper-record.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -38,13 +40,16 @@ for (const name of HELPERS) {
   build(name, helperSources(path.join(root, 'native'), name), target);
   fs.copyFileSync(target, path.join(prebuilt, name));
 }
+recordHelpers(path.join(root, 'dist', 'relay'), HELPERS);
+recordHelpers(prebuilt, HELPERS);
 
 /** Compiles `sources[0]` (the others are what it includes) unless the binary is newer than all of them. */
 function build(name, sources, target) {
   for (const file of sources) if (!fs.existsSync(file)) skip(`${file} is missing`);
   try {
     const built = fs.statSync(target).mtimeMs;
-    if (sources.every((file) => built >= fs.statSync(file).mtimeMs)) return;
+    const intact = !recordMismatch(target, readRecord(path.dirname(target)));
+    if (intact && sources.every((file) => built >= fs.statSync(file).mtimeMs)) return;
   } catch {
     // not built yet
   }

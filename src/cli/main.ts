@@ -3,8 +3,12 @@
  * The `ccc` executable. `supervisor-hook` takes a fast path (no CLI parser, no RxJS) because
  * Claude Code waits for it at every stop, and so does a bare `ccc --version` (the parser and
  * the command table were a third of its time); everything else goes through the command table.
+ * A supervised session in a terminal runs behind a front (front.ts): the process the shell waits
+ * for ends only after the terminal was given back, even when ccc is killed with kill -9.
  */
 import { statSync } from 'node:fs';
+import { isSupervisedLaunch } from './supervised-launch.js';
+import { runFront, wantsFront } from './front.js';
 
 const argv = process.argv.slice(2);
 
@@ -15,8 +19,11 @@ if (argv[0] === 'supervisor-hook') {
   const [{ versionText }, { exitQuietlyOnEpipe }] = await Promise.all([import('./version.js'), import('./quiet-epipe.js')]);
   exitQuietlyOnEpipe();
   process.stdout.write(await versionText({ cwd: process.cwd(), env: process.env }));
+} else if (wantsFront(isSupervisedLaunch(argv), process.env)) {
+  await runFront(argv);
 } else {
-  const { runCli, isSupervisedLaunch } = await import('./run-cli.js');
+  if (process.env.CCC_FRONT_FD !== undefined) (await import('../process/front-link.js')).adoptFront();
+  const { runCli } = await import('./run-cli.js');
   const code = await runCli(argv);
   // A supervised session leaves stdin, timers and sockets behind by nature; its exit code is final.
   if (isSupervisedLaunch(argv)) process.exit(code);

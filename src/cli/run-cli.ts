@@ -8,12 +8,7 @@ import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';
 import { isCccError } from '../errors.js';
 import { exitQuietlyOnEpipe } from './quiet-epipe.js';
-
-/** True for `ccc … --supervisor …` (before any `--`): the supervised launch, not a subcommand. */
-export function isSupervisedLaunch(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--supervisor');
-}
+import { isSupervisedLaunch } from './supervised-launch.js';
 
 export async function runCli(argv: string[]): Promise<number> {
   if (isSupervisedLaunch(argv)) {

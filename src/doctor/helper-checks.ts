@@ -1,7 +1,7 @@
 /**
  * The relay and the lifeline as a supervised session here would get them: in use (from where),
- * set up now (prebuilt or compiled: the doctor tries again what the start path said once), or
- * missing and why. `CCC_RELAY` chooses the relay as it does for a session.
+ * set up now (prebuilt or compiled: the doctor tries again what the start path said once; a binary
+ * that does not match what ccc built is replaced the same way), or missing and why. `CCC_RELAY` chooses the relay as it does for a session.
  */
 import fs from 'node:fs';
 import { INSTALL_COMPILER, locateHelpers, type HelperState } from '../native/native-helpers.js';
@@ -47,7 +47,10 @@ function relayCheck(env: NodeJS.ProcessEnv, state: HelperState): DoctorCheck {
 
 function helperCheck(state: HelperState): DoctorCheck {
   const base = { id: state.name === 'ccc-relay' ? 'relay' : 'lifeline', title: state.name === 'ccc-relay' ? 'relay' : 'lifeline', needed: true } as const;
-  if (state.path) return { ...base, status: 'ok', detail: `${state.path} (${ORIGIN[state.origin]})` };
+  if (state.path) {
+    const replaced = state.replaced ? `, replacing one that did not match what ccc built: ${state.replaced}` : '';
+    return { ...base, status: 'ok', detail: `${state.path} (${ORIGIN[state.origin]}${replaced})` };
+  }
   return { ...base, status: 'missing', detail: `${state.reason}; ${LOSS[state.name]}`, fix: `${INSTALL_COMPILER}, then run \`ccc doctor\` again` };
 }
 

@@ -10,8 +10,10 @@
  *    sources with the system's compiler, which says so in one line.
  *
  * Without either, the fallback is said once (a marker in that directory) with the fix; it is
- * said again when the reason changes, and `ccc doctor` shows it always. The lookup runs once per
- * process, before the agent's spawn: when the helpers are in place it costs a few file checks.
+ * said again when the reason changes, and `ccc doctor` shows it always. A binary in 1. or 2. is
+ * used only when it matches the hash recorded when it was put there (helper-record.ts); one that
+ * does not is set up again as in 3., which says so once. The lookup runs once per process, before
+ * the agent's spawn: when the helpers are in place it costs a few file checks and two hashes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { resolveConfigDir } from '../config/config-dir.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { compileHelper, compilerCommand, HELPERS, helperSources, probeHelper, type HelperName } from './helper-build.js';
 import { helperCacheDir, helperCacheKey, packageRoot, packageVersion, platformName } from './helper-key.js';
+import { readRecord, recordHelpers, recordMismatch } from './helper-record.js';
 
 /** package: dist/relay; cache: set up earlier; prebuilt / compiled: set up by this call. */
 export type HelperOrigin = 'package' | 'cache' | 'prebuilt' | 'compiled' | 'missing';
@@ -29,6 +32,8 @@ export interface HelperState {
   origin: HelperOrigin;
   /** Why it is missing. */
   reason?: string;
+  /** Set up again because the binary there did not match its record: why. */
+  replaced?: string;
 }
 
 export interface LocateOptions {
@@ -58,9 +63,10 @@ export function findNativeHelper(name: HelperName, env: NodeJS.ProcessEnv = proc
 export function locateHelpers(options: LocateOptions): HelperState[] {
   const root = options.root ?? packageRoot;
   const states = new Map<HelperName, HelperState>();
+  const record = readRecord(path.join(root, 'dist', 'relay'));
   for (const name of HELPERS) {
     const built = path.join(root, 'dist', 'relay', name);
-    if (isExecutable(built)) states.set(name, { name, path: built, origin: 'package' });
+    if (isExecutable(built) && !recordMismatch(built, record)) states.set(name, { name, path: built, origin: 'package' });
   }
   const rest = HELPERS.filter((name) => !states.has(name));
   if (rest.length > 0) for (const state of fromCache(rest, root, options)) states.set(state.name, state);
@@ -74,10 +80,18 @@ function fromCache(names: HelperName[], root: string, options: LocateOptions): H
   } catch (error) {
     return names.map((name) => ({ name, origin: 'missing', reason: `its C source is not in the package (${message(error)})` }));
   }
-  const cached = names.filter((name) => isExecutable(path.join(dir, name)));
+  const record = readRecord(dir);
+  const damaged = new Map<HelperName, string>();
+  const cached = names.filter((name) => {
+    const file = path.join(dir, name);
+    if (!isExecutable(file)) return false;
+    const mismatch = recordMismatch(file, record);
+    if (mismatch) damaged.set(name, mismatch);
+    return !mismatch;
+  });
   const absent = names.filter((name) => !cached.includes(name));
   const states: HelperState[] = cached.map((name) => ({ name, path: path.join(dir, name), origin: 'cache' }));
-  return absent.length > 0 ? [...states, ...setUp(absent, dir, root, options)] : states;
+  return absent.length > 0 ? [...states, ...setUp(absent, dir, root, options, damaged)] : states;
 }
 
 interface Marker {
@@ -85,8 +99,8 @@ interface Marker {
   compiler: string | null;
 }
 
-/** Prebuilt or compiled into `dir`; says what it built, or the fallback when it is new. */
-function setUp(names: HelperName[], dir: string, root: string, options: LocateOptions): HelperState[] {
+/** Prebuilt or compiled into `dir`; says what it built (or replaced), or the fallback when it is new. */
+function setUp(names: HelperName[], dir: string, root: string, options: LocateOptions, damaged: Map<HelperName, string>): HelperState[] {
   const compiler = process.platform === 'win32' ? undefined : findExecutable(compilerCommand(options.env), options.env, options.cwd);
   const markerFile = path.join(dir, 'unavailable.json');
   const marker = readMarker(markerFile);
@@ -96,11 +110,25 @@ function setUp(names: HelperName[], dir: string, root: string, options: LocateOp
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     states = names.map((name) => setUpOne(name, dir, root, compiler, options.env));
+    recordHelpers(
+      dir,
+      states.filter((s) => s.path).map((s) => s.name),
+    );
   } catch (error) {
     states = names.map((name) => ({ name, origin: 'missing', reason: `cannot write ${dir}: ${message(error)}` }));
   }
+  states = states.map((s) => {
+    const mismatch = damaged.get(s.name);
+    if (!mismatch) return s;
+    return s.path ? { ...s, replaced: mismatch } : { ...s, reason: `${mismatch}; ${s.reason}` };
+  });
   const compiled = states.filter((s) => s.origin === 'compiled').map((s) => s.name);
-  if (compiled.length > 0) {
+  const replaced = states.filter((s) => s.replaced);
+  if (replaced.length > 0) {
+    options.say?.(
+      `ccc: ${replaced.map((s) => s.name).join(' and ')} in ${dir} did not match what ccc built (damaged or changed since), so ccc set ${replaced.length > 1 ? 'them' : 'it'} up again (${[...new Set(replaced.map((s) => ORIGIN_SAID[s.origin]))].join(', ')})`,
+    );
+  } else if (compiled.length > 0) {
     options.say?.(
       `ccc: built ${compiled.join(' and ')} for ccc ${packageVersion(root)} on ${platformName()} in ${((Date.now() - started) / 1000).toFixed(1)} s (kept in ${dir})`,
     );
@@ -138,6 +166,8 @@ function setUpOne(name: HelperName, dir: string, root: string, compiler: string 
   const built = compileHelper({ name, source: helperSources(path.join(root, 'native'), name)[0]!, target, compiler });
   return built.ok ? { name, path: target, origin: 'compiled' } : { name, origin: 'missing', reason: `${why}, and building it failed (${built.reason})` };
 }
+
+const ORIGIN_SAID: Partial<Record<HelperOrigin, string>> = { prebuilt: 'the prebuilt copy', compiled: 'compiled' };
 
 export const INSTALL_COMPILER =
   'install a C compiler (Debian/Ubuntu: apt-get install gcc libc6-dev; Alpine: apk add build-base; macOS: xcode-select --install)';

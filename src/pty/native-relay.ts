@@ -23,6 +23,10 @@ import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-fr
 import { onStdoutResize, stdoutSize, writeResetSync } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
 import { findNativeHelper } from '../native/native-helpers.js';
+import { frontFd, releaseFront } from '../process/front-link.js';
+
+/** The relay's fd for the front's socket (`--hold-fd`). */
+const HOLD_FD = 4;
 
 export interface NativeRelayOptions extends BytePathOptions {
   relayPath: string;
@@ -65,12 +69,15 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
   const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
   const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
   const timing = { ...TIMING, ...options.timing };
+  // The front's socket (src/cli/front.ts) goes to the relay, which closes it once the terminal is back.
+  const front = frontFd();
   const args = [
     ...(options.watching ? ['--tee-output'] : []),
     ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []),
     ...['--cols', String(options.cols ?? stdoutSize().cols), '--rows', String(options.rows ?? stdoutSize().rows)],
     ...['--inject-idle-ms', String(timing.injectIdleMs), '--drain-quiet-ms', String(timing.drainQuietMs), '--drain-max-ms', String(timing.drainMaxMs)],
     ...['--redraw-nudge-ms', String(timing.redrawNudgeMs)],
+    ...(front === undefined ? [] : ['--hold-fd', String(HOLD_FD)]),
     ...['--', options.command, ...options.args],
   ];
   /** Undefined until the relay runs; what is sent before waits in `early`. */
@@ -165,11 +172,13 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
   const attempt = openRelayChannel(onChunk, reportError).then((pair): { exit: Promise<AgentExit> } => {
     let child: ChildProcess;
     try {
-      child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: ['inherit', 'inherit', 'inherit', pair.theirs] });
+      const stdio = ['inherit', 'inherit', 'inherit', pair.theirs, ...(front === undefined ? [] : [front])] as const;
+      child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: [...stdio] });
     } catch (error) {
       return { exit: Promise.resolve(neverStarted(error as Error, pair)) };
     } finally {
       if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
+      releaseFront();
     }
     const ours = pair.ours ?? (child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', onChunk);

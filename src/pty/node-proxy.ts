@@ -14,6 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import tty from 'node:tty';
 import { ByteRing } from './byte-ring.js';
+import { releaseFront } from '../process/front-link.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { Observable, Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
@@ -27,6 +28,7 @@ import { AltScreenTracker, SequenceTracker } from './terminal-modes.js';
 import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
 
 export function startNodeProxy(options: BytePathOptions): BytePath {
+  releaseFront(); // nothing here outlives ccc to give the terminal back: the front need not wait (docs/byte-path.md)
   const terminal = processTerminal();
   // node-pty runs a command it cannot find as a child that prints execvp's error and exits 1; the
   // relay reports it as 127 without touching the terminal, and so does this path.

@@ -5,11 +5,13 @@
  * package test, where there is no dist/relay.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/doctor/run-doctor.js';
 import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { runProcess } from '../support/run-process.js';
 
 let world: ClaudeWorld;
 afterEach(() => world?.cleanup());
@@ -76,5 +78,38 @@ describe('ccc doctor', () => {
     expect(check('reviewer').detail).toMatch(
       /; npm test \(detected: package\.json has a test script \(no arguments: .*\)\); make lint \(a rule checker runs it\); npm run e2e … \(supervisor\.reviewer\.allow: Bash\(npm run e2e:\*\)\)$/,
     );
+  });
+
+  it('a cached helper that does not match what ccc built: replaced (✓, exit 0); with nothing to replace it from, ✗ and exit 1', async () => {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    // An installed package's layout (no dist/relay): its helpers live under the config dir.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-doctor-pkg-'));
+    try {
+      fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, 'package.json'));
+      fs.cpSync(path.join(repoRoot, 'native'), path.join(root, 'native'), { recursive: true });
+      fs.cpSync(path.join(repoRoot, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (from) => !from.includes(`${path.sep}dist${path.sep}relay`) });
+      fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
+      const doctor = (env: NodeJS.ProcessEnv = {}) =>
+        runProcess(process.execPath, [path.join(root, 'dist', 'cli', 'main.js'), 'doctor'], { cwd: world.cwd, env: { ...world.env, ...env } });
+      expect((await doctor()).code).toBe(0); // sets them up from the prebuilt
+      const cache = path.join(world.claudeDir, 'ccc', 'native');
+      const helpers = () => fs.readdirSync(cache).flatMap((key) => ['ccc-relay', 'ccc-lifeline'].map((name) => path.join(cache, key, name)));
+      for (const file of helpers()) fs.truncateSync(file, 512);
+      const repaired = await doctor();
+      expect(repaired.code).toBe(0);
+      expect(repaired.stdout).toMatch(
+        /^✓ relay +\S+\/ccc-relay \(the package's prebuilt for \S+, set up now, replacing one that did not match what ccc built: .*\)$/m,
+      );
+      for (const file of helpers()) expect(fs.statSync(file).size).toBeGreaterThan(512);
+      for (const file of helpers()) fs.truncateSync(file, 512);
+      fs.rmSync(path.join(root, 'dist', 'prebuilt', `${process.platform}-${process.arch}`), { recursive: true });
+      const broken = await doctor({ CC: '/nonexistent/cc' });
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toMatch(/^✗ relay +\S+\/ccc-relay does not match what ccc built .*; none is prebuilt .*\n +fix: install a C compiler/m);
+      expect(broken.stdout.trimEnd().split('\n').at(-1)).toBe('A supervised session here lacks: relay, lifeline.');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
-import { descendants, liveOnes } from '../support/process-tree.js';
+import { descendants, liveOnes, parentOf } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 // Feedback that differs from review to review: the same one three times over an unchanged work
@@ -25,7 +25,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     world?.cleanup();
   });
 
-  async function launch(options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean } = {}) {
+  async function launch(options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean; env?: NodeJS.ProcessEnv } = {}) {
     const passAt = options.reviewsToPass ?? 1;
     server = await startModelServer((r) =>
       r.kind === 'review'
@@ -45,12 +45,26 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     writeSupervisorPrompt(world);
     // stty runs on the same pty before and after ccc: the terminal settings must come back identical.
     const script = `stty -a > before.txt; "${process.execPath}" "${cccBin}" --supervisor ${options.args ?? ''}; echo "CCC-EXIT=$?"; stty -a > after.txt; echo STTY-SAVED; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: { ...world.env, ...options.env } });
     await h.waitForScreen(/❯/, 60_000);
     return h;
   }
 
   const stty = (name: string) => fs.readFileSync(path.join(world.cwd, name), 'utf8');
+
+  /** ccc's pid from its session record, once the record is there whole. */
+  async function sessionPid(): Promise<number> {
+    const dir = path.join(world.claudeDir, 'ccc', 'sessions');
+    const read = () => {
+      try {
+        return (JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8')) as { pid: number }).pid;
+      } catch {
+        return 0;
+      }
+    };
+    await expect.poll(read, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    return read();
+  }
 
   it('runs the loop with visible feedback, returns to the prompt, and /exit leaves the terminal as it was', async () => {
     const h = await launch();
@@ -150,6 +164,38 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   it("kill -9 of ccc: the shell's next stty -a equals the one from before, and nothing ccc started remains", async () => {
     const h = await launch();
     await killCccAndCheck(h, 3); // ccc, the relay, the agent
+  });
+
+  it('kill -9 of ccc with its relay frozen: the process the shell waits for holds it until the relay put the terminal back', async () => {
+    const h = await launch();
+    const relay = findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'));
+    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
+    const waitedFor = parentOf(pid) === h.pty.pid ? pid : parentOf(pid)!; // what the shell launched
+    process.kill(relay, 'SIGSTOP'); // the relay cannot restore anything until continued
+    try {
+      process.kill(pid, 'SIGKILL');
+      // ccc is gone, and what the shell waits for is still there: the shell cannot have read the terminal.
+      await expect.poll(() => liveOnes([pid, waitedFor]), { timeout: 15_000, interval: 20 }).toEqual([waitedFor]);
+      expect(fs.existsSync(path.join(world.cwd, 'after.txt'))).toBe(false);
+    } finally {
+      process.kill(relay, 'SIGCONT');
+    }
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    expect(stty('after.txt')).toBe(stty('before.txt'));
+  });
+
+  it('kill -9 of ccc on the Node proxy: the shell gets 137 and the agent ends with its pty (the terminal is left raw, as documented)', async () => {
+    const h = await launch({ env: { CCC_RELAY: 'off' } });
+    const pid = await sessionPid();
+    expect(parentOf(pid)).toBe(h.pty.pid); // no front: nothing there could restore the terminal
+    const tree = [pid, ...descendants(pid)]; // ccc, the job shell, the agent
+    expect(tree.length).toBeGreaterThanOrEqual(3);
+    process.kill(pid, 'SIGKILL');
+    await h.waitForOutput(/STTY-SAVED/, 30_000);
+    expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
+    await expect.poll(() => liveOnes(tree), { timeout: 30_000, interval: 50 }).toEqual([]);
   });
 
   it('kill -9 of ccc during a review: the reviewer goes too', async () => {

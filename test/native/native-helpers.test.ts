@@ -49,7 +49,7 @@ describe('native helpers without an install script', () => {
         /^ccc: built ccc-relay and ccc-lifeline for ccc \d+\.\d+\.\d+ on [a-z0-9]+-[a-z0-9]+ in \d+\.\d s \(kept in .*\/config\/ccc\/native\/\d+\.\d+\.\d+-[a-z0-9]+-[a-z0-9]+-[0-9a-f]{16}\)$/,
       ),
     ]);
-    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']); // no temporary left
+    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['SHA256SUMS', 'ccc-lifeline', 'ccc-relay']); // no temporary left
     const again = locateHelpers({ ...pkg.options, env: noCompiler });
     expect(again.map((s) => s.origin)).toEqual(['cache', 'cache']);
     expect(pkg.said).toHaveLength(1);
@@ -84,7 +84,44 @@ describe('native helpers without an install script', () => {
     expect(locateHelpers({ ...pkg.options, env: noCompiler, retry: true }).map((s) => s.origin)).toEqual(['missing', 'missing']);
     expect(pkg.said).toHaveLength(1); // tried again, same reason: not said again
     expect(locateHelpers(pkg.options).map((s) => s.origin)).toEqual(['compiled', 'compiled']);
-    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']);
+    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['SHA256SUMS', 'ccc-lifeline', 'ccc-relay']);
+  });
+
+  it('a cached helper that no longer matches what ccc built (truncated) is set up again before use, said once', () => {
+    const pkg = installedPackage({ prebuilt: 'working' });
+    locateHelpers(pkg.options);
+    for (const name of HELPERS) fs.truncateSync(path.join(pkg.cache(), name), 512);
+    const repaired = locateHelpers({ ...pkg.options, env: noCompiler });
+    expect(repaired.map((s) => [s.origin, s.replaced])).toEqual(HELPERS.map(() => ['prebuilt', expect.stringMatching(/does not match what ccc built/)]));
+    expect(pkg.said).toEqual([
+      expect.stringMatching(
+        /^ccc: ccc-relay and ccc-lifeline in .*\/config\/ccc\/native\/\S+ did not match what ccc built \(damaged or changed since\), so ccc set them up again \(the prebuilt copy\)$/,
+      ),
+    ]);
+    for (const name of HELPERS) expect(probeHelper(path.join(pkg.cache(), name), name)).toEqual({ ok: true });
+    expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['cache', 'cache']);
+    expect(pkg.said).toHaveLength(1);
+  });
+
+  it('a damaged cached helper with nothing to set it up from again is missing, naming the damage', () => {
+    const pkg = installedPackage();
+    locateHelpers(pkg.options);
+    fs.writeFileSync(path.join(pkg.cache(), 'ccc-lifeline'), '#!/bin/sh\nexit 0\n'); // runs, but is not what ccc built
+    const states = locateHelpers({ ...pkg.options, env: noCompiler });
+    expect(states.map((s) => s.origin)).toEqual(['cache', 'missing']);
+    expect(states[1]!.reason).toMatch(/ccc-lifeline does not match what ccc built .*; none is prebuilt .*, and there is no C compiler to build it/);
+  });
+
+  it("a checkout's dist/relay binary that no longer matches its build record is not run", () => {
+    const pkg = installedPackage();
+    const built = path.join(pkg.root, 'dist', 'relay');
+    fs.cpSync(path.join(repoRoot, 'dist', 'relay'), built, { recursive: true });
+    fs.truncateSync(path.join(built, 'ccc-relay'), 512);
+    const states = locateHelpers(pkg.options);
+    expect(states.map((s) => [s.name, s.origin])).toEqual([
+      ['ccc-relay', 'compiled'],
+      ['ccc-lifeline', 'package'],
+    ]);
   });
 
   it('another version of the sources gets its own directory', () => {
@@ -112,7 +149,7 @@ describe('native helpers without an install script', () => {
     const run = () => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
     const results = await Promise.all([run(), run(), run()]);
     for (const { stdout } of results) for (const origin of JSON.parse(stdout) as string[]) expect(['compiled', 'cache']).toContain(origin);
-    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['ccc-lifeline', 'ccc-relay']);
+    expect(fs.readdirSync(pkg.cache()).sort()).toEqual(['SHA256SUMS', 'ccc-lifeline', 'ccc-relay']);
     for (const name of HELPERS) expect(probeHelper(path.join(pkg.cache(), name), name)).toEqual({ ok: true });
     expect(locateHelpers({ ...pkg.options, env: noCompiler }).map((s) => s.origin)).toEqual(['cache', 'cache']);
   });

@@ -27,6 +27,11 @@ export function isAlive(pid: number): boolean {
   return live(stat(pid));
 }
 
+/** The parent of a live or zombie process. */
+export function parentOf(pid: number): number | undefined {
+  return stat(pid)?.ppid;
+}
+
 /** Which of `pids` are still alive. */
 export function liveOnes(pids: number[]): number[] {
   return pids.filter((pid) => live(stat(pid)));

@@ -1,0 +1,35 @@
+/**
+ * ccc's end of the link to its front (src/cli/front.ts), the process the user's shell waits for:
+ * a socket on the fd named by `CCC_FRONT_FD`, whose closing by every holder lets the shell go on.
+ * ccc takes it at start (and takes the name out of its environment, so nothing it starts mistakes
+ * an fd of its own for it), hands it to the relay, which closes it once the terminal is given back,
+ * and drops its own copy then, or as soon as it knows no relay will have it.
+ */
+import fs from 'node:fs';
+
+const ENV = 'CCC_FRONT_FD';
+let held: number | undefined;
+
+/** At start, before anything is spawned: the fd, kept for `frontFd`. */
+export function adoptFront(env: NodeJS.ProcessEnv = process.env): void {
+  const value = env[ENV];
+  delete env[ENV];
+  const fd = Number(value);
+  if (value && Number.isInteger(fd) && fd > 2) held = fd;
+}
+
+/** The front's socket, while ccc still holds it. */
+export function frontFd(): number | undefined {
+  return held;
+}
+
+/** ccc's own copy closed: the relay has its own, or nothing is left to restore. */
+export function releaseFront(): void {
+  if (held === undefined) return;
+  try {
+    fs.closeSync(held);
+  } catch {
+    // already closed
+  }
+  held = undefined;
+}
