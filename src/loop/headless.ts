@@ -20,6 +20,7 @@ import { evidenceText } from '../checkers/evidence.js';
 import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
+import { deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 
@@ -72,8 +73,10 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (session.interruption) return interrupted(session, emit, session.interruption);
     emit(event({ kind: 'phase', phase: 'agent' }));
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
+    let denied: string[] = [];
     const result = await runAgentTurn(session, args, message, (frame) => {
       if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') cwd = frame.cwd;
+      if (frame.type === 'result') denied = deniedTools(frame);
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
@@ -81,6 +84,10 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
     if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
+    if (denied.length) {
+      session.logger.warn(deniedToolsMessage(denied), { turn, tools: denied.join(' ') });
+      if (!options.json) options.stderr.write(inertText(`ccc: ${deniedToolsMessage(denied)}\n`));
+    }
     if (session.interruption) return interrupted(session, emit, session.interruption);
     if (result.exitCode !== 0 || !sessionId) {
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
@@ -110,7 +117,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
         session.logger.warn(`iteration limit reached (${max}); the last feedback was not sent to the agent`, { iteration: `${decision.iteration}/${max}` });
         return finish(session, emit, ExitCode.limit, { action: 'allow', reason: 'limit', message: stop, iteration: decision.iteration });
       }
-      message = decision.feedback;
+      message = denied.length ? `${decision.feedback}\n\n${deniedToolsNote(denied)}` : decision.feedback;
       continue;
     }
     return finish(session, emit, exitCodeFor(decision), decision);
