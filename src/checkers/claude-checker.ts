@@ -19,7 +19,8 @@ import { detectTestCommands } from '../init/test-command.js';
 import { buildReviewMessage, retryMessage } from './review-request.js';
 import { evidenceCollector } from './reviewer/evidence-frames.js';
 import { reviewerAnswer } from './reviewer/reviewer-answer.js';
-import { reviewerLaunch } from './reviewer/reviewer-launch.js';
+import { guardWatch, UNGUARDED_MESSAGE } from './reviewer/guard-probe.js';
+import { reviewerLaunch, type ReviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
 import type { CheckContext, Checker } from './types.js';
@@ -71,7 +72,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
           answer.onFrame(frame);
           evidence.onFrame(frame);
         };
-        const text = answer.text(await runReviewer(ctx, launch.args, launch.env, message, signal, onFrame));
+        const text = answer.text(await runReviewer(ctx, launch, message, signal, onFrame));
         const verdict = parseVerdict({ resultText: text, completionMarker: ctx.completionMarker });
         if (verdict) return { ...verdict, evidence: evidence.evidence() };
         ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
@@ -86,16 +87,36 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
 
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
 // positional prompt, and stdin has no length limit.
+// A review whose guard did not load is stopped at its init frame, before the model's first
+// answer can name a tool (reviewer/guard-probe.ts): it fails, it never runs unguarded.
 async function runReviewer(
   ctx: CheckContext,
-  args: string[],
-  env: NodeJS.ProcessEnv,
+  launch: ReviewerLaunch,
   message: string,
   signal: AbortSignal,
   onFrame: (frame: Frame) => void,
 ): Promise<ClaudePrintResult> {
-  const result = await runClaudePrint({ command: ctx.claudeCommand, args, stdin: message, cwd: ctx.cwd, env, signal, logger: ctx.logger, onFrame });
+  const guard = guardWatch(launch.guardNonce);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) stop.abort();
+  const watched = (frame: Frame) => {
+    if (guard.onFrame(frame) === 'missing') stop.abort();
+    else onFrame(frame);
+  };
+  const result = await runClaudePrint({
+    command: ctx.claudeCommand,
+    args: launch.args,
+    stdin: message,
+    cwd: ctx.cwd,
+    env: launch.env,
+    signal: stop.signal,
+    logger: ctx.logger,
+    onFrame: watched,
+  }).finally(() => signal.removeEventListener('abort', onAbort));
   ctx.reportUsage?.(result.usage);
+  if (guard.state() === 'missing') throw new CccError('CHECKER_FAILED', UNGUARDED_MESSAGE, { data: { checker: 'claude', cause: 'guard_missing' } });
   if (result.spawnError) {
     throw new CccError(
       'CLAUDE_NOT_FOUND',

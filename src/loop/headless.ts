@@ -22,6 +22,7 @@ import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
 import { limitWaits, resumeTimeText, waitUnlessAborted, worthWaiting, type LimitWaits } from './limit-wait.js';
+import { deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 
@@ -69,10 +70,14 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let message = options.task;
   let turn = 0;
   emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
+  // The tools claude refused the agent in its last turn (its result frame's permission_denials).
+  let denied: string[] = [];
   const runTurn = (text: string) => {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
+    denied = [];
     return runAgentTurn(session, args, text, (frame) => {
       if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') cwd = frame.cwd;
+      if (frame.type === 'result') denied = deniedTools(frame);
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
@@ -87,6 +92,10 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
     if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
+    if (denied.length) {
+      session.logger.warn(deniedToolsMessage(denied), { turn, tools: denied.join(' ') });
+      if (!options.json) options.stderr.write(inertText(`ccc: ${deniedToolsMessage(denied)}\n`));
+    }
     if (session.interruption) return interrupted(session, emit, session.interruption);
     if (result.exitCode !== 0 || !sessionId) {
       const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
@@ -141,7 +150,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
         emit(event({ kind: 'wind-down', reason: 'limit', message: stop }));
         return windDownTurn(session, emit, { ...limit, action: 'wind-down', feedback: windDownMessage(stop) }, (m) => runTurn(m));
       }
-      message = decision.feedback;
+      message = denied.length ? `${decision.feedback}\n\n${deniedToolsNote(denied)}` : decision.feedback;
       continue;
     }
     if (decision.action === 'wind-down') return windDownTurn(session, emit, decision, (m) => runTurn(m));

@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { shellQuote, withLaunchSettings } from '../../stop/launch-settings.js';
 import { POLICY_ENV } from './guard-hook.js';
+import { guardProbe, type GuardProbe } from './guard-probe.js';
 import { READ_ONLY_TOOLS, type ReviewerPolicy } from './reviewer-policy.js';
 
 export interface ReviewerLaunchOptions {
@@ -34,6 +35,8 @@ export interface ReviewerLaunchOptions {
 export interface ReviewerLaunch {
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** The nonce the guard's SessionStart probe prints: seen in the stream, the guard is loaded. */
+  guardNonce: string;
 }
 
 export const GUARD_SCRIPT = fileURLToPath(new URL('./guard-main.js', import.meta.url));
@@ -48,9 +51,15 @@ export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
   const session = ['--fork-session', '--resume', options.fork, '--no-session-persistence'];
   let inherited = inheritedArgs(options.claudeArgs);
   if (options.model) inherited = [...withoutOption(inherited, '--model'), '--model', options.model];
-  const settings = guardSettings(options.sessionHasGoal === true);
-  const args = withLaunchSettings(['-p', ...session, '--verbose', '--output-format', 'stream-json', ...inherited], settings, options.cwd);
-  return { args, env: { ...options.env, ...leaveNoCaches(options.env), CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) } };
+  const probe = guardProbe();
+  // `--include-hook-events` puts the probe's answer in the stream; it changes nothing that is sent.
+  const print = ['-p', ...session, '--verbose', '--output-format', 'stream-json', '--include-hook-events'];
+  const args = withLaunchSettings([...print, ...inherited], guardSettings(probe, options.sessionHasGoal === true), options.cwd);
+  return {
+    args,
+    guardNonce: probe.nonce,
+    env: { ...options.env, ...leaveNoCaches(options.env), CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) },
+  };
 }
 
 /**
@@ -68,12 +77,12 @@ function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** What the reviewer's Stop hook prints when the session has a goal: the turn ends, whatever other hooks say. */
 export const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
 
-export function guardSettings(endAtFirstStop = false): Record<string, unknown> {
+export function guardSettings(probe: GuardProbe = guardProbe(), endAtFirstStop = false): Record<string, unknown> {
   const command = [process.execPath, GUARD_SCRIPT].map(shellQuote).join(' ');
-  const guard = { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
-  if (!endAtFirstStop) return { hooks: guard };
+  const hooks: Record<string, unknown> = { SessionStart: [probe.hook], PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
+  if (!endAtFirstStop) return { hooks };
   const stop = { type: 'command', command: `echo ${shellQuote(JSON.stringify(REVIEWER_STOP_ANSWER))}`, timeout: 30 };
-  return { hooks: { ...guard, Stop: [{ hooks: [stop] }] } };
+  return { hooks: { ...hooks, Stop: [{ hooks: [stop] }] } };
 }
 
 /** Options passed on with their value(s); the variadic ones take every value up to the next option. */

@@ -1,0 +1,40 @@
+/**
+ * Headless without permissions: claude refuses the agent's Write (nobody can approve it in print
+ * mode) and lists it in the result frame's `permission_denials`. ccc names the tool and how to
+ * grant it on stderr and in the log, and tells the agent the refusal was the permission settings.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, userTexts, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+
+describe('denied tools are named', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('headless, a denied Write: stderr and the log name it and how to grant it; the feedback says the permission settings denied it', async () => {
+    let target = '';
+    server = await startModelServer((r: RecordedRequest): Reply => {
+      if (r.kind === 'review') return { verdict: { completed: false, feedback: 'notes.txt was not written' } };
+      const last = r.body.messages[r.body.messages.length - 1];
+      const afterTool = Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
+      return afterTool ? { text: 'I could not write the file.' } : { toolUse: { name: 'Write', input: { file_path: target, content: 'notes' } } };
+    });
+    world = makeClaudeWorld({ modelUrl: server.url });
+    target = path.join(world.cwd, 'notes.txt');
+    writeSupervisorPrompt(world);
+    const run = await runCcc(world, ['--supervisor', '--max-iterations', '2', '-p', 'write notes.txt']);
+    expect(fs.existsSync(target)).toBe(false);
+    expect(run.stderr).toContain("claude refused the agent's Write calls");
+    expect(run.stderr).toContain('--allowedTools');
+    expect(readLog(world)).toContain("claude refused the agent's Write calls");
+    const fed = server.byKind('agent').flatMap((r) => userTexts(r.body));
+    expect(fed.some((t) => t.includes('notes.txt was not written') && t.includes("denied by the user's permission settings"))).toBe(true);
+  }, 240_000);
+});

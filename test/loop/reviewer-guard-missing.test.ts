@@ -1,0 +1,55 @@
+/**
+ * The reviewer's guard fails closed: when claude runs without the hooks of ccc's `--settings`
+ * (a `claude` wrapper adding `--bare`, or managed settings with `disableAllHooks` or
+ * `allowManagedHooksOnly`), a reviewer that tries to write changes nothing and the run does not
+ * say complete. The project's settings allow Bash and Write, so an unguarded reviewer would write.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { projectSnapshot } from '../support/project-snapshot.js';
+import { bashCall, scriptedReviewer } from '../support/review-script.js';
+
+describe("the reviewer's guard fails closed", () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  async function runWith(extraArgs: string[]) {
+    const writes = [bashCall('echo x > wrote-by-bash.txt'), { name: 'Write', input: { file_path: 'WRITE-PLACEHOLDER', content: 'written' } }];
+    const reviewer = scriptedReviewer(writes, { completed: true, feedback: 'verified' });
+    server = await startModelServer(reviewer.scenario);
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writes[1]!.input.file_path = path.join(world.cwd, 'wrote-by-write.txt');
+    writeSupervisorPrompt(world);
+    fs.mkdirSync(path.join(world.cwd, '.claude'));
+    fs.writeFileSync(path.join(world.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash', 'Write'] } }));
+    // The wrapper adds its options to every claude ccc starts, the agent's included.
+    const wrapper = path.join(world.root, 'claude-wrapper');
+    const extra = extraArgs.map((a) => `'${a}'`).join(' ');
+    fs.writeFileSync(wrapper, `#!/bin/sh\nexec '${claudeBin}' ${extra} "$@"\n`, { mode: 0o755 });
+    const before = projectSnapshot(world.cwd);
+    const run = await runCcc(world, ['--supervisor', '-p', 'write the notes'], { env: { CCC_CLAUDE: wrapper } });
+    return { run, before, reviewer };
+  }
+
+  const cases: Array<[string, string[]]> = [
+    ['--bare', ['--bare']],
+    ['managed disableAllHooks', ['--managed-settings', JSON.stringify({ disableAllHooks: true })]],
+    ['managed allowManagedHooksOnly', ['--managed-settings', JSON.stringify({ allowManagedHooksOnly: true })]],
+  ];
+  it.each(cases)('%s: the review fails (exit 4) naming the cause, and the project is unchanged', async (_name, extraArgs) => {
+    const { run, before, reviewer } = await runWith(extraArgs);
+    expect(projectSnapshot(world.cwd)).toEqual(before);
+    expect(reviewer.seen).toEqual([]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("the reviewer's guard did not load");
+    expect(run.stderr).not.toMatch(/✓ complete/);
+  });
+});
