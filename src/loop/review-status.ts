@@ -5,7 +5,7 @@
  * test`, or `unverified`) and what the review cost. Claude Code sets its own title again
  * on its next update.
  */
-import { evidenceText } from '../checkers/evidence.js';
+import { verificationDetails } from '../checkers/verification.js';
 import { dollars } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
@@ -33,7 +33,7 @@ export function reviewTitleUpdater(inject: (bytes: string) => void): { onEvent(e
         tick();
       } else if (e.kind === 'verdict') {
         stopTimer();
-        const details = [evidenceText(e.evidence, e.completed), e.usage ? dollars(e.usage.cost_usd) : ''].filter(Boolean).join(', ');
+        const details = [verificationDetails(e.completed, e.evidence), e.usage ? dollars(e.usage.cost_usd) : ''].filter(Boolean).join(', ');
         title(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);
       } else if (e.kind === 'error' || e.kind === 'stopped') {
         stopTimer();
