@@ -141,11 +141,18 @@
 
   /** `, verified by: npm test` or `, unverified` for a complete verdict; the failing commands of one that is not. */
   function evidenceText(event) {
-    if (!Array.isArray(event.evidence)) return '';
+    if (!Array.isArray(event.evidence)) return event.completed ? ', unverified' : '';
     const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0).map((e) => e.command))];
     if (event.completed) return passing.length ? `, verified by: ${passing.join(', ')}` : ', unverified';
     const failing = event.evidence.filter((e) => e.exit_code !== 0).map((e) => `${e.command} (exit ${e.exit_code ?? 'none'})`);
     return failing.length ? `, failed: ${failing.join(', ')}` : '';
+  }
+
+  /** verified, unverified or failed: the server's word, or (from an older ccc) the same rule as src/checkers/verification.ts. */
+  function verificationOf(event) {
+    if (['verified', 'unverified', 'failed'].includes(event.verification)) return event.verification;
+    if (!event.completed) return 'failed';
+    return Array.isArray(event.evidence) && event.evidence.some((e) => e.exit_code === 0) ? 'verified' : 'unverified';
   }
 
   function describe(event) {
@@ -158,7 +165,7 @@
         return { title: `Iteration ${event.n}/${event.max}` };
       case 'verdict':
         return {
-          title: `${event.completed ? '✔' : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})`,
+          title: `${event.completed ? (verificationOf(event) === 'verified' ? '✔' : '⚠') : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})`,
           detail: event.feedback,
         };
       case 'checker': {
@@ -189,7 +196,10 @@
     const item = document.createElement('li');
     item.className = 'event';
     item.dataset.kind = String(event.kind);
-    if (event.kind === 'verdict') item.dataset.completed = String(event.completed);
+    if (event.kind === 'verdict') {
+      item.dataset.completed = String(event.completed);
+      item.dataset.verification = verificationOf(event);
+    }
     const time = document.createElement('time');
     time.dateTime = event.at;
     const date = new Date(event.at);

@@ -3,6 +3,7 @@
  * `--json`, sent to observers (docs/observer.md), and logged.
  */
 import type { Evidence } from '../checkers/evidence.js';
+import type { Verification } from '../checkers/verification.js';
 import type { Usage } from '../claude/usage.js';
 
 export type SupervisorEvent =
@@ -10,8 +11,21 @@ export type SupervisorEvent =
   | { kind: 'phase'; phase: 'agent' | 'review' | 'idle'; at: string }
   | { kind: 'iteration'; n: number; max: number; at: string }
   | { kind: 'checker'; checker: string; state: 'start' | 'done' | 'error'; duration_ms?: number; at: string }
-  /** `evidence`: the verification commands of the round with their exit codes (absent when no checker reports any). */
-  | { kind: 'verdict'; checker: string; completed: boolean; feedback: string; iteration: number; evidence?: Evidence[]; usage?: Usage; at: string }
+  /**
+   * `evidence`: the verification commands of the round with their exit codes (absent when no checker reports any).
+   * `verification`: what the verdict comes to (verificationOf); ccc always sets it, readers of older logs derive it.
+   */
+  | {
+      kind: 'verdict';
+      checker: string;
+      completed: boolean;
+      feedback: string;
+      iteration: number;
+      verification?: Verification;
+      evidence?: Evidence[];
+      usage?: Usage;
+      at: string;
+    }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }
   /** The model refused the agent's turn or a review on a limit: ccc waits until `until` (ISO 8601), then resumes the session. */
   | { kind: 'waiting'; who: 'agent' | 'reviewer'; message: string; until: string; at: string }

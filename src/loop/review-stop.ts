@@ -9,6 +9,7 @@ import type { CccConfig } from '../config/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
 import { evidenceText } from '../checkers/evidence.js';
+import { verificationOf } from '../checkers/verification.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
@@ -226,6 +227,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       completed: verdict.completed,
       feedback: verdict.feedback,
       iteration,
+      verification: verificationOf(verdict.completed, evidence),
       ...(evidence ? { evidence } : {}),
       ...(hasUsage(usage) ? { usage } : {}),
     }),

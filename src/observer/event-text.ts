@@ -1,5 +1,5 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
-import { evidenceText } from '../checkers/evidence.js';
+import { verificationDetails } from '../checkers/verification.js';
 import type { ObserverEvent } from './protocol.js';
 
 export function eventText(event: ObserverEvent): string {
@@ -11,7 +11,7 @@ export function eventText(event: ObserverEvent): string {
     case 'iteration':
       return `iteration ${event.n}/${event.max}`;
     case 'verdict': {
-      const evidence = evidenceText(event.evidence, event.completed);
+      const evidence = verificationDetails(event.completed, event.evidence);
       const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}`;

@@ -1,14 +1,17 @@
 /**
  * What a headless run hands GitHub Actions: the job summary (Markdown), the step outputs
- * (`completed`, `exit_code`, `outcome`, `reviews`, `cost_usd`, `session_id`, `log_file`,
- * `feedback`: the last verdict's, exact) and one annotation: `::notice` when the checker confirmed
- * completion, `::error` when the run ended without that. The annotation's text reaches the job's
+ * (`completed`, `verified`, `verification`, `exit_code`, `outcome`, `reviews`, `cost_usd`,
+ * `session_id`, `log_file`, `feedback`: the last verdict's, exact) and one annotation: `::notice`
+ * for a verified completion, `::warning` for an unverified one (the checker's word, no verification
+ * command ran green: the step still passes, but the job's page says so), `::error` when the run
+ * ended without completion. The annotation's text reaches the job's
  * log: controls other than line ends are made spaces (an escape sequence shows as text); line ends
  * and everything else come back exactly, escaped as workflow commands must be.
  */
 import { dollars } from '../claude/usage.js';
 import { outputEntry, workflowCommand } from './github-commands.js';
 import { githubSummary } from './github-summary.js';
+import { passingCommands } from '../checkers/evidence.js';
 import { outcomeText, totalCost, type RunRecord } from './run-record.js';
 
 const ANNOTATION_FEEDBACK_CHARS = 4000;
@@ -25,6 +28,8 @@ export function githubReport(record: RunRecord, where: { logFile?: string; junit
   const lastVerdict = [...record.reviews].reverse().find((r) => r.result === 'complete' || r.result === 'not complete');
   const outputs: Array<[string, string]> = [
     ['completed', String(record.completed)],
+    ['verified', String(record.verification === 'verified')],
+    ['verification', record.verification],
     ['exit_code', record.exitCode === undefined ? '' : String(record.exitCode)],
     ['outcome', record.outcome],
     ['reviews', String(record.reviews.length)],
@@ -38,13 +43,28 @@ export function githubReport(record: RunRecord, where: { logFile?: string; junit
 
   const reviews = `${record.reviews.length} review${record.reviews.length === 1 ? '' : 's'}, ${dollars(totalCost(record))}`;
   const feedback = lastVerdict?.feedback ? `\nLast feedback (${lastVerdict.checker}): ${bounded(lastVerdict.feedback)}` : '';
-  const annotation = record.completed
-    ? workflowCommand('notice', { title: 'ccc: completed' }, forLog(`The checker confirmed completion (${reviews}).${feedback}`))
-    : workflowCommand(
-        'error',
-        { title: `ccc: ${outcomeText(record.outcome)}` },
-        forLog(`${record.message ?? outcomeText(record.outcome)} (${reviews}, exit code ${record.exitCode ?? 'unknown'}).${feedback}`),
-      );
+  const last = record.reviews[record.reviews.length - 1];
+  const annotation =
+    record.verification === 'verified'
+      ? workflowCommand(
+          'notice',
+          { title: 'ccc: completed, verified' },
+          forLog(`The checker confirmed completion, verified by: ${passingCommands(last?.evidence ?? []).join(', ')} (${reviews}).${feedback}`),
+        )
+      : record.verification === 'unverified'
+        ? workflowCommand(
+            'warning',
+            { title: 'ccc: completed, unverified' },
+            forLog(
+              `The checker found the work complete, but no verification command ran green during its review: the completion is unverified (${reviews}). ` +
+                `supervisor.reviewer.require_evidence refuses such a completion.${feedback}`,
+            ),
+          )
+        : workflowCommand(
+            'error',
+            { title: `ccc: ${outcomeText(record.outcome)}` },
+            forLog(`${record.message ?? outcomeText(record.outcome)} (${reviews}, exit code ${record.exitCode ?? 'unknown'}).${feedback}`),
+          );
   return {
     summary: githubSummary(record, where),
     outputs: outputs.map(([name, value]) => outputEntry(name, value)).join(''),

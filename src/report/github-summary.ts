@@ -1,34 +1,44 @@
 /**
- * The Markdown job summary of one headless run: the task, the outcome and exit code, a table of
- * the reviews, the totals and where the log is. Every text that is not ccc's own goes through
+ * The Markdown job summary of one headless run: the task, the outcome and exit code, whether the
+ * completion is verified, unverified or failed, a table of the reviews (each with what its verdict
+ * rests on), the totals and where the log is. Every text that is not ccc's own goes through
  * `markdownText`. GitHub refuses a step's summary above 1 MiB (older runners 128 KiB) as a whole,
  * so the table shows at most MAX_ROWS reviews and each cell a bounded text.
  */
 import { cacheShare, dollars, percent, totalInput } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
-import { durationText, firstLine, outcomeText, totalCost, type ReviewRecord, type RunRecord } from './run-record.js';
+import type { Verification } from '../checkers/verification.js';
+import { verificationDetails } from '../checkers/verification.js';
+import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
 
 const MAX_ROWS = 100;
 const FEEDBACK_CHARS = 200;
 const TASK_CHARS = 500;
 
+/** The mark of each outcome: an unverified completion is not shown as a success. */
+export const VERIFICATION_MARKS: Record<Verification, string> = { verified: '✅', unverified: '⚠️', failed: '❌' };
+
 export function githubSummary(record: RunRecord, where: { logFile?: string; junitFile?: string } = {}): string {
-  const mark = record.completed ? '✅' : '❌';
-  const lines = [`### ${mark} ccc: ${outcomeText(record.outcome)}`, ''];
+  const title = record.completed ? `${outcomeText(record.outcome)}, ${record.verification}` : outcomeText(record.outcome);
+  const lines = [`### ${VERIFICATION_MARKS[record.verification]} ccc: ${title}`, ''];
   lines.push(`**Task:** ${record.task === undefined ? '(not in the event log)' : markdownText(record.task, TASK_CHARS)}`, '');
   const facts = [`exit code ${record.exitCode ?? 'unknown'}`, `${record.reviews.length} review${record.reviews.length === 1 ? '' : 's'}`];
   if (record.durationMs !== undefined) facts.push(durationText(record.durationMs));
   lines.push(`**Outcome:** ${outcomeText(record.outcome)} · ${facts.join(' · ')}`, '');
+  lines.push(`**Verification:** ${verificationText(record.verification)}`, '');
   if (record.message) lines.push(`**Why:** ${markdownText(record.message, FEEDBACK_CHARS)}`, '');
 
   if (record.reviews.length > 0) {
-    lines.push('| # | Checker | Verdict | Feedback | Duration | Cost | Cache |', '|---:|---|---|---|---:|---:|---:|');
+    lines.push('| # | Checker | Verdict | Verification | Feedback | Duration | Cost | Cache |', '|---:|---|---|---|---|---:|---:|---:|');
     for (const review of record.reviews.slice(0, MAX_ROWS)) lines.push(reviewRow(review));
     const hidden = record.reviews.length - MAX_ROWS;
-    if (hidden > 0) lines.push(`| … | | ${hidden} more review${hidden === 1 ? '' : 's'} | | | | |`);
+    if (hidden > 0) lines.push(`| … | | ${hidden} more review${hidden === 1 ? '' : 's'} | | | | | |`);
     const reviewMs = record.reviews.reduce((sum, r) => sum + (r.durationMs ?? 0), 0);
     const usage = record.reviewUsage;
-    lines.push(`| **Total** | | | | ${durationText(reviewMs)} | ${dollars(usage.cost_usd)} | ${totalInput(usage) > 0 ? percent(cacheShare(usage)) : ''} |`, '');
+    lines.push(
+      `| **Total** | | | | | ${durationText(reviewMs)} | ${dollars(usage.cost_usd)} | ${totalInput(usage) > 0 ? percent(cacheShare(usage)) : ''} |`,
+      '',
+    );
   }
 
   lines.push(`**Cost:** ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)})`, '');
@@ -47,6 +57,7 @@ function reviewRow(review: ReviewRecord): string {
     String(review.n),
     markdownText(review.checker || '?', 80),
     verdict,
+    review.verification ? markdownText(verificationDetails(review.result === 'complete', review.evidence) || review.verification, FEEDBACK_CHARS) : '',
     markdownText(firstLine(review.feedback), FEEDBACK_CHARS),
     durationText(review.durationMs),
     usage ? dollars(usage.cost_usd) : '',

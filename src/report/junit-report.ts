@@ -3,12 +3,17 @@
  * Jenkins, Buildkite, CircleCI, Azure): one test suite for the run, one test case per review (a
  * review that found the work incomplete is a failure whose message is the feedback; a checker
  * that failed is an error), and a last case, `outcome`, that fails when the run ended without the
- * checker confirming completion. It keeps to what both common schemas require, the Jenkins JUnit
+ * checker confirming completion, and also, as a failure of type `unverified`, when the checker found
+ * the work complete without a verification command that ran green. Neither schema has a state
+ * between pass and failure that carries a message (Ant's has no `skipped`; Jenkins' `skipped`
+ * takes no attribute), and a pass would say "verified" to every reader of the report; Jenkins
+ * marks a build with failed cases unstable, not failed, which is what an unverified completion is.
+ * The run's exit code is the same as for a verified one (0). It keeps to what both common schemas require, the Jenkins JUnit
  * one and Apache Ant's (a `testsuites` root without attributes; `package`, `id`, `timestamp`
  * without a zone, `hostname`, both `system-out` and `system-err`; at most one failure per case).
  */
 import { cacheShare, dollars, percent } from '../claude/usage.js';
-import { durationText, firstLine, outcomeText, totalCost, type ReviewRecord, type RunRecord } from './run-record.js';
+import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
 import { xmlAttribute, xmlText } from './xml-text.js';
 
 const NAME_CHARS = 200;
@@ -32,6 +37,7 @@ export function junitReport(record: RunRecord, where: { hostname: string; logFil
   const properties: Array<[string, string]> = [
     ['outcome', record.outcome],
     ['completed', String(record.completed)],
+    ['verification', record.verification],
     ['exit_code', record.exitCode === undefined ? '' : String(record.exitCode)],
     ['reviews', String(record.reviews.length)],
     ['cost_usd', String(totalCost(record))],
@@ -96,6 +102,9 @@ function outcomeCase(record: RunRecord): Case {
   if (!record.completed) {
     const text = [outcomeText(record.outcome), record.message].filter(Boolean).join(': ');
     c.problem = { kind: 'failure', type: record.outcome, message: name(text), text };
+  } else if (record.verification === 'unverified') {
+    const text = verificationText('unverified');
+    c.problem = { kind: 'failure', type: 'unverified', message: name(text), text };
   }
   return c;
 }
@@ -104,6 +113,7 @@ function plainSummary(record: RunRecord, logFile: string | undefined): string {
   const lines = [
     `task: ${record.task ?? '(not in the event log)'}`,
     `outcome: ${outcomeText(record.outcome)}${record.message ? `: ${record.message}` : ''}`,
+    `verification: ${verificationText(record.verification)}`,
     `exit code: ${record.exitCode ?? 'unknown'}`,
     `reviews: ${record.reviews.length}`,
     `cost: ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}, ${percent(cacheShare(record.reviewUsage))} of review input from cache)`,

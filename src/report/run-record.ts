@@ -5,6 +5,8 @@
  * edited, and events gain optional fields over time. What is not there stays unknown; nothing is
  * made up.
  */
+import { validEvidence, type Evidence } from '../checkers/evidence.js';
+import { verificationOf, type Verification } from '../checkers/verification.js';
 import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
 
@@ -24,6 +26,10 @@ export interface ReviewRecord {
   feedback: string;
   durationMs?: number;
   usage?: Usage;
+  /** What a verdict comes to (verified, unverified, failed); absent for a review without a verdict. */
+  verification?: Verification;
+  /** The verification commands of the verdict's round, when the checkers reported any. */
+  evidence?: Evidence[];
 }
 
 export interface RunRecord {
@@ -31,6 +37,8 @@ export interface RunRecord {
   outcome: Outcome;
   /** True only when the checker confirmed completion. */
   completed: boolean;
+  /** `verified` or `unverified` when completed (as its last verdict), else `failed`. */
+  verification: Verification;
   /** The exit code of the end event; undefined when the run has none. */
   exitCode?: number;
   /** What the loop or the agent said when it ended without completion. */
@@ -121,8 +129,12 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
           open = { review };
         }
         const usage = usageOf(line.usage);
+        const evidence = validEvidence(line.evidence);
+        // Derived from the verdict and its evidence, never read from the line: a log cannot claim a verification.
         close(line.completed === true ? 'complete' : 'not complete', str(line.feedback) ?? '', at, {
           checker: str(line.checker) ?? open.review.checker,
+          verification: verificationOf(line.completed === true, evidence),
+          ...(evidence ? { evidence } : {}),
           ...(usage ? { usage } : {}),
         });
         break;
@@ -172,10 +184,12 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
   const endedAt = str(end?.at) ?? lastAt;
   const started = time(startedAt);
   const ended = time(endedAt);
+  const completed = outcome === 'completed' && last?.result === 'complete';
   return {
     ...(task !== undefined ? { task } : {}),
     outcome,
-    completed: outcome === 'completed' && last?.result === 'complete',
+    completed,
+    verification: completed ? (last.verification ?? 'unverified') : 'failed',
     ...(exitCode !== undefined ? { exitCode } : {}),
     ...(message !== undefined && message !== '' ? { message } : {}),
     reviews,
@@ -218,6 +232,18 @@ export function outcomeText(outcome: Outcome): string {
       return 'agent error';
     case 'unfinished':
       return 'unfinished (no end event)';
+  }
+}
+
+/** The run's verification in a few words, for people. */
+export function verificationText(verification: Verification): string {
+  switch (verification) {
+    case 'verified':
+      return 'verified: a verification command ran green during the review';
+    case 'unverified':
+      return 'unverified: the checker found the work complete, but no verification command ran green during its review';
+    case 'failed':
+      return 'failed: not confirmed complete';
   }
 }
 

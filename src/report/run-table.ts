@@ -1,10 +1,12 @@
 /**
  * Many runs in one table (`ccc report`): a matrix's event logs merged for a final job. One row per
- * run (task, outcome, exit code, reviews, cost, review cache share, duration) and the totals:
- * runs, completed runs, reviews, cost, the cache share of all review input, and the summed run time.
+ * run (task, outcome, verification, exit code, reviews, cost, review cache share, duration) and the
+ * totals: runs, completed runs, verified / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
  */
 import { addUsage, cacheShare, dollars, NO_USAGE, percent, totalInput, type Usage } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
+import type { Verification } from '../checkers/verification.js';
+import { VERIFICATION_MARKS } from './github-summary.js';
 import { durationText, firstLine, outcomeText, totalCost, type Outcome, type RunRecord } from './run-record.js';
 
 export interface RunRow {
@@ -12,6 +14,7 @@ export interface RunRow {
   task: string | null;
   outcome: Outcome;
   completed: boolean;
+  verification: Verification;
   exit_code: number | null;
   reviews: number;
   cost_usd: number;
@@ -27,6 +30,9 @@ export interface RunTable {
   totals: {
     runs: number;
     completed: number;
+    verified: number;
+    unverified: number;
+    failed: number;
     reviews: number;
     cost_usd: number;
     review_cost_usd: number;
@@ -44,6 +50,7 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
       task: record.task ?? null,
       outcome: record.outcome,
       completed: record.completed,
+      verification: record.verification,
       exit_code: record.exitCode ?? null,
       reviews: record.reviews.length,
       cost_usd: totalCost(record),
@@ -60,6 +67,9 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
     totals: {
       runs: rows.length,
       completed: rows.filter((r) => r.completed).length,
+      verified: rows.filter((r) => r.verification === 'verified').length,
+      unverified: rows.filter((r) => r.verification === 'unverified').length,
+      failed: rows.filter((r) => r.verification === 'failed').length,
       reviews: sum((r) => r.reviews),
       cost_usd: round(sum((r) => r.cost_usd)),
       review_cost_usd: reviewUsage.cost_usd,
@@ -70,12 +80,13 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
 }
 
 export function runTableMarkdown(table: RunTable): string {
-  const lines = ['| Task | Outcome | Exit | Reviews | Cost | Review cache | Duration |', '|---|---|---:|---:|---:|---:|---:|'];
+  const lines = ['| Task | Outcome | Verification | Exit | Reviews | Cost | Review cache | Duration |', '|---|---|---|---:|---:|---:|---:|---:|'];
   for (const r of table.runs) {
     const task = r.task === null ? `(no task in ${markdownText(r.file, 80)})` : markdownText(firstLine(r.task), 120);
     const cells = [
       task,
-      `${r.completed ? '✅' : '❌'} ${outcomeText(r.outcome)}`,
+      outcomeText(r.outcome),
+      `${VERIFICATION_MARKS[r.verification]} ${r.verification}`,
       r.exit_code === null ? '' : String(r.exit_code),
       String(r.reviews),
       dollars(r.cost_usd),
@@ -86,7 +97,7 @@ export function runTableMarkdown(table: RunTable): string {
   }
   const t = table.totals;
   lines.push(
-    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | | ${t.reviews} | ${dollars(t.cost_usd)} | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
+    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${t.verified} verified, ${t.unverified} unverified, ${t.failed} failed | | ${t.reviews} | ${dollars(t.cost_usd)} | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -12,7 +12,8 @@ import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
 import { junitSchemaErrors } from '../support/junit-schemas.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { reviewStep } from '../support/review-script.js';
 
 /** Feedback a model could give that would break a naive report: line ends, `%`, `::`, CR, markup. */
 const FEEDBACK = 'Tests fail | <b>parse()</b> `rm -rf` [x](http://e.example)\r\nsecond: 50% done %0A :: ::error::forged\nthird ::set-output name=x::y';
@@ -25,8 +26,8 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     world?.cleanup();
   });
 
-  async function setup(review: (index: number) => Reply, agent: (index: number) => Reply) {
-    server = await startModelServer((r) => (r.kind === 'review' ? review(r.index) : agent(r.index)));
+  async function setup(review: (index: number, request: RecordedRequest) => Reply, agent: (index: number) => Reply) {
+    server = await startModelServer((r) => (r.kind === 'review' ? review(r.index, r) : agent(r.index)));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     const summary = path.join(world.root, 'step-summary.md');
@@ -60,6 +61,8 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     expect(outputs).toMatchObject({
       earlier: 'kept',
       completed: 'false',
+      verified: 'false',
+      verification: 'failed',
       exit_code: '3',
       outcome: 'limit',
       reviews: '1',
@@ -81,10 +84,10 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     for (const t of tokens) expect(t.type).not.toMatch(/html/);
     for (const t of tokens.flatMap((t) => t.children ?? [])) expect(t.type).not.toMatch(/html|code|link|image/);
     const rows = tableRows(tokens);
-    expect(rows[0]).toEqual(['#', 'Checker', 'Verdict', 'Feedback', 'Duration', 'Cost', 'Cache']);
+    expect(rows[0]).toEqual(['#', 'Checker', 'Verdict', 'Verification', 'Feedback', 'Duration', 'Cost', 'Cache']);
     expect(rows).toHaveLength(3);
-    expect(rows[1]!.slice(0, 4)).toEqual(['1', 'claude', '✗ not complete', 'Tests fail | <b>parse()</b> `rm -rf` [x](http://e.example)']);
-    expect(rows[1]![4]).toMatch(/^\d+(\.\d)? m?s$/);
+    expect(rows[1]!.slice(0, 5)).toEqual(['1', 'claude', '✗ not complete', 'failed', 'Tests fail | <b>parse()</b> `rm -rf` [x](http://e.example)']);
+    expect(rows[1]![5]).toMatch(/^\d+(\.\d)? m?s$/);
     expect(rows[2]![0]).toBe('Total');
     const text = md.render(summary);
     expect(text).toContain('iteration limit reached');
@@ -99,25 +102,70 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     expect(xml).toContain('second: 50% done %0A :: ::error::forged\nthird');
   });
 
-  it('--json: stdout stays JSON lines, the ::notice of a completed run goes to stderr', async () => {
+  it("--json: stdout stays JSON lines; a completion on the reviewer's word alone is unverified in every report, exit 0", async () => {
     const gh = await setup(
       () => ({ verdict: { completed: true, feedback: 'all done: 100%' } }),
       () => ({ text: 'done' }),
     );
-    const run = await runCcc(world, ['--supervisor', '--json', '-p', 'do it'], { env: gh.env });
+    const junit = path.join(world.root, 'junit.xml');
+    const run = await runCcc(world, ['--supervisor', '--json', '--report', `junit=${junit}`, '-p', 'do it'], { env: gh.env });
     expect(run.code).toBe(0);
-    for (const line of run.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; verification?: string });
+    expect(events.find((e) => e.kind === 'verdict')).toMatchObject({ completed: true, verification: 'unverified' });
     expect(runnerCommands(run.stderr)).toEqual([
-      { name: 'notice', properties: { title: 'ccc: completed' }, message: expect.stringContaining('Last feedback (claude): all done: 100%') },
+      {
+        name: 'warning',
+        properties: { title: 'ccc: completed, unverified' },
+        message: expect.stringContaining('no verification command ran green during its review: the completion is unverified'),
+      },
     ]);
+    expect(runnerCommands(run.stderr)[0]!.message).toContain('Last feedback (claude): all done: 100%');
     expect(runnerOutputs(fs.readFileSync(gh.output, 'utf8'))).toMatchObject({
       completed: 'true',
+      verified: 'false',
+      verification: 'unverified',
       exit_code: '0',
       outcome: 'completed',
       reviews: '1',
       feedback: 'all done: 100%',
     });
-    expect(fs.readFileSync(gh.summary, 'utf8')).toContain('### ✅ ccc: completed');
+    const summary = fs.readFileSync(gh.summary, 'utf8');
+    expect(summary).toContain('### ⚠️ ccc: completed, unverified');
+    expect(summary).toContain('**Verification:** unverified: ');
+    expect(tableRows(new MarkdownIt().parse(summary, {}))[1]!.slice(2, 4)).toEqual(['✓ complete', 'unverified']);
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(await junitSchemaErrors(xml)).toEqual({ jenkins: [], ant: [] });
+    expect(xml).toContain('<failure type="unverified"');
+  });
+
+  it('a completion the reviewer verified by running the tests is verified in every report', async () => {
+    const gh = await setup(
+      (_, r) =>
+        reviewStep(r) === 0
+          ? { toolUse: { name: 'Bash', input: { command: 'npm test', description: 'run the tests' } } }
+          : { verdict: { completed: true, feedback: 'npm test passes.' } },
+      () => ({ text: 'done' }),
+    );
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'v', scripts: { test: 'node --test' } }));
+    fs.writeFileSync(path.join(world.cwd, 'ok.test.js'), "require('node:test')('ok', () => {});\n");
+    const junit = path.join(world.root, 'junit.xml');
+    const run = await runCcc(world, ['--supervisor', '--report', `junit=${junit}`, '-p', 'do it'], { env: gh.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('✓ complete (claude, verified by: npm test');
+    expect(runnerCommands(run.stdout)).toEqual([
+      { name: 'notice', properties: { title: 'ccc: completed, verified' }, message: expect.stringContaining('verified by: npm test (1 review') },
+    ]);
+    expect(runnerOutputs(fs.readFileSync(gh.output, 'utf8'))).toMatchObject({ completed: 'true', verified: 'true', verification: 'verified' });
+    const summary = fs.readFileSync(gh.summary, 'utf8');
+    expect(summary).toContain('### ✅ ccc: completed, verified');
+    expect(tableRows(new MarkdownIt().parse(summary, {}))[1]!.slice(2, 4)).toEqual(['✓ complete', 'verified by: npm test']);
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(await junitSchemaErrors(xml)).toEqual({ jenkins: [], ant: [] });
+    expect(xml).toContain('failures="0" errors="0"');
+    expect(xml).toContain('<property name="verification" value="verified"/>');
   });
 
   it('--report none turns the GitHub report off; a report file that cannot be written is exit 2 before claude starts', async () => {

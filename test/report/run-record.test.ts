@@ -113,6 +113,7 @@ describe('runRecord', () => {
         checker: '',
         result: 'not complete',
         feedback: '',
+        verification: 'failed',
         usage: { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, cost_usd: 0 },
       },
     ]);

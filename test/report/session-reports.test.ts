@@ -40,7 +40,9 @@ function playRun(s: ReturnType<typeof session>) {
   s.frames$.next({ type: 'system', session_id: 'abc' });
   s.frames$.next({ type: 'result', session_id: 'abc', model_usage_since_last_result: { m: { costUSD: 0.5 } } });
   s.events$.next(event({ kind: 'iteration', n: 1, max: 3 }));
-  s.events$.next(event({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1 }));
+  s.events$.next(
+    event({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1, evidence: [{ command: 'npm test', exit_code: 0 }] }),
+  );
   s.events$.next(event({ kind: 'end', exit_code: 0, reviews: 1 }));
 }
 
@@ -65,6 +67,8 @@ describe('startReports', () => {
     await reports.finish(0);
     expect(runnerOutputs(written.get('/gh/output')!)).toMatchObject({
       completed: 'true',
+      verified: 'true',
+      verification: 'verified',
       exit_code: '0',
       cost_usd: '0.5',
       session_id: 'abc',
@@ -72,11 +76,13 @@ describe('startReports', () => {
       junit_file: '/r/junit.xml',
       events_file: '/r/events.jsonl',
     });
-    expect(written.get('/gh/summary')).toContain('### ✅ ccc: completed');
+    expect(written.get('/gh/summary')).toContain('### ✅ ccc: completed, verified');
     expect(written.get('/r/junit.xml')).toContain('<testsuite name="do it"');
     expect(eventLog.map((l) => (l as { kind: string }).kind)).toEqual(['start', 'frame', 'frame', 'iteration', 'verdict', 'end']);
     const out = text(stdout);
-    expect(out).toMatch(/^::stop-commands::(ccc-[0-9a-f]{32})\n::\1::\n::notice title=ccc%3A completed::/);
+    expect(out).toMatch(
+      /^::stop-commands::(ccc-[0-9a-f]{32})\n::\1::\n::notice title=ccc%3A completed%2C verified::The checker confirmed completion, verified by: npm test /,
+    );
     expect(runnerCommands(out)).toHaveLength(1);
     expect(text(stderr)).toBe('');
   });

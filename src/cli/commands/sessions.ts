@@ -8,7 +8,7 @@
 import { resolveConfigDir } from '../../config/config-dir.js';
 import type { McpServerRecord } from '../../mcp/running-server.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
-import { evidenceText } from '../../checkers/evidence.js';
+import { verificationDetails, verificationOf } from '../../checkers/verification.js';
 import { dollars } from '../../claude/usage.js';
 import { inertLine } from '../../pty/inert-text.js';
 import type { RegisterCommand } from './index.js';
@@ -27,7 +27,10 @@ export const registerSessionsCommand: RegisterCommand = (program) => {
       for (const problem of [...status.problems, ...mcp.problems]) process.stderr.write(`ccc: warning: ${problem.file}: ${problem.error}\n`);
       const mcpServers = mcp.servers.map(mcpServerView);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ sessions: status.sessions, mcpServers }, null, 2)}\n`);
+        const sessions = status.sessions.map((s) =>
+          s.lastVerdict ? { ...s, lastVerdict: { ...s.lastVerdict, verification: verificationOf(s.lastVerdict.completed, s.lastVerdict.evidence) } } : s,
+        );
+        process.stdout.write(`${JSON.stringify({ sessions, mcpServers }, null, 2)}\n`);
         return;
       }
       const sessions = status.sessions.length === 0 ? ['No supervised session is running.\n'] : status.sessions.map(formatSession);
@@ -72,7 +75,9 @@ export function formatSession(s: SupervisedSession): string {
     const v = s.lastVerdict;
     const feedback = v.feedback.replace(/\s+/g, ' ').trim();
     const shown = feedback.length > FEEDBACK_CHARS ? `${feedback.slice(0, FEEDBACK_CHARS - 1)}…` : feedback;
-    const details = [v.checker, evidenceText(v.evidence, v.completed), v.cost_usd === undefined ? '' : dollars(v.cost_usd), v.at].filter(Boolean).join(', ');
+    const details = [v.checker, verificationDetails(v.completed, v.evidence), v.cost_usd === undefined ? '' : dollars(v.cost_usd), v.at]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`  verdict   ${v.completed ? 'complete' : 'not done'} (${inertLine(details)})${shown ? `: ${inertLine(shown)}` : ''}`);
   }
   lines.push(`  observer  ${s.observerUrl ?? 'none (start with --observe to let others watch)'}`);
