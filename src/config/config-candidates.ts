@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readUserFileSync } from '../user-file.js';
 
 /** Project config file names, in the order they are tried within one directory. */
 export const projectSearchPlaces = [
@@ -32,12 +33,10 @@ export function mayHoldProjectConfig(cwd: string, names: readonly string[]): boo
 }
 
 function packageJsonHasKey(file: string, key: string): boolean {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return false; // absent or unreadable as a file (a directory): cosmiconfig skips it too
-  }
+  // A package.json that is not a file is named by readProjectFile before cosmiconfig opens it.
+  const read = readUserFileSync(file);
+  if (!read.ok) return read.problem.kind === 'not-a-file';
+  const text = read.text;
   try {
     const parsed: unknown = JSON.parse(text);
     return parsed !== null && typeof parsed === 'object' && Object.hasOwn(parsed, key);

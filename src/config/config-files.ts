@@ -12,6 +12,7 @@ import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.j
 import { guardConfigLoad } from './load-guard.js';
 import { isPlainObject } from './rules.js';
 import { importUserModule } from './user-module.js';
+import { kindOfEntry, readUserFileSync } from '../user-file.js';
 import { kindOf } from '../value-text.js';
 
 export interface LoadedFile {
@@ -20,13 +21,12 @@ export interface LoadedFile {
 }
 
 export async function readGlobalFile(file: string): Promise<LoadedFile | undefined> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw unreadable(file, error);
+  const read = readUserFileSync(file);
+  if (!read.ok) {
+    if (read.problem.kind === 'missing') return undefined;
+    throw notAFile(file, read.problem);
   }
+  const text = read.text;
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
@@ -68,10 +68,12 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
           data: { file },
         });
       }
+      refuseNonFile(file);
       const result = await explorer.load(file);
       return { file, config: result === null || result.isEmpty ? {} : asObject(result.config, file) };
     }
     for (let dir = path.resolve(options.cwd); ; dir = path.dirname(dir)) {
+      for (const name of projectSearchPlaces) refuseNonFile(path.join(dir, name));
       const result = await explorer.search(dir);
       if (result !== null) {
         refuseSecondFile(dir, result.filepath);
@@ -103,11 +105,34 @@ function refuseSecondFile(dir: string, found: string): void {
   );
 }
 
+/**
+ * A config file's name held by a directory, FIFO, socket or device is named as what it is before
+ * cosmiconfig opens it: opening a FIFO would block ccc with no word.
+ */
+function refuseNonFile(file: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return;
+  }
+  const what = kindOfEntry(stat);
+  if (what !== undefined) throw notAFile(file, { message: `${file} is ${what}, not a file` });
+}
+
+function notAFile(file: string, problem: { message: string }): CccError {
+  return new CccError('CONFIG_UNREADABLE', `Cannot read config file ${file}: ${problem.message}.\nReplace it with a config file or remove it.`, {
+    data: { file },
+  });
+}
+
 function isConfigFile(file: string): boolean {
   if (!fs.existsSync(file)) return false;
   if (path.basename(file) !== 'package.json') return true;
   try {
-    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const read = readUserFileSync(file);
+    if (!read.ok) return false;
+    const manifest: unknown = JSON.parse(read.text);
     return isPlainObject(manifest) && 'ccc' in manifest;
   } catch {
     return false;

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
+import { isCccError } from '../errors.js';
 import { homeDir } from '../config/config-dir.js';
 import type { PromptInUse } from '../config/show.js';
 
@@ -14,7 +15,9 @@ export function promptInUse(options: { cwd: string; promptPath: string; env: Nod
     return found === local
       ? { path: found, why: './SUPERVISOR.md in the project, which takes precedence over supervisor.prompt_path' }
       : { path: found, why: `supervisor.prompt_path; there is no ./SUPERVISOR.md (or it is empty) in ${options.cwd}` };
-  } catch {
+  } catch (error) {
+    // A SUPERVISOR.md that is there but unusable (a directory, a FIFO, too large) is named as such.
+    if (isCccError(error) && error.data.problem !== undefined) return { why: error.message };
     return { why: `none: no SUPERVISOR.md in ${options.cwd} and none at ${options.promptPath}; \`ccc init\` writes one` };
   }
 }

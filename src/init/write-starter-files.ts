@@ -8,6 +8,7 @@ import path from 'node:path';
 import { projectSearchPlaces } from '../config/config-candidates.js';
 import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
+import { kindOfEntry } from '../user-file.js';
 import { configTemplate } from './config-template.js';
 import { supervisorTemplate } from './supervisor-template.js';
 import { detectTestCommands } from './test-command.js';
@@ -23,6 +24,7 @@ export interface InitResult {
 }
 
 export function writeStarterFiles(options: { cwd: string; force: boolean }): InitResult {
+  refuseNonFiles(options.cwd);
   const existing = conflictingFiles(options.cwd);
   if (existing.length > 0 && !options.force) {
     throw new CccError(
@@ -46,6 +48,26 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
     written.push(file);
   }
   return { written, ...(testCommand ? { testCommand } : {}) };
+}
+
+/**
+ * A directory, FIFO, socket or device where a starter file goes is named as what it is: it is not
+ * an existing file to keep or replace, and writing to a FIFO would block. Even --force leaves it.
+ */
+function refuseNonFiles(cwd: string): void {
+  for (const name of [SUPERVISOR_FILE, CONFIG_FILE]) {
+    const file = path.join(cwd, name);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      continue;
+    }
+    const what = kindOfEntry(stat);
+    if (what !== undefined) {
+      throw new CccError('USAGE', `${file} is ${what}, not a file. Move it away, then run \`ccc init\` again.`, { data: { path: file, what } });
+    }
+  }
 }
 
 /** The files that stop a plain `ccc init`: the two it writes, and any other project config of ccc. */

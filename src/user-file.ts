@@ -1,0 +1,72 @@
+/**
+ * Reading a text file a user pointed ccc at (SUPERVISOR.md, a config file, a kanban board or task)
+ * after looking at what it is. Opening a FIFO blocks until a writer comes, so a FIFO where a file
+ * was expected would hang ccc silently; a directory, a socket or a device is never what the user
+ * meant either. Each is named before any open, and so is a file too large for claude to take.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+
+/**
+ * claude -p refuses piped stdin past 10 MiB ("piped stdin input exceeds 10MB", counted in UTF-16
+ * characters; bytes are never fewer): pinned in test/claude/stdin-limit.test.ts. A reviewer's
+ * instructions travel on that stdin, so a larger file can never be sent.
+ */
+export const CLAUDE_STDIN_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** What a path is when it is not a regular file, in words for an error line. */
+export function kindOfEntry(stat: fs.Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+export type UserFileProblem =
+  | { kind: 'missing'; message: string }
+  | { kind: 'not-a-file'; what: string; message: string }
+  | { kind: 'too-large'; bytes: number; maxBytes: number; message: string }
+  | { kind: 'unreadable'; message: string; cause: unknown };
+
+export type UserFileRead = { ok: true; text: string } | { ok: false; problem: UserFileProblem };
+
+/** Why `file` cannot be read as a text file, or undefined when it can (stat follows symlinks). */
+function problemOf(file: string, stat: fs.Stats, maxBytes: number | undefined): UserFileProblem | undefined {
+  const what = kindOfEntry(stat);
+  if (what !== undefined) return { kind: 'not-a-file', what, message: `${file} is ${what}, not a file` };
+  if (maxBytes !== undefined && stat.size > maxBytes) {
+    return { kind: 'too-large', bytes: stat.size, maxBytes, message: `${file} is ${stat.size} bytes, more than the ${maxBytes} bytes allowed` };
+  }
+  return undefined;
+}
+
+function failure(file: string, error: unknown): UserFileProblem {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', message: `${file} does not exist` };
+  return { kind: 'unreadable', message: `${file} cannot be read (${(error as Error).message})`, cause: error };
+}
+
+/** Reads `file` as UTF-8 when it is a regular file no larger than `maxBytes`. */
+export function readUserFileSync(file: string, options: { maxBytes?: number } = {}): UserFileRead {
+  try {
+    const problem = problemOf(file, fs.statSync(file), options.maxBytes);
+    if (problem) return { ok: false, problem };
+    return { ok: true, text: fs.readFileSync(file, 'utf8') };
+  } catch (error) {
+    return { ok: false, problem: failure(file, error) };
+  }
+}
+
+/** The asynchronous twin of readUserFileSync. */
+export async function readUserFile(file: string, options: { maxBytes?: number } = {}): Promise<UserFileRead> {
+  try {
+    const problem = problemOf(file, await fsp.stat(file), options.maxBytes);
+    if (problem) return { ok: false, problem };
+    return { ok: true, text: await fsp.readFile(file, 'utf8') };
+  } catch (error) {
+    return { ok: false, problem: failure(file, error) };
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Files ccc reads that are not files: a FIFO, a socket, a device or a directory where SUPERVISOR.md
+ * or a config file goes is named as what it is (exit 2) before anything opens it, and a
+ * SUPERVISOR.md too large for claude's stdin is refused before any agent turn. Through the built CLI.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SUPERVISOR_PROMPT_MAX_BYTES } from '../../src/checkers/supervisor-prompt.js';
+import { readUserFileSync } from '../../src/user-file.js';
+import { cccBin, claudeBin, TEST_API_KEY } from '../support/claude-env.js';
+import { runProcess } from '../support/run-process.js';
+import { makeTempHome, type TempHome } from '../support/temp-home.js';
+
+let t: TempHome;
+const servers: net.Server[] = [];
+beforeEach(() => {
+  t = makeTempHome();
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  t.cleanup();
+});
+
+// The real claude, pointed at a port where nothing listens: every case here ends before any turn.
+const ccc = (args: string[]) =>
+  runProcess(process.execPath, [cccBin, ...args], {
+    cwd: t.project,
+    env: { ...t.env, CCC_CLAUDE: claudeBin, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: TEST_API_KEY },
+    timeoutMs: 60_000,
+  });
+
+function mkfifo(file: string): void {
+  execFileSync('mkfifo', [file]);
+}
+
+async function socketAt(file: string): Promise<void> {
+  const server = net.createServer();
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(file, resolve));
+}
+
+describe('what a path is, before it is opened', () => {
+  it('names a FIFO, a socket, a device and a directory, and passes a regular file', async () => {
+    const fifo = path.join(t.project, 'fifo');
+    mkfifo(fifo);
+    const socket = path.join(t.project, 'sock');
+    await socketAt(socket);
+    const problem = (file: string) => {
+      const read = readUserFileSync(file);
+      return read.ok ? 'ok' : read.problem.message;
+    };
+    expect(problem(fifo)).toBe(`${fifo} is a FIFO, not a file`);
+    expect(problem(socket)).toBe(`${socket} is a socket, not a file`);
+    expect(problem('/dev/null')).toBe('/dev/null is a character device, not a file');
+    expect(problem(t.project)).toBe(`${t.project} is a directory, not a file`);
+    expect(problem(t.write('work/project/plain.md', 'text'))).toBe('ok');
+    const big = readUserFileSync(t.write('work/project/big.md', 'x'.repeat(11)), { maxBytes: 10 });
+    expect(big.ok ? 'ok' : big.problem.kind).toBe('too-large');
+  });
+});
+
+describe('SUPERVISOR.md that is not a file', () => {
+  it('a FIFO: ccc --supervisor, ccc config and ccc doctor name it instead of hanging', async () => {
+    const file = path.join(t.project, 'SUPERVISOR.md');
+    mkfifo(file);
+    const run = await ccc(['--supervisor', '-p', 'hello']);
+    expect(run.stderr).toContain(`${file} is a FIFO, not a file`);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const config = await ccc(['config']);
+    expect(config.stdout + config.stderr).toContain(`${file} is a FIFO, not a file`);
+    const doctor = await ccc(['doctor']);
+    expect(doctor.stdout + doctor.stderr).toContain(`${file} is a FIFO, not a file`);
+  });
+
+  it('a directory: the run and ccc init say the same thing, neither "run ccc init" nor "exists"', async () => {
+    const file = path.join(t.project, 'SUPERVISOR.md');
+    fs.mkdirSync(file);
+    const run = await ccc(['--supervisor', '-p', 'hello']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file} is a directory, not a file`);
+    expect(run.stderr).not.toContain('ccc init');
+    const init = await ccc(['init']);
+    expect(init.code).toBe(2);
+    expect(init.stderr).toContain(`${file} is a directory, not a file`);
+    expect(init.stderr).not.toContain('exists');
+    const forced = await ccc(['init', '--force']);
+    expect(forced.code).toBe(2);
+    expect(fs.statSync(file).isDirectory()).toBe(true);
+  });
+
+  it('larger than claude takes on stdin: refused before any agent turn, naming the limit', async () => {
+    const file = t.write('work/project/SUPERVISOR.md', 'x'.repeat(SUPERVISOR_PROMPT_MAX_BYTES + 1));
+    const run = await ccc(['--supervisor', '-p', 'hello']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file} is ${SUPERVISOR_PROMPT_MAX_BYTES + 1} bytes`);
+    expect(run.stderr).toContain(`at most ${10 * 1024 * 1024} bytes`);
+    expect(run.stderr).not.toContain('model');
+  });
+});
+
+describe('config files that are not files', () => {
+  it('a FIFO as ccc.config.ts and as the global ccc.json: exit 2 naming it', async () => {
+    t.write('work/project/SUPERVISOR.md', '# rules');
+    const project = path.join(t.project, 'ccc.config.ts');
+    mkfifo(project);
+    const run = await ccc(['config']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${project} is a FIFO, not a file`);
+    fs.rmSync(project);
+    const globalFile = path.join(t.home, '.claude', 'ccc.json');
+    fs.mkdirSync(path.dirname(globalFile), { recursive: true });
+    mkfifo(globalFile);
+    const global = await ccc(['config']);
+    expect(global.code).toBe(2);
+    expect(global.stderr).toContain(`${globalFile} is a FIFO, not a file`);
+  });
+});
