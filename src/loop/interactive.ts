@@ -112,7 +112,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     const [proxy, current] = await Promise.all([spawned, session, graph]);
     const exit = await proxy.exit;
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
-    current.logger.info('agent exited', { exit_code: exit.exitCode, signal: exit.signal ?? null });
+    // An agent ended by a signal has no exit code of its own (the relay reports 0 beside the signal).
+    current.logger.info('agent exited', { exit_code: exit.signal ? null : exit.exitCode, signal: exit.signal ?? null });
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
   } finally {

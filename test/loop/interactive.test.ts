@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
+import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
 import { descendants, liveOnes, parentOf } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
@@ -129,6 +129,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     await h.waitForOutput(/STTY-SAVED/, 30_000);
     expect(h.output().toString()).toMatch(/CCC-EXIT=137/);
     expect(stty('after.txt')).toBe(stty('before.txt'));
+    // The log says how the agent ended: by signal 9, with no exit code of its own.
+    expect(readLog(world)).toMatch(/agent exited.*exit_code=null signal=9|exit_code=null signal=9.*agent exited/);
   });
 
   it('puts the terminal back itself and exits 137 when its relay is killed, and the agent goes too', async () => {
