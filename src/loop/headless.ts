@@ -57,6 +57,8 @@ function whereItIs(session: SupervisorSession): string {
 async function loop(session: SupervisorSession, options: HeadlessOptions, recent: ReplaySubject<Frame>): Promise<number> {
   let lastError: string | undefined;
   const emit: EventSink = (e) => {
+    // A review cancelled by a signal is part of that signal's ending, which says so itself: one "stopped", not two.
+    if (e.kind === 'stopped' && e.reason === 'cancelled' && session.interruption) return;
     session.emit(e);
     if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
     // A verdict's text is the model's: no escape sequence reaches the terminal. A stop for the error just shown is not shown again.

@@ -63,6 +63,7 @@ describe('how a headless run ends', () => {
       const { code: exit, stderr } = await run.done;
       expect(exit).toBe(code);
       expect(stderr).toContain(`ccc: stopped: ${signal} received; the agent's turn and the review in progress were stopped`);
+      expect(stderr.match(/ccc: stopped:/g)).toHaveLength(1); // the review it cancelled is not a second ending
       expect(stderr).not.toMatch(/\n\s+at /);
       expect(readLog(world)).toMatch(new RegExp(`\\[WARN\\] .*exit_code=${code} .*headless run stopped: ${signal} received`));
       expect(sessions()).toEqual([]);
