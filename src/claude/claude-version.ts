@@ -11,6 +11,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
+import { clip } from '../value-text.js';
 
 const run = promisify(execFile);
 
@@ -41,6 +42,25 @@ interface ExecutableKey {
   ino: number;
 }
 
+/**
+ * Why `--version` failed, with the last line claude wrote to stderr (execFile's message names only
+ * the command): a claude that cannot start says why there, and `ccc doctor` must show it. The line
+ * is the program's text: control characters are dropped before it reaches a terminal.
+ */
+function failureText(error: unknown): string {
+  const first = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  const stderr = (error as { stderr?: unknown }).stderr;
+  const said =
+    typeof stderr === 'string'
+      ? stderr
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .pop()
+      : undefined;
+  return said ? `${first}: ${clip(said.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), 300)}` : first;
+}
+
 /** The first line claude prints for `--version`, or a parenthesised reason it printed none. */
 export async function claudeVersion(options: ClaudeVersionOptions): Promise<string> {
   const key = executableKey(options.command, options.file);
@@ -53,7 +73,7 @@ export async function claudeVersion(options: ClaudeVersionOptions): Promise<stri
     if (!line) return '(no version printed)';
     version = line;
   } catch (error) {
-    return `(${options.file} --version failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    return `(${options.file} --version failed: ${failureText(error)})`;
   }
   if (key && options.cacheFile) await remember(options.cacheFile, { key, version }, options.prepareDir);
   return version;

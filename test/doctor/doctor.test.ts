@@ -53,6 +53,21 @@ describe('ccc doctor', () => {
     expect(check('lifeline')).toMatchObject({ status: 'ok', needed: true });
   });
 
+  it('a claude that fails to run: ccc doctor shows what it said on stderr, inert', async () => {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    const broken = path.join(world.root, 'claude');
+    fs.writeFileSync(broken, '#!/bin/sh\necho "starting" >&2\nprintf \'claude: cannot load \\033[31mlibfoo.so\\033[0m: no such file\\n\' >&2\nexit 127\n', {
+      mode: 0o755,
+    });
+    const run = await runCcc(world, ['doctor'], { env: { CCC_CLAUDE: broken } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^✗ claude +.* does not run: \(.*--version failed: Command failed: .*: claude: cannot load \[31mlibfoo\.so\[0m: no such file\)/m,
+    );
+    expect(run.stdout).not.toContain('\x1b');
+  });
+
   it('a config file that does not load is missing with what is wrong', async () => {
     world = makeClaudeWorld();
     writeSupervisorPrompt(world);
