@@ -12,7 +12,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
-import { defineChecker, runShellCommand, tailLines, type CheckContext, type Verdict } from 'ccc-supervisor';
+import { commandEvidence, defineChecker, runShellCommand, tailLines, type CheckContext, type Verdict } from 'ccc-supervisor';
 
 export interface TestGateOptions {
   /** The test command, run through the shell in the project directory (default `npm test`). */
@@ -59,8 +59,10 @@ export default defineChecker({
         const run = await runShellCommand(command, { cwd: ctx.cwd, env: ctx.env, signal, timeoutMs });
         if (run.spawnError) throw run.spawnError;
         if (run.aborted) throw new Error(`\`${command}\` was stopped: the check was cancelled`);
-        if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed` };
-        return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode) };
+        // The run is the verdict's evidence, read as the reviewer's runs are: verified when it ran tests and passed.
+        const evidence = [commandEvidence(command, run.timedOut ? null : run.exitCode, run.output)];
+        if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed`, evidence };
+        return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode), evidence };
       },
     };
   },

@@ -10,6 +10,7 @@ export type { Checker, CheckerFactory, CheckContext, CheckerLogger, Evidence, Se
 export type { Frame } from './frames/frame.js';
 /** For plugins: run a shell command in the project with a timeout; the whole process tree dies on abort. */
 export { runShellCommand, tailLines } from './checkers/shell-command.js';
+export { commandEvidence } from './checkers/command-evidence.js';
 export type { ShellCommandOptions, ShellCommandResult } from './checkers/shell-command.js';
 export { CccError } from './errors.js';
 export type { ErrorCode } from './errors.js';

@@ -142,7 +142,8 @@
   /** `, verified by: npm test` or `, unverified` for a complete verdict; the failing commands of one that is not. */
   function evidenceText(event) {
     if (!Array.isArray(event.evidence)) return event.completed ? ', unverified' : '';
-    const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0).map((e) => e.command))];
+    // A run that exited 0 but ran no test (collect-only, nothing selected) verifies nothing: the same rule as src/checkers/evidence.ts.
+    const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0 && !e.not_counted).map((e) => e.command))];
     if (event.completed) return passing.length ? `, verified by: ${passing.join(', ')}` : ', unverified';
     const failing = event.evidence.filter((e) => e.exit_code !== 0).map((e) => `${e.command} (exit ${e.exit_code ?? 'none'})`);
     return failing.length ? `, failed: ${failing.join(', ')}` : '';

@@ -8,7 +8,7 @@
  */
 import { CccError } from '../errors.js';
 import type { ChildRunner } from '../process/child-process.js';
-import { readTestRun } from './reviewer/run-evidence.js';
+import { commandEvidence } from './command-evidence.js';
 import { parseRuleOptions, type RuleOptions } from './rule-options.js';
 import { childTimeoutMs, runShellCommand, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Evidence, Verdict } from './types.js';
@@ -73,7 +73,7 @@ async function firstFailingCommand(
       throw new CccError('CHECKER_TIMEOUT', `rule command \`${command}\` was stopped (the check was cancelled)`, {
         data: { exit_code: null, stderr: result.output },
       });
-    evidence.push(ruleEvidence(command, result.timedOut ? null : result.exitCode, result.output));
+    evidence.push(commandEvidence(command, result.timedOut ? null : result.exitCode, result.output));
     const tail = tailLines(result.output);
     const shown = tail ? `\nLast lines of its output:\n${tail}` : ' It printed nothing.';
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;
@@ -83,13 +83,6 @@ async function firstFailingCommand(
 }
 
 /** A rule command is the user's own: its exit code counts unless its output shows a runner that ran no test or failed (`# tests 0`). */
-function ruleEvidence(command: string, exitCode: number | null, output: string): Evidence {
-  if (exitCode !== 0) return { command, exit_code: exitCode };
-  const reading = readTestRun([{ family: 'opaque', args: [] }], output);
-  if (!reading.counts) return { command, exit_code: 0, not_counted: reading.why };
-  return { command, exit_code: 0, ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
-}
-
 function verdictFrom(options: RuleOptions, problems: string[]): Verdict {
   if (problems.length > 0) return { completed: false, feedback: problems.join('\n\n') };
   const passed = [

@@ -139,6 +139,7 @@ describe('readEnvLayer', () => {
       CCC_SUPERVISOR_WIND_DOWN: 'supervisor.wind_down',
       CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: 'supervisor.limit_wait_minutes',
       CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: 'supervisor.limit_retry_seconds',
+      CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB: 'supervisor.plugin_max_memory_mb',
       CCC_CLAUDE: 'claude.command',
       CCC_OBSERVER_TOKEN: 'observer.token',
       SUPERVISOR_ENABLED: 'mcp.enabled',

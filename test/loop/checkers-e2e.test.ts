@@ -71,7 +71,7 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain(`PY-HOOK-42: there is no DONE file in ${world.cwd}`);
     expect(server.byKind('review')).toHaveLength(0);
-    expect(run.stderr).toContain('✓ complete (hook)');
+    expect(run.stderr).toContain('✓ complete (hook, unverified)'); // the hook reports no command it ran
   });
 
   it('a TypeScript plugin from plugins/, loaded by path with --checker and no build step, drives the loop', async () => {
@@ -80,7 +80,7 @@ describe('checker pipeline, end to end (headless)', () => {
     const run = await runCcc(world, ['--supervisor', '--checker', path.join(repoRoot, 'plugins', 'test-gate.ts'), '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');
-    expect(run.stderr).toContain('✓ complete (test-gate)');
+    expect(run.stderr).toContain('✓ complete (test-gate, verified by: npm test)'); // its own run is the evidence
   });
 
   it('pipeline rule then claude: the reviewer never runs while the rule fails', async () => {

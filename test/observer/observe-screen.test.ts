@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { parentOf } from '../support/process-tree.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 import { runProcess } from '../support/run-process.js';
 
@@ -51,7 +52,9 @@ describe('finding and watching a supervised session', () => {
 
     const listed = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(`pid ${session.pty.pid}  session `);
+    // The session is ccc's: in a terminal it runs behind its front process (the one the shell waits for, docs/byte-path.md).
+    const listedPid = Number(/^pid (\d+) {2}session /m.exec(listed.stdout)?.[1]);
+    expect(parentOf(listedPid)).toBe(session.pty.pid);
     expect(listed.stdout).toContain(`  cwd       ${world.cwd}\n`);
     expect(listed.stdout).toContain(`  observer  ${url}\n`);
 

@@ -79,7 +79,19 @@ describe('observer page', () => {
     server.publishPty(Buffer.from('\x1b[32m⏺ Edited parser.ts: empty input now returns []\x1b[0m\r\n'));
     server.publishEvent({ kind: 'iteration', n: 2, max: 20, at });
     server.publishEvent({ kind: 'checker', checker: 'claude', state: 'done', duration_ms: 4200, at });
-    server.publishEvent({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'All tests pass.', iteration: 2, at });
+    server.publishEvent({
+      kind: 'verdict',
+      checker: 'claude',
+      completed: true,
+      feedback: 'All tests pass.',
+      iteration: 2,
+      evidence: [
+        { command: 'npm test -- --listTests', exit_code: 0, not_counted: 'it only lists the tests' },
+        { command: 'npm test', exit_code: 0, tests: 12 },
+      ],
+      verification: 'verified',
+      at,
+    });
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('⏺ Edited parser.ts: empty input now returns []');
 
     const verdicts = page.locator('.event[data-kind="verdict"]');
@@ -87,7 +99,8 @@ describe('observer page', () => {
     expect(await verdicts.nth(0).getAttribute('data-completed')).toBe('false');
     expect(await verdicts.nth(0).innerText()).toContain('✘ claude: not completed (iteration 1)');
     expect(await verdicts.nth(0).locator('pre').innerText()).toContain('expected [] to equal [""]');
-    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2)');
+    // Verified by the run that ran tests; the listing that exited 0 is not named as evidence.
+    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2, verified by: npm test)');
     expect(await page.locator('.event[data-kind="iteration"]').allInnerTexts()).toEqual([
       expect.stringContaining('Iteration 1/20'),
       expect.stringContaining('Iteration 2/20'),

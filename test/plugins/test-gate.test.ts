@@ -37,9 +37,15 @@ describe('the test-gate plugin', () => {
     expect(verdict.feedback).toMatch(/^The tests fail: `npm test` exited with code 1\.\nFailing tests:\n- adds numbers\n- adds zero\n/);
     expect(verdict.feedback).toContain('Last lines of the output:');
     expect(verdict.feedback).not.toMatch(/^- is fine$/m);
+    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 1 }]);
 
     write('math.js', 'export const add = (a, b) => a + b;\n');
-    expect(await checker.check(ctx, signal)).toEqual({ completed: true, feedback: '`npm test` passed' });
+    // Its green run is the verdict's evidence, with the count node:test printed: "verified by: npm test (3 tests)".
+    expect(await checker.check(ctx, signal)).toEqual({
+      completed: true,
+      feedback: '`npm test` passed',
+      evidence: [{ command: 'npm test', exit_code: 0, tests: 3 }],
+    });
   });
 
   it('on a pytest project, with its own command: names path::test', async () => {

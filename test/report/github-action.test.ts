@@ -127,7 +127,8 @@ describe('action.yml', () => {
       feedback: 'done',
       events_file: path.join(world.cwd, 'ccc-events.jsonl'),
     });
-    expect(fs.readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('### ✅ ccc: completed');
+    // The scripted reviewer ran no command: a completion on its word alone, said as unverified.
+    expect(fs.readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('### ⚠️ ccc: completed, unverified');
     expect(await junitSchemaErrors(fs.readFileSync(path.join(world.cwd, 'reports', 'junit.xml'), 'utf8'))).toEqual({ jenkins: [], ant: [] });
 
     // The event log is the --json stream: ccc report reads it back.
