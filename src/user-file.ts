@@ -15,6 +15,17 @@ import fsp from 'node:fs/promises';
 export const CLAUDE_STDIN_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /** What a path is when it is not a regular file, in words for an error line. */
+/** What stands at `file` when it exists and is not a regular file ("a FIFO", "a directory", …); else undefined. */
+export function nonFileAt(file: string): string | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+  return kindOfEntry(stat);
+}
+
 export function kindOfEntry(stat: fs.Stats): string | undefined {
   if (stat.isFile()) return undefined;
   if (stat.isDirectory()) return 'a directory';

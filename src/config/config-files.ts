@@ -12,7 +12,7 @@ import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.j
 import { guardConfigLoad } from './load-guard.js';
 import { isPlainObject } from './rules.js';
 import { importUserModule } from './user-module.js';
-import { kindOfEntry, readUserFileSync } from '../user-file.js';
+import { nonFileAt, readUserFileSync } from '../user-file.js';
 import { kindOf } from '../value-text.js';
 
 export interface LoadedFile {
@@ -110,13 +110,7 @@ function refuseSecondFile(dir: string, found: string): void {
  * cosmiconfig opens it: opening a FIFO would block ccc with no word.
  */
 function refuseNonFile(file: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return;
-  }
-  const what = kindOfEntry(stat);
+  const what = nonFileAt(file);
   if (what !== undefined) throw notAFile(file, { message: `${file} is ${what}, not a file` });
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { projectSearchPlaces } from '../config/config-candidates.js';
 import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
-import { kindOfEntry } from '../user-file.js';
+import { nonFileAt } from '../user-file.js';
 import { configTemplate } from './config-template.js';
 import { supervisorTemplate } from './supervisor-template.js';
 import { detectTestCommands } from './test-command.js';
@@ -57,13 +57,7 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
 function refuseNonFiles(cwd: string): void {
   for (const name of [SUPERVISOR_FILE, CONFIG_FILE]) {
     const file = path.join(cwd, name);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(file);
-    } catch {
-      continue;
-    }
-    const what = kindOfEntry(stat);
+    const what = nonFileAt(file);
     if (what !== undefined) {
       throw new CccError('USAGE', `${file} is ${what}, not a file. Move it away, then run \`ccc init\` again.`, { data: { path: file, what } });
     }
