@@ -58,7 +58,23 @@ export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.Proce
     cwd,
     claudeDir,
     env,
-    // A claude that is still exiting may write into its home while it is removed (ENOTEMPTY): retried.
-    cleanup: () => fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+    // A ccc or claude a test left behind (killed, but its children still tearing down) would write
+    // into the world while it is removed (ENOTEMPTY on a loaded machine): whatever runs in it goes first.
+    cleanup: () => {
+      killProcessesUnder(root);
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
   };
+}
+
+/** SIGKILLs every process whose working directory is inside `root` (a test's world; never the test runner's). */
+function killProcessesUnder(root: string): void {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${entry}/cwd`).startsWith(root + path.sep)) process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // gone, or not ours to see
+    }
+  }
 }
