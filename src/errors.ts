@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'SETTINGS_CONFLICT'
   | 'KANBAN_INVALID'
   | 'CONFIG_DIR_UNUSABLE'
+  | 'SESSION_SUPERVISED'
   | 'INTERNAL';
 
 /** Exit codes; docs/exit-codes.md says which mode exits with which. */
@@ -54,6 +55,7 @@ function defaultExitCode(code: ErrorCode): number {
     case 'SETTINGS_CONFLICT':
     case 'KANBAN_INVALID':
     case 'CONFIG_DIR_UNUSABLE':
+    case 'SESSION_SUPERVISED':
       return ExitCode.usage;
     case 'CHECKER_FAILED':
     case 'CHECKER_TIMEOUT':

@@ -6,7 +6,10 @@
  * interactive or headless loop. Each mode loads its own modules: the interactive one starts the
  * agent before the rest of the session (see interactive.ts).
  */
+import crypto from 'node:crypto';
 import { parseSupervisorArgs } from './supervisor-args.js';
+import { CccError } from '../errors.js';
+import { claimedMessage } from '../state/session-claims.js';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
@@ -86,6 +89,12 @@ async function runHeadlessSession(
 ): Promise<number> {
   const { registerRunningSession } = await import('../loop/running-session.js');
   const { runHeadless } = await import('../loop/headless.js');
+  // One supervisor per session: a session another live ccc supervises is refused before claude starts.
+  const { launchSessionId, withOwnSessionId } = await import('../loop/session-flags.js');
+  const plan = withOwnSessionId(options.plan, crypto.randomUUID());
+  const launchId = launchSessionId(plan, session.env, io.cwd);
+  const holder = launchId ? await session.claim(launchId, 'headless') : undefined;
+  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(launchId!, holder), { data: { sessionId: launchId, pid: holder.pid } });
   const { interruptOnSignals } = await import('../loop/headless-signals.js');
   const command = [session.config.claude.command, '-p', options.task];
   // The observer (and its WebSocket server) loads only when asked for.
@@ -98,7 +107,7 @@ async function runHeadlessSession(
   try {
     return await runHeadless(session, {
       task: options.task,
-      plan: options.plan,
+      plan,
       json: options.json,
       stdout: observing && observer ? observing.teeStream(io.stdout, publish) : io.stdout,
       stderr: observing && observer ? observing.teeStream(io.stderr, publish) : io.stderr,

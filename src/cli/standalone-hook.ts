@@ -3,6 +3,8 @@
  * with `ccc hook install`). Same config, pipeline and `reviewStop` as the proxy.
  */
 import { buildPipeline } from '../checkers/registry.js';
+import { CccError } from '../errors.js';
+import { claimedMessage, type SessionClaimRecord } from '../state/session-claims.js';
 import { loadConfig } from '../config/load.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
@@ -15,6 +17,15 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args });
   session.setSessionId(stop.sessionId);
+  // One supervisor per session: a session a live ccc supervises is that ccc's to review, not this
+  // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this stop is reviewed in turn.
+  const holder = await claimWhenHooksAreDone(session, stop.sessionId);
+  if (holder) {
+    const claimed = claimedMessage(stop.sessionId, holder);
+    session.logger.warn(`supervisor-hook: stop not reviewed: ${claimed}`);
+    await session.close();
+    throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: stop.sessionId, pid: holder.pid } });
+  }
   session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
   const started = Date.now();
   try {
@@ -23,5 +34,17 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     return hookOutput(decision, { showVerdict: false });
   } finally {
     await session.close();
+  }
+}
+
+/** How often a hook looks again at a claim another hook's review holds. */
+const HOOK_CLAIM_POLL_MS = 100;
+
+/** Claims the session, waiting while another hook reviews it; the holder when a supervising ccc has it. */
+async function claimWhenHooksAreDone(session: SessionCore, sessionId: string): Promise<SessionClaimRecord | undefined> {
+  for (;;) {
+    const holder = await session.claim(sessionId, 'hook');
+    if (holder?.mode !== 'hook') return holder;
+    await new Promise((resolve) => setTimeout(resolve, HOOK_CLAIM_POLL_MS));
   }
 }

@@ -46,8 +46,37 @@ export function transcriptPath(home: string, cwd: string, sessionId: string): st
  * `~/.claude` (checked on 2.1.330: the transcript goes to `$CLAUDE_CONFIG_DIR/projects/…`).
  */
 export function transcriptPathFor(env: NodeJS.ProcessEnv, cwd: string, sessionId: string): string {
+  return path.join(projectTranscriptDir(env, cwd), `${sessionId}.jsonl`);
+}
+
+function projectTranscriptDir(env: NodeJS.ProcessEnv, cwd: string): string {
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME ?? os.homedir(), '.claude');
-  return path.join(configDir, 'projects', projectDirName(cwd), `${sessionId}.jsonl`);
+  return path.join(configDir, 'projects', projectDirName(cwd));
+}
+
+/**
+ * The session `claude -p --continue` would continue in `cwd`: the project's most recently written
+ * transcript (docs/claude-facts.md, "Sessions"). Undefined when the project has none.
+ */
+export function newestSessionId(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  const dir = projectTranscriptDir(env, cwd);
+  let newest: { id: string; mtime: number } | undefined;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    try {
+      const stat = fs.statSync(path.join(dir, name));
+      if (stat.isFile() && (!newest || stat.mtimeMs > newest.mtime)) newest = { id: name.slice(0, -'.jsonl'.length), mtime: stat.mtimeMs };
+    } catch {
+      // Removed while listing: not a session to continue.
+    }
+  }
+  return newest?.id;
 }
 
 export interface ReadTranscriptOptions {

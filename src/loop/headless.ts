@@ -9,7 +9,7 @@
  */
 import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
-import { ExitCode } from '../errors.js';
+import { CccError, ExitCode } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
@@ -25,6 +25,7 @@ import { limitWaits, resumeTimeText, waitUnlessAborted, worthWaiting, type Limit
 import { deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
+import { claimedMessage } from '../state/session-claims.js';
 
 export interface HeadlessOptions {
   task: string;
@@ -94,6 +95,13 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
     if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
+    // The session claude chose (a fork, a new one, a `--continue` that raced ours): another live ccc's is not reviewed here.
+    const holder = sessionId ? await session.claim(sessionId, 'headless') : undefined;
+    if (holder) {
+      const claimed = claimedMessage(sessionId!, holder);
+      session.logger.error(claimed);
+      throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId, pid: holder.pid } });
+    }
     if (denied.length) {
       session.logger.warn(deniedToolsMessage(denied), { turn, tools: denied.join(' ') });
       if (!options.json) options.stderr.write(inertText(`ccc: ${deniedToolsMessage(denied)}\n`));

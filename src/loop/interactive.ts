@@ -22,6 +22,9 @@ import type { BytePath } from '../pty/byte-path.js';
 import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
+import { claimedMessage, claimSession } from '../state/session-claims.js';
+import { CccError } from '../errors.js';
+import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event } from './events.js';
@@ -49,6 +52,14 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   const { config, configDir } = setup.resolved;
   const command = [config.claude.command, ...setup.claudeArgs];
   const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
+  const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
+  // One supervisor per session: a session another live ccc supervises is refused before claude starts.
+  // (An interactive `--continue` is checked at its first stop: it skips print-mode sessions, so the newest transcript may not be its.)
+  const known = launchId ?? options.plan.resumedId ?? options.plan.namedId;
+  const claim = known ? await claimSession(configDir, known, { mode: 'interactive', cwd: setup.cwd }) : undefined;
+  if (claim && !claim.taken) {
+    throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, claim.holder), { data: { sessionId: known } });
+  }
   const early = options.observe ? await openSession(setup) : undefined;
   const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
 
@@ -65,7 +76,6 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     },
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
-  const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
   const timeout = hookTimeoutSeconds(setup.pipeline.map((entry) => entry.timeoutSeconds));
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
@@ -132,6 +142,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     observer?.detach();
     await observer?.close();
     await current?.close();
+    if (claim?.taken) claim.release();
     // The URL printed before the TUI started has scrolled away under it.
     if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
     // After the TUI is gone and the terminal restored: what this session's reviews cost.
@@ -241,6 +252,14 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     }
     if (parsed.value.transcriptPath) transcripts.set(parsed.value.sessionId, parsed.value.transcriptPath);
     session.setSessionId(parsed.value.sessionId);
+    // A session the user moved to inside the TUI (`/resume`) that another live ccc supervises: that ccc reviews it, not this one.
+    const holder = await session.claim(parsed.value.sessionId, 'interactive');
+    if (holder) {
+      const claimed = claimedMessage(parsed.value.sessionId, holder);
+      session.logger.warn(`stop not reviewed: ${claimed}`);
+      session.emit(event({ kind: 'error', message: `stop not reviewed: ${claimed}` }));
+      return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${claimed}`) });
+    }
     // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
     // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
     const decision = await reviewStop(parsed.value, {

@@ -17,6 +17,7 @@ import { costCapGuard } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
+import { claimSession, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 
 export interface SessionOptions {
   resolved: ResolvedConfig;
@@ -67,6 +68,21 @@ export class SessionCore {
       noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
       costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
     ];
+  }
+
+  private readonly claims = new Map<string, () => void>();
+
+  /**
+   * Claims `id` for this ccc (one supervisor per session, src/state/session-claims.ts). Returns
+   * undefined when this ccc holds it, or the live ccc that supervises it instead (claimedMessage
+   * says so). Released in `close()`.
+   */
+  async claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {
+    if (this.claims.has(id)) return undefined;
+    const result = await claimSession(this.configDir, id, { mode, cwd: this.cwd });
+    if (!result.taken) return result.holder;
+    this.claims.set(id, result.release);
+    return undefined;
   }
 
   setSessionId(id: string): void {
@@ -141,6 +157,14 @@ export class SessionCore {
 
   async close(): Promise<void> {
     this.end();
+    for (const release of this.claims.values()) {
+      try {
+        release();
+      } catch (error) {
+        this.logger.warn(`could not release the session claim: ${(error as Error).message}`); // a stale claim: the next ccc takes it over
+      }
+    }
+    this.claims.clear();
     for (const entry of this.pipeline) {
       try {
         await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });

@@ -15,6 +15,7 @@
  */
 import { CccError } from '../errors.js';
 import { readClaudeArgs, type ClaudeWord } from '../claude/claude-options.js';
+import { newestSessionId } from '../frames/transcript.js';
 
 export type SupervisedMode = 'headless' | 'interactive';
 
@@ -51,6 +52,10 @@ export interface SessionPlan {
   choosesSession: boolean;
   /** The session the launch continues in place, when the flags name it by id (`--resume <uuid>` without `--fork-session`). */
   resumedId?: string;
+  /** The id `--session-id` gives the first turn's session. */
+  namedId?: string;
+  /** `--continue` without `--fork-session`: the first turn continues the project's newest session in place. */
+  continuesNewest: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,15 +77,37 @@ export function sessionPlan(claudeArgs: readonly string[], mode: SupervisedMode)
   const forks = words.some((w) => option(w) && w.canonical === '--fork-session');
   const resume = words.find((w): w is Extract<ClaudeWord, { kind: 'option' }> => option(w) && w.canonical === '--resume');
   const resumedValue = resume?.values[0];
+  const namedValue = words.find((w): w is Extract<ClaudeWord, { kind: 'option' }> => option(w) && w.canonical === '--session-id')?.values[0];
   return {
     firstTurn: [...claudeArgs],
     laterTurns: words.filter((w) => !firstOnly(w)).flatMap((w) => w.words),
     choosesSession: words.some((w) => option(w) && CHOOSES_SESSION.has(w.canonical)),
     ...(!forks && resumedValue && UUID.test(resumedValue) ? { resumedId: resumedValue } : {}),
+    ...(namedValue && UUID.test(namedValue) ? { namedId: namedValue } : {}),
+    continuesNewest: !forks && words.some((w) => option(w) && w.canonical === '--continue'),
   };
 }
 
 /** The claude arguments of an agent turn: the first as given, every later one resuming the agent's own session. */
 export function agentTurnArgs(plan: SessionPlan, agentSessionId: string | undefined): string[] {
   return agentSessionId === undefined ? plan.firstTurn : ['--resume', agentSessionId, ...plan.laterTurns];
+}
+
+/**
+ * The session the first agent turn runs in, when it can be known before claude starts: the id of
+ * `--resume <uuid>` or `--session-id <uuid>`, or the newest session for `--continue`. A fork's
+ * or a new session's id is claude's to choose (ccc claims it once claude names it).
+ */
+export function launchSessionId(plan: SessionPlan, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  return plan.namedId ?? plan.resumedId ?? (plan.continuesNewest ? newestSessionId(env, cwd) : undefined);
+}
+
+/**
+ * A plan whose first turn starts a new session under an id ccc chose (`--session-id`), so that ccc
+ * can claim the session before claude starts: otherwise its id is known only after the first turn,
+ * and a `--continue` started meanwhile could take it. Plans whose flags choose the session are kept.
+ */
+export function withOwnSessionId(plan: SessionPlan, id: string): SessionPlan {
+  if (plan.choosesSession) return plan;
+  return { ...plan, firstTurn: ['--session-id', id, ...plan.firstTurn], choosesSession: true, namedId: id };
 }

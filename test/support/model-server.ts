@@ -50,7 +50,7 @@ export interface ScriptedUsage {
  * that tool (`--json-schema`, as kanban agents use it).
  */
 export type Reply = (
-  | { text: string; delayMs?: number }
+  | { text: string; delayMs?: number; /** Answered once this settles: holds a turn open while a test acts. */ until?: Promise<unknown> }
   | { toolUse: { name: string; input: Record<string, unknown> }; text?: string; delayMs?: number }
   | { verdict: { completed: boolean; feedback: string }; delayMs?: number }
   | { error: { status: number; message: string; type?: string; headers?: Record<string, string> } }
@@ -199,6 +199,7 @@ async function play(reply: Reply, body: MessagesBody, res: http.ServerResponse) 
     );
   }
   if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+  if ('until' in reply && reply.until) await reply.until.catch(() => {});
   if (res.destroyed) return;
   const blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown }> = [];
   const offersStructuredOutput = (body.tools ?? []).some((t) => t.name === 'StructuredOutput');

@@ -1,0 +1,100 @@
+/**
+ * One supervisor per session: `claims/<session id>.json` names the ccc process that supervises a
+ * session now. A second ccc that would supervise the same session (a `--continue` or `--resume` of
+ * it, a standalone Stop hook in another terminal) finds the claim and stands back instead of
+ * sharing the first one's iteration counter, state file and log.
+ *
+ * The check and the write happen under a lock, so two ccc starting at the same instant cannot both
+ * win. A claim whose process is gone (a ccc killed with SIGKILL) is stale and taken over.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { lock } from 'proper-lockfile';
+import { isProcessAlive } from '../process/process-alive.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { cccDir, checkSessionId } from './paths.js';
+
+export type ClaimMode = 'headless' | 'interactive' | 'hook' | 'kanban';
+
+export interface SessionClaimRecord {
+  pid: number;
+  mode: ClaimMode;
+  cwd: string;
+  started_at: string;
+}
+
+export type ClaimResult = { taken: true; release: () => void } | { taken: false; holder: SessionClaimRecord };
+
+export interface ClaimDeps {
+  pid: number;
+  isAlive: (pid: number) => boolean;
+}
+
+const DEFAULT_DEPS: ClaimDeps = { pid: process.pid, isAlive: isProcessAlive };
+
+/** The lock is held for one read and one write; a holder killed in between is taken over after this long. */
+const LOCK_STALE_MS = 10_000;
+
+export function claimPath(configDir: string, sessionId: string): string {
+  return path.join(cccDir(configDir), 'claims', `${checkSessionId(sessionId)}.json`);
+}
+
+/** The live holder of a session's claim other than this process, if any (read without locking: for messages and checks). */
+export function liveHolder(configDir: string, sessionId: string, deps: ClaimDeps = DEFAULT_DEPS): SessionClaimRecord | undefined {
+  const holder = readClaim(claimPath(configDir, sessionId));
+  return holder && holder.pid !== deps.pid && deps.isAlive(holder.pid) ? holder : undefined;
+}
+
+/** Claims `sessionId` for this process, or answers which live ccc holds it. */
+export async function claimSession(
+  configDir: string,
+  sessionId: string,
+  claim: { mode: ClaimMode; cwd: string },
+  deps: ClaimDeps = DEFAULT_DEPS,
+): Promise<ClaimResult> {
+  const file = claimPath(configDir, sessionId);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const unlock = await lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: { retries: 50, minTimeout: 20, maxTimeout: 200 } });
+  try {
+    const holder = readClaim(file);
+    if (holder && holder.pid !== deps.pid && deps.isAlive(holder.pid)) return { taken: false, holder };
+    const record: SessionClaimRecord = { pid: deps.pid, mode: claim.mode, cwd: claim.cwd, started_at: new Date().toISOString() };
+    await writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+  } finally {
+    await unlock().catch(() => {});
+  }
+  let released = false;
+  return {
+    taken: true,
+    release: () => {
+      if (released) return;
+      released = true;
+      // Only this process's own claim is removed: nobody else writes it while this process lives.
+      if (readClaim(file)?.pid === deps.pid) fs.rmSync(file, { force: true });
+    },
+  };
+}
+
+/** The line that tells a second ccc why it stands back and how to go on. */
+export function claimedMessage(sessionId: string, holder: SessionClaimRecord): string {
+  return (
+    `session ${sessionId} is already supervised by ccc (pid ${holder.pid}, ${holder.mode}, since ${holder.started_at}); ` +
+    'two supervisors would share one iteration counter, state file and log. Wait for that ccc to end, ' +
+    'or branch the conversation into a session of its own with `-- --continue --fork-session` (or `-- --resume <id> --fork-session`).'
+  );
+}
+
+function readClaim(file: string): SessionClaimRecord | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(text) as Partial<SessionClaimRecord>;
+    return Number.isSafeInteger(value.pid) && (value.pid as number) > 0 ? (value as SessionClaimRecord) : undefined;
+  } catch {
+    return undefined; // a torn or foreign file: nobody holds it
+  }
+}
