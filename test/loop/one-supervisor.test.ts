@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claudeBin, cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runProcess } from '../support/run-process.js';
+import { startPty } from '../support/pty-harness.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 
 const EARLIER = 'EARLIER-TASK-31: start the parser';
@@ -84,6 +85,23 @@ describe('one supervisor per session', () => {
     expect(log).not.toContain(TWO);
     // The claim goes with the run.
     expect(fs.existsSync(path.join(t.world.claudeDir, 'ccc', 'claims', `${t.earlier}.json`))).toBe(false);
+  });
+
+  it('an interactive ccc on a session a live ccc supervises exits 2 before the TUI starts', async () => {
+    const t = await setup();
+    const { first, pid } = await startFirst(t);
+    const requestsBefore = t.server.requests.length;
+    const h = startPty(process.execPath, [cccBin, '--supervisor', '--', '--resume', t.earlier], { cwd: t.world.cwd, env: t.world.env });
+    try {
+      const exit = await h.exited;
+      expect(exit.exitCode).toBe(2);
+      expect(h.screen().replace(/\s+/g, ' ')).toContain(`already supervised by ccc (pid ${pid}, headless`);
+    } finally {
+      h.kill();
+    }
+    expect(t.server.requests.length).toBe(requestsBefore);
+    t.release();
+    expect((await first).code).toBe(0);
   });
 
   it('a fork of a supervised session goes ahead in a session of its own', async () => {
