@@ -91,7 +91,7 @@ describe('one supervisor per session', () => {
     const t = await setup();
     const { first, pid } = await startFirst(t);
     const requestsBefore = t.server.requests.length;
-    const h = startPty(process.execPath, [cccBin, '--supervisor', '--', '--resume', t.earlier], { cwd: t.world.cwd, env: t.world.env });
+    const h = startPty(process.execPath, [cccBin, '--supervisor', '--', '--resume', t.earlier], { cwd: t.world.cwd, env: t.world.env, cols: 400 });
     try {
       const exit = await h.exited;
       expect(exit.exitCode).toBe(2);
