@@ -36,7 +36,18 @@ export type SupervisorEvent =
 
 /** Why the loop let the agent stop. */
 export type StopReason =
-  'completed' | 'limit' | 'no-progress' | 'cost-cap' | 'checker-failed' | 'disabled' | 'background-tasks' | 'goal' | 'recursion' | 'cancelled' | 'interrupted';
+  | 'completed'
+  | 'limit'
+  | 'no-progress'
+  | 'permission-denied'
+  | 'cost-cap'
+  | 'checker-failed'
+  | 'disabled'
+  | 'background-tasks'
+  | 'goal'
+  | 'recursion'
+  | 'cancelled'
+  | 'interrupted';
 
 export type EventSink = (event: SupervisorEvent) => void;
 

@@ -22,7 +22,7 @@ import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
 import { limitWaits, resumeTimeText, waitUnlessAborted, worthWaiting, type LimitWaits } from './limit-wait.js';
-import { deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
+import { DENIED_TURNS_LIMIT, deniedStopMessage, deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 import { claimedMessage } from '../state/session-claims.js';
@@ -75,6 +75,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
   // The tools claude refused the agent in its last turn (its result frame's permission_denials).
   let denied: string[] = [];
+  // Agent turns in a row with denied calls: at DENIED_TURNS_LIMIT the run stops for the grant, not for "no progress".
+  let deniedTurns = 0;
   const runTurn = (text: string) => {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
     denied = [];
@@ -102,6 +104,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       session.logger.error(claimed);
       throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId, pid: holder.pid } });
     }
+    deniedTurns = denied.length ? deniedTurns + 1 : 0;
     if (denied.length) {
       session.logger.warn(deniedToolsMessage(denied), { turn, tools: denied.join(' ') });
       if (!options.json) options.stderr.write(inertText(`ccc: ${deniedToolsMessage(denied)}\n`));
@@ -148,6 +151,12 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       if (waited === 'spent') break;
     }
     waits.reset();
+    const stuckOnDenials = decision.action === 'block' || (decision.action === 'allow' && decision.reason === 'no-progress');
+    if (stuckOnDenials && deniedTurns >= DENIED_TURNS_LIMIT) {
+      const stop = { action: 'allow', reason: 'permission-denied', message: deniedStopMessage(denied, deniedTurns), iteration: decision.iteration } as const;
+      session.logger.warn(`stopped: ${stop.message}`, { iteration: decision.iteration, tools: denied.join(' ') });
+      return finish(session, emit, exitCodeFor(stop), stop);
+    }
     if (decision.action === 'block') {
       const max = session.config.supervisor.max_iterations;
       // No review is left for the turn this feedback would start: stop before paying for a run
@@ -265,6 +274,8 @@ export function exitCodeFor(decision: Pick<StopDecision & { reason: StopReason }
       return ExitCode.completed;
     case 'checker-failed':
       return ExitCode.checkerFailed;
+    case 'permission-denied':
+      return ExitCode.usage; // the run cannot succeed until the user grants the tools: a fix to the invocation, not a limit
     default:
       return ExitCode.limit;
   }

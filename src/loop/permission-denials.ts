@@ -27,3 +27,14 @@ export function deniedToolsNote(tools: readonly string[]): string {
     'Do the work another way that is allowed, or say plainly that you cannot do it without that permission.'
   );
 }
+
+/**
+ * After this many agent turns in a row with denied calls, each answered "not complete", the run
+ * stops with reason `permission-denied`: the agent cannot do the work without the grant, and more
+ * rounds would only pay for the same refusal (the no-progress breaker would say "no progress").
+ */
+export const DENIED_TURNS_LIMIT = 2;
+
+export function deniedStopMessage(tools: readonly string[], turns: number): string {
+  return `the agent's ${tools.join(', ')} calls were denied in ${turns} turns in a row, so it cannot finish the task; ${deniedToolsMessage(tools).replace(/^claude refused[^:]*: /, '')}`;
+}

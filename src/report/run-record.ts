@@ -12,7 +12,18 @@ import type { Frame } from '../frames/frame.js';
 
 /** How the run ended: a stop reason of the loop, `error` (the agent failed), or `unfinished` (no end event). */
 export type Outcome =
-  'completed' | 'limit' | 'no-progress' | 'cost-cap' | 'checker-failed' | 'disabled' | 'background-tasks' | 'recursion' | 'cancelled' | 'error' | 'unfinished';
+  | 'completed'
+  | 'limit'
+  | 'no-progress'
+  | 'permission-denied'
+  | 'cost-cap'
+  | 'checker-failed'
+  | 'disabled'
+  | 'background-tasks'
+  | 'recursion'
+  | 'cancelled'
+  | 'error'
+  | 'unfinished';
 
 export type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
 
@@ -57,6 +68,7 @@ const OUTCOMES: ReadonlySet<string> = new Set<Outcome>([
   'completed',
   'limit',
   'no-progress',
+  'permission-denied',
   'cost-cap',
   'checker-failed',
   'disabled',
@@ -216,6 +228,8 @@ export function outcomeText(outcome: Outcome): string {
       return 'iteration limit reached';
     case 'no-progress':
       return 'stopped: no progress';
+    case 'permission-denied':
+      return "stopped: the agent's tools were denied";
     case 'cost-cap':
       return 'cost cap reached';
     case 'checker-failed':

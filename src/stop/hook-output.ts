@@ -28,6 +28,7 @@ function visibleAllowMessage(decision: Extract<StopDecision, { action: 'allow' }
       return `ccc: review ${decision.iteration ?? ''} (${decision.checker ?? 'checker'}): complete`.replace('  ', ' ');
     case 'limit':
     case 'no-progress':
+    case 'permission-denied':
     case 'cost-cap':
     case 'checker-failed':
       return `ccc: stopped supervising: ${decision.message}`;

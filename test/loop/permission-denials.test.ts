@@ -18,7 +18,7 @@ describe('denied tools are named', () => {
     world?.cleanup();
   });
 
-  it('headless, a denied Write: stderr and the log name it and how to grant it; the feedback says the permission settings denied it', async () => {
+  it('headless, a denied Write: stderr and the log name it and how to grant it; the feedback says the permission settings denied it; denied twice in a row ends the run, exit 2', async () => {
     let target = '';
     server = await startModelServer((r: RecordedRequest): Reply => {
       if (r.kind === 'review') return { verdict: { completed: false, feedback: 'notes.txt was not written' } };
@@ -29,8 +29,14 @@ describe('denied tools are named', () => {
     world = makeClaudeWorld({ modelUrl: server.url });
     target = path.join(world.cwd, 'notes.txt');
     writeSupervisorPrompt(world);
-    const run = await runCcc(world, ['--supervisor', '--max-iterations', '2', '-p', 'write notes.txt']);
+    const run = await runCcc(world, ['--supervisor', '--max-iterations', '10', '-p', 'write notes.txt']);
     expect(fs.existsSync(target)).toBe(false);
+    // Denied twice in a row: the run stops for the grant (exit 2), not after rounds that end in "no progress".
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/stopped: the agent's Write calls were denied in 2 turns in a row/);
+    expect(run.stderr).not.toMatch(/no progress/);
+    expect(server.byKind('review')).toHaveLength(2);
+    expect(readLog(world)).toMatch(/headless run ended.*permission-denied|reason=permission-denied|"reason":"permission-denied"/);
     expect(run.stderr).toContain("claude refused the agent's Write calls");
     expect(run.stderr).toContain('--allowedTools');
     expect(readLog(world)).toContain("claude refused the agent's Write calls");
