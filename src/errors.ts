@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'KANBAN_INVALID'
   | 'CONFIG_DIR_UNUSABLE'
   | 'SESSION_SUPERVISED'
+  | 'PROJECT_GONE'
   | 'INTERNAL';
 
 /** Exit codes; docs/exit-codes.md says which mode exits with which. */
@@ -56,6 +57,7 @@ function defaultExitCode(code: ErrorCode): number {
     case 'KANBAN_INVALID':
     case 'CONFIG_DIR_UNUSABLE':
     case 'SESSION_SUPERVISED':
+    case 'PROJECT_GONE':
       return ExitCode.usage;
     case 'CHECKER_FAILED':
     case 'CHECKER_TIMEOUT':

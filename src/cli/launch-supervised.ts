@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto';
 import { parseSupervisorArgs } from './supervisor-args.js';
-import { CccError } from '../errors.js';
+import { CccError, ExitCode, isCccError } from '../errors.js';
 import { claimedMessage } from '../state/session-claims.js';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
@@ -112,6 +112,14 @@ async function runHeadlessSession(
       stdout: observing && observer ? observing.teeStream(io.stdout, publish) : io.stdout,
       stderr: observing && observer ? observing.teeStream(io.stderr, publish) : io.stderr,
     });
+  } catch (error) {
+    // The log's last line says how every run ended, also one ended by an error (printed by the CLI's entry).
+    const exitCode = isCccError(error) ? error.exitCode : ExitCode.error;
+    session.logger.error(`headless run ended: ${error instanceof Error ? error.message : String(error)}`, {
+      exit_code: exitCode,
+      ...(isCccError(error) ? { code: error.code } : {}),
+    });
+    throw error;
   } finally {
     onId.unsubscribe();
     observer?.detach();

@@ -12,7 +12,16 @@ import { SessionCore } from '../loop/session-core.js';
 import { hookOutput } from '../stop/hook-output.js';
 import type { StopEvent } from '../stop/stop-event.js';
 
-export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<string> {
+/** The hook's answer for Claude Code (stdout), and, when the stop is allowed for any reason but a verdict, why (one stderr line). */
+export interface StandaloneAnswer {
+  output: string;
+  allowedBecause?: string;
+}
+
+/** Allowed stops that say nothing: a confirmed completion, supervision off, background tasks still running, the reviewer's own stop, a /goal at work. */
+const QUIET_ALLOWS: ReadonlySet<string> = new Set(['completed', 'disabled', 'background-tasks', 'recursion', 'goal']);
+
+export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<StandaloneAnswer> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });
   const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args });
@@ -31,7 +40,8 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   try {
     const decision = await reviewStop(stop, session.reviewDeps());
     session.logger.info('supervisor-hook finished', { session_id: stop.sessionId, decision: decision.action, duration: `${Date.now() - started}ms` });
-    return hookOutput(decision, { showVerdict: false });
+    const output = hookOutput(decision, { showVerdict: false });
+    return decision.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
   } finally {
     await session.close();
   }

@@ -26,6 +26,7 @@ import { DENIED_TURNS_LIMIT, deniedStopMessage, deniedTools, deniedToolsMessage,
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 import { claimedMessage } from '../state/session-claims.js';
+import { isProjectGone, requireProjectDir } from './project-dir.js';
 
 export interface HeadlessOptions {
   task: string;
@@ -92,8 +93,10 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   for (;;) {
     turn++;
     if (session.interruption) return interrupted(session, emit, session.interruption);
+    requireProjectDir(cwd, sessionId);
     emit(event({ kind: 'phase', phase: 'agent' }));
     const result = await runTurn(message);
+    if (result.spawnError && isProjectGone(result.spawnError)) requireProjectDir(cwd, sessionId);
     if (result.spawnError) throw result.spawnError;
     sessionId = result.sessionId ?? sessionId;
     if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails

@@ -23,7 +23,7 @@ import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { claimedMessage, claimSession } from '../state/session-claims.js';
-import { CccError } from '../errors.js';
+import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
@@ -262,12 +262,21 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     }
     // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
     // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
-    const decision = await reviewStop(parsed.value, {
-      ...session.reviewDeps(),
-      signal: AbortSignal.any([hookGone, session.signal]),
-      recentFrames: (id, atLeast) => frames.recent(id, atLeast),
-      blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
-    });
+    let decision;
+    try {
+      decision = await reviewStop(parsed.value, {
+        ...session.reviewDeps(),
+        signal: AbortSignal.any([hookGone, session.signal]),
+        recentFrames: (id, atLeast) => frames.recent(id, atLeast),
+        blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
+      });
+    } catch (error) {
+      // The project went away (or the like): the stop goes through unreviewed, and the user sees why where claude shows hook messages.
+      if (!isCccError(error)) throw error;
+      session.logger.error(`stop not reviewed: ${error.message}`, { code: error.code });
+      session.emit(event({ kind: 'error', message: error.message }));
+      return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${error.message}`) });
+    }
     // A /goal that sends the agent back keeps it working as a block or a wind-down does.
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });

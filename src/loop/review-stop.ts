@@ -5,6 +5,7 @@
  * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
  * stop (docs/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
  */
+import { requireProjectDir } from './project-dir.js';
 import type { CccConfig } from '../config/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
@@ -86,6 +87,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     });
     return { action: 'allow', reason: 'background-tasks', message: 'background tasks are still running' };
   }
+  requireProjectDir(stop.cwd, stop.sessionId); // a review of a project that is gone could only fail, and blame the reviewer
   const read = await readContext(stop, deps);
   const prompts = deps.userPrompts ? [...deps.userPrompts] : read.userPrompts;
   const transcript = { ...read, promptCount: read.frames > 0 ? read.userPrompts.length : prompts.length };
@@ -192,6 +194,8 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       deps.emit?.(event({ kind: 'stopped', reason: 'cancelled', message: 'review cancelled' }));
       return { action: 'allow', reason: 'cancelled', message: 'review cancelled', iteration };
     }
+    // The project went away during the review: that is the run's ending, not the checker's failure.
+    requireProjectDir(stop.cwd, stop.sessionId);
     const data = isCccError(error) ? error.data : {};
     const message = error instanceof Error ? error.message : String(error);
     logger.error(`checker failed; stop allowed: ${message}`, {

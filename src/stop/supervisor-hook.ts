@@ -12,6 +12,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { isCccError } from '../errors.js';
+import { inertText } from '../pty/inert-text.js';
 import { SUPERVISED_ENV } from '../loop/supervised-env.js';
 import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from './stop-channel.js';
 import { parseStopInput } from './stop-event.js';
@@ -43,10 +44,13 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   if (io.env[SUPERVISED_ENV]) return 0;
   try {
     const { decideStandalone } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/architecture.md, "Layers")
-    const output = await decideStandalone(parsed.value, io.env);
+    const { output, allowedBecause } = await decideStandalone(parsed.value, io.env);
     if (output) io.stdout.write(output + '\n');
+    // A checker that failed (or a limit that ended the loop) lets the stop through: never silently.
+    if (allowedBecause) io.stderr.write(`ccc supervisor-hook: ${inertText(allowedBecause).replace(/\s*\n\s*/g, ' ')}; stop allowed\n`);
   } catch (error) {
-    const message = isCccError(error) ? error.message : ((error as Error).stack ?? String(error));
+    // One line for every failure, as for every other way the stop is let through (docs/exit-codes.md).
+    const message = isCccError(error) ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     io.stderr.write(`ccc supervisor-hook: ${message}; stop allowed\n`);
   }
   return 0;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 describe('ccc supervisor-hook', () => {
@@ -120,4 +120,40 @@ describe('ccc supervisor-hook', () => {
     expect(state(a.session_id).iteration).toBe(2);
     expect(state(b.session_id).iteration).toBe(1);
   });
+});
+
+describe('ccc supervisor-hook, a checker that fails', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server.close();
+    world.cleanup();
+  });
+
+  async function session(reply: Reply): Promise<Record<string, unknown>> {
+    server = await startModelServer((r) => (r.kind === 'review' ? reply : { text: 'I am done' }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    const run = await runProcess(claudeBin, ['-p', 'write the parser', '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
+    const sessionId = jsonLines(run.stdout).find((f) => f.type === 'result')!.session_id as string;
+    return { session_id: sessionId, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I am done' };
+  }
+
+  it.each([
+    { name: 'an answer with no verdict', reply: { text: 'I looked around and have no opinion.' } as Reply, env: {}, says: /verdict/i },
+    { name: 'a reviewer that never answers', reply: { hang: true } as Reply, env: { CCC_SUPERVISOR_TIMEOUT_SECONDS: '3' }, says: /did not answer within 3s/ },
+  ])(
+    '$name: the stop is allowed with one line on stderr saying why',
+    async ({ reply, env, says }) => {
+      const input = await session(reply);
+      const run = await runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input), env });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('');
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^ccc supervisor-hook: .*; stop allowed$/);
+      expect(lines[0]).toMatch(says);
+    },
+    120_000,
+  );
 });
