@@ -8,6 +8,7 @@ import { claimedMessage, type SessionClaimRecord } from '../state/session-claims
 import { loadConfig } from '../config/load.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
+import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
 import { SessionCore } from '../loop/session-core.js';
 import { hookOutput } from '../stop/hook-output.js';
 import type { StopEvent } from '../stop/stop-event.js';
@@ -38,7 +39,16 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
   const started = Date.now();
   try {
-    const decision = await reviewStop(stop, session.reviewDeps());
+    // A review refused on the model's limit is waited out inside this process (its hook's
+    // `timeout` covers the waiting budget); claude killing the hook is the only other end of it.
+    const { limit_wait_minutes: maxMinutes, limit_retry_seconds: retrySeconds } = resolved.config.supervisor;
+    const decision = await reviewWithinLimits(() => reviewStop(stop, session.reviewDeps()), {
+      logger: session.logger,
+      emit: (e) => session.emit(e),
+      waits: limitWaits({ retrySeconds, maxMinutes }),
+      maxMinutes,
+      signal: new AbortController().signal,
+    });
     session.logger.info('supervisor-hook finished', { session_id: stop.sessionId, decision: decision.action, duration: `${Date.now() - started}ms` });
     const output = hookOutput(decision, { showVerdict: false });
     return decision.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };

@@ -21,7 +21,7 @@ import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
-import { limitWaits, resumeTimeText, waitUnlessAborted, worthWaiting, type LimitWaits } from './limit-wait.js';
+import { limitWaits, resumeTimeText, waitOutLimit, worthWaiting } from './limit-wait.js';
 import { DENIED_TURNS_LIMIT, deniedStopMessage, deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
@@ -90,6 +90,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     });
   };
   const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
+  const waitDeps = { logger: session.logger, emit, waits, maxMinutes: session.config.supervisor.limit_wait_minutes, signal: session.signal };
   for (;;) {
     turn++;
     if (session.interruption) return interrupted(session, emit, session.interruption);
@@ -120,7 +121,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       session.logger.error(`agent turn failed: ${said}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
       emit(event({ kind: 'error', message: said }));
       if (worthWaiting(failure?.kind)) {
-        const waited = await waitOutLimit(session, emit, waits, 'agent', said);
+        const waited = await waitOutLimit(waitDeps, 'agent', said);
         if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
         if (waited === 'waited') {
           // The refused turn's message is already in the session when it has one: the agent is asked to go on.
@@ -149,7 +150,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       if (session.interruption) return interrupted(session, emit, session.interruption);
       if (!(decision.action === 'allow' && decision.modelLimited)) break;
       // The model refused the review on a limit: the same stop is reviewed again once the wait is over.
-      const waited = await waitOutLimit(session, emit, waits, 'reviewer', decision.message);
+      const waited = await waitOutLimit(waitDeps, 'reviewer', decision.message);
       if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
       if (waited === 'spent') break;
     }
@@ -183,37 +184,6 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
 /** The agent's next message after a turn the model refused on a limit (its own message is already in the session). */
 const RESUME_AFTER_LIMIT =
   'Your previous turn was interrupted: the model API refused it on a rate limit, which has passed now. Continue the task where you left off.';
-
-/**
- * A wait on the model's limit (limit-wait.ts), said on every channel with the time it ends:
- * 'waited' when it is over, 'spent' when the waiting budget was used up (the run then ends on
- * the failure), 'interrupted' when a signal ended it.
- */
-async function waitOutLimit(
-  session: SupervisorSession,
-  emit: EventSink,
-  waits: LimitWaits,
-  who: 'agent' | 'reviewer',
-  failure: string,
-): Promise<'waited' | 'spent' | 'interrupted'> {
-  const ms = waits.next();
-  const budget = session.config.supervisor.limit_wait_minutes;
-  if (ms === undefined) {
-    if (budget > 0) session.logger.warn(`gave up waiting on the model's limit after ${budget} min (supervisor.limit_wait_minutes)`);
-    return 'spent';
-  }
-  const until = new Date(Date.now() + ms);
-  session.logger.warn(`waiting on the model's limit until ${until.toISOString()}, then resuming the session: ${failure}`, {
-    who,
-    wait_ms: ms,
-    waited_ms: waits.waitedMs,
-  });
-  emit(event({ kind: 'waiting', who, message: failure, until: until.toISOString() }));
-  emit(event({ kind: 'phase', phase: 'idle' }));
-  if (!(await waitUnlessAborted(ms, session.signal))) return 'interrupted';
-  session.logger.info(`the wait on the model's limit is over; resuming the ${who === 'agent' ? "agent's turn" : 'review'}`, { who });
-  return 'waited';
-}
 
 /**
  * The agent's last turn at a limit (wind-down.ts): the wind-down message, not reviewed, its cost

@@ -4,7 +4,9 @@
  * unreviewed. It must cover the pipeline's worst case: every checker in turn running to its own
  * time limit (its `timeout_seconds`, else `supervisor.timeout_seconds`) and then its abort grace
  * (pipeline.ts), plus a margin for the rest of a stop (the hook process's start, loading the config
- * and plugins, the progress checks, the log).
+ * and plugins, the progress checks, the log), and then the longest wait on the model's limits
+ * (`supervisor.limit_wait_minutes`): a review refused on a limit is waited out inside the stop
+ * (limit-wait.ts), and a killed hook would end that wait with the agent stopped unreviewed.
  */
 import { checkerTimeoutSeconds } from '../checkers/checker-timeout.js';
 import { ABORT_GRACE_MS } from '../checkers/pipeline.js';
@@ -13,11 +15,11 @@ import type { CccConfig } from '../config/types.js';
 
 export const HOOK_TIMEOUT_MARGIN_SECONDS = 60;
 
-/** Seconds, from each checker's own time limit in pipeline order. */
-export function hookTimeoutSeconds(checkerTimeoutsSeconds: readonly number[]): number {
+/** Seconds, from each checker's own time limit in pipeline order and the waiting budget on the model's limits. */
+export function hookTimeoutSeconds(checkerTimeoutsSeconds: readonly number[], limitWaitMinutes = 0): number {
   const graceSeconds = Math.ceil(ABORT_GRACE_MS / 1000);
   const worstCase = checkerTimeoutsSeconds.reduce((sum, seconds) => sum + seconds + graceSeconds, 0);
-  return Math.ceil(worstCase) + HOOK_TIMEOUT_MARGIN_SECONDS;
+  return Math.ceil(worstCase) + HOOK_TIMEOUT_MARGIN_SECONDS + limitWaitMinutes * 60;
 }
 
 /** Each configured checker's time limit, as the pipeline will run it. */

@@ -76,7 +76,10 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     },
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
-  const timeout = hookTimeoutSeconds(setup.pipeline.map((entry) => entry.timeoutSeconds));
+  const timeout = hookTimeoutSeconds(
+    setup.pipeline.map((entry) => entry.timeoutSeconds),
+    config.supervisor.limit_wait_minutes,
+  );
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
     command: config.claude.command,
@@ -193,6 +196,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { hookOutput },
     { inputLogPath },
     { holdWriteWarnings },
+    { limitWaits, reviewWithinLimits },
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-stops.js'),
@@ -205,6 +209,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('../stop/hook-output.js'),
     import('../state/paths.js'),
     import('../state/write-failure.js'),
+    import('./limit-wait.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();
@@ -244,6 +249,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
 
+  // One schedule for the session's stops (they are reviewed one at a time).
+  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
     const parsed = parseStopInput(input);
     if (!parsed.ok) {
@@ -262,14 +269,21 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     }
     // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
     // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
+    const signal = AbortSignal.any([hookGone, session.signal]);
+    // A review the model refused on a limit is waited out and retried within this stop, the hook
+    // kept alive meanwhile; Esc in the TUI (the user taking over) or the agent's exit ends the wait.
     let decision;
     try {
-      decision = await reviewStop(parsed.value, {
-        ...session.reviewDeps(),
-        signal: AbortSignal.any([hookGone, session.signal]),
-        recentFrames: (id, atLeast) => frames.recent(id, atLeast),
-        blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
-      });
+      decision = await reviewWithinLimits(
+        () =>
+          reviewStop(parsed.value, {
+            ...session.reviewDeps(),
+            signal,
+            recentFrames: (id, atLeast) => frames.recent(id, atLeast),
+            blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
+          }),
+        { logger: session.logger, emit: (e) => session.emit(e), waits, maxMinutes: session.config.supervisor.limit_wait_minutes, signal },
+      );
     } catch (error) {
       // The project went away (or the like): the stop goes through unreviewed, and the user sees why where claude shows hook messages.
       if (!isCccError(error)) throw error;

@@ -11,6 +11,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelFailureKind } from '../claude/api-error.js';
+import type { CheckerLogger } from '../checkers/types.js';
+import { event, type EventSink } from './events.js';
+import type { StopDecision } from './review-stop.js';
 
 /** A usage window resets on the hour; a step longer than this would only add idle time past it. */
 const MAX_STEP_MS = 15 * 60_000;
@@ -59,6 +62,58 @@ export async function waitUnlessAborted(ms: number, signal: AbortSignal): Promis
     return true;
   } catch {
     return false;
+  }
+}
+
+export interface LimitWaitDeps {
+  logger: CheckerLogger;
+  emit: EventSink;
+  waits: LimitWaits;
+  /** `supervisor.limit_wait_minutes`, named when the budget is spent. */
+  maxMinutes: number;
+  /** Ends the wait: a signal to the run, or (interactive) the user taking the turn over. */
+  signal: AbortSignal;
+}
+
+/**
+ * One wait on the model's limit, said on every channel with the time it ends (the log, and the
+ * `waiting` event that the progress line, the title and the observer show): 'waited' when it is
+ * over, 'spent' when the waiting budget was used up (the failure then stands), 'interrupted' when
+ * the signal ended it.
+ */
+export async function waitOutLimit(deps: LimitWaitDeps, who: 'agent' | 'reviewer', failure: string): Promise<'waited' | 'spent' | 'interrupted'> {
+  const ms = deps.waits.next();
+  if (ms === undefined) {
+    if (deps.maxMinutes > 0) deps.logger.warn(`gave up waiting on the model's limit after ${deps.maxMinutes} min (supervisor.limit_wait_minutes)`);
+    return 'spent';
+  }
+  const until = new Date(Date.now() + ms);
+  deps.logger.warn(`waiting on the model's limit until ${until.toISOString()}, then resuming the session: ${failure}`, {
+    who,
+    wait_ms: ms,
+    waited_ms: deps.waits.waitedMs,
+  });
+  deps.emit(event({ kind: 'waiting', who, message: failure, until: until.toISOString() }));
+  deps.emit(event({ kind: 'phase', phase: 'idle' }));
+  if (!(await waitUnlessAborted(ms, deps.signal))) return 'interrupted';
+  deps.logger.info(`the wait on the model's limit is over; resuming the ${who === 'agent' ? "agent's turn" : 'review'}`, { who });
+  return 'waited';
+}
+
+/**
+ * A stop's review, waited out on the model's limits inside the stop (interactive, the standalone
+ * hook): a review the model refused on a limit is run again for the same stop after each wait;
+ * when the budget is spent or the wait is ended, the refused review's answer stands (the stop is
+ * let through, saying the model could not be reached).
+ */
+export async function reviewWithinLimits(review: () => Promise<StopDecision>, deps: LimitWaitDeps): Promise<StopDecision> {
+  for (;;) {
+    const decision = await review();
+    if (!(decision.action === 'allow' && decision.modelLimited)) {
+      deps.waits.reset();
+      return decision;
+    }
+    if ((await waitOutLimit(deps, 'reviewer', decision.message)) !== 'waited') return decision;
   }
 }
 

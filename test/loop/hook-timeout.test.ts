@@ -12,6 +12,10 @@ describe("the Stop hook's timeout", () => {
     expect(hookTimeoutSeconds([600])).toBe(661);
   });
 
+  it("lasts through the waiting budget on the model's limits: a refused review is waited out inside the stop", () => {
+    expect(hookTimeoutSeconds([600], 300)).toBe(661 + 300 * 60);
+  });
+
   it('is a whole number of seconds even for fractional limits', () => {
     expect(hookTimeoutSeconds([0.5, 0.25])).toBe(1 + 2 + HOOK_TIMEOUT_MARGIN_SECONDS);
   });

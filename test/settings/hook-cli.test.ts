@@ -47,11 +47,11 @@ describe('ccc hook install / uninstall', () => {
     const { hooks: originalHooks, ...originalRest } = original;
     expect(rest).toEqual(originalRest);
     expect(hooks.PreToolUse).toEqual(originalHooks.PreToolUse);
-    expect(hooks.Stop).toEqual([...originalHooks.Stop, { hooks: [{ type: 'command', command: expectedCommand, timeout: 661 }] }]); // the default claude checker's 600 s, its 1 s abort grace, the 60 s margin
+    expect(hooks.Stop).toEqual([...originalHooks.Stop, { hooks: [{ type: 'command', command: expectedCommand, timeout: 18_661 }] }]); // the default claude checker's 600 s, its 1 s abort grace, the 60 s margin, 300 min of waiting on the model's limits
     expect(JSON.stringify(installed)).not.toContain('--state-dir');
     expect(backups()).toHaveLength(1);
     expect(fs.readFileSync(path.join(world.claudeDir, backups()[0]!), 'utf8')).toBe(originalText);
-    expect(install.stdout).toContain(`Added the ccc Stop hook to ${settingsFile}: ${expectedCommand} (timeout 661 s).`);
+    expect(install.stdout).toContain(`Added the ccc Stop hook to ${settingsFile}: ${expectedCommand} (timeout 18661 s).`);
     expect(install.stdout).toContain(`Backup of the previous content: ${path.join(world.claudeDir, backups()[0]!)}`);
 
     const afterFirst = fs.readFileSync(settingsFile, 'utf8');
@@ -72,7 +72,7 @@ describe('ccc hook install / uninstall', () => {
   it('takes the hook timeout from timeout_seconds', async () => {
     const result = await runCcc(world, ['hook', 'install'], { env: { CCC_SUPERVISOR_TIMEOUT_SECONDS: '120' } });
     expect(result.code).toBe(0);
-    expect(read().hooks.Stop[0].hooks[0].timeout).toBe(181); // 120 s, the 1 s abort grace, the 60 s margin
+    expect(read().hooks.Stop[0].hooks[0].timeout).toBe(181 + 300 * 60); // 120 s, the 1 s abort grace, the 60 s margin, the limit waits
   });
 
   it("covers every checker's own timeout_seconds, one after the other", async () => {
@@ -81,7 +81,7 @@ describe('ccc hook install / uninstall', () => {
     const result = await runCcc(world, ['hook', 'install']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(read().hooks.Stop[0].hooks[0].timeout).toBe(900 + 120 + 2 * 1 + 60);
+    expect(read().hooks.Stop[0].hooks[0].timeout).toBe(900 + 120 + 2 * 1 + 60 + 300 * 60);
   });
 
   it('--dry-run prints the diff and writes nothing', async () => {
@@ -90,7 +90,7 @@ describe('ccc hook install / uninstall', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`--- ${settingsFile}\n+++ ${settingsFile} (after)\n@@ `);
     expect(result.stdout).toContain(`+            "command": ${JSON.stringify(expectedCommand)},`);
-    expect(result.stdout).toContain('+            "timeout": 661');
+    expect(result.stdout).toContain('+            "timeout": 18661');
     expect(result.stdout).toContain('Dry run: nothing was written.');
     expect(fs.readFileSync(settingsFile, 'utf8')).toBe(originalText);
     expect(backups()).toEqual([]);

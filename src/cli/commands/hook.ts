@@ -24,7 +24,10 @@ export const registerHookCommand: RegisterCommand = (program) => {
       const { installHookInFile } = await import('../../settings/hook-install.js');
       const { checkerTimeoutsSeconds, hookTimeoutSeconds } = await import('../../loop/hook-timeout.js');
       const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
-      const spec = { command: supervisorHookCommand(currentCccProcess()), timeout: hookTimeoutSeconds(checkerTimeoutsSeconds(config.supervisor)) };
+      const spec = {
+        command: supervisorHookCommand(currentCccProcess()),
+        timeout: hookTimeoutSeconds(checkerTimeoutsSeconds(config.supervisor), config.supervisor.limit_wait_minutes),
+      };
       const result = await installHookInFile({ file: await settingsFile(options), spec, dryRun: options.dryRun });
       process.stdout.write(result.report);
     });
