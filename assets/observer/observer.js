@@ -143,7 +143,8 @@
   function evidenceText(event) {
     if (!Array.isArray(event.evidence)) return event.completed ? ', unverified' : '';
     // A run that exited 0 but ran no test (collect-only, nothing selected) verifies nothing: the same rule as src/checkers/evidence.ts.
-    const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0 && !e.not_counted).map((e) => e.command))];
+    const counted = (e) => `${e.command}${typeof e.tests === 'number' ? ` (${e.tests} tests)` : ''}`;
+    const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0 && !e.not_counted).map(counted))];
     if (event.completed) return passing.length ? `, verified by: ${passing.join(', ')}` : ', unverified';
     const failing = event.evidence.filter((e) => e.exit_code !== 0).map((e) => `${e.command} (exit ${e.exit_code ?? 'none'})`);
     return failing.length ? `, failed: ${failing.join(', ')}` : '';
@@ -156,6 +157,15 @@
     return Array.isArray(event.evidence) && event.evidence.some((e) => e.exit_code === 0) ? 'verified' : 'unverified';
   }
 
+  /** `; review $0.0123, 96% of 51,200 input tokens from cache`: the same text as src/claude/usage.ts. */
+  function costText(usage) {
+    if (!usage || typeof usage.cost_usd !== 'number') return '';
+    const input = [usage.input_tokens, usage.cache_read_input_tokens, usage.cache_creation_input_tokens].reduce((sum, n) => sum + (Number(n) || 0), 0);
+    const share = input === 0 ? 0 : (Number(usage.cache_read_input_tokens) || 0) / input;
+    const usd = usage.cost_usd < 0.01 && usage.cost_usd > 0 ? usage.cost_usd.toFixed(4) : usage.cost_usd.toFixed(3);
+    return `; review $${usd}, ${Math.round(share * 100)}% of ${input.toLocaleString('en-US')} input tokens from cache`;
+  }
+
   function describe(event) {
     switch (event.kind) {
       case 'start':
@@ -166,7 +176,7 @@
         return { title: `Iteration ${event.n}/${event.max}` };
       case 'verdict':
         return {
-          title: `${event.completed ? (verificationOf(event) === 'verified' ? '✔' : '⚠') : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})`,
+          title: `${event.completed ? (verificationOf(event) === 'verified' ? '✔' : '⚠') : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})${costText(event.usage)}`,
           detail: event.feedback,
         };
       case 'checker': {

@@ -8,20 +8,25 @@ import fs from 'node:fs';
 
 const list = (pids) => (Array.isArray(pids) ? pids : [pids]);
 
-/** `pid` and its children named ccc-relay. Call it once the proxy is up. */
+/**
+ * `pid` and its descendants named node or ccc-relay (`ccc` runs the session in a child process of
+ * its own, and that child starts the relay). Call it once the proxy is up.
+ */
 export function proxyPids(pid) {
-  const pids = [pid];
+  const children = new Map();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && comm === 'ccc-relay') pids.push(Number(entry));
+      if (comm === 'node' || comm === 'ccc-relay') children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // gone
     }
   }
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) pids.push(...(children.get(pids[i]) ?? []));
   return pids;
 }
 

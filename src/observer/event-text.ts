@@ -1,5 +1,6 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
 import { verificationDetails } from '../checkers/verification.js';
+import { describeUsage } from '../claude/usage.js';
 import type { ObserverEvent } from './protocol.js';
 
 export function eventText(event: ObserverEvent): string {
@@ -12,7 +13,8 @@ export function eventText(event: ObserverEvent): string {
       return `iteration ${event.n}/${event.max}`;
     case 'verdict': {
       const evidence = verificationDetails(event.completed, event.evidence);
-      const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
+      const cost = event.usage ? `; review ${describeUsage(event.usage)}` : '';
+      const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}${cost}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}`;
     }

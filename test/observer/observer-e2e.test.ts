@@ -72,6 +72,8 @@ describe('ccc --supervisor --observe with the real claude', () => {
       const verdicts = page.locator('.event[data-kind="verdict"]');
       await expect.poll(() => verdicts.count(), { timeout: 20_000 }).toBe(2);
       expect(await verdicts.nth(0).innerText()).toContain('FEEDBACK-OBS add the changelog');
+      // What each review cost and how much of its input came from the prompt cache.
+      expect(await verdicts.nth(0).innerText()).toMatch(/review \$\d+\.\d+, \d+% of [\d,]+ input tokens from cache/);
       expect(await verdicts.nth(1).getAttribute('data-completed')).toBe('true');
       const rows = async () => (await page.locator('.xterm-rows > div').allTextContents()).join('\n').replace(/\u00a0/g, ' ');
       await expect.poll(rows, { timeout: 20_000 }).toContain('observed answer 1');
