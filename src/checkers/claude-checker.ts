@@ -75,7 +75,8 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
         const text = answer.text(await runReviewer(ctx, launch, message, signal, onFrame));
         const verdict = parseVerdict({ resultText: text, completionMarker: ctx.completionMarker });
         if (verdict) return { ...verdict, evidence: evidence.evidence() };
-        ctx.logger.warn('reviewer answer is not a verdict; asking again', { attempt: `${attempt}/${attempts}` });
+        const next = attempt < attempts ? 'asking again' : 'no attempt left';
+        ctx.logger.warn(`reviewer answer is not a verdict; ${next}`, { attempt: `${attempt}/${attempts}` });
         message = retryMessage(request, text ?? '');
       }
       throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {

@@ -14,6 +14,8 @@ const SECRET_KEY = /token|secret|password|api_?key|auth/i;
 export interface PromptInUse {
   path?: string;
   why: string;
+  /** A SUPERVISOR.md that is there but cannot be used (a directory, a FIFO, too large): `ccc init` refuses to write over it. */
+  unusable?: string;
 }
 
 /** `reviewer`: what the reviewer may run here and why (cli/reviewer-in-use.ts), printed after the values. */

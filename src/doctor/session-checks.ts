@@ -72,7 +72,10 @@ export function promptCheck(place: Place, resolved: ResolvedConfig | undefined):
   const base = { id: 'supervisor-prompt', title: 'SUPERVISOR.md', needed: true } as const;
   if (!resolved) return { ...base, status: 'missing', detail: 'unknown: the configuration did not load', fix: 'correct the configuration first' };
   const prompt = promptInUse({ cwd: place.cwd, promptPath: resolved.config.supervisor.prompt_path, env: place.env });
-  return prompt.path
-    ? { ...base, status: 'ok', detail: `${prompt.path} (${prompt.why})` }
-    : { ...base, status: 'missing', detail: prompt.why, fix: 'run `ccc init` in the project' };
+  if (prompt.path) return { ...base, status: 'ok', detail: `${prompt.path} (${prompt.why})` };
+  // `ccc init` never writes over what stands there, so it is no fix for an unusable file.
+  const fix = prompt.unusable
+    ? `move or remove ${prompt.unusable}, then put your review instructions there (a text file) or run \`ccc init\``
+    : 'run `ccc init` in the project';
+  return { ...base, status: 'missing', detail: prompt.why, fix };
 }

@@ -16,6 +16,7 @@ import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { readTranscript, type TranscriptSummary as Transcript } from '../frames/transcript.js';
+import { oncePerLine } from '../frames/frame-lines.js';
 import { readSessionState, updateSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
@@ -326,18 +327,20 @@ async function readFlushedTurn(stop: StopEvent, file: string, deps: ReviewStopDe
   const seen = (await readSessionState(deps.configDir, stop.sessionId))?.transcript_frames ?? 0;
   const started = Date.now();
   const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
-  let t = await readTranscript(file, { logger: deps.logger });
+  const logger = oncePerLine(deps.logger);
+  let t = await readTranscript(file, { logger });
   for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
     await sleep(TRANSCRIPT_RETRY_MS);
-    t = await readTranscript(file, { logger: deps.logger });
+    t = await readTranscript(file, { logger });
   }
   return t;
 }
 
 function goalStopOptions(stop: StopEvent, deps: ReviewStopDeps) {
   const fromEnv = Number(deps.env[STOP_HOOK_BLOCK_CAP_ENV]);
+  const logger = oncePerLine(deps.logger);
   return {
-    reread: () => readTranscript(stop.transcriptPath!, { logger: deps.logger }),
+    reread: () => readTranscript(stop.transcriptPath!, { logger }),
     blockCap: deps.blockCap ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 8),
     signal: deps.signal,
   };

@@ -68,6 +68,16 @@ describe('ccc doctor', () => {
     expect(run.stdout).not.toContain('\x1b');
   });
 
+  it('a SUPERVISOR.md that is a directory: the fix is to move or remove it, not `ccc init` (which refuses to write over it)', async () => {
+    world = makeClaudeWorld();
+    const local = path.join(world.cwd, 'SUPERVISOR.md');
+    fs.mkdirSync(local);
+    const { code, check } = await doctorJson();
+    expect(code).toBe(1);
+    expect(check('supervisor-prompt')).toMatchObject({ status: 'missing', detail: expect.stringContaining('is a directory') });
+    expect(check('supervisor-prompt').fix).toMatch(new RegExp(`^move or remove ${local.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `));
+  });
+
   it('a config file that does not load is missing with what is wrong', async () => {
     world = makeClaudeWorld();
     writeSupervisorPrompt(world);

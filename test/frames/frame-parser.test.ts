@@ -108,7 +108,9 @@ describe('frames$', () => {
   it('WARNs with the size of a line over the cap and keeps going', async () => {
     const { frames, logger } = await framesOf(['{"type":"a"}\n', `{"type":"big","pad":"${'z'.repeat(5000)}"}\n`, '{"type":"b"}\n'], { maxLineBytes: 1000 });
     expect(frames.map((f) => f.type)).toEqual(['a', 'b']);
-    expect(logger.warnings).toEqual([{ message: 'Skipped a test line longer than the limit', fields: { source: 'test', bytes: 5023, max_line_bytes: 1000 } }]);
+    expect(logger.warnings).toEqual([
+      { message: 'Skipped a test line longer than the limit', fields: { source: 'test', line_no: 2, bytes: 5023, max_line_bytes: 1000 } },
+    ]);
   });
 
   it('interleaves WARNs and frames in stream order', async () => {
