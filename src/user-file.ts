@@ -14,7 +14,13 @@ import fsp from 'node:fs/promises';
  */
 export const CLAUDE_STDIN_LIMIT_BYTES = 10 * 1024 * 1024;
 
-/** What a path is when it is not a regular file, in words for an error line. */
+/**
+ * Linux refuses a single argument longer than 128 KiB (MAX_ARG_STRLEN) with E2BIG at exec. The
+ * user's `--settings` file reaches claude merged into one `--settings <json>` argument, so a file
+ * past this could only fail at claude's start.
+ */
+export const ARGUMENT_LIMIT_BYTES = 128 * 1024;
+
 /** What stands at `file` when it exists and is not a regular file ("a FIFO", "a directory", …); else undefined. */
 export function nonFileAt(file: string): string | undefined {
   let stat: fs.Stats;

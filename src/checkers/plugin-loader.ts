@@ -15,6 +15,7 @@ import { CccError, isCccError } from '../errors.js';
 import { isCheckerDefinition } from './define-checker.js';
 import type { BuildContext, PluginLoader } from './registry.js';
 import type { Checker } from './types.js';
+import { nonFileAt } from '../user-file.js';
 import { kindOf } from '../value-text.js';
 
 /** Options next to `use` that belong to the pipeline, not to the plugin's factory. */
@@ -187,6 +188,9 @@ async function locatePlugin(specifier: string, cwd: string): Promise<string> {
   if (isPluginPath(specifier)) {
     const file = specifier.startsWith('file:') ? fileURLToPath(specifier) : path.resolve(cwd, specifier);
     if (!fs.existsSync(file)) throw invalid(specifier, `does not exist (looked for ${file}). Check the path; relative paths start from ${cwd}.`);
+    // Importing a FIFO blocks until a writer comes, a device never ends: name it before any import.
+    const what = nonFileAt(file);
+    if (what !== undefined) throw invalid(specifier, `is ${what}, not a module file (${file}). Give the path of the plugin's .js or .ts file.`);
     return file;
   }
   const file = resolveOwnPackage(specifier) ?? (await resolvePackage(specifier, cwd));

@@ -3,8 +3,8 @@
  * their own `--settings` (JSON or a file), theirs is layered over ccc.json's (the more specific,
  * per-launch choice wins) and the two become one argument: claude reads only one.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { readSettingsFile } from '../settings/settings-file.js';
 import { CccError } from '../errors.js';
 import { isPlainObject } from '../config/rules.js';
 import type { JsonObject } from '../settings/json-file.js';
@@ -23,14 +23,7 @@ export function withSettingsArg(claudeArgs: readonly string[], settings: JsonObj
 }
 
 function readSettingsValue(value: string, cwd: string): JsonObject {
-  let text = value;
-  if (!value.trim().startsWith('{')) {
-    try {
-      text = fs.readFileSync(path.resolve(cwd, value), 'utf8');
-    } catch (error) {
-      throw new CccError('USAGE', `--settings ${value}: cannot read it (${(error as Error).message}). Give a JSON object or the path of a JSON file.`);
-    }
-  }
+  const text = value.trim().startsWith('{') ? value : readSettingsFile(path.resolve(cwd, value));
   try {
     const parsed: unknown = JSON.parse(text);
     if (isPlainObject(parsed)) return parsed;

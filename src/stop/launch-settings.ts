@@ -3,8 +3,8 @@
  * leaving the user's settings.json untouched. If the user passed their own `--settings`, ours are
  * merged into theirs so both apply.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { readSettingsFile } from '../settings/settings-file.js';
 import { CccError } from '../errors.js';
 
 export interface HookCommand {
@@ -45,7 +45,7 @@ export function withLaunchSettings(claudeArgs: readonly string[], ours: Record<s
 }
 
 function readSettingsValue(value: string, cwd: string): Record<string, unknown> {
-  const text = value.trim().startsWith('{') ? value : fs.readFileSync(path.resolve(cwd, value), 'utf8');
+  const text = value.trim().startsWith('{') ? value : readSettingsFile(path.resolve(cwd, value));
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;

@@ -1,6 +1,7 @@
 /**
  * Files ccc reads that are not files: a FIFO, a socket, a device or a directory where SUPERVISOR.md
- * or a config file goes is named as what it is (exit 2) before anything opens it, and a
+ * or a config file goes, at a checker plugin's path or a `--settings` file ccc merges into, is
+ * named as what it is (exit 2) before anything opens it, and a
  * SUPERVISOR.md too large for claude's stdin is refused before any agent turn. Through the built CLI.
  */
 import { execFileSync } from 'node:child_process';
@@ -9,7 +10,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SUPERVISOR_PROMPT_MAX_BYTES } from '../../src/checkers/supervisor-prompt.js';
-import { readUserFileSync } from '../../src/user-file.js';
+import { withSettingsArg } from '../../src/providers/settings-arg.js';
+import { withLaunchSettings } from '../../src/stop/launch-settings.js';
+import { ARGUMENT_LIMIT_BYTES, readUserFileSync } from '../../src/user-file.js';
 import { cccBin, claudeBin, TEST_API_KEY } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
@@ -118,4 +121,72 @@ describe('config files that are not files', () => {
     expect(global.code).toBe(2);
     expect(global.stderr).toContain(`${globalFile} is a FIFO, not a file`);
   });
+});
+
+/**
+ * One run per odd path; a run that hangs is killed after 30 s and reported as that path hanging,
+ * never as the whole file timing out.
+ */
+async function refusedFast(what: string, args: string[]) {
+  const run = await runProcess(process.execPath, [cccBin, ...args], {
+    cwd: t.project,
+    env: { ...t.env, CCC_CLAUDE: claudeBin, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: TEST_API_KEY },
+    timeoutMs: 30_000,
+  });
+  expect(run.signal, `${what}: ccc hung and was killed`).toBeNull();
+  expect(run.code, `${what}: exit code (stderr: ${run.stderr})`).toBe(2);
+  expect(run.stderr, what).not.toMatch(/\n\s+at /);
+  return run;
+}
+
+describe('checker plugins that are not files', () => {
+  const oddPlugins: Array<[string, () => string | Promise<string>, string]> = [
+    ['a FIFO', () => (mkfifo(path.join(t.project, 'gate.mjs')), './gate.mjs'), 'a FIFO'],
+    ['a directory', () => (fs.mkdirSync(path.join(t.project, 'gate.mjs')), './gate.mjs'), 'a directory'],
+    ['a socket', async () => (await socketAt(path.join(t.project, 'gate.mjs')), './gate.mjs'), 'a socket'],
+    ['a device', () => '/dev/zero', 'a character device'],
+  ];
+  for (const [name, make, what] of oddPlugins) {
+    it(`${name} as a plugin path: exit 2 naming the path and what it is, before any turn`, async () => {
+      t.write('work/project/SUPERVISOR.md', '# rules');
+      const specifier = await make();
+      t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { checkers: [specifier] } }));
+      const run = await refusedFast(`plugin ${name}`, ['--supervisor', '-p', 'hello']);
+      expect(run.stderr).toContain(`Checker plugin "${specifier}" is ${what}, not a module file`);
+    });
+  }
+});
+
+describe("a user's --settings file that ccc merges its settings into", () => {
+  // Where ccc reads the file itself: the interactive launch (its Stop hook merged in) and a
+  // provider's launch (the provider's settings merged in). A FIFO here would block ccc in the read.
+  const merges: Array<[string, (file: string) => string[]]> = [
+    ['the interactive launch', (file) => withLaunchSettings(['--settings', file], { hooks: {} }, t.project)],
+    ["a provider's launch", (file) => withSettingsArg(['--settings', file], { env: { X: '1' } }, t.project)],
+  ];
+  const oddSettings: Array<[string, () => string, string]> = [
+    ['a FIFO', () => (mkfifo(path.join(t.project, 'settings.json')), path.join(t.project, 'settings.json')), 'is a FIFO, not a file'],
+    ['a directory', () => t.project, 'is a directory, not a file'],
+    ['a device', () => '/dev/zero', 'is a character device, not a file'],
+    [
+      'too large for one argument',
+      () => t.write('work/project/settings.json', `{"x":"${'y'.repeat(ARGUMENT_LIMIT_BYTES)}"}`),
+      `more than the ${ARGUMENT_LIMIT_BYTES} bytes allowed (the settings reach claude as one argument`,
+    ],
+  ];
+  for (const [where, merge] of merges) {
+    for (const [name, make, says] of oddSettings) {
+      it(`${name} at ${where}: a USAGE error (exit 2) naming it, without opening it`, () => {
+        const file = make();
+        let thrown: unknown;
+        try {
+          merge(file);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toMatchObject({ code: 'USAGE', exitCode: 2, message: expect.stringContaining(`--settings ${file} `) });
+        expect((thrown as Error).message).toContain(says);
+      });
+    }
+  }
 });
