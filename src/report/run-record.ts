@@ -9,21 +9,10 @@ import { validEvidence, type Evidence } from '../checkers/evidence.js';
 import { verificationOf, type Verification } from '../checkers/verification.js';
 import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
+import type { StopReason } from '../loop/events.js';
 
 /** How the run ended: a stop reason of the loop, `error` (the agent failed), or `unfinished` (no end event). */
-export type Outcome =
-  | 'completed'
-  | 'limit'
-  | 'no-progress'
-  | 'permission-denied'
-  | 'cost-cap'
-  | 'checker-failed'
-  | 'disabled'
-  | 'background-tasks'
-  | 'recursion'
-  | 'cancelled'
-  | 'error'
-  | 'unfinished';
+export type Outcome = Exclude<StopReason, 'goal' | 'interrupted'> | 'error' | 'unfinished';
 
 export type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
 
