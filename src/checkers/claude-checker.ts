@@ -10,20 +10,26 @@
  * answer and a reminder: the conversation is a cached read again, and the reviewer keeps what it
  * found. (The fork is not saved, so it cannot be continued; see reviewer-launch.ts.) The verdict
  * carries the verification commands the reviewer ran, from its own stream (its evidence).
+ *
+ * A fork over the model's window fails even after claude's own compaction (docs/claude-facts.md):
+ * then a fresh reviewer, a new session with the same guard and evidence rules, is given the task,
+ * the agent's last message and the change (reviewer/project-change.ts), and its verdict says
+ * `review: 'fresh'`.
  */
 import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
-import { CccError } from '../errors.js';
+import { CccError, isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { detectTestCommands } from '../init/test-command.js';
-import { buildReviewMessage, retryMessage } from './review-request.js';
-import { evidenceCollector } from './reviewer/evidence-frames.js';
+import { buildFreshReviewMessage, buildReviewMessage, retryMessage } from './review-request.js';
+import { evidenceCollector, type EvidenceCollector } from './reviewer/evidence-frames.js';
+import { projectChange } from './reviewer/project-change.js';
 import { reviewerAnswer } from './reviewer/reviewer-answer.js';
 import { guardWatch, UNGUARDED_MESSAGE } from './reviewer/guard-probe.js';
 import { reviewerLaunch, type ReviewerLaunch } from './reviewer/reviewer-launch.js';
-import { reviewerPolicy } from './reviewer/reviewer-policy.js';
+import { reviewerPolicy, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt } from './supervisor-prompt.js';
-import type { CheckContext, Checker } from './types.js';
+import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
 
 export interface ClaudeCheckerOptions {
@@ -52,38 +58,80 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
         ruleCommands: options.ruleCommands ?? [],
         allow: options.allow ?? [],
       });
-      const attempts = Math.max(1, options.attempts ?? 2);
       const evidence = evidenceCollector(policy);
-      const request = buildReviewMessage(prompt.text, ctx, policy);
-      let message = request;
-      for (let attempt = 1; attempt <= attempts; attempt++) {
-        const launch = reviewerLaunch({
-          fork: ctx.sessionId,
-          claudeArgs: ctx.claudeArgs,
-          cwd: ctx.cwd,
-          env: ctx.env,
-          policy,
-          model: options.model,
-          sessionHasGoal: ctx.goal !== undefined,
-        });
-        ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: prompt.path, attempt });
-        const answer = reviewerAnswer();
-        const onFrame = (frame: Frame) => {
-          answer.onFrame(frame);
-          evidence.onFrame(frame);
-        };
-        const text = answer.text(await runReviewer(ctx, launch, message, signal, onFrame));
-        const verdict = parseVerdict({ resultText: text, completionMarker: ctx.completionMarker });
-        if (verdict) return { ...verdict, evidence: evidence.evidence() };
-        const next = attempt < attempts ? 'asking again' : 'no attempt left';
-        ctx.logger.warn(`reviewer answer is not a verdict; ${next}`, { attempt: `${attempt}/${attempts}` });
-        message = retryMessage(request, text ?? '');
+      const review = (fork: string | undefined, request: string) =>
+        reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath: prompt.path, signal });
+      try {
+        return await review(ctx.sessionId, buildReviewMessage(prompt.text, ctx, policy));
+      } catch (error) {
+        if (!isCccError(error) || error.data.model_failure !== 'context-full') throw error;
+        // claude already compacted the fork and sent it again (docs/claude-facts.md): the conversation
+        // does not fit even summarized. A new session given the task and the change still fits.
+        ctx.logger.warn(
+          "the forked review does not fit the model's window even compacted; reviewing afresh: the task, the agent's last message and the change",
+          {
+            reason: error.message,
+          },
+        );
+        const change = await projectChange(ctx.cwd);
+        return { ...(await review(undefined, buildFreshReviewMessage(prompt.text, ctx, policy, change)).catch(freshOverWindow)), review: 'fresh' };
       }
-      throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {
-        data: { checker: 'claude' },
-      });
     },
   };
+}
+
+/** A fresh review over the window too: said as that, since compacting the session would not help it. */
+function freshOverWindow(error: unknown): never {
+  if (!isCccError(error) || error.data.model_failure !== 'context-full') throw error;
+  throw new CccError(
+    'CHECKER_FAILED',
+    `the review does not fit the model's context window, neither forked nor fresh (given only the task, the agent's last message and the change): ${String(error.data.model_error)}`,
+    { data: error.data, cause: error },
+  );
+}
+
+interface ReviewRounds {
+  ctx: CheckContext;
+  options: ClaudeCheckerOptions;
+  policy: ReviewerPolicy;
+  evidence: EvidenceCollector;
+  /** The session to fork, or none for a fresh reviewer. */
+  fork: string | undefined;
+  request: string;
+  promptPath: string;
+  signal: AbortSignal;
+}
+
+/** One review: the reviewer is asked until it answers a verdict, `options.attempts` times at most. */
+async function reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath, signal }: ReviewRounds): Promise<Verdict> {
+  const attempts = Math.max(1, options.attempts ?? 2);
+  let message = request;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const launch = reviewerLaunch({
+      fork,
+      claudeArgs: ctx.claudeArgs,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      policy,
+      model: options.model,
+      sessionHasGoal: ctx.goal !== undefined,
+    });
+    ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: promptPath, attempt });
+    const answer = reviewerAnswer();
+    const onFrame = (frame: Frame) => {
+      answer.onFrame(frame);
+      evidence.onFrame(frame);
+    };
+    const text = answer.text(await runReviewer(ctx, launch, message, signal, onFrame));
+    const verdict = parseVerdict({ resultText: text, completionMarker: ctx.completionMarker });
+    if (verdict) return { ...verdict, evidence: evidence.evidence() };
+    const next = attempt < attempts ? 'asking again' : 'no attempt left';
+    ctx.logger.warn(`reviewer answer is not a verdict; ${next}`, { attempt: `${attempt}/${attempts}` });
+    message = retryMessage(request, text ?? '');
+  }
+  throw new CccError('CHECKER_FAILED', `the claude reviewer answered ${attempts} times without a parseable verdict`, {
+    data: { checker: 'claude' },
+  });
 }
 
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
@@ -135,7 +183,7 @@ async function runReviewer(
   if (result.exitCode !== 0) {
     const failure = modelFailure(result);
     throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer exited with code ${result.exitCode}`, {
-      data: { exit_code: result.exitCode, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind } : {}) },
+      data: { exit_code: result.exitCode, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
     });
   }
   return result;

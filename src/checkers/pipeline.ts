@@ -5,6 +5,7 @@
  * round with a CccError that names it.
  */
 import { validEvidence } from './evidence.js';
+import { reviewKindOf } from './verification.js';
 import { readVerdictShape } from './verdict-shape.js';
 import { CccError, isCccError } from '../errors.js';
 import { NO_USAGE, type Usage } from '../claude/usage.js';
@@ -120,7 +121,8 @@ export function validateVerdict(checker: string, value: unknown): Verdict {
   const shape = readVerdictShape(value);
   if (shape.ok) {
     const evidence = validEvidence((value as { evidence?: unknown }).evidence);
-    return { ...shape.verdict, ...(evidence ? { evidence } : {}) };
+    const review = reviewKindOf((value as { review?: unknown }).review);
+    return { ...shape.verdict, ...(evidence ? { evidence } : {}), ...(review ? { review } : {}) };
   }
   throw new CccError('CHECKER_FAILED', `checker "${checker}" returned ${clip(jsonText(value), 201)}; expected { completed: boolean, feedback: string }`, {
     data: { checker },

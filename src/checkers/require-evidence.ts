@@ -16,7 +16,12 @@ export function requireEvidence(config: CccConfig, checker: string, cwd: string,
   logger.warn('the reviewer answered complete without a verification command that ran tests and passed; not accepted (supervisor.reviewer.require_evidence)', {
     evidence: evidence.length,
   });
-  return { completed: false, feedback: unverifiedFeedback(verdict, verifyingCommands(config, cwd)), evidence };
+  return {
+    completed: false,
+    feedback: unverifiedFeedback(verdict, verifyingCommands(config, cwd)),
+    evidence,
+    ...(verdict.review ? { review: verdict.review } : {}),
+  };
 }
 
 function unverifiedFeedback(verdict: Verdict, commands: string[]): string {

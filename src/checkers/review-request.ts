@@ -11,13 +11,43 @@ import type { CheckContext } from './types.js';
 const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
 
 export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy): string {
-  const prompts = ctx.userPrompts.length ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n') : '(no user prompt was recorded)';
   return [
     supervisorPrompt.trim(),
     '',
     '---',
     `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}). You are the reviewer, not the agent: do not continue the work and do not change any file.`,
     '',
+    ...taskSections(ctx),
+    ...answerSections(ctx, policy),
+  ].join('\n');
+}
+
+/**
+ * The message of a fresh reviewer, one that does not fork the session because the forked review
+ * did not fit the model's window even after claude compacted it: the task, the agent's last message
+ * and `change` (what the agent changed, reviewer/project-change.ts) stand in for the conversation.
+ * A new session reads nothing from the agent's cache, so this message may be long; `change` is
+ * bounded by its maker.
+ */
+export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy, change: string): string {
+  return [
+    supervisorPrompt.trim(),
+    '',
+    '---',
+    ...taskSections(ctx),
+    '## What the agent changed in the project',
+    change.trim() || '(nothing found)',
+    '',
+    '---',
+    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}): an agent was given the task above and says it is done. Its conversation no longer fits the model's window, so you see the task, its last message and its change instead; the project is in the current directory. You are the reviewer, not the agent: do not continue the work and do not change any file.`,
+    '',
+    ...answerSections(ctx, policy),
+  ].join('\n');
+}
+
+function taskSections(ctx: CheckContext): string[] {
+  const prompts = ctx.userPrompts.length ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n') : '(no user prompt was recorded)';
+  return [
     '## What the user asked in this session',
     prompts,
     '',
@@ -25,6 +55,11 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
     "## The agent's last message",
     ctx.lastAssistantMessage.trim() || '(empty)',
     '',
+  ];
+}
+
+function answerSections(ctx: CheckContext, policy: ReviewerPolicy): string[] {
+  return [
     '## How to review',
     `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. A test command's exit code and its summary of the tests it ran are the evidence your verdict rests on: do not pipe it into another command; listing or collecting the tests, building them without running, or a filter that selects none verifies nothing.`,
     '',
@@ -32,7 +67,7 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
     `End your answer with this JSON object and nothing after it: ${VERDICT_SHAPE}`,
     'When the work is not complete, the feedback is given to the agent as its next message: make it concrete, quote what failed, and say how to verify the fix.',
     `(${ctx.completionMarker} alone on the last line also means complete.)`,
-  ].join('\n');
+  ];
 }
 
 /** Sent to the reviewer's own fork when its answer had no verdict: a cached follow-up, not a new review. */

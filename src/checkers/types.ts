@@ -24,7 +24,15 @@ export interface Verdict {
   feedback: string;
   /** The verification commands the checker ran, with their exit codes (the claude reviewer's from its own stream). */
   evidence?: Evidence[];
+  /**
+   * What kind of review the claude reviewer made, when not the forked one (which sees the whole
+   * conversation): `fresh`, a new session given the task, the agent's last message and the change,
+   * because the fork did not fit the model's window even compacted.
+   */
+  review?: ReviewKind;
 }
+
+export type ReviewKind = 'fresh';
 
 export interface CheckerLogger {
   debug(message: string, fields?: Record<string, unknown>): void;

@@ -6,6 +6,7 @@
  * unchecked completion verified.
  */
 import { evidenceText, passingCommands, type Evidence } from './evidence.js';
+import type { ReviewKind } from './types.js';
 
 export type Verification = 'verified' | 'unverified' | 'failed';
 
@@ -21,4 +22,14 @@ export function verificationOf(completed: boolean, evidence: readonly Evidence[]
  */
 export function verificationDetails(completed: boolean, evidence: readonly Evidence[] | undefined): string {
   return evidenceText(evidence, completed) || (completed ? 'unverified' : '');
+}
+
+/** A review that was not the forked one, for a line of text: `review: fresh (fork over the model's window)`. */
+export function reviewKindDetails(review: ReviewKind | undefined): string {
+  return review === 'fresh' ? "review: fresh (fork over the model's window)" : '';
+}
+
+/** The review kind of a verdict read as data (a plugin's answer, a log line): only a known one. */
+export function reviewKindOf(value: unknown): ReviewKind | undefined {
+  return value === 'fresh' ? value : undefined;
 }

@@ -3,6 +3,7 @@
  * `--json`, sent to observers (docs/observer.md), and logged.
  */
 import type { Evidence } from '../checkers/evidence.js';
+import type { ReviewKind } from '../checkers/types.js';
 import type { Verification } from '../checkers/verification.js';
 import type { Usage } from '../claude/usage.js';
 
@@ -23,6 +24,8 @@ export type SupervisorEvent =
       iteration: number;
       verification?: Verification;
       evidence?: Evidence[];
+      /** Absent for the forked review; `fresh` when the fork did not fit the model's window (a new session reviewed the task and the change). */
+      review?: ReviewKind;
       usage?: Usage;
       at: string;
     }

@@ -16,7 +16,7 @@ import { transcriptPathFor } from '../frames/transcript.js';
 import { event, type EventSink, type StopReason, type SupervisorEvent } from './events.js';
 import { ReplaySubject } from 'rxjs';
 import { reviewSummary } from './review-summary.js';
-import { verificationDetails } from '../checkers/verification.js';
+import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
 import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
@@ -317,7 +317,7 @@ export function renderEvent(e: SupervisorEvent): string {
 
 /** `claude, verified by: npm test, $0.0061, 97% cached`. */
 function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = verificationDetails(e.completed, e.evidence);
+  const evidence = [verificationDetails(e.completed, e.evidence), reviewKindDetails(e.review)].filter(Boolean).join(', ');
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
   return [e.checker, ...(evidence ? [evidence] : []), ...spent].join(', ');
 }

@@ -224,7 +224,8 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
     : withEvidence;
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
-  logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...shown, duration: ms(started), ...spent(usage) });
+  const kind = verdict.review ? { review: verdict.review } : {};
+  logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage) });
   deps.emit?.(
     event({
       kind: 'verdict',
@@ -234,6 +235,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       iteration,
       verification: verificationOf(verdict.completed, evidence),
       ...(evidence ? { evidence } : {}),
+      ...kind,
       ...(hasUsage(usage) ? { usage } : {}),
     }),
   );

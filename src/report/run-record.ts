@@ -6,7 +6,8 @@
  * made up.
  */
 import { validEvidence, type Evidence } from '../checkers/evidence.js';
-import { verificationOf, type Verification } from '../checkers/verification.js';
+import { reviewKindOf, verificationOf, type Verification } from '../checkers/verification.js';
+import type { ReviewKind } from '../checkers/types.js';
 import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
 import type { StopReason } from '../loop/events.js';
@@ -30,6 +31,8 @@ export interface ReviewRecord {
   verification?: Verification;
   /** The verification commands of the verdict's round, when the checkers reported any. */
   evidence?: Evidence[];
+  /** `fresh` when the claude reviewer did not fork the session (the fork was over the model's window). */
+  review?: ReviewKind;
 }
 
 export interface RunRecord {
@@ -131,11 +134,13 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
         }
         const usage = usageOf(line.usage);
         const evidence = validEvidence(line.evidence);
+        const review = reviewKindOf(line.review);
         // Derived from the verdict and its evidence, never read from the line: a log cannot claim a verification.
         close(line.completed === true ? 'complete' : 'not complete', str(line.feedback) ?? '', at, {
           checker: str(line.checker) ?? open.review.checker,
           verification: verificationOf(line.completed === true, evidence),
           ...(evidence ? { evidence } : {}),
+          ...(review ? { review } : {}),
           ...(usage ? { usage } : {}),
         });
         break;

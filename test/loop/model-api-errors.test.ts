@@ -2,7 +2,7 @@
  * A model that answers 529 to every request: the headless run says so by name, with the status
  * and claude's own explanation, on stderr and in the session log, once claude's retries (two for
  * 529) are spent, far inside the reviewer's time limit. A review too long for the model's
- * context window is said as that, with what to do, not as a model out of reach. Exit codes stay
+ * context window (forked, then fresh) is said as that, not as a model out of reach. Exit codes stay
  * as documented.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,10 +38,10 @@ describe('model API failures in a headless run', () => {
     expect(readLog(world)).toMatch(said);
   });
 
-  it('a review over the context window: exit 4, said as a full context window with the fix, not as a model out of reach', async () => {
+  it('a review over the context window, forked and fresh: exit 4, said as a full context window, not as a model out of reach', async () => {
     const result = await run((r) => (r.kind === 'review' ? tooLong : { text: 'done' }));
     expect(result.code).toBe(4);
-    const said = /the review does not fit the model's context window: .*400 Bad Request: Prompt is too long.*\/compact/;
+    const said = /the review does not fit the model's context window, neither forked nor fresh .*: 400 Bad Request: Prompt is too long/;
     expect(result.stderr).toMatch(said);
     expect(result.stderr).not.toMatch(/could not reach the model/);
     expect(readLog(world)).toMatch(said);

@@ -14,6 +14,21 @@ export function reviewStep(request: RecordedRequest): number {
 }
 
 /**
+ * A forked review: the agent's conversation (or claude's summary of it, once compacted) comes
+ * before ccc's review message. A fresh reviewer's conversation begins with the review message.
+ */
+export function isForkedReview(request: RecordedRequest): boolean {
+  const at = request.body.messages.findIndex((m) => m.role === 'user' && textOf(m.content).includes(REVIEW_MESSAGE_MARK));
+  return at > 0 || request.text.includes(COMPACTED_MARK);
+}
+
+/** How claude begins a conversation it compacted (docs/claude-facts.md). */
+const COMPACTED_MARK = 'This session is being continued from a previous conversation';
+
+/** A summarization request of claude's own compaction: its instructions ask for a `<summary>`. */
+export const isCompaction = (request: RecordedRequest): boolean => request.kind === 'agent' && request.lastUserText.includes('<summary>');
+
+/**
  * The tool results of the request's last user message, as text. (Claude 2.1.330 may put a
  * `system` role message after it, e.g. "The user hasn't heard from you in a while".)
  */

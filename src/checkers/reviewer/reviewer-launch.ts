@@ -15,8 +15,11 @@ import { guardProbe, type GuardProbe } from './guard-probe.js';
 import { READ_ONLY_TOOLS, type ReviewerPolicy } from './reviewer-policy.js';
 
 export interface ReviewerLaunchOptions {
-  /** The agent's session to fork. */
-  fork: string;
+  /**
+   * The agent's session to fork; absent for a fresh reviewer, a new session that is given the task
+   * and the change in its message instead (claude-checker.ts, when the fork does not fit the window).
+   */
+  fork?: string;
   /** The user's claude arguments for the agent. */
   claudeArgs: readonly string[];
   cwd: string;
@@ -48,13 +51,15 @@ export const GUARD_SCRIPT = fileURLToPath(new URL('./guard-main.js', import.meta
  * user's `/resume` list. The flag changes neither the tools nor the system prompt of the request.
  */
 export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
-  const session = ['--fork-session', '--resume', options.fork, '--no-session-persistence'];
+  const session = [...(options.fork === undefined ? [] : ['--fork-session', '--resume', options.fork]), '--no-session-persistence'];
   let inherited = inheritedArgs(options.claudeArgs);
   if (options.model) inherited = [...withoutOption(inherited, '--model'), '--model', options.model];
   const probe = guardProbe();
   // `--include-hook-events` puts the probe's answer in the stream; it changes nothing that is sent.
   const print = ['-p', ...session, '--verbose', '--output-format', 'stream-json', '--include-hook-events'];
-  const args = withLaunchSettings([...print, ...inherited], guardSettings(probe, options.sessionHasGoal === true), options.cwd);
+  // A fresh session has no goal to inherit: its goal, if any, is in its message.
+  const endAtFirstStop = options.fork !== undefined && options.sessionHasGoal === true;
+  const args = withLaunchSettings([...print, ...inherited], guardSettings(probe, endAtFirstStop), options.cwd);
   return {
     args,
     guardNonce: probe.nonce,

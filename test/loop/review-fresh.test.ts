@@ -1,0 +1,83 @@
+/**
+ * A review whose fork is over the model's window, on the real claude: every forked review request
+ * and every compaction request of claude's is answered 400 `prompt is too long`, so ccc runs a
+ * fresh reviewer, a new session given the task, the agent's last message and the change. It still
+ * runs the tests itself (its verdict is verified by them), it still cannot change the project, and
+ * the verdict says it was a fresh review: in the `--json` verdict and the log.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { bashCall, isCompaction, isForkedReview, scriptedReviewer } from '../support/review-script.js';
+import { jsonLines } from '../support/run-process.js';
+
+const tooLong: Reply = { error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } };
+const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../add.js');\n";
+
+function git(cwd: string, ...args: string[]) {
+  const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+}
+
+/** A git project whose committed `add` is wrong, fixed in the work tree (the agent's change), with a new notes file. */
+function project(cwd: string) {
+  fs.mkdirSync(path.join(cwd, 'test'));
+  fs.writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }));
+  fs.writeFileSync(path.join(cwd, 'test', 'add.test.js'), `${NODE_TEST}test('adds', () => assert.strictEqual(add(2, 3), 5));\n`);
+  fs.writeFileSync(path.join(cwd, 'add.js'), 'exports.add = (a, b) => a - b;\n');
+  git(cwd, 'init', '-q');
+  git(cwd, 'add', '.');
+  git(cwd, 'commit', '-qm', 'start');
+  fs.writeFileSync(path.join(cwd, 'add.js'), 'exports.add = (a, b) => a + b; // FIXED-3141\n');
+  fs.writeFileSync(path.join(cwd, 'NOTES.md'), 'NEW-FILE-2718: add now adds.\n');
+}
+
+describe('a review whose fork does not fit the model window', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it('is made fresh: a verdict verified by the tests the fresh reviewer ran, with the change in its message and no write allowed', async () => {
+    const reviewer = scriptedReviewer(
+      [bashCall('npm test'), bashCall('echo owned > hacked.txt')],
+      { completed: true, feedback: 'add adds; npm test passes' },
+      { text: 'Fixed add.' },
+    );
+    server = await startModelServer((r) => ((r.kind === 'review' && isForkedReview(r)) || isCompaction(r) ? tooLong : reviewer.scenario(r)));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    project(world.cwd);
+    const run = await runCcc(world, ['--supervisor', '--json', '--timeout', '120', '-p', 'fix add so that the tests pass'], {
+      env: { CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: '0' },
+      timeoutMs: 170_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const fresh = server.byKind('review').filter((r) => !isForkedReview(r));
+    expect(server.byKind('review').filter(isForkedReview).length).toBeGreaterThan(0);
+    expect(fresh.length).toBeGreaterThan(0);
+    // The fresh reviewer was given the task, the agent's last message and the change.
+    expect(fresh[0]!.text).toContain('fix add so that the tests pass');
+    expect(fresh[0]!.text).toContain('Fixed add.');
+    expect(fresh[0]!.text).toContain('FIXED-3141');
+    expect(fresh[0]!.text).toContain('NEW-FILE-2718');
+    expect(fresh[0]!.text).toContain('REVIEW-RULES-7731');
+    // It ran the tests itself, and its write was refused.
+    expect(reviewer.seen.map((s) => [s.call.input.command, s.isError])).toEqual([
+      ['npm test', false],
+      ['echo owned > hacked.txt', true],
+    ]);
+    expect(fs.existsSync(path.join(world.cwd, 'hacked.txt'))).toBe(false);
+    const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
+    expect(verdict).toMatchObject({ completed: true, verification: 'verified', review: 'fresh' });
+    const log = readLog(world);
+    expect(log).toContain("the forked review does not fit the model's window even compacted; reviewing afresh");
+    expect(log).toMatch(/completed=true checker=claude review=fresh .*review finished/);
+  });
+});
