@@ -100,7 +100,7 @@ describe('observer page', () => {
     expect(await verdicts.nth(0).innerText()).toContain('✘ claude: not completed (iteration 1)');
     expect(await verdicts.nth(0).locator('pre').innerText()).toContain('expected [] to equal [""]');
     // Verified by the run that ran tests; the listing that exited 0 is not named as evidence.
-    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2, verified by: npm test)');
+    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2, verified by: npm test (12 tests))');
     expect(await page.locator('.event[data-kind="iteration"]').allInnerTexts()).toEqual([
       expect.stringContaining('Iteration 1/20'),
       expect.stringContaining('Iteration 2/20'),
