@@ -53,15 +53,25 @@ export async function claimSession(
   deps: ClaimDeps = DEFAULT_DEPS,
 ): Promise<ClaimResult> {
   const file = claimPath(configDir, sessionId);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const unlock = await lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: { retries: 50, minTimeout: 20, maxTimeout: 200 } });
+  const record: SessionClaimRecord = { pid: deps.pid, mode: claim.mode, cwd: claim.cwd, started_at: new Date().toISOString() };
+  const liveOther = (holder: SessionClaimRecord | undefined) => holder !== undefined && holder.pid !== deps.pid && deps.isAlive(holder.pid);
   try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const unlock = await lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: { retries: 50, minTimeout: 20, maxTimeout: 200 } });
+    try {
+      const holder = readClaim(file);
+      if (liveOther(holder)) return { taken: false, holder: holder! };
+      await writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+    } finally {
+      await unlock().catch(() => {});
+    }
+  } catch (error) {
+    if (!UNWRITABLE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    // A full or read-only config disk (its own warning says so elsewhere): a claim that is there is
+    // still honoured; this one cannot be recorded, and the run goes on as every other state write does.
     const holder = readClaim(file);
-    if (holder && holder.pid !== deps.pid && deps.isAlive(holder.pid)) return { taken: false, holder };
-    const record: SessionClaimRecord = { pid: deps.pid, mode: claim.mode, cwd: claim.cwd, started_at: new Date().toISOString() };
-    await writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
-  } finally {
-    await unlock().catch(() => {});
+    if (liveOther(holder)) return { taken: false, holder: holder! };
+    return { taken: true, release: () => {} };
   }
   let released = false;
   return {
@@ -70,10 +80,18 @@ export async function claimSession(
       if (released) return;
       released = true;
       // Only this process's own claim is removed: nobody else writes it while this process lives.
-      if (readClaim(file)?.pid === deps.pid) fs.rmSync(file, { force: true });
+      // A disk that refuses the removal leaves a claim whose pid will be gone: the next ccc takes it over.
+      try {
+        if (readClaim(file)?.pid === deps.pid) fs.rmSync(file, { force: true });
+      } catch {
+        // see above
+      }
     },
   };
 }
+
+/** Errors of a config disk that cannot take a write now. */
+const UNWRITABLE: ReadonlySet<string> = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM']);
 
 /** The line that tells a second ccc why it stands back and how to go on. */
 export function claimedMessage(sessionId: string, holder: SessionClaimRecord): string {
