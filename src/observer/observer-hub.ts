@@ -210,7 +210,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       void sourceKnown
         .then(() => watching)
         // One that left meanwhile (observers connecting and dropping) costs no snapshot and no line.
-        .then(() => (connection.isOpen ? options.mirror.snapshot(position, options.snapshotBytes, () => connection.isOpen) : undefined))
+        .then(() => (connection.isOpen ? options.mirror.snapshot(position, options.snapshotBytes) : undefined))
         .then((snapshot) => {
           if (!connection.isOpen) return;
           if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');

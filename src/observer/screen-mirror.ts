@@ -27,11 +27,8 @@ export interface ScreenMirror {
    */
   replaceTail(tail: Buffer): void;
   resize(cols: number, rows: number): void;
-  /**
-   * Screen at the first safe place at or after `from`; undefined when the worker is gone or
-   * `wanted` said no before the work was done (a joiner that left costs no parse).
-   */
-  snapshot(from: number, maxBytes: number, wanted?: () => boolean): Promise<ScreenSnapshot | undefined>;
+  /** Screen at the first safe place at or after `from`; undefined when the worker is gone. */
+  snapshot(from: number, maxBytes: number): Promise<ScreenSnapshot | undefined>;
   close(): Promise<void>;
 }
 
@@ -43,25 +40,6 @@ export interface ScreenMirrorOptions {
   /** The worker ends after this long without a snapshot (default 250 ms); the next one starts it again. */
   idleWorkerMs?: number;
   logger: ObserverLogger;
-  /** Starts the worker; tests give a fake one. */
-  spawnWorker?: (data: ScreenWorkerData) => ScreenWorkerPort;
-}
-
-/** What the mirror uses of its worker thread. */
-export interface ScreenWorkerPort {
-  postMessage(message: MirrorRequest, transfer: ArrayBuffer[]): void;
-  on(event: 'message', listener: (reply: MirrorReply) => void): unknown;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  on(event: 'exit', listener: (code: number) => void): unknown;
-  removeAllListeners(event: 'exit'): unknown;
-  terminate(): Promise<unknown>;
-}
-
-interface Joiner {
-  from: number;
-  maxBytes: number;
-  wanted: () => boolean;
-  resolve: (snapshot: ScreenSnapshot | undefined) => void;
 }
 
 /**
@@ -72,7 +50,7 @@ const IDLE_WORKER_MS = 250;
 
 export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let size = { cols: options.cols, rows: options.rows };
-  let worker: ScreenWorkerPort | undefined;
+  let worker: Worker | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let alive = true;
   let written = 0; // stream position after everything given to write()
@@ -81,19 +59,13 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let fed: number | undefined;
   const tail = new ByteRing(options.tailBytes);
   let nextId = 1;
-  // At most one snapshot is asked of the worker at a time; joiners that come meanwhile wait for
-  // the next one and share it. Observers connecting and dropping faster than the worker parses and
-  // serializes otherwise queued one request each: the worker fell ever further behind, and every
-  // answer, a screen of up to `maxBytes`, was made and sent for a joiner long gone.
-  let asked: { id: number; maxBytes: number; joiners: Joiner[] } | undefined;
-  let queued: Joiner[] = [];
-  const spawn = options.spawnWorker ?? spawnScreenWorker;
+  const pending = new Map<number, (snapshot: ScreenSnapshot | undefined) => void>();
 
-  const ensureWorker = (): ScreenWorkerPort => {
+  const ensureWorker = (): Worker => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (worker) return worker;
-    const started = spawn({ ...size, scrollbackLines: options.scrollbackLines });
+    const started = spawnScreenWorker({ ...size, scrollbackLines: options.scrollbackLines });
     started.on('message', onReply);
     started.on('error', (error) => die('worker error', error));
     started.on('exit', (code) => die(`worker exited with code ${code}`));
@@ -102,7 +74,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   };
   /** Every snapshot rebuilds the screen from the tail: an idle worker can go. */
   const retireWhenIdle = () => {
-    if (asked || !worker) return;
+    if (pending.size > 0 || !worker) return;
     idleTimer = setTimeout(() => {
       const idle = worker;
       worker = undefined;
@@ -141,40 +113,15 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
       reason,
       error: error instanceof Error ? error.message : error,
     });
-    settleAll();
-  }
-
-  function settleAll(): void {
-    const left = [...(asked?.joiners ?? []), ...queued];
-    asked = undefined;
-    queued = [];
-    for (const joiner of left) joiner.resolve(undefined);
-  }
-
-  /** Asks the worker for one screen that suits every joiner still waiting, if any. */
-  function ask(): void {
-    if (asked || !alive) return;
-    const joiners = queued.filter((joiner) => joiner.wanted() || (joiner.resolve(undefined), false));
-    queued = [];
-    if (joiners.length === 0) return retireWhenIdle();
-    // The worker gets everything up to `from` first, so the joiners do not wait for more output.
-    feed();
-    const from = Math.max(...joiners.map((joiner) => joiner.from));
-    const maxBytes = Math.min(...joiners.map((joiner) => joiner.maxBytes));
-    asked = { id: nextId++, maxBytes, joiners };
-    post({ type: 'snapshot', id: asked.id, from, maxBytes });
+    for (const resolve of pending.values()) resolve(undefined);
+    pending.clear();
   }
 
   function onReply(reply: MirrorReply): void {
-    if (asked?.id !== reply.id) return;
-    const snapshot = { position: reply.position, data: reply.data };
-    // Joiners that came meanwhile take it too when it is not older than where they joined.
-    const fits = (joiner: Joiner) => joiner.from <= reply.position && joiner.maxBytes >= asked!.maxBytes;
-    const served = asked.joiners.concat(queued.filter(fits));
-    queued = queued.filter((joiner) => !fits(joiner));
-    asked = undefined;
-    for (const joiner of served) joiner.resolve(joiner.wanted() ? snapshot : undefined);
-    ask();
+    const resolve = pending.get(reply.id);
+    pending.delete(reply.id);
+    resolve?.({ position: reply.position, data: reply.data });
+    retireWhenIdle();
   }
 
   return {
@@ -191,20 +138,22 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
       size = { cols, rows };
       if (worker) post({ type: 'resize', cols, rows });
     },
-    snapshot(from, maxBytes, wanted = () => true) {
+    snapshot(from, maxBytes) {
       if (!alive) return Promise.resolve(undefined);
+      // The worker gets everything up to `from` first, so the joiner does not wait for more output.
+      feed();
+      const id = nextId++;
       return new Promise((resolve) => {
-        // Joiners that left while waiting are let go at once: only live ones are held.
-        queued = queued.filter((joiner) => joiner.wanted() || (joiner.resolve(undefined), false));
-        queued.push({ from, maxBytes, wanted, resolve });
-        ask();
+        pending.set(id, resolve);
+        post({ type: 'snapshot', id, from, maxBytes });
       });
     },
     async close() {
       if (!alive) return;
       alive = false;
       if (idleTimer) clearTimeout(idleTimer);
-      settleAll();
+      for (const resolve of pending.values()) resolve(undefined);
+      pending.clear();
       const last = worker;
       worker = undefined;
       last?.removeAllListeners('exit');
@@ -217,7 +166,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
  * The worker runs the compiled `screen-worker.js` next to this file; under vitest, which runs the
  * TypeScript sources, it loads `screen-worker.ts` through jiti's loader instead.
  */
-function spawnScreenWorker(data: ScreenWorkerData): ScreenWorkerPort {
+function spawnScreenWorker(data: ScreenWorkerData): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const file = new URL(fromSource ? './screen-worker.ts' : './screen-worker.js', import.meta.url);
   const worker = new Worker(file, { workerData: data, execArgv: fromSource ? ['--import', 'jiti/register'] : [] });
