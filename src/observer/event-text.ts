@@ -13,10 +13,11 @@ export function eventText(event: ObserverEvent): string {
       return `iteration ${event.n}/${event.max}`;
     case 'verdict': {
       const evidence = verificationDetails(event.completed, event.evidence);
-      const cost = event.usage ? `; review ${describeUsage(event.usage)}` : '';
-      const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}${cost}`;
+      // The review's cost comes last: a one-row status shows the outcome and the feedback first.
+      const cost = event.usage ? ` · review ${describeUsage(event.usage)}` : '';
+      const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
-      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}`;
+      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}`;
     }
     case 'checker':
       return event.state === 'start'
