@@ -72,6 +72,7 @@
         attempt = 0;
         term.reset();
         timelineEl.replaceChildren();
+        shownTask = undefined;
         setStatus('live', 'live');
       }
       handle(data);
@@ -162,21 +163,50 @@
     if (!usage || typeof usage.cost_usd !== 'number') return '';
     const input = [usage.input_tokens, usage.cache_read_input_tokens, usage.cache_creation_input_tokens].reduce((sum, n) => sum + (Number(n) || 0), 0);
     const share = input === 0 ? 0 : (Number(usage.cache_read_input_tokens) || 0) / input;
-    const usd = usage.cost_usd < 0.01 && usage.cost_usd > 0 ? usage.cost_usd.toFixed(4) : usage.cost_usd.toFixed(3);
-    return `; review $${usd}, ${Math.round(share * 100)}% of ${input.toLocaleString('en-US')} input tokens from cache`;
+    return `; review ${dollars(usage.cost_usd)}, ${Math.round(share * 100)}% of ${input.toLocaleString('en-US')} input tokens from cache`;
   }
+
+  /** `$0.0061`, `$1.250`: the same text as src/claude/usage.ts. */
+  function dollars(usd) {
+    return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(3)}`;
+  }
+
+  /** `45 s`, `12 min`. */
+  function span(ms) {
+    return ms >= 90000 ? `${Math.round(ms / 60000)} min` : `${Math.round(ms / 1000)} s`;
+  }
+
+  /** `; spent $0.412 of $5.00`: what the run spent against its cap, when the event says so (absent from an older ccc). */
+  function spendText(event) {
+    const usd = (n) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? dollars(n) : '');
+    const spent = usd(event.spent_usd);
+    const cap = usd(event.cap_usd);
+    return spent ? `; spent ${spent}${cap ? ` of ${cap}` : ''}` : '';
+  }
+
+  /** `Read src/a.ts · Bash npm test · +3 more`: the same text as src/observer/event-text.ts. */
+  function toolsText(event) {
+    const calls = Array.isArray(event.calls) ? event.calls : [];
+    const listed = calls.map((call) => (call.input ? `${call.name} ${call.input}` : String(call.name)));
+    return [...listed, ...(event.more > 0 ? [`+${event.more} more`] : [])].join(' · ');
+  }
+
+  const who = (event) => (event.who === 'agent' ? "the agent's turn" : 'the review');
 
   function describe(event) {
     switch (event.kind) {
       case 'start':
-        return { title: 'Task', detail: event.task };
+      case 'task':
+        return { title: 'Task', detail: clip(event.task, TASK_CHARS) };
+      case 'tools':
+        return { title: `Agent: ${toolsText(event)}` };
       case 'phase':
         return { title: `Phase: ${event.phase}` };
       case 'iteration':
         return { title: `Iteration ${event.n}/${event.max}` };
       case 'verdict':
         return {
-          title: `${event.completed ? (verificationOf(event) === 'verified' ? '✔' : '⚠') : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})${costText(event.usage)}`,
+          title: `${event.completed ? (verificationOf(event) === 'verified' ? '✔' : '⚠') : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})${costText(event.usage)}${spendText(event)}`,
           detail: event.feedback,
         };
       case 'checker': {
@@ -187,7 +217,14 @@
       case 'stopped':
         return { title: `Supervisor stopped (${event.reason})`, detail: event.message };
       case 'waiting':
-        return { title: `Waiting on the model's limit until ${new Date(event.until).toLocaleTimeString()}`, detail: event.message };
+        return {
+          title: `Waiting on the model's limit until ${new Date(event.until).toLocaleTimeString()}, then resuming ${who(event)}`,
+          detail: event.message,
+        };
+      case 'wait-over':
+        return {
+          title: event.outcome === 'resumed' ? `Wait over: resuming ${who(event)}` : `Gave up waiting on the model's limit after ${span(event.waited_ms)}`,
+        };
       case 'wind-down':
         return {
           title: `Winding down (${event.reason})`,
@@ -196,13 +233,34 @@
       case 'error':
         return { title: `Error: ${event.message}` };
       case 'end':
-        return { title: `Session ended (exit code ${event.exit_code === null ? 'none' : event.exit_code})` };
+        return { title: `Session ended (exit code ${event.exit_code === null ? 'none' : event.exit_code})${spendText(event)}` };
       default:
         return { title: String(event.kind) };
     }
   }
 
+  const TASK_CHARS = 500;
+
+  function clip(text, max) {
+    const value = String(text ?? '');
+    return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+  }
+
+  /** Model text shown as text: every control character but newlines and tabs becomes a space (src/pty/inert-text.ts). */
+  function inert(text) {
+    return String(text).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, ' ');
+  }
+
+  // The task last shown: a verdict on another task (interactive: the user typed a new one) shows it first.
+  let shownTask;
+
   function addEvent(event) {
+    // Compared as the verdict carries it: trimmed and clipped.
+    if (event.kind === 'start') shownTask = clip(String(event.task).trim(), TASK_CHARS);
+    if (event.kind === 'verdict' && typeof event.task === 'string' && event.task !== shownTask) {
+      shownTask = event.task;
+      addEvent({ kind: 'task', task: event.task, at: event.at });
+    }
     const { title, detail } = describe(event);
     const item = document.createElement('li');
     item.className = 'event';
@@ -217,11 +275,12 @@
     time.textContent = Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString();
     const heading = document.createElement('div');
     heading.className = 'title';
-    heading.textContent = title;
+    heading.textContent = inert(title);
+    heading.title = heading.textContent;
     item.append(time, heading);
     if (detail) {
       const pre = document.createElement('pre');
-      pre.textContent = detail;
+      pre.textContent = inert(detail);
       item.append(pre);
     }
     const pinned = timelineEl.parentElement.scrollHeight - timelineEl.parentElement.scrollTop - timelineEl.parentElement.clientHeight < 40;

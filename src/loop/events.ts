@@ -6,6 +6,7 @@ import type { Evidence } from '../checkers/evidence.js';
 import type { ReviewKind } from '../checkers/types.js';
 import type { Verification } from '../checkers/verification.js';
 import type { Usage } from '../claude/usage.js';
+import type { ToolCall } from '../frames/tool-calls.js';
 
 export type SupervisorEvent =
   | { kind: 'start'; task: string; at: string }
@@ -27,11 +28,21 @@ export type SupervisorEvent =
       /** Absent for the forked review; `fresh` when the fork did not fit the model's window (a new session reviewed the task and the change). */
       review?: ReviewKind;
       usage?: Usage;
+      /** The user's prompt for the task under review (the last one), clipped to TASK_CHARS: observers see what is being checked. */
+      task?: string;
       at: string;
     }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }
   /** The model refused the agent's turn or a review on a limit: ccc waits until `until` (ISO 8601), then resumes the session. */
   | { kind: 'waiting'; who: 'agent' | 'reviewer'; message: string; until: string; at: string }
+  /** A wait on the model's limit ended: `resumed` (the refused turn or review is asked again), or `gave-up` (`supervisor.limit_wait_minutes` spent; the failure stands). */
+  | { kind: 'wait-over'; who: 'agent' | 'reviewer'; outcome: 'resumed' | 'gave-up'; waited_ms: number; at: string }
+  /**
+   * The headless agent's tool calls as they happen (src/loop/tool-calls.ts): a name and a short,
+   * inert summary of each call's input; at most one event a second with at most TOOL_CALLS_LISTED
+   * calls (`more` counts the calls left out), so a busy agent cannot flood observers.
+   */
+  | { kind: 'tools'; calls: ToolCall[]; more: number; at: string }
   /** A limit was reached: the agent is given one last, unreviewed turn to write down where the work stands. */
   | { kind: 'wind-down'; reason: StopReason; message: string; at: string }
   | { kind: 'error'; message: string; at: string }
@@ -51,6 +62,9 @@ export type StopReason =
   | 'recursion'
   | 'cancelled'
   | 'interrupted';
+
+/** The most characters of the task a verdict event carries. */
+export const TASK_CHARS = 500;
 
 export type EventSink = (event: SupervisorEvent) => void;
 

@@ -27,6 +27,8 @@ import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 import { claimedMessage } from '../state/session-claims.js';
 import { isProjectGone, requireProjectDir } from './project-dir.js';
+import { toolCallsOf } from '../frames/tool-calls.js';
+import { ToolCallFeed } from './tool-call-feed.js';
 
 export interface HeadlessOptions {
   task: string;
@@ -78,6 +80,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let denied: string[] = [];
   // Agent turns in a row with denied calls: at DENIED_TURNS_LIMIT the run stops for the grant, not for "no progress".
   let deniedTurns = 0;
+  // The agent's tool calls, paced (tool-call-feed.ts); a turn's calls are all out before its review.
+  const toolCalls = new ToolCallFeed(emit);
   const runTurn = (text: string) => {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
     denied = [];
@@ -87,7 +91,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       session.onFrame(frame);
       if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
       else writeAgentText(frame, options.stdout);
-    });
+      toolCalls.add(toolCallsOf(frame));
+    }).finally(() => toolCalls.flush());
   };
   const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
   const waitDeps = { logger: session.logger, emit, waits, maxMinutes: session.config.supervisor.limit_wait_minutes, signal: session.signal };
@@ -302,6 +307,10 @@ export function renderEvent(e: SupervisorEvent): string {
       const until = new Date(e.until);
       return `ccc: waiting on the model's limit until ${resumeTimeText(until, until.getTime() - Date.parse(e.at))}, then resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`;
     }
+    case 'wait-over':
+      return e.outcome === 'resumed'
+        ? `ccc: the wait is over; resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`
+        : "ccc: gave up waiting on the model's limit (supervisor.limit_wait_minutes)\n";
     case 'wind-down':
       return `ccc: ${e.message}; asking the agent to write down where the work stands (one last turn, not reviewed)\n`;
     case 'error':

@@ -79,12 +79,16 @@ export interface LimitWaitDeps {
  * One wait on the model's limit, said on every channel with the time it ends (the log, and the
  * `waiting` event that the progress line, the title and the observer show): 'waited' when it is
  * over, 'spent' when the waiting budget was used up (the failure then stands), 'interrupted' when
- * the signal ended it.
+ * the signal ended it. The first two end with a `wait-over` event (the run's own ending says the
+ * third).
  */
 export async function waitOutLimit(deps: LimitWaitDeps, who: 'agent' | 'reviewer', failure: string): Promise<'waited' | 'spent' | 'interrupted'> {
   const ms = deps.waits.next();
   if (ms === undefined) {
-    if (deps.maxMinutes > 0) deps.logger.warn(`gave up waiting on the model's limit after ${deps.maxMinutes} min (supervisor.limit_wait_minutes)`);
+    if (deps.maxMinutes > 0) {
+      deps.logger.warn(`gave up waiting on the model's limit after ${deps.maxMinutes} min (supervisor.limit_wait_minutes)`);
+      deps.emit(event({ kind: 'wait-over', who, outcome: 'gave-up', waited_ms: deps.waits.waitedMs }));
+    }
     return 'spent';
   }
   const until = new Date(Date.now() + ms);
@@ -97,6 +101,7 @@ export async function waitOutLimit(deps: LimitWaitDeps, who: 'agent' | 'reviewer
   deps.emit(event({ kind: 'phase', phase: 'idle' }));
   if (!(await waitUnlessAborted(ms, deps.signal))) return 'interrupted';
   deps.logger.info(`the wait on the model's limit is over; resuming the ${who === 'agent' ? "agent's turn" : 'review'}`, { who });
+  deps.emit(event({ kind: 'wait-over', who, outcome: 'resumed', waited_ms: deps.waits.waitedMs }));
   return 'waited';
 }
 

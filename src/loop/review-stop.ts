@@ -20,7 +20,8 @@ import { oncePerLine } from '../frames/frame-lines.js';
 import { readSessionState, updateSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
-import { event, type EventSink, type StopReason } from './events.js';
+import { event, TASK_CHARS, type EventSink, type StopReason } from './events.js';
+import { clip } from '../value-text.js';
 import { goalSendsAgentBack } from './goal-stop.js';
 import type { StopGuard } from './stop-guard.js';
 import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
@@ -224,6 +225,8 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
     : withEvidence;
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
+  // The task under review is the user's last prompt (interactive: read from the transcript).
+  const task = prompts.at(-1)?.trim();
   const kind = verdict.review ? { review: verdict.review } : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage) });
   deps.emit?.(
@@ -237,6 +240,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       ...(evidence ? { evidence } : {}),
       ...kind,
       ...(hasUsage(usage) ? { usage } : {}),
+      ...(task ? { task: clip(task, TASK_CHARS) } : {}),
     }),
   );
   await updateSessionState(

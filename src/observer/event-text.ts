@@ -2,6 +2,9 @@
 import { verificationDetails } from '../checkers/verification.js';
 import { describeUsage } from '../claude/usage.js';
 import type { ObserverEvent } from './protocol.js';
+import type { ToolCall } from '../frames/tool-calls.js';
+import { inertLine } from '../pty/inert-text.js';
+import { clip } from '../value-text.js';
 
 export function eventText(event: ObserverEvent): string {
   switch (event.kind) {
@@ -17,7 +20,8 @@ export function eventText(event: ObserverEvent): string {
       const cost = event.usage ? ` · review ${describeUsage(event.usage)}` : '';
       const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
-      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}`;
+      const task = event.task ? ` · task: ${clip(inertLine(event.task.trim().split('\n')[0]!), 80)}` : '';
+      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}${task}`;
     }
     case 'checker':
       return event.state === 'start'
@@ -27,6 +31,12 @@ export function eventText(event: ObserverEvent): string {
       return `supervisor stopped (${event.reason}): ${event.message}`;
     case 'waiting':
       return `${event.message}; waiting until ${event.until.slice(11, 19)} UTC, then resuming`;
+    case 'wait-over':
+      return event.outcome === 'resumed'
+        ? `the wait on the model's limit is over; resuming the ${event.who === 'agent' ? "agent's turn" : 'review'}`
+        : `gave up waiting on the model's limit after ${spanText(event.waited_ms)}`;
+    case 'tools':
+      return `agent: ${toolCallsText(event.calls, event.more)}`;
     case 'wind-down':
       return `${event.message}: the agent writes down where the work stands (one last turn, not reviewed)`;
     case 'error':
@@ -36,6 +46,17 @@ export function eventText(event: ObserverEvent): string {
     default:
       return `event: ${JSON.stringify(event satisfies never)}`;
   }
+}
+
+/** `45 s`, `12 min`. */
+function spanText(ms: number): string {
+  return ms >= 90_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
+
+/** `Read src/a.ts · Bash npm test · +3 more`. */
+export function toolCallsText(calls: readonly ToolCall[], more: number): string {
+  const listed = calls.map((call) => (call.input ? `${call.name} ${call.input}` : call.name));
+  return [...listed, ...(more > 0 ? [`+${more} more`] : [])].join(' · ');
 }
 
 export type Phase = Extract<ObserverEvent, { kind: 'phase' }>['phase'];
