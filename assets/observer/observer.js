@@ -132,8 +132,8 @@
         const dt = document.createElement('dt');
         const dd = document.createElement('dd');
         dt.textContent = name;
-        dd.textContent = value;
-        dd.title = value;
+        dd.textContent = inert(value);
+        dd.title = dd.textContent;
         item.append(dt, dd);
         return item;
       }),
@@ -144,7 +144,7 @@
   function evidenceText(event) {
     if (!Array.isArray(event.evidence)) return event.completed ? ', unverified' : '';
     // A run that exited 0 but ran no test (collect-only, nothing selected) verifies nothing: the same rule as src/checkers/evidence.ts.
-    const counted = (e) => `${e.command}${typeof e.tests === 'number' ? ` (${e.tests} tests)` : ''}`;
+    const counted = (e) => `${e.command}${typeof e.tests === 'number' ? ` (${e.tests} test${e.tests === 1 ? '' : 's'})` : ''}`;
     const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0 && !e.not_counted).map(counted))];
     if (event.completed) return passing.length ? `, verified by: ${passing.join(', ')}` : ', unverified';
     const failing = event.evidence.filter((e) => e.exit_code !== 0).map((e) => `${e.command} (exit ${e.exit_code ?? 'none'})`);
@@ -251,13 +251,13 @@
     return String(text).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, ' ');
   }
 
-  // The task last shown: a verdict on another task (interactive: the user typed a new one) shows it first.
+  // The task last shown: a review of another task (interactive: the user typed a new one) shows it first.
   let shownTask;
 
   function addEvent(event) {
     // Compared as the verdict carries it: trimmed and clipped.
     if (event.kind === 'start') shownTask = clip(String(event.task).trim(), TASK_CHARS);
-    if (event.kind === 'verdict' && typeof event.task === 'string' && event.task !== shownTask) {
+    if (event.kind !== 'start' && event.kind !== 'task' && typeof event.task === 'string' && event.task !== shownTask) {
       shownTask = event.task;
       addEvent({ kind: 'task', task: event.task, at: event.at });
     }

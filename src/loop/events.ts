@@ -11,7 +11,8 @@ import type { ToolCall } from '../frames/tool-calls.js';
 export type SupervisorEvent =
   | { kind: 'start'; task: string; at: string }
   | { kind: 'phase'; phase: 'agent' | 'review' | 'idle'; at: string }
-  | { kind: 'iteration'; n: number; max: number; at: string }
+  /** A review begins; `task` as in `verdict`, so that observers see what is checked while it runs. */
+  | { kind: 'iteration'; n: number; max: number; task?: string; at: string }
   | { kind: 'checker'; checker: string; state: 'start' | 'done' | 'error'; duration_ms?: number; at: string }
   /**
    * `evidence`: the verification commands of the round with their exit codes (absent when no checker reports any).

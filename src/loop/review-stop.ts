@@ -164,7 +164,10 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     deps.reportUsage?.(spent);
   };
   logger.info('review started', fields);
-  deps.emit?.(event({ kind: 'iteration', n: iteration, max }));
+  // The task under review is the user's last prompt (interactive: read from the transcript).
+  const task = prompts.at(-1)?.trim();
+  const shownTask = task ? { task: clip(task, TASK_CHARS) } : {};
+  deps.emit?.(event({ kind: 'iteration', n: iteration, max, ...shownTask }));
   deps.emit?.(event({ kind: 'phase', phase: 'review' }));
   const ctx: CheckContext = {
     sessionId: stop.sessionId,
@@ -225,8 +228,6 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
     : withEvidence;
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
-  // The task under review is the user's last prompt (interactive: read from the transcript).
-  const task = prompts.at(-1)?.trim();
   const kind = verdict.review ? { review: verdict.review } : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage) });
   deps.emit?.(
@@ -240,7 +241,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
       ...(evidence ? { evidence } : {}),
       ...kind,
       ...(hasUsage(usage) ? { usage } : {}),
-      ...(task ? { task: clip(task, TASK_CHARS) } : {}),
+      ...shownTask,
     }),
   );
   await updateSessionState(

@@ -13,15 +13,14 @@ export function eventText(event: ObserverEvent): string {
     case 'phase':
       return `phase: ${event.phase}`;
     case 'iteration':
-      return `iteration ${event.n}/${event.max}`;
+      return `iteration ${event.n}/${event.max}${taskText(event.task)}`;
     case 'verdict': {
       const evidence = verificationDetails(event.completed, event.evidence);
       // The review's cost comes last: a one-row status shows the outcome and the feedback first.
       const cost = event.usage ? ` · review ${describeUsage(event.usage)}` : '';
       const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
-      const task = event.task ? ` · task: ${clip(inertLine(event.task.trim().split('\n')[0]!), 80)}` : '';
-      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}${task}`;
+      return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}${taskText(event.task)}`;
     }
     case 'checker':
       return event.state === 'start'
@@ -46,6 +45,11 @@ export function eventText(event: ObserverEvent): string {
     default:
       return `event: ${JSON.stringify(event satisfies never)}`;
   }
+}
+
+/** ` · task: fix the parser`: the first line of the task under review, clipped. */
+function taskText(task: string | undefined): string {
+  return task ? ` · task: ${clip(inertLine(task.trim().split('\n')[0]!), 80)}` : '';
 }
 
 /** `45 s`, `12 min`. */
