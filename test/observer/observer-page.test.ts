@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import type { ObserverServer } from '../../src/observer/observer-server.js';
+import type { ObserverEvent, ObserverServer } from '../../src/observer/observer-server.js';
 import { connectObserver } from './support/test-observer.js';
 import { startTestObserver } from './support/start-test-observer.js';
 
@@ -116,6 +116,38 @@ describe('observer page', () => {
     server = undefined;
     await page.locator('#status', { hasText: 'session ended' }).waitFor();
     expect(await page.locator('.event[data-kind="end"]').innerText()).toContain('Session ended (exit code 0)');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows spend against the cap when an event carries it, a wait given up, and paced tool calls; ignores spend it cannot read', async () => {
+    server = await startTestObserver();
+    const verdict = { kind: 'verdict', checker: 'claude', completed: false, feedback: 'not yet', iteration: 1, at } as const;
+    // Spend fields come from a newer ccc than this type knows: the page reads them when present and well-formed.
+    server.publishEvent({ ...verdict, spent_usd: 1.25, cap_usd: 5 } as ObserverEvent);
+    server.publishEvent({ ...verdict, iteration: 2, spent_usd: '9', cap_usd: null } as unknown as ObserverEvent);
+    server.publishEvent({ ...verdict, iteration: 3, spent_usd: 0.004 } as ObserverEvent);
+    server.publishEvent({
+      kind: 'tools',
+      calls: [
+        { name: 'Bash', input: 'npm test' },
+        { name: 'TodoWrite', input: '' },
+      ],
+      more: 7,
+      at,
+    });
+    server.publishEvent({ kind: 'wait-over', who: 'reviewer', outcome: 'gave-up', waited_ms: 300 * 60_000, at });
+    server.publishEvent({ kind: 'end', exit_code: 3, spent_usd: 5.01, cap_usd: 5, at } as ObserverEvent);
+    const { page, errors } = await openPage(server.url);
+    const verdicts = page.locator('.event[data-kind="verdict"]');
+    await expect.poll(() => verdicts.count(), { timeout: 15_000 }).toBe(3);
+    expect(await verdicts.nth(0).locator('.title').innerText()).toMatch(/\(iteration 1\); spent \$1\.250 of \$5\.000$/);
+    expect(await verdicts.nth(1).locator('.title').innerText()).toMatch(/\(iteration 2\)$/);
+    expect(await verdicts.nth(2).locator('.title').innerText()).toMatch(/\(iteration 3\); spent \$0\.0040$/);
+    expect(await page.locator('.event[data-kind="tools"]').innerText()).toContain('Agent: Bash npm test · TodoWrite · +7 more');
+    expect(await page.locator('.event[data-kind="wait-over"]').innerText()).toContain("Gave up waiting on the model's limit after 300 min");
+    await expect.poll(() => page.locator('.event[data-kind="end"]').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.locator('.event[data-kind="end"]').innerText()).toContain('Session ended (exit code 3); spent $5.010 of $5.000');
     expect(errors).toEqual([]);
     await page.close();
   });
