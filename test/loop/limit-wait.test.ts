@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { limitWaits } from '../../src/loop/limit-wait.js';
+import { limitWaits, waitOutLimit } from '../../src/loop/limit-wait.js';
+import type { SupervisorEvent } from '../../src/loop/events.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 
 const limited: Reply = {
@@ -109,6 +110,25 @@ describe('the waiting schedule', () => {
     expect(waits.waitedMs).toBe(60 * 60_000);
     waits.reset();
     expect(waits.next()).toBe(60_000);
+  });
+
+  it('each wait says when it resumes and how it ended: resumed, then given up once the budget is spent', async () => {
+    const events: SupervisorEvent[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const deps = { logger, emit: (e: SupervisorEvent) => events.push(e), waits: limitWaits({ retrySeconds: 0.005, maxMinutes: 0.0002 }), maxMinutes: 0.0002 };
+    const signal = new AbortController().signal;
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push(await waitOutLimit({ ...deps, signal }, 'reviewer', 'the reviewer was rate limited'));
+    expect(outcomes).toEqual(['waited', 'waited', 'spent']); // 5 ms, then the 7 ms left of 12
+    expect(events.map((e) => (e.kind === 'wait-over' ? `${e.kind} ${e.outcome} ${e.waited_ms}` : e.kind))).toEqual([
+      'waiting',
+      'phase',
+      'wait-over resumed 5',
+      'waiting',
+      'phase',
+      'wait-over resumed 12',
+      'wait-over gave-up 12',
+    ]);
   });
 
   it('a budget of 0 waits not at all', () => {
