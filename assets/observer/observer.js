@@ -176,7 +176,7 @@
     return ms >= 90000 ? `${Math.round(ms / 60000)} min` : `${Math.round(ms / 1000)} s`;
   }
 
-  /** `; spent $0.412 of $5.00`: what the run spent against its cap, when the event says so (absent from an older ccc). */
+  /** `; spent $0.412 of $5.000`: what the run spent against its cap, when the event says so (absent from an older ccc). */
   function spendText(event) {
     const usd = (n) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? dollars(n) : '');
     const spent = usd(event.spent_usd);
@@ -255,7 +255,7 @@
   let shownTask;
 
   function addEvent(event) {
-    // Compared as the verdict carries it: trimmed and clipped.
+    // Compared as a review's events carry it: trimmed and clipped.
     if (event.kind === 'start') shownTask = clip(String(event.task).trim(), TASK_CHARS);
     if (event.kind !== 'start' && event.kind !== 'task' && typeof event.task === 'string' && event.task !== shownTask) {
       shownTask = event.task;
@@ -276,7 +276,6 @@
     const heading = document.createElement('div');
     heading.className = 'title';
     heading.textContent = inert(title);
-    heading.title = heading.textContent;
     item.append(time, heading);
     if (detail) {
       const pre = document.createElement('pre');
