@@ -110,8 +110,11 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
     const at = position;
     position += batch.length;
     let encoded: Buffer | undefined;
+    let copied: Buffer | undefined;
     const encode = () => (encoded ??= encodePty(batch, false, (length) => framePool.acquire(length)));
-    for (const connection of connections) connection.deliverPty(batch, at, encode);
+    // Joiners waiting for their screen hold the batch: one copy for them all.
+    const copy = () => (copied ??= Buffer.from(batch));
+    for (const connection of connections) connection.deliverPty(at, encode, copy);
     if (encoded) framePool.release(encoded); // each socket write holds it until it is out
     options.mirror.write(batch);
     pendingOutput.clear();
@@ -209,8 +212,9 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       // Once the source's tail arrived the stream has moved on (`replaceTail`): the snapshot starts there.
       void sourceKnown
         .then(() => watching)
-        // One that left meanwhile (observers connecting and dropping) costs no snapshot and no line.
-        .then(() => (connection.isOpen ? options.mirror.snapshot(position, options.snapshotBytes) : undefined))
+        // One that leaves before its screen is made (observers connecting and dropping) costs no
+        // snapshot and no line: the signal takes it out of the mirror's queue.
+        .then(() => options.mirror.snapshot(position, options.snapshotBytes, connection.closedSignal))
         .then((snapshot) => {
           if (!connection.isOpen) return;
           if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
