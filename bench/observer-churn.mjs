@@ -5,8 +5,8 @@
  * (observer-churn-worker.mjs), then without again:
  *   - keystroke round trip (p50, p99) without observers (the two quiet phases together) and during
  *     the churn: observers must never slow the keystroke path;
- *   - ccc's RSS (ccc and its relay) before, at most during, and after the churn (memory must not
- *     grow with the number of connections);
+ *   - ccc's RSS (ccc and its relay) before, at most during, 3 s after the churn and once settled
+ *     (20 s after): memory must not grow with the number of connections, and must come back;
  *   - how fast the session log grows during the churn (bytes per 100 s).
  */
 import fs from 'node:fs';
@@ -44,6 +44,19 @@ function startChurn(url, count) {
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** When ccc's RSS is read the last time, after the churn stopped. */
+const SETTLE_MS = 20_000;
+
+/** ccc (the launcher), its session process, the relay: what each RSS figure is. */
+function processName(pid, index) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return comm === 'node' ? (index === 0 ? 'ccc' : 'ccc session') : comm;
+  } catch {
+    return 'gone';
+  }
+}
 
 /** @param {{ count: number, keystrokes: number, log: (s: string) => void }} o */
 export async function benchObserverChurn(o) {
@@ -80,6 +93,7 @@ export async function benchObserverChurn(o) {
     const churning = await type(o.keystrokes);
     const churnS = (Date.now() - t0) / 1000;
     const tally = await churn.stop();
+    const stoppedAt = Date.now();
     churn = undefined;
     const rssMaxDuringMiB = stopSampling();
     const logGrowth = logBytes(workspace.dir) - logBefore;
@@ -87,6 +101,11 @@ export async function benchObserverChurn(o) {
     const rssAfterMiB = procMemory(pids).rssMiB;
     const rssAfterEachMiB = pids.map((pid) => Math.round(procMemory(pid).rssMiB));
     quiet.push(...(await type(Math.floor(o.keystrokes / 2))));
+    // V8 collects the churn's garbage (sockets' buffers, screens) once allocation has been low for
+    // a while, not at once: what is still held then is what the churn kept.
+    await pause(Math.max(0, SETTLE_MS - (Date.now() - stoppedAt)));
+    const rssSettledMiB = procMemory(pids).rssMiB;
+    const rssSettledEachMiB = pids.map((pid) => Math.round(procMemory(pid).rssMiB));
     return {
       observers: o.count,
       churnS: Math.round(churnS),
@@ -97,6 +116,10 @@ export async function benchObserverChurn(o) {
       rssMaxDuringMiB,
       rssAfterMiB,
       rssAfterEachMiB,
+      processes: pids.map(processName),
+      rssSettledMiB,
+      rssSettledEachMiB,
+      settleS: SETTLE_MS / 1000,
       keystrokeTimeouts: timeouts,
       logBytesPer100s: Math.round((logGrowth / churnS) * 100),
     };

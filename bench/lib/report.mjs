@@ -175,7 +175,7 @@ export function tablesOf(r) {
           ],
         ),
         notes: [
-          `ccc + relay RSS: ${f(c.rssBeforeMiB)} MiB before, at most ${f(c.rssMaxDuringMiB)} MiB during ${c.churnS} s of churn, ${f(c.rssAfterMiB)} MiB 3 s after (${(c.rssAfterEachMiB ?? []).join(' + ')}).`,
+          `ccc + relay RSS: ${f(c.rssBeforeMiB)} MiB before, at most ${f(c.rssMaxDuringMiB)} MiB during ${c.churnS} s of churn, ${f(c.rssAfterMiB)} MiB 3 s after (${(c.rssAfterEachMiB ?? []).map((mib, i) => (c.processes ? `${c.processes[i]} ${mib}` : mib)).join(' + ')})${c.rssSettledMiB ? `, ${f(c.rssSettledMiB)} MiB ${c.settleS} s after (${c.rssSettledEachMiB.join(' + ')})` : ''}.`,
           `session log grew ${f(c.logBytesPer100s / 1024, 1)} KiB per 100 s of churn; connections: ${c.tally.connects}, of them ${c.tally.refused} refused (max_observers), ${c.tally.snapshots} got their snapshot; echoes past 5 s: ${c.keystrokeTimeouts}.`,
         ],
       });

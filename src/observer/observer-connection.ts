@@ -32,6 +32,7 @@ export class ObserverConnection {
   private held: Held[] | undefined = [];
   private heldBytes = 0;
   private closed = false;
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly socket: ObserverSocket,
@@ -50,10 +51,19 @@ export class ObserverConnection {
     return this.held === undefined;
   }
 
-  /** Live output: `encoded` is the shared pty message, `raw` the bytes (copied while joining: the hub reuses it). */
-  deliverPty(raw: Buffer, at: number, encoded: () => Buffer): void {
-    if (this.held) this.hold({ pty: Buffer.from(raw), at }, raw.length);
-    else this.send(encoded());
+  /** Aborts when this observer is closed or gone: what was being made for it is not wanted any more. */
+  get closedSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  /**
+   * Live output at stream position `at`: `encoded` is the shared pty message, `copied` the bytes in
+   * a buffer of their own that every joiner holds (the hub reuses the batch it was copied from).
+   */
+  deliverPty(at: number, encoded: () => Buffer, copied: () => Buffer): void {
+    if (!this.held) return this.send(encoded());
+    const pty = copied();
+    this.hold({ pty, at }, pty.length);
   }
 
   deliver(message: Buffer): void {
@@ -73,7 +83,7 @@ export class ObserverConnection {
     this.held = undefined;
     this.heldBytes = 0;
     const position = snapshot?.position ?? this.joinedAt;
-    this.send(encodePty(Buffer.from(snapshot?.data ?? '', 'utf8'), true));
+    this.send(snapshot ? snapshotMessage(snapshot) : encodePty(Buffer.alloc(0), true));
     for (const message of history) this.send(message);
     for (const item of held) {
       if ('message' in item) this.send(item.message);
@@ -84,8 +94,7 @@ export class ObserverConnection {
   /** Closes with a reason; after `graceMs` a peer that has not finished the handshake is cut off. */
   close(code: number, reason: string, graceMs = DROP_GRACE_MS): void {
     if (this.closed) return;
-    this.closed = true;
-    this.held = undefined;
+    this.markClosed();
     this.socket.close(code, closeReason(reason));
     // A stuck peer never answers the close handshake; its buffered bytes go when the socket does.
     setTimeout(() => this.socket.terminate(), graceMs).unref();
@@ -95,6 +104,7 @@ export class ObserverConnection {
   markClosed(): void {
     this.closed = true;
     this.held = undefined;
+    this.closing.abort();
   }
 
   private hold(item: Held, bytes: number): void {
@@ -116,6 +126,17 @@ export class ObserverConnection {
     this.close(CLOSE_FELL_BEHIND, reason);
     this.onDrop(this, reason);
   }
+}
+
+/**
+ * Joiners that share a snapshot share its message too: one encoding, one buffer that every socket
+ * sends uncopied, however many joiners took it.
+ */
+const snapshotMessages = new WeakMap<ScreenSnapshot, Buffer>();
+function snapshotMessage(snapshot: ScreenSnapshot): Buffer {
+  let message = snapshotMessages.get(snapshot);
+  if (!message) snapshotMessages.set(snapshot, (message = encodePty(Buffer.from(snapshot.data, 'utf8'), true)));
+  return message;
 }
 
 /** WebSocket close reasons are limited to 123 bytes of UTF-8. */

@@ -23,6 +23,13 @@ export const CLOSE_TOO_MANY = 1013;
 export const CLOSE_SESSION_ENDED = 1001;
 /** At the end, a reading observer gets this long to receive what is still queued for it. */
 const END_GRACE_MS = 3000;
+/**
+ * The source keeps copying this long after the last observer left. Every start of its copy sends
+ * its whole tail (the relay's: 1 MiB); observers connecting and dropping around zero (a burst of
+ * connections that died while their upgrade waited) restarted it dozens of times a second, and
+ * the relay queued 100+ MiB of tails for a ccc busy with the sockets.
+ */
+const UNWATCH_GRACE_MS = 1000;
 
 export interface ObserverHubOptions {
   hello: ObserverHello;
@@ -89,17 +96,33 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
   let ended = false;
   let source: OutputSource | undefined;
   let watching: Promise<void> | undefined;
+  let unwatchTimer: NodeJS.Timeout | undefined;
   let sourceDecided!: () => void;
   const sourceKnown = options.awaitOutputSource ? new Promise<void>((resolve) => (sourceDecided = resolve)) : Promise.resolve();
 
-  /** The source copies output only while someone watches. */
-  function updateWatch(): void {
+  /**
+   * The source copies output only while someone watches, and a little longer (`UNWATCH_GRACE_MS`),
+   * unless `now`: after a gap the next joiner needs a fresh tail, without the hole.
+   */
+  function updateWatch(now = false): void {
     if (!source || ended) return;
-    if (connections.size > 0 && !watching) watching = source.watch(true);
-    else if (connections.size === 0 && watching) {
-      watching = undefined;
-      void source.watch(false);
+    if (connections.size > 0) {
+      clearTimeout(unwatchTimer);
+      unwatchTimer = undefined;
+      if (!watching) watching = source.watch(true);
+    } else if (watching && now) unwatch();
+    else if (watching && !unwatchTimer) {
+      unwatchTimer = setTimeout(unwatch, UNWATCH_GRACE_MS);
+      unwatchTimer.unref();
     }
+  }
+
+  function unwatch(): void {
+    clearTimeout(unwatchTimer);
+    unwatchTimer = undefined;
+    if (!source || ended || connections.size > 0 || !watching) return;
+    watching = undefined;
+    void source.watch(false);
   }
 
   function flush(): void {
@@ -110,8 +133,11 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
     const at = position;
     position += batch.length;
     let encoded: Buffer | undefined;
+    let copied: Buffer | undefined;
     const encode = () => (encoded ??= encodePty(batch, false, (length) => framePool.acquire(length)));
-    for (const connection of connections) connection.deliverPty(batch, at, encode);
+    // Joiners waiting for their screen hold the batch: one copy for them all.
+    const copy = () => (copied ??= Buffer.from(batch));
+    for (const connection of connections) connection.deliverPty(at, encode, copy);
     if (encoded) framePool.release(encoded); // each socket write holds it until it is out
     options.mirror.write(batch);
     pendingOutput.clear();
@@ -166,7 +192,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       for (const connection of connections) connection.close(CLOSE_FELL_BEHIND, reason);
       if (connections.size > 0) options.logger.warn('observer: all dropped', { reason, observers: connections.size });
       connections.clear();
-      updateWatch();
+      updateWatch(true);
     },
     replaceTail(tail) {
       if (ended) return;
@@ -209,8 +235,9 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       // Once the source's tail arrived the stream has moved on (`replaceTail`): the snapshot starts there.
       void sourceKnown
         .then(() => watching)
-        // One that left meanwhile (observers connecting and dropping) costs no snapshot and no line.
-        .then(() => (connection.isOpen ? options.mirror.snapshot(position, options.snapshotBytes) : undefined))
+        // One that leaves before its screen is made (observers connecting and dropping) costs no
+        // snapshot and no line: the signal takes it out of the mirror's queue.
+        .then(() => options.mirror.snapshot(position, options.snapshotBytes, connection.closedSignal))
         .then((snapshot) => {
           if (!connection.isOpen) return;
           if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
@@ -230,6 +257,7 @@ export function createObserverHub(options: ObserverHubOptions): ObserverHub {
       if (ended) return;
       flush();
       ended = true;
+      clearTimeout(unwatchTimer);
       traffic.flush(connections.size);
       const bye = encodeMessage({ type: 'bye' });
       for (const connection of connections) {

@@ -5,6 +5,14 @@
  * tail into a headless terminal) runs around snapshots only. It never makes the caller wait, and
  * the bytes sent to observers are never affected, only the snapshot: a TUI redraws itself, so a
  * screen rebuilt from a tail that starts mid-frame becomes right with its next frame.
+ *
+ * At most one snapshot is asked of the worker at a time, and every joiner waiting when it comes
+ * back shares it if it is not older than where that joiner joined: the snapshot says the stream
+ * position it shows, and each joiner is sent its held output from exactly there. Observers
+ * connecting and dropping faster than the worker serializes a screen otherwise queued one
+ * request (and one screen of up to `maxBytes`) each, for joiners long gone: the worker fell ever
+ * further behind and ccc's memory grew with it. A joiner that leaves takes its place in the queue
+ * with it, and the request itself is withdrawn when nobody waits for it any more.
  */
 import { Worker } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
@@ -27,8 +35,11 @@ export interface ScreenMirror {
    */
   replaceTail(tail: Buffer): void;
   resize(cols: number, rows: number): void;
-  /** Screen at the first safe place at or after `from`; undefined when the worker is gone. */
-  snapshot(from: number, maxBytes: number): Promise<ScreenSnapshot | undefined>;
+  /**
+   * Screen at the first safe place at or after `from` (joiners waiting together get the same
+   * object); undefined when the worker is gone or `signal` aborted first (a joiner that left).
+   */
+  snapshot(from: number, maxBytes: number, signal?: AbortSignal): Promise<ScreenSnapshot | undefined>;
   close(): Promise<void>;
 }
 
@@ -40,6 +51,26 @@ export interface ScreenMirrorOptions {
   /** The worker ends after this long without a snapshot (default 250 ms); the next one starts it again. */
   idleWorkerMs?: number;
   logger: ObserverLogger;
+  /** Starts the worker thread; tests give a fake one. */
+  spawnWorker?: (data: ScreenWorkerData) => ScreenWorkerPort;
+}
+
+/** What the mirror uses of its worker thread (a `Worker`). */
+export interface ScreenWorkerPort {
+  postMessage(message: MirrorRequest, transfer: ArrayBuffer[]): void;
+  on(event: 'message', listener: (reply: MirrorReply) => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  removeAllListeners(event: 'exit'): unknown;
+  terminate(): Promise<unknown>;
+}
+
+interface Joiner {
+  from: number;
+  maxBytes: number;
+  resolve: (snapshot: ScreenSnapshot | undefined) => void;
+  /** Takes the joiner out of the queue (it left). */
+  unlisten: () => void;
 }
 
 /**
@@ -50,7 +81,7 @@ const IDLE_WORKER_MS = 250;
 
 export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let size = { cols: options.cols, rows: options.rows };
-  let worker: Worker | undefined;
+  let worker: ScreenWorkerPort | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let alive = true;
   let written = 0; // stream position after everything given to write()
@@ -59,13 +90,17 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   let fed: number | undefined;
   const tail = new ByteRing(options.tailBytes);
   let nextId = 1;
-  const pending = new Map<number, (snapshot: ScreenSnapshot | undefined) => void>();
+  /** The one request the worker is working on: the stream position it was asked at, and its size bound. */
+  let asked: { id: number; from: number; maxBytes: number } | undefined;
+  /** Joiners waiting for a screen, in join order. */
+  let joiners: Joiner[] = [];
+  const spawn = options.spawnWorker ?? spawnScreenWorker;
 
-  const ensureWorker = (): Worker => {
+  const ensureWorker = (): ScreenWorkerPort => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (worker) return worker;
-    const started = spawnScreenWorker({ ...size, scrollbackLines: options.scrollbackLines });
+    const started = spawn({ ...size, scrollbackLines: options.scrollbackLines });
     started.on('message', onReply);
     started.on('error', (error) => die('worker error', error));
     started.on('exit', (code) => die(`worker exited with code ${code}`));
@@ -74,7 +109,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   };
   /** Every snapshot rebuilds the screen from the tail: an idle worker can go. */
   const retireWhenIdle = () => {
-    if (pending.size > 0 || !worker) return;
+    if (asked || joiners.length > 0 || !worker) return;
     idleTimer = setTimeout(() => {
       const idle = worker;
       worker = undefined;
@@ -92,6 +127,8 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   /**
    * The worker gets what it has not seen yet: only the new bytes while its terminal still follows
    * the stream (a burst of joiners parses the tail once), the whole tail on a fresh terminal otherwise.
+   * While a request is out it is fed as output comes, so a screen asked for inside an escape
+   * sequence is taken where the sequence ends, not when the worker gives up waiting.
    */
   function feed(): void {
     if (worker && fed !== undefined && written - fed <= tail.length) {
@@ -113,21 +150,60 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
       reason,
       error: error instanceof Error ? error.message : error,
     });
-    for (const resolve of pending.values()) resolve(undefined);
-    pending.clear();
+    asked = undefined;
+    settle(joiners, undefined);
+  }
+
+  /** Answers `served` (taking them out of the queue). */
+  function settle(served: Joiner[], snapshot: ScreenSnapshot | undefined): void {
+    joiners = joiners.filter((joiner) => !served.includes(joiner));
+    for (const joiner of served) {
+      joiner.unlisten();
+      joiner.resolve(snapshot);
+    }
+  }
+
+  /** Asks the worker for one screen that suits every joiner waiting now, unless a request is out. */
+  function ask(): void {
+    if (asked || !alive) return;
+    if (joiners.length === 0) return retireWhenIdle();
+    // The worker gets everything up to the latest join first, so no joiner waits for more output.
+    feed();
+    const from = Math.max(...joiners.map((joiner) => joiner.from));
+    const maxBytes = Math.min(...joiners.map((joiner) => joiner.maxBytes));
+    asked = { id: nextId++, from, maxBytes };
+    post({ type: 'snapshot', id: asked.id, from, maxBytes });
   }
 
   function onReply(reply: MirrorReply): void {
-    const resolve = pending.get(reply.id);
-    pending.delete(reply.id);
-    resolve?.({ position: reply.position, data: reply.data });
-    retireWhenIdle();
+    // A withdrawn request may still be answered (the worker had already sent it): nobody wants it.
+    if (!asked || reply.id !== asked.id) return;
+    const { maxBytes } = asked;
+    asked = undefined;
+    const snapshot = { position: reply.position, data: reply.data };
+    // Joiners that came meanwhile take it too unless it is older than where they joined.
+    settle(
+      joiners.filter((joiner) => joiner.from <= snapshot.position && joiner.maxBytes >= maxBytes),
+      snapshot,
+    );
+    ask();
+  }
+
+  /** A joiner left: it waits no more, and a request that nobody waits for is withdrawn. */
+  function leave(joiner: Joiner): void {
+    settle([joiner], undefined);
+    if (asked && joiners.length === 0) {
+      post({ type: 'cancel', id: asked.id });
+      asked = undefined;
+      retireWhenIdle();
+    }
   }
 
   return {
     write(batch) {
       written += batch.length;
       tail.write(batch);
+      if (asked) feed();
     },
     replaceTail(data) {
       written += data.length;
@@ -138,22 +214,22 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
       size = { cols, rows };
       if (worker) post({ type: 'resize', cols, rows });
     },
-    snapshot(from, maxBytes) {
-      if (!alive) return Promise.resolve(undefined);
-      // The worker gets everything up to `from` first, so the joiner does not wait for more output.
-      feed();
-      const id = nextId++;
+    snapshot(from, maxBytes, signal) {
+      if (!alive || signal?.aborted) return Promise.resolve(undefined);
       return new Promise((resolve) => {
-        pending.set(id, resolve);
-        post({ type: 'snapshot', id, from, maxBytes });
+        const onAbort = () => leave(joiner);
+        const joiner: Joiner = { from, maxBytes, resolve, unlisten: () => signal?.removeEventListener('abort', onAbort) };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        joiners.push(joiner);
+        ask();
       });
     },
     async close() {
       if (!alive) return;
       alive = false;
       if (idleTimer) clearTimeout(idleTimer);
-      for (const resolve of pending.values()) resolve(undefined);
-      pending.clear();
+      asked = undefined;
+      settle(joiners, undefined);
       const last = worker;
       worker = undefined;
       last?.removeAllListeners('exit');
@@ -166,7 +242,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
  * The worker runs the compiled `screen-worker.js` next to this file; under vitest, which runs the
  * TypeScript sources, it loads `screen-worker.ts` through jiti's loader instead.
  */
-function spawnScreenWorker(data: ScreenWorkerData): Worker {
+export function spawnScreenWorker(data: ScreenWorkerData): ScreenWorkerPort {
   const fromSource = import.meta.url.endsWith('.ts');
   const file = new URL(fromSource ? './screen-worker.ts' : './screen-worker.js', import.meta.url);
   const worker = new Worker(file, { workerData: data, execArgv: fromSource ? ['--import', 'jiti/register'] : [] });

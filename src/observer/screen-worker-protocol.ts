@@ -10,6 +10,8 @@ export type MirrorRequest =
   /** A fresh terminal from `data` (the tail, which starts at `at`): reset, then write. */
   | { type: 'reset'; at: number; data: Uint8Array }
   | { type: 'resize'; cols: number; rows: number }
-  | { type: 'snapshot'; id: number; from: number; maxBytes: number };
+  | { type: 'snapshot'; id: number; from: number; maxBytes: number }
+  /** Nobody waits for snapshot `id` any more: it is not serialized (nor answered, if not yet sent). */
+  | { type: 'cancel'; id: number };
 
 export type MirrorReply = { type: 'snapshot'; id: number; position: number; data: string };

@@ -38,6 +38,10 @@ term.loadAddon(serializer);
 const boundary = createVtBoundary();
 let position = 0;
 let waiting: Waiting[] = [];
+/** Requests whose screen is due once xterm has parsed what came before them. */
+const answering = new Set<number>();
+/** Of those, the ones withdrawn meanwhile. */
+const cancelled = new Set<number>();
 
 function reply(message: MirrorReply): void {
   port.postMessage(message);
@@ -56,10 +60,23 @@ function serialize(maxBytes: number): string {
 
 /** Answers `due` once xterm has parsed everything written before this call. */
 function answerAfterWrites(due: Waiting[], at: number): void {
-  for (const w of due) clearTimeout(w.timer);
+  for (const w of due) {
+    clearTimeout(w.timer);
+    answering.add(w.id);
+  }
   term.write(new Uint8Array(0), () => {
-    for (const w of due) reply({ type: 'snapshot', id: w.id, position: at, data: serialize(w.maxBytes) });
+    for (const w of due) {
+      answering.delete(w.id);
+      if (cancelled.delete(w.id)) continue;
+      reply({ type: 'snapshot', id: w.id, position: at, data: serialize(w.maxBytes) });
+    }
   });
+}
+
+function cancel(id: number): void {
+  for (const w of waiting) if (w.id === id) clearTimeout(w.timer);
+  waiting = waiting.filter((w) => w.id !== id);
+  if (answering.has(id)) cancelled.add(id);
 }
 
 function takeDue(limit: number): Waiting[] {
@@ -119,6 +136,9 @@ port.on('message', (message: MirrorRequest) => {
       return;
     case 'snapshot':
       requestSnapshot(message.id, message.from, message.maxBytes);
+      return;
+    case 'cancel':
+      cancel(message.id);
       return;
   }
 });

@@ -73,3 +73,29 @@ describe('observer hub queue budget', () => {
     expect(sockets.map((s) => s.closed?.reason.match(/over (\d+) bytes/)?.[1] ?? 'kept')).toEqual(['2000', '2500', 'kept', 'kept', 'kept']);
   });
 });
+
+describe('observer hub output source', () => {
+  it('starts the source once for observers coming and going, stops it a moment after the last left, at once after a gap', async () => {
+    // The grace timer is the subject: a fake clock runs it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const h = hub();
+      const calls: boolean[] = [];
+      h.setOutputSource({ watch: (on) => (calls.push(on), Promise.resolve()) });
+      // Each comes and goes at once: every start would send the source's whole tail again.
+      for (let i = 0; i < 50; i++) h.leave(h.join(fakeSocket())!);
+      expect(calls).toEqual([true]);
+      vi.advanceTimersByTime(999);
+      expect(calls).toEqual([true]);
+      vi.advanceTimersByTime(1);
+      expect(calls).toEqual([true, false]);
+      // After a gap the next joiner needs a fresh tail: stopped without waiting.
+      h.join(fakeSocket());
+      h.outputGap(100);
+      expect(calls).toEqual([true, false, true, false]);
+      h.end();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
