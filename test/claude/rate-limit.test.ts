@@ -17,26 +17,10 @@ import { modelFailure } from '../../src/claude/api-error.js';
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { rateLimited } from '../support/limit-replies.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 
 const args = ['-p', '--output-format', 'stream-json', '--verbose'];
-
-function rateLimited(retryAfterSeconds: number): Reply {
-  const reset = new Date(Date.now() + retryAfterSeconds * 1000).toISOString();
-  return {
-    error: {
-      status: 429,
-      type: 'rate_limit_error',
-      message: 'Number of request tokens has exceeded your per-minute rate limit',
-      headers: {
-        'retry-after': String(retryAfterSeconds),
-        'anthropic-ratelimit-requests-reset': reset,
-        'anthropic-ratelimit-tokens-reset': reset,
-        'anthropic-ratelimit-input-tokens-reset': reset,
-      },
-    },
-  };
-}
 
 describe('the real claude on rate limits and full context windows', () => {
   let server: ModelServer | undefined;

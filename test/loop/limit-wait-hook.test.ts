@@ -8,12 +8,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { expectWaitedTwice, refusingFirst, WAITING_LOGGED } from '../support/limit-replies.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { runProcess } from '../support/run-process.js';
-
-const limited: Reply = {
-  error: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit', headers: { 'retry-after': '3600' } },
-};
 
 describe('waiting out the model limits in the standalone hook', () => {
   let server: ModelServer | undefined;
@@ -24,23 +21,17 @@ describe('waiting out the model limits in the standalone hook', () => {
   });
 
   it('a review refused on a limit: the hook waits and reviews the same stop again', async () => {
-    server = await startModelServer((r) => {
-      if (r.kind === 'review') return r.index < 2 ? limited : { verdict: { completed: true, feedback: 'verified' } };
-      return { text: 'all done' };
-    });
+    server = await startModelServer(refusingFirst('review', 2));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
     const env = { ...world.env, CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' };
     const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env });
     expect(result.code, result.stderr).toBe(0);
-    const reviews = server.byKind('review');
-    expect(reviews).toHaveLength(3);
-    expect(reviews[1]!.receivedAt - reviews[0]!.receivedAt).toBeGreaterThanOrEqual(1000);
-    expect(reviews[2]!.receivedAt - reviews[1]!.receivedAt).toBeGreaterThanOrEqual(2000);
+    expectWaitedTwice(server.byKind('review'));
     expect(server.byKind('agent')).toHaveLength(1);
     const log = readLog(world);
-    expect(log).toMatch(/\[WARN\] .*waiting on the model's limit until \S+, then resuming the session: .*rate limited/);
+    expect(log).toMatch(WAITING_LOGGED);
     expect(log).toMatch(/resuming the review/);
   }, 120_000);
 });
