@@ -7,13 +7,15 @@
  *   answer is ignored: a block sends nothing more to the model;
  * - the transcript records a synthetic assistant entry (`isApiErrorMessage`, `error`,
  *   `apiErrorStatus`), and the TUI waits for the user ("Resend your message to try again");
- * - a message and its Enter written into the pty as one chunk are submitted as a prompt, and the
- *   request it sends holds the refused prompt and the new one in one user message: the same session.
+ * - a message written into the pty as a bracketed paste and its Enter, in one chunk, is submitted as
+ *   a prompt, and the request it sends holds the refused prompt and the new one in one user message:
+ *   the same session.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { LIMIT_RESUME_NOTE } from '../../src/loop/limit-resume-note.js';
 import { rateLimited } from '../support/limit-replies.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
@@ -68,11 +70,13 @@ describe("the real claude's TUI on an agent turn the model refuses on a limit", 
     const entry = errorEntry();
     expect(entry).toMatchObject({ type: 'assistant', error: 'rate_limit', apiErrorStatus: 429, apiErrorType: 'rate_limit_error', sessionId: input.session_id });
 
-    h!.press('go on now\r');
+    // ccc's note as it types it: a bracketed paste and Enter, in one write.
+    h!.press(`\x1b[200~${LIMIT_RESUME_NOTE}\x1b[201~\r`);
     await h!.waitForScreen(/answer 1/);
     const agent = server.byKind('agent');
     expect(agent).toHaveLength(2); // the StopFailure hook's block sent nothing; the typed message did
-    expect(agent[1]!.lastUserText).toMatch(/build the thing\s+go on now$/);
+    expect(agent[1]!.lastUserText).toMatch(/build the thing\s+Your previous turn was interrupted/);
+    expect(agent[1]!.lastUserText.trim().endsWith(LIMIT_RESUME_NOTE)).toBe(true);
     await expect.poll(stopFired).toBe(true); // the turn that got through ends with the Stop hook
   }, 120_000);
 
