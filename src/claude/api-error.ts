@@ -38,6 +38,26 @@ export function modelFailure(result: Pick<ClaudePrintResult, 'resultFrame' | 'ap
 }
 
 /**
+ * The failure claude's StopFailure hook names, the one word of a refused turn in the TUI
+ * (docs/claude-facts.md, "A turn refused in the TUI"): `error` is `rate_limit` for a 429 and
+ * `server_error` for a 529, whose status is only in the message (`API Error: 529 Overloaded…`).
+ */
+export function stopFailureOf(input: Record<string, unknown>): ModelFailure | undefined {
+  if (input.hook_event_name !== 'StopFailure') return undefined;
+  const message = typeof input.last_assistant_message === 'string' ? input.last_assistant_message.trim() : '';
+  const error = typeof input.error === 'string' ? input.error : 'unknown';
+  const kind: ModelFailureKind =
+    error === 'rate_limit'
+      ? 'rate-limited'
+      : error === 'server_error' && /^API Error: 529\b/.test(message)
+        ? 'overloaded'
+        : /^Prompt is too long/.test(message)
+          ? 'context-full'
+          : 'unreachable';
+  return { kind, text: message.replace(/^API Error:\s*/, '') || error };
+}
+
+/**
  * The sentence for a person: what failed, said as what it is. A conversation over the context
  * window is not a network problem, and a rate limit is not one either: each says what to do.
  */

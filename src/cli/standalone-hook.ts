@@ -12,6 +12,9 @@ import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
 import { SessionCore } from '../loop/session-core.js';
 import { hookOutput } from '../stop/hook-output.js';
 import type { StopEvent } from '../stop/stop-event.js';
+import { modelFailureSentence, stopFailureOf } from '../claude/api-error.js';
+import { worthWaiting } from '../loop/limit-wait.js';
+import { SessionLogger } from '../loop/session-logger.js';
 
 /** The hook's answer for Claude Code (stdout), and, when the stop is allowed for any reason but a verdict, why (one stderr line). */
 export interface StandaloneAnswer {
@@ -67,4 +70,23 @@ async function claimWhenHooksAreDone(session: SessionCore, sessionId: string): P
     if (holder?.mode !== 'hook') return holder;
     await new Promise((resolve) => setTimeout(resolve, HOOK_CLAIM_POLL_MS));
   }
+}
+
+/**
+ * The hook given a StopFailure (a user may wire `ccc supervisor-hook` to it too): the agent's turn
+ * failed, so there is no work to review, and claude ignores this hook's answer, so no hook can
+ * resume the turn, nor wait it out to any use (docs/stop-path.md, "The agent's limit and the
+ * standalone hook"). What it can do is say so in the session's log; the returned line is the one
+ * logged.
+ */
+export async function noteStopFailure(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<string> {
+  const failure = stopFailureOf(stop.raw);
+  if (!failure) return '';
+  const { config, configDir } = await loadConfig({ cwd: stop.cwd, env });
+  const logger = new SessionLogger(configDir, config.supervisor.log_level, false);
+  logger.bind(stop.sessionId);
+  const resend = worthWaiting(failure.kind) ? 'resend your message once the limit has passed' : 'resend your message';
+  const line = `${modelFailureSentence('agent', failure)}; not reviewed, and not resumed: a hook cannot resume a turn claude ended on an API error (${resend}, or run the session under \`ccc --supervisor\`, which waits it out)`;
+  logger.warn(line, { session_id: stop.sessionId });
+  return line;
 }

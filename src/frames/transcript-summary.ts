@@ -16,6 +16,7 @@
  */
 import type { Frame } from './frame.js';
 import { createGoalTracker, type SessionGoal } from './goal-status.js';
+import { LIMIT_RESUME_NOTE } from '../loop/limit-resume-note.js';
 
 export interface TranscriptSummary {
   /** The user's own prompts, oldest first. */
@@ -119,7 +120,10 @@ export function createTranscriptSummary(): { add(frame: Frame): void; result(): 
         goal.assistant();
       }
       const prompt = userPromptOf(frame);
-      if (prompt !== undefined) {
+      if (prompt === LIMIT_RESUME_NOTE) {
+        // ccc's note after a wait on the model's limit goes on with the task: no new task, yet a turn claude counts afresh.
+        stopsSentBack = 0;
+      } else if (prompt !== undefined) {
         userPrompts.push(prompt);
         goal.prompt();
         stopsSentBack = 0;

@@ -22,6 +22,7 @@ import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
 import { limitWaits, resumeTimeText, waitOutLimit, worthWaiting } from './limit-wait.js';
+import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { DENIED_TURNS_LIMIT, deniedStopMessage, deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
@@ -130,7 +131,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
         if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
         if (waited === 'waited') {
           // The refused turn's message is already in the session when it has one: the agent is asked to go on.
-          if (sessionId) message = RESUME_AFTER_LIMIT;
+          if (sessionId) message = LIMIT_RESUME_NOTE;
           turn--;
           continue;
         }
@@ -185,10 +186,6 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     return finish(session, emit, exitCodeFor(decision), decision);
   }
 }
-
-/** The agent's next message after a turn the model refused on a limit (its own message is already in the session). */
-const RESUME_AFTER_LIMIT =
-  'Your previous turn was interrupted: the model API refused it on a rate limit, which has passed now. Continue the task where you left off.';
 
 /**
  * The agent's last turn at a limit (wind-down.ts): the wind-down message, not reviewed, its cost

@@ -27,7 +27,7 @@ import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
-import { event } from './events.js';
+import { event, type SupervisorEvent } from './events.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
@@ -72,7 +72,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     dir: cccDir(configDir),
     onStop: async (input, hookGone) => {
       claudeStarted.abort();
-      return (await graph).stops.answer(input, hookGone);
+      return (await graph).answer(input, hookGone);
     },
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
@@ -161,6 +161,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
 
 interface SessionGraph {
   stops: StopPipe;
+  /** The hook's answer: a Stop is decided in turn (`stops`); a StopFailure is answered at once, a refusal on a limit waited out. */
+  answer(input: string, hookGone: AbortSignal): Promise<string>;
   /** Where a session's transcript is (as its stop named it, else claude's place for the project). */
   transcriptOf(sessionId: string): string;
   /** Ends the frame tail, the observer's wiring and the title. */
@@ -197,6 +199,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { inputLogPath },
     { holdWriteWarnings },
     { limitWaits, reviewWithinLimits },
+    { AgentLimitWait },
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-stops.js'),
@@ -210,6 +213,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('../state/paths.js'),
     import('../state/write-failure.js'),
     import('./limit-wait.js'),
+    import('./agent-limit-wait.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();
@@ -232,12 +236,26 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   graph.add(frames.frames$.subscribe((frame) => session.onFrame(frame)));
   graph.add(() => frames.stop());
 
-  if (observer) graph.add(connectObserver(observer, proxy));
+  // One schedule for the session's waits on the model's limits: its stops' reviews (one at a time)
+  // and the agent's refused turns (the agent is idle while a review runs, and the other way round).
+  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
+  const waitDeps = { logger: session.logger, emit: (e: SupervisorEvent) => session.emit(e), waits, maxMinutes: session.config.supervisor.limit_wait_minutes };
+  const agentLimit = new AgentLimitWait({ ...waitDeps, signal: session.signal, type: (text) => proxy.sendToAgent(Buffer.from(text)) });
+
+  if (observer) graph.add(connectObserver(observer, proxy, (data) => agentLimit.onInput(data)));
 
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
   graph.add(session.events$.subscribe((e) => title.onEvent(e)));
-  // Typing hands the title back to claude; the terminal's replies to claude's queries are not typing.
-  graph.add(proxy.stdin$.subscribe((chunk) => new TerminalReplyFilter().filter(chunk).length > 0 && title.onInput()));
+  // Typing hands the title back to claude, and the turn back to the user (a wait on the agent's
+  // limit ends); the terminal's replies to claude's queries are not typing.
+  graph.add(
+    proxy.stdin$.subscribe((chunk) => {
+      const typed = new TerminalReplyFilter().filter(chunk);
+      if (typed.length === 0) return;
+      title.onInput();
+      agentLimit.onInput(typed);
+    }),
+  );
   // A failed write's warning waits while the TUI owns the terminal (the title and observers show it
   // as an event); the teardown runs once the terminal is the user's again.
   const releaseWarnings = holdWriteWarnings((line) => session.emit(event({ kind: 'error', message: line })));
@@ -249,8 +267,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
 
-  // One schedule for the session's stops (they are reviewed one at a time).
-  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
     const parsed = parseStopInput(input);
     if (!parsed.ok) {
@@ -282,7 +298,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
             recentFrames: (id, atLeast) => frames.recent(id, atLeast),
             blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
           }),
-        { logger: session.logger, emit: (e) => session.emit(e), waits, maxMinutes: session.config.supervisor.limit_wait_minutes, signal },
+        { ...waitDeps, signal },
       );
     } catch (error) {
       // The project went away (or the like): the stop goes through unreviewed, and the user sees why where claude shows hook messages.
@@ -295,11 +311,18 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });
   };
-  return { stops: stopPipe(decide), transcriptOf, unsubscribe: () => graph.unsubscribe() };
+  const stops = stopPipe(decide);
+  const answer = (input: string, hookGone: AbortSignal): Promise<string> => {
+    const parsed = parseStopInput(input);
+    if (!parsed.ok || parsed.value.raw.hook_event_name !== 'StopFailure') return stops.answer(input, hookGone);
+    agentLimit.onStopFailure(parsed.value);
+    return Promise.resolve('');
+  };
+  return { stops, answer, transcriptOf, unsubscribe: () => graph.unsubscribe() };
 }
 
-/** The byte path's copies ─► the observer hub; observers' input and the terminal's size ─► back. */
-function connectObserver(observer: Observer, proxy: BytePath): () => void {
+/** The byte path's copies ─► the observer hub; observers' input (also told to `onInput`) and the terminal's size ─► back. */
+function connectObserver(observer: Observer, proxy: BytePath, onInput: (data: Buffer) => void): () => void {
   const subscriptions = [
     proxy.ptyOutput$.subscribe((chunk) => observer.publishPty(chunk)),
     proxy.gap$.subscribe((lost) => observer.outputGap(lost)),
@@ -307,7 +330,10 @@ function connectObserver(observer: Observer, proxy: BytePath): () => void {
     proxy.tail$.subscribe((tail) => observer.replaceTail(tail)),
     proxy.resize$.subscribe(({ cols, rows }) => observer.resize(cols, rows)),
   ];
-  const offInput = observer.onInput((data) => proxy.sendToAgent(data));
+  const offInput = observer.onInput((data) => {
+    proxy.sendToAgent(data);
+    onInput(data);
+  });
   observer.setOutputSource(proxy);
   return () => {
     for (const s of subscriptions) s.unsubscribe();

@@ -1,5 +1,5 @@
 /**
- * The per-launch settings that put ccc's Stop hook into the claude it starts (`--settings`),
+ * The per-launch settings that put ccc's Stop (and StopFailure) hook into the claude it starts (`--settings`),
  * leaving the user's settings.json untouched. If the user passed their own `--settings`, ours are
  * merged into theirs so both apply.
  */
@@ -22,12 +22,14 @@ export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The Stop hook, and the same command as the StopFailure hook: a turn the model refused ends with
+ * no Stop, only StopFailure (docs/claude-facts.md, "A turn refused in the TUI"), which is how ccc
+ * learns that the agent's turn met the model's limit.
+ */
 export function stopHookSettings(hook: HookCommand): Record<string, unknown> {
-  return {
-    hooks: {
-      Stop: [{ hooks: [{ type: 'command', command: hook.argv.map(shellQuote).join(' '), timeout: hook.timeoutSeconds }] }],
-    },
-  };
+  const entry = [{ hooks: [{ type: 'command', command: hook.argv.map(shellQuote).join(' '), timeout: hook.timeoutSeconds }] }];
+  return { hooks: { Stop: entry, StopFailure: entry } };
 }
 
 /** Returns claude args with ccc's settings added (merged into a user `--settings` when present). */

@@ -43,7 +43,13 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   if (viaProxy) return answerThroughProxy(io, input);
   if (io.env[SUPERVISED_ENV]) return 0;
   try {
-    const { decideStandalone } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/architecture.md, "Layers")
+    const { decideStandalone, noteStopFailure } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/architecture.md, "Layers")
+    // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
+    if (parsed.value.raw.hook_event_name === 'StopFailure') {
+      const noted = await noteStopFailure(parsed.value, io.env);
+      if (noted) io.stderr.write(`ccc supervisor-hook: ${inertText(noted)}\n`);
+      return 0;
+    }
     const { output, allowedBecause } = await decideStandalone(parsed.value, io.env);
     if (output) io.stdout.write(output + '\n');
     // A checker that failed (or a limit that ended the loop) lets the stop through: never silently.

@@ -7,6 +7,7 @@
  *   without a retry, when it is long (an hour: a usage window);
  * - none of its outputs carries the reset time: not the `api_retry` frames, not the result frame,
  *   not the StopFailure hook's input (`error: "rate_limit"` and the message only);
+ * - in print mode claude does not wait for its StopFailure hook: the hook is killed as claude exits;
  * - a request over the window ends with `terminal_reason: "prompt_too_long"` and claude's own
  *   explanation, after one request: a single exchange is not compacted.
  */
@@ -17,26 +18,10 @@ import { modelFailure } from '../../src/claude/api-error.js';
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { rateLimited } from '../support/limit-replies.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 
 const args = ['-p', '--output-format', 'stream-json', '--verbose'];
-
-function rateLimited(retryAfterSeconds: number): Reply {
-  const reset = new Date(Date.now() + retryAfterSeconds * 1000).toISOString();
-  return {
-    error: {
-      status: 429,
-      type: 'rate_limit_error',
-      message: 'Number of request tokens has exceeded your per-minute rate limit',
-      headers: {
-        'retry-after': String(retryAfterSeconds),
-        'anthropic-ratelimit-requests-reset': reset,
-        'anthropic-ratelimit-tokens-reset': reset,
-        'anthropic-ratelimit-input-tokens-reset': reset,
-      },
-    },
-  };
-}
 
 describe('the real claude on rate limits and full context windows', () => {
   let server: ModelServer | undefined;
@@ -100,6 +85,19 @@ describe('the real claude on rate limits and full context windows', () => {
     expect(JSON.stringify(input)).not.toMatch(/reset|retry/i);
   });
 
+  it('print mode does not wait for the StopFailure hook: the hook is killed when claude exits', async () => {
+    server = await startModelServer(() => rateLimited(3600));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    const pidFile = path.join(world.root, 'hook.pid');
+    const hook = path.join(world.root, 'stop-failure.sh');
+    // `exec sleep`: the pid written is the one that would outlive claude if it were left to run.
+    fs.writeFileSync(hook, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 30\n`, { mode: 0o755 });
+    const settings = { hooks: { StopFailure: [{ hooks: [{ type: 'command', command: hook }] }] } };
+    await runClaudePrint({ command: claudeBin, args: [...args, '--settings', JSON.stringify(settings)], stdin: 'hi', cwd: world.cwd, env: world.env });
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
+  });
+
   it('a request over the context window: one request, terminal_reason prompt_too_long, claude explains it', async () => {
     const { result } = await run(
       () => ({ error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } }),
@@ -111,3 +109,12 @@ describe('the real claude on rate limits and full context windows', () => {
     expect(modelFailure(result)?.kind).toBe('context-full');
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); // a zombie has ended
+  } catch {
+    return false;
+  }
+}

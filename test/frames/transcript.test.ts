@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectDirName, readTranscript, transcriptPath, transcriptPathFor } from '../../src/frames/transcript.js';
 import { createTranscriptSummary, userPromptOf } from '../../src/frames/transcript-summary.js';
+import { LIMIT_RESUME_NOTE } from '../../src/loop/limit-resume-note.js';
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'interactive-transcript.jsonl');
 
@@ -119,6 +120,13 @@ describe('userPromptOf and the summary', () => {
     summary.add(assistant('m2', [{ type: 'text', text: 'Part two' }]));
     summary.add(assistant('m3', [{ type: 'thinking', thinking: 'hmm' }]));
     expect(summary.result().lastAssistantText).toBe('Part one\nPart two');
+  });
+
+  it("does not take ccc's note after a wait on the model's limit for a new prompt: the task goes on", () => {
+    const summary = createTranscriptSummary();
+    summary.add(user('build the thing'));
+    summary.add(user(LIMIT_RESUME_NOTE));
+    expect(summary.result().userPrompts).toEqual(['build the thing']);
   });
 
   it('counts the frames up to the last assistant line, text or not, so a stop can tell a transcript that has its answer', () => {

@@ -3,17 +3,19 @@
  * model's limits in a review: the scripted server answers the reviewer's first requests with 429
  * (a retry-after of an hour, so claude gives up at once). The hook process waits on the schedule
  * (CCC_SUPERVISOR_LIMIT_RETRY_SECONDS=1: 1 s, then 2 s) and reviews the same stop again, its log
- * saying until when; the stop is decided by that review, not let through unreviewed.
+ * saying until when; the stop is decided by that review, not let through unreviewed. The agent's
+ * own turn refused is no stop (claude fires only StopFailure, whose answer it ignores): the hook,
+ * wired to StopFailure by hand, reviews nothing and says in the log that the turn is the user's.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { expectWaitedTwice, refusingFirst, WAITING_LOGGED } from '../support/limit-replies.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startPty } from '../support/pty-harness.js';
 import { runProcess } from '../support/run-process.js';
-
-const limited: Reply = {
-  error: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit', headers: { 'retry-after': '3600' } },
-};
 
 describe('waiting out the model limits in the standalone hook', () => {
   let server: ModelServer | undefined;
@@ -24,23 +26,40 @@ describe('waiting out the model limits in the standalone hook', () => {
   });
 
   it('a review refused on a limit: the hook waits and reviews the same stop again', async () => {
-    server = await startModelServer((r) => {
-      if (r.kind === 'review') return r.index < 2 ? limited : { verdict: { completed: true, feedback: 'verified' } };
-      return { text: 'all done' };
-    });
+    server = await startModelServer(refusingFirst('review', 2));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
     const env = { ...world.env, CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' };
     const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env });
     expect(result.code, result.stderr).toBe(0);
-    const reviews = server.byKind('review');
-    expect(reviews).toHaveLength(3);
-    expect(reviews[1]!.receivedAt - reviews[0]!.receivedAt).toBeGreaterThanOrEqual(1000);
-    expect(reviews[2]!.receivedAt - reviews[1]!.receivedAt).toBeGreaterThanOrEqual(2000);
+    expectWaitedTwice(server.byKind('review'));
     expect(server.byKind('agent')).toHaveLength(1);
     const log = readLog(world);
-    expect(log).toMatch(/\[WARN\] .*waiting on the model's limit until \S+, then resuming the session: .*rate limited/);
+    expect(log).toMatch(WAITING_LOGGED);
     expect(log).toMatch(/resuming the review/);
+  }, 120_000);
+
+  it("the agent's own turn refused (StopFailure, wired to the hook by hand): nothing reviewed, the log says the turn is the user's to resend", async () => {
+    server = await startModelServer(refusingFirst('agent', 1));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    const hook = [{ hooks: [{ type: 'command', command: `${process.execPath} ${cccBin} supervisor-hook` }] }];
+    fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ hooks: { Stop: hook, StopFailure: hook } }));
+    // In the TUI, as a user runs it: `claude -p` kills its StopFailure hook as it exits (test/claude/rate-limit.test.ts).
+    const h = startPty(claudeBin, [], { cwd: world.cwd, env: world.env });
+    try {
+      await h.waitForScreen(/❯/, 60_000);
+      await h.type('do it');
+      h.press('\r');
+      await h.waitForScreen(/Resend your message to try again/, 60_000);
+      await expect
+        .poll(() => (fs.existsSync(path.join(world!.claudeDir, 'ccc')) ? readLog(world!) : ''), { timeout: 30_000 })
+        .toMatch(/\[WARN\] .*the agent was rate limited by the model's API: .*not reviewed, and not resumed: a hook cannot resume a turn/);
+    } finally {
+      h.kill();
+    }
+    expect(server.byKind('review')).toHaveLength(0);
+    expect(server.byKind('agent')).toHaveLength(1);
   }, 120_000);
 });

@@ -1,45 +1,81 @@
 /**
- * An interactive session left alone meets the model's limits in a review: the scripted server
- * answers the reviewer's first requests with 429 (a retry-after of an hour, so claude itself gives
- * up at once). ccc keeps the Stop hook alive, waits on its schedule (1 s, then 2 s:
- * CCC_SUPERVISOR_LIMIT_RETRY_SECONDS), says so, and reviews the same stop again: the verdict is
- * the review's, not "could not reach the model". The window is counted in refused requests, not
- * in time, so a slow claude on a loaded machine cannot close it early.
+ * An interactive session left alone meets the model's limits: the scripted server answers the
+ * reviewer's or the agent's first requests with 429 (a retry-after of an hour, so claude itself
+ * gives up at once). ccc waits on its schedule (1 s, then 2 s: CCC_SUPERVISOR_LIMIT_RETRY_SECONDS)
+ * and says so. A refused review: the Stop hook is kept alive and the same stop reviewed again. A
+ * refused agent turn (claude shows its error and waits for the user): ccc types its note into the
+ * TUI and the same session goes on to a reviewed, verified end; the user typing during the wait
+ * takes the turn over, and a signal ends the session as it would without a wait. The window is
+ * counted in refused requests, not in time, so a slow claude on a loaded machine cannot close it early.
  */
 import { describe, expect, it } from 'vitest';
+import { LIMIT_RESUME_NOTE } from '../../src/loop/limit-resume-note.js';
 import { readLog } from '../support/ccc-run.js';
+import { expectWaitedTwice, refusingFirst, WAITING_LOGGED } from '../support/limit-replies.js';
 import { supervisedPtyFixture } from '../support/supervised-pty.js';
-import type { Reply } from '../support/model-server.js';
-
-const limited: Reply = {
-  error: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit', headers: { 'retry-after': '3600' } },
-};
 
 describe('waiting out the model limits in an interactive session', () => {
   const fixture = supervisedPtyFixture();
 
   it('a review refused on a limit: the hook waits, the same stop is reviewed again, the verdict stands', async () => {
-    const { h, server, world } = await fixture.launch(
-      (r) => {
-        if (r.kind === 'review') return r.index < 2 ? limited : { verdict: { completed: true, feedback: 'verified' } };
-        return { text: 'agent says done' };
-      },
-      { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') },
-    );
+    const { h, server, world } = await fixture.launch(refusingFirst('review', 2), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') });
     await h.type('build the thing');
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 90_000);
     // Refused, refused after 1 s, let through after 2 s more; one agent turn, no review counted for the refusals.
-    const reviews = server.byKind('review');
-    expect(reviews).toHaveLength(3);
-    expect(reviews[1]!.receivedAt - reviews[0]!.receivedAt).toBeGreaterThanOrEqual(1000);
-    expect(reviews[2]!.receivedAt - reviews[1]!.receivedAt).toBeGreaterThanOrEqual(2000);
+    expectWaitedTwice(server.byKind('review'));
     expect(server.byKind('agent')).toHaveLength(1);
     const log = readLog(world);
-    expect(log).toMatch(/\[WARN\] .*waiting on the model's limit until \S+, then resuming the session: .*rate limited/);
+    expect(log).toMatch(WAITING_LOGGED);
     expect(log).toMatch(/resuming the review/);
     expect(log).not.toMatch(/review 2\//);
     // The wait is a title the user sees while it lasts.
     expect(h.output().toString('utf8')).toMatch(/ccc: waiting on the model's limit until \d\d:\d\d/);
+  }, 120_000);
+
+  it("the agent's turn refused on a limit: ccc waits, types its note, the same session goes on; the work is reviewed and verified", async () => {
+    const { h, server, world } = await fixture.launch(refusingFirst('agent', 2), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') });
+    await h.type('build the thing');
+    h.press('\r');
+    await h.waitForScreen(/review 1 \(claude\): complete/, 90_000);
+    const agent = server.byKind('agent');
+    expectWaitedTwice(agent);
+    // The same conversation: the refused prompt is still there, followed by ccc's note.
+    expect(agent[2]!.lastUserText).toContain('build the thing');
+    expect(agent[2]!.lastUserText).toContain(LIMIT_RESUME_NOTE);
+    // One review, and of the task: the note is not taken for a new one.
+    const reviews = server.byKind('review');
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.lastUserText).toMatch(/1\. build the thing/);
+    expect(reviews[0]!.lastUserText).not.toMatch(/2\. Your previous turn was interrupted/);
+    const log = readLog(world);
+    expect(log).toMatch(WAITING_LOGGED);
+    expect(log).toMatch(/resuming the agent's turn/);
+    expect(h.output().toString('utf8')).toMatch(/ccc: waiting on the model's limit until \d\d:\d\d/);
+  }, 120_000);
+
+  it('the user typing during the wait takes the turn over: the wait ends and ccc types nothing', async () => {
+    const { h, server, world } = await fixture.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
+    await h.type('build the thing');
+    h.press('\r');
+    await h.waitForOutput(/ccc: waiting on the model's limit until/, 60_000);
+    await h.type('my own words');
+    await expect.poll(() => readLog(world), { timeout: 30_000 }).toMatch(/the user took the turn over during the wait on the model's limit/);
+    h.press('\r');
+    await h.waitForScreen(/review 1 \(claude\): complete/, 90_000);
+    const agent = server.byKind('agent');
+    expect(agent).toHaveLength(2);
+    expect(agent[1]!.lastUserText).toMatch(/build the thing\s+my own words$/);
+    expect(agent.some((r) => r.text.includes(LIMIT_RESUME_NOTE))).toBe(false);
+  }, 120_000);
+
+  it('a signal during the wait ends the session as without one: exit 143, nothing sent after it', async () => {
+    const { h, server } = await fixture.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
+    await h.type('build the thing');
+    h.press('\r');
+    await h.waitForOutput(/ccc: waiting on the model's limit until/, 60_000);
+    process.kill(h.pty.pid, 'SIGTERM');
+    expect((await h.exited).exitCode).toBe(143);
+    expect(server.byKind('agent')).toHaveLength(1);
   }, 120_000);
 });

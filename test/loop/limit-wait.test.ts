@@ -12,11 +12,8 @@ import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { limitWaits, waitOutLimit } from '../../src/loop/limit-wait.js';
 import type { SupervisorEvent } from '../../src/loop/events.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
-
-const limited: Reply = {
-  error: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit', headers: { 'retry-after': '3600' } },
-};
+import { expectWaitedTwice, refusingFirst } from '../support/limit-replies.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
 
 describe('waiting out the model limits in a headless run', () => {
   let server: ModelServer;
@@ -31,10 +28,7 @@ describe('waiting out the model limits in a headless run', () => {
    * not in time, so that a slow claude start on a loaded machine cannot close it early.
    */
   async function setup(who: 'agent' | 'review', refusals: number) {
-    server = await startModelServer((r: RecordedRequest) => {
-      if (r.kind === who && r.index < refusals) return limited;
-      return r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: `agent answer ${r.index}` };
-    });
+    server = await startModelServer(refusingFirst(who, refusals));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
   }
@@ -48,10 +42,7 @@ describe('waiting out the model limits in a headless run', () => {
     const took = Date.now() - started;
     expect(run.code, run.stderr).toBe(0);
     const agent = server.byKind('agent');
-    // Refused at 0, refused after 1 s, let through after 2 s more: three requests, none in between.
-    expect(agent).toHaveLength(3);
-    expect(agent[1]!.receivedAt - agent[0]!.receivedAt).toBeGreaterThanOrEqual(1000);
-    expect(agent[2]!.receivedAt - agent[1]!.receivedAt).toBeGreaterThanOrEqual(2000);
+    expectWaitedTwice(agent);
     expect(took).toBeGreaterThanOrEqual(3000); // the run lasted the waits, at least
     // The same session: the resumed request holds the task, then the note that the turn was refused.
     expect(agent[2]!.text).toContain('build it');

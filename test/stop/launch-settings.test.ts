@@ -7,6 +7,8 @@ describe('launch settings', () => {
   it('quotes the hook command for the shell and carries the timeout', () => {
     const hook = (ours.hooks as { Stop: Array<{ hooks: unknown[] }> }).Stop[0]!.hooks[0];
     expect(hook).toEqual({ type: 'command', command: "/usr/bin/node '/opt/my ccc/main.js' supervisor-hook --proxy", timeout: 630 });
+    // A turn the model refused ends with StopFailure, not Stop: the same command hears of it.
+    expect((ours.hooks as Record<string, unknown>).StopFailure).toEqual((ours.hooks as Record<string, unknown>).Stop);
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
   });
 
