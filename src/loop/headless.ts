@@ -315,11 +315,12 @@ export function renderEvent(e: SupervisorEvent): string {
   }
 }
 
-/** `claude, verified by: npm test, $0.0061, 97% cached`. */
+/** `claude, verified by: npm test, $0.0061, 97% cached, review: forked`. */
 function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = [verificationDetails(e.completed, e.evidence), reviewKindDetails(e.review)].filter(Boolean).join(', ');
+  const evidence = verificationDetails(e.completed, e.evidence);
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
-  return [e.checker, ...(evidence ? [evidence] : []), ...spent].join(', ');
+  const kind = reviewKindDetails(e.review);
+  return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...(kind ? [kind] : [])].join(', ');
 }
 
 /** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */

@@ -251,6 +251,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
         at: new Date().toISOString(),
         ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
         ...(evidence ? { evidence } : {}),
+        ...kind,
       },
     }),
     { logger, maxIterations: max },

@@ -12,6 +12,8 @@ export interface SessionVerdict {
   cost_usd?: number;
   /** The verification commands the round ran, with their exit codes. */
   evidence?: Evidence[];
+  /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`; checkers/types.ts `ReviewKind`). */
+  review?: string;
 }
 
 export interface SessionState {
@@ -92,6 +94,7 @@ function isVerdict(value: unknown): value is SessionVerdict {
     text(value.feedback) &&
     text(value.at) &&
     (value.cost_usd === undefined || (typeof value.cost_usd === 'number' && value.cost_usd >= 0)) &&
-    (value.evidence === undefined || validEvidence(value.evidence) !== undefined)
+    (value.evidence === undefined || validEvidence(value.evidence) !== undefined) &&
+    (value.review === undefined || text(value.review))
   );
 }
