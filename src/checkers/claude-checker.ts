@@ -79,7 +79,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
             reason: error.message,
           },
         );
-        const change = await projectChange(ctx.cwd);
+        const change = await projectChange(ctx.cwd, { baseline: ctx.taskBaseline });
         return { ...(await review(undefined, buildFreshReviewMessage(prompt.text, ctx, policy, change)).catch(freshOverWindow)), review: 'fresh' };
       }
     },

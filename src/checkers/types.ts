@@ -11,6 +11,7 @@
 import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
 import type { Evidence } from './evidence.js';
+import type { TaskBaseline } from './reviewer/task-baseline.js';
 
 export type { Evidence, Usage };
 
@@ -60,6 +61,11 @@ export interface CheckContext {
    * conversation). Kept after that evaluator found it met, until the user's next prompt.
    */
   goal?: string;
+  /**
+   * The project when the current task began, when ccc recorded it (the claude checker's fresh
+   * review shows the change since then): a git tree object, or a file list outside git.
+   */
+  taskBaseline?: TaskBaseline;
   /** 1-based number of this review in the current task. */
   iteration: number;
   maxIterations: number;

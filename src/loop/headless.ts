@@ -74,6 +74,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let message = options.task;
   let turn = 0;
   emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
+  // The project before the agent touches it: a fresh review is given the change since (task-baseline.ts).
+  await session.recordTaskStart();
   // The tools claude refused the agent in its last turn (its result frame's permission_denials).
   let denied: string[] = [];
   // Agent turns in a row with denied calls: at DENIED_TURNS_LIMIT the run stops for the grant, not for "no progress".
