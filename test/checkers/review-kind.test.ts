@@ -24,3 +24,22 @@ describe('the review kind', () => {
     expect(partialReviewDetails('fresh')).toBe('fresh review');
   });
 });
+
+describe('`ccc sessions` with the last verdict', () => {
+  it('names its review kind, and none for a kind it does not know', async () => {
+    const { formatSession } = await import('../../src/cli/commands/sessions.js');
+    const session = (review?: string) => ({
+      pid: 1,
+      sessionId: 's',
+      cwd: '/p',
+      command: [],
+      startedAt: 'then',
+      lastVerdict: { checker: 'claude', completed: true, feedback: 'ok', at: 'now', cost_usd: 0.01, ...(review ? { review } : {}) },
+    });
+    expect(formatSession(session('compacted'))).toContain(
+      "verdict   complete (claude, unverified, $0.010, review: compacted (fork over the model's window, summarized by claude), now): ok",
+    );
+    expect(formatSession(session('forked'))).toContain('(claude, unverified, $0.010, review: forked, now)');
+    expect(formatSession(session('bogus'))).toContain('(claude, unverified, $0.010, now)');
+  });
+});
