@@ -9,7 +9,7 @@
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
  *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000
- *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review   (a subset; BENCH_ONLY=startup: the start-up section alone)
+ *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review,spend   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
  */
@@ -22,6 +22,7 @@ import { benchObserversMemory } from './observers.mjs';
 import { benchObserverChurn } from './observer-churn.mjs';
 import { benchKeystrokes } from './keystroke.mjs';
 import { benchReview } from './review.mjs';
+import { benchSpend } from './spend.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
 import { consoleReport, markdownReport } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
@@ -56,7 +57,7 @@ const config = {
   promptRuns: num('BENCH_PROMPT_RUNS', 6, 2),
   reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,churn,frames,review').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,churn,frames,review,spend').split(',').map((s) => s.trim()));
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
 const MiB = 1024 * 1024;
 
@@ -167,6 +168,14 @@ try {
       results.review = await benchReview({ runs: config.reviewRuns, log });
     } catch (error) {
       results.review = { unavailable: error.message };
+    }
+  }
+  if (only.has('spend')) {
+    log('spend: what a user pays per review and for a wait (real claude, scripted model server)…');
+    try {
+      results.spend = await benchSpend({ log });
+    } catch (error) {
+      results.spend = { unavailable: error.message };
     }
   }
   if (only.has('frames')) {

@@ -139,6 +139,7 @@ export function tablesOf(r) {
     );
     tables.push({ title: 'Review (cache share, reviewer start-up)', ...table(['what', 'ms / share', '/ plain claude -p', 'runs'], rows), notes });
   }
+  if (r.spend) tables.push(...spendTables(r.spend));
   if (r.frames) {
     const rows = [];
     const fr = r.frames;
@@ -340,4 +341,52 @@ export function markdownReport(r, jsonName) {
   if (r.compareCli) r.notes.push(`(c') and the "compare build" cases are ccc of another build: ${r.compareCli}`);
   if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return lines.join('\n');
+}
+
+/** What a user pays: per review of a short and a long session, and a wait on the model's limit. */
+function spendTables(s) {
+  if ('unavailable' in s) return [{ title: 'What a user pays', ...table(['what', 'value'], []), notes: [`not measured: ${s.unavailable}`] }];
+  const rows = [];
+  for (const [name, session] of [
+    ['short', s.short],
+    ['long', s.long],
+  ]) {
+    session.reviews.forEach((v, i) =>
+      rows.push([
+        `${name} session, review ${i + 1} (${v.completed ? 'complete' : 'sent back'}, ${v.kind ?? '?'})`,
+        v.requests,
+        v.inputTokens,
+        v.cacheReadTokens,
+        v.cacheWriteTokens,
+        v.outputTokens,
+        `${f(v.cacheReadShare * 100, 1)}%`,
+        `$${f(v.costUsd, 4)}`,
+      ]),
+    );
+  }
+  const w = s.wait;
+  const waitRows = [
+    ['requests reaching the server while waiting (must be 0)', w.requestsWhileWaiting],
+    ['waits, scheduled (ms)', w.waits.map((x) => x.ms).join(' + ')],
+    ['first refused request → the resumed one (ms: the waits and two claude starts)', f(w.refusedToResumeMs, 0)],
+    ['the run, wall time (ms)', f(w.wallMs, 0)],
+    ["the agent's requests (2 refused, 1 through)", w.agentRequests],
+  ];
+  const text = (rs) => rs.map((row) => row.map(String));
+  return [
+    {
+      title: 'What a user pays per review',
+      ...table(['review', 'requests', 'input', 'cache read', 'cache write', 'output', 'cache-read share', "claude's cost"], text(rows)),
+      notes: [
+        "Real claude against the scripted model server, headless `ccc --supervisor -p --json`. Tokens as a simulated prompt cache counts them: a request's longest prefix shared with any earlier request is read, the rest written (4 characters a token); the cost is claude's own (the verdict's usage). Short: the agent answers at once, the reviewer runs `npm test`. Long: the agent reads three 48 KiB files, the first review sends it back, it reads a fourth, the second review runs `npm test`.",
+      ],
+    },
+    {
+      title: "What a wait on the model's limit costs",
+      ...table(['what', 'value'], text(waitRows)),
+      notes: [
+        "The agent's first two requests refused 429 (retry-after an hour); ccc's schedule `CCC_SUPERVISOR_LIMIT_RETRY_SECONDS=1` (1 s, then 2 s). Requests counted from each `waiting` event to the time it names.",
+      ],
+    },
+  ];
 }

@@ -11,10 +11,11 @@
  * found. (The fork is not saved, so it cannot be continued; see reviewer-launch.ts.) The verdict
  * carries the verification commands the reviewer ran, from its own stream (its evidence).
  *
- * A fork over the model's window fails even after claude's own compaction (docs/claude-facts.md):
- * then a fresh reviewer, a new session with the same guard and evidence rules, is given the task,
- * the agent's last message and the change (reviewer/project-change.ts), and its verdict says
- * `review: 'fresh'`.
+ * Every verdict says what kind of review it was (`ReviewKind`): `forked`; `compacted` when the fork
+ * was over the model's window and claude summarized it and sent the review again (its
+ * `compact_boundary` frame, docs/claude-facts.md), so the reviewer saw the conversation only as
+ * summarized; `fresh` when even that failed and a new session with the same guard and evidence
+ * rules was given the task, the agent's last message and the change (reviewer/project-change.ts).
  */
 import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
@@ -59,10 +60,15 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
         allow: options.allow ?? [],
       });
       const evidence = evidenceCollector(policy);
+      let compacted = false;
+      const onFrame = (frame: Frame) => {
+        if (frame.type === 'system' && frame.subtype === 'compact_boundary') compacted = true;
+      };
       const review = (fork: string | undefined, request: string) =>
-        reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath: prompt.path, signal });
+        reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath: prompt.path, signal, onFrame });
       try {
-        return await review(ctx.sessionId, buildReviewMessage(prompt.text, ctx, policy));
+        const verdict = await review(ctx.sessionId, buildReviewMessage(prompt.text, ctx, policy));
+        return { ...verdict, review: compacted ? 'compacted' : 'forked' };
       } catch (error) {
         if (!isCccError(error) || error.data.model_failure !== 'context-full') throw error;
         // claude already compacted the fork and sent it again (docs/claude-facts.md): the conversation
@@ -73,7 +79,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
             reason: error.message,
           },
         );
-        const change = await projectChange(ctx.cwd);
+        const change = await projectChange(ctx.cwd, { baseline: ctx.taskBaseline });
         return { ...(await review(undefined, buildFreshReviewMessage(prompt.text, ctx, policy, change)).catch(freshOverWindow)), review: 'fresh' };
       }
     },
@@ -100,10 +106,12 @@ interface ReviewRounds {
   request: string;
   promptPath: string;
   signal: AbortSignal;
+  /** Every frame of the reviewer's stream, each attempt's. */
+  onFrame: (frame: Frame) => void;
 }
 
 /** One review: the reviewer is asked until it answers a verdict, `options.attempts` times at most. */
-async function reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath, signal }: ReviewRounds): Promise<Verdict> {
+async function reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath, signal, onFrame: seen }: ReviewRounds): Promise<Verdict> {
   const attempts = Math.max(1, options.attempts ?? 2);
   let message = request;
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -119,6 +127,7 @@ async function reviewRounds({ ctx, options, policy, evidence, fork, request, pro
     ctx.logger.debug('calling the reviewer', { command: [ctx.claudeCommand, ...launch.args].join(' '), prompt_path: promptPath, attempt });
     const answer = reviewerAnswer();
     const onFrame = (frame: Frame) => {
+      seen(frame);
       answer.onFrame(frame);
       evidence.onFrame(frame);
     };

@@ -11,6 +11,7 @@
 import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
 import type { Evidence } from './evidence.js';
+import type { TaskBaseline } from './reviewer/task-baseline.js';
 
 export type { Evidence, Usage };
 
@@ -24,15 +25,17 @@ export interface Verdict {
   feedback: string;
   /** The verification commands the checker ran, with their exit codes (the claude reviewer's from its own stream). */
   evidence?: Evidence[];
-  /**
-   * What kind of review the claude reviewer made, when not the forked one (which sees the whole
-   * conversation): `fresh`, a new session given the task, the agent's last message and the change,
-   * because the fork did not fit the model's window even compacted.
-   */
+  /** What kind of review the claude reviewer made (every one of its verdicts says it); see ReviewKind. */
   review?: ReviewKind;
 }
 
-export type ReviewKind = 'fresh';
+/**
+ * `forked`: a fork of the agent's session, which sees the whole conversation. `compacted`: that
+ * fork was over the model's window, so claude summarized it and sent the review again on the
+ * summary (the reviewer saw the conversation only as summarized). `fresh`: even compacted it did
+ * not fit, so a new session was given the task, the agent's last message and the change.
+ */
+export type ReviewKind = 'forked' | 'compacted' | 'fresh';
 
 export interface CheckerLogger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -58,6 +61,11 @@ export interface CheckContext {
    * conversation). Kept after that evaluator found it met, until the user's next prompt.
    */
   goal?: string;
+  /**
+   * The project when the current task began, when ccc recorded it (the claude checker's fresh
+   * review shows the change since then): a git tree object, or a file list outside git.
+   */
+  taskBaseline?: TaskBaseline;
   /** 1-based number of this review in the current task. */
   iteration: number;
   maxIterations: number;

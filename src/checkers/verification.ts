@@ -24,12 +24,23 @@ export function verificationDetails(completed: boolean, evidence: readonly Evide
   return evidenceText(evidence, completed) || (completed ? 'unverified' : '');
 }
 
-/** A review that was not the forked one, for a line of text: `review: fresh (fork over the model's window)`. */
+const REVIEW_KIND_TEXT: Record<ReviewKind, string> = {
+  forked: 'review: forked',
+  compacted: "review: compacted (fork over the model's window, summarized by claude)",
+  fresh: "review: fresh (fork over the model's window even compacted)",
+};
+
+/** The kind of review, for a line of text (`review: forked`); empty for a checker that says none. */
 export function reviewKindDetails(review: ReviewKind | undefined): string {
-  return review === 'fresh' ? "review: fresh (fork over the model's window)" : '';
+  return review ? REVIEW_KIND_TEXT[review] : '';
+}
+
+/** Where room is short (the terminal's title): only a review that did not see the whole conversation, in two words. */
+export function partialReviewDetails(review: ReviewKind | undefined): string {
+  return review === 'compacted' || review === 'fresh' ? `${review} review` : '';
 }
 
 /** The review kind of a verdict read as data (a plugin's answer, a log line): only a known one. */
 export function reviewKindOf(value: unknown): ReviewKind | undefined {
-  return value === 'fresh' ? value : undefined;
+  return typeof value === 'string' && Object.hasOwn(REVIEW_KIND_TEXT, value) ? (value as ReviewKind) : undefined;
 }

@@ -26,7 +26,7 @@ export type SupervisorEvent =
       iteration: number;
       verification?: Verification;
       evidence?: Evidence[];
-      /** Absent for the forked review; `fresh` when the fork did not fit the model's window (a new session reviewed the task and the change). */
+      /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`: checkers/types.ts); absent for other checkers. */
       review?: ReviewKind;
       usage?: Usage;
       /** The user's prompt for the task under review (the last one), clipped to TASK_CHARS: observers see what is being checked. */

@@ -77,6 +77,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   let message = options.task;
   let turn = 0;
   emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
+  // The project before the agent touches it: a fresh review is given the change since (task-baseline.ts).
+  await session.recordTaskStart();
   // The tools claude refused the agent in its last turn (its result frame's permission_denials).
   let denied: string[] = [];
   // Agent turns in a row with denied calls: at DENIED_TURNS_LIMIT the run stops for the grant, not for "no progress".
@@ -321,11 +323,12 @@ export function renderEvent(e: SupervisorEvent): string {
   }
 }
 
-/** `claude, verified by: npm test, $0.0061, 97% cached`. */
+/** `claude, verified by: npm test, $0.0061, 97% cached, review: forked`. */
 function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = [verificationDetails(e.completed, e.evidence), reviewKindDetails(e.review)].filter(Boolean).join(', ');
+  const evidence = verificationDetails(e.completed, e.evidence);
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
-  return [e.checker, ...(evidence ? [evidence] : []), ...spent].join(', ');
+  const kind = reviewKindDetails(e.review);
+  return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...(kind ? [kind] : [])].join(', ');
 }
 
 /** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */

@@ -266,6 +266,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
 
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
+  // The project before the user's first prompt: a fresh review is given the change since (task-baseline.ts).
+  void session.recordTaskStart();
 
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
     const parsed = parseStopInput(input);

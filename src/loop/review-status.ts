@@ -7,7 +7,7 @@
  * is fresh (VERDICT_FRESH_MS, or until the user types or the next review starts) it is written
  * again every REASSERT_MS, so the last title the terminal got is ccc's.
  */
-import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
+import { partialReviewDetails, verificationDetails } from '../checkers/verification.js';
 import { dollars } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
@@ -61,7 +61,7 @@ export function reviewTitleUpdater(inject: (bytes: string) => void, options: { f
         tick();
       } else if (e.kind === 'verdict') {
         stopTimer();
-        const details = [verificationDetails(e.completed, e.evidence), reviewKindDetails(e.review), e.usage ? dollars(e.usage.cost_usd) : '']
+        const details = [verificationDetails(e.completed, e.evidence), partialReviewDetails(e.review), e.usage ? dollars(e.usage.cost_usd) : '']
           .filter(Boolean)
           .join(', ');
         hold(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);

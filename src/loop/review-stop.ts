@@ -27,6 +27,7 @@ import type { StopGuard } from './stop-guard.js';
 import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
 import { worthWaiting } from './limit-wait.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
+import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 
 export type StopDecision =
   | {
@@ -77,9 +78,28 @@ export interface ReviewStopDeps {
    * otherwise read from `env`, Claude Code's default 8 without it.
    */
   blockCap?: number;
+  /** The project when the session's first task began (SessionCore.recordTaskStart), when ccc took it. */
+  taskStart?: Promise<TaskBaseline | undefined>;
 }
 
+/** Stops that end the task: the next prompt starts a new one from the project as it is then. */
+const TASK_ENDS: ReadonlySet<StopReason> = new Set(['completed', 'limit', 'no-progress', 'permission-denied', 'cost-cap', 'checker-failed', 'interrupted']);
+
 export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
+  const decision = await decideStop(stop, deps);
+  if (decision.action === 'allow' && TASK_ENDS.has(decision.reason) && !decision.modelLimited) await recordTaskEnd(stop, deps);
+  return decision;
+}
+
+/** The project where the next task begins, for its fresh review's diff (checkers/reviewer/task-baseline.ts). */
+async function recordTaskEnd(stop: StopEvent, deps: ReviewStopDeps): Promise<void> {
+  const baseline = await takeBaseline(stop.cwd);
+  if (!baseline) return;
+  const max = deps.config.supervisor.max_iterations;
+  await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, task_baseline: baseline }), { logger: deps.logger, maxIterations: max });
+}
+
+async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
   const { config, logger } = deps;
   const max = config.supervisor.max_iterations;
   if (stop.backgroundTasks.length > 0) {
@@ -169,6 +189,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   const shownTask = task ? { task: clip(task, TASK_CHARS) } : {};
   deps.emit?.(event({ kind: 'iteration', n: iteration, max, ...shownTask }));
   deps.emit?.(event({ kind: 'phase', phase: 'review' }));
+  const taskBaseline = newestBaseline(stop.cwd, baselineOf(state.task_baseline), await deps.taskStart);
   const ctx: CheckContext = {
     sessionId: stop.sessionId,
     transcriptPath: stop.transcriptPath,
@@ -176,6 +197,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
     userPrompts: prompts,
     lastAssistantMessage: stop.lastAssistantMessage ?? transcript.lastAssistantText,
     ...(transcript.goal ? { goal: transcript.goal.condition } : {}),
+    ...(taskBaseline ? { taskBaseline } : {}),
     iteration,
     maxIterations: max,
     completionMarker: config.supervisor.completion_marker,
@@ -256,6 +278,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
         at: new Date().toISOString(),
         ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
         ...(evidence ? { evidence } : {}),
+        ...kind,
       },
     }),
     { logger, maxIterations: max },

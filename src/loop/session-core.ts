@@ -17,6 +17,7 @@ import { costCapGuard } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
+import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { claimSession, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 
 export interface SessionOptions {
@@ -54,6 +55,8 @@ export class SessionCore {
   private cost = 0;
   private readonly guards: StopGuard[];
   sessionId?: string;
+  /** The project when the session's task began (taken by `recordTaskStart`). */
+  private taskStart?: Promise<TaskBaseline | undefined>;
 
   constructor(options: SessionOptions) {
     this.config = options.resolved.config;
@@ -118,8 +121,20 @@ export class SessionCore {
     return supervisedAgentEnv(this.env, this.config.supervisor.max_iterations, extra);
   }
 
+  /**
+   * Takes the project as it is now as the start of the session's first task (a fresh review is
+   * given the change since: checkers/reviewer/task-baseline.ts). Headless awaits it before the
+   * agent's first turn; interactive takes it at launch, before the user has typed.
+   */
+  recordTaskStart(): Promise<unknown> {
+    // Loaded here: the interactive start-up path loads nothing it does not need before the agent's spawn.
+    this.taskStart = import('../checkers/reviewer/task-baseline.js').then(({ takeBaseline }) => takeBaseline(this.cwd));
+    return this.taskStart;
+  }
+
   reviewDeps(): ReviewStopDeps {
     return {
+      ...(this.taskStart ? { taskStart: this.taskStart } : {}),
       config: this.config,
       configDir: this.configDir,
       pipeline: this.pipeline,

@@ -9,12 +9,12 @@ import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { childRunner, type ChildRunner } from '../process/child-process.js';
+import { readOnlyGit } from '../process/read-only-git.js';
 
 export type WorkTreeFingerprint = (cwd: string) => Promise<string>;
 
 const MAX_ENTRIES = 20_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
-const GIT_TIMEOUT_MS = 30_000;
 
 export function workTreeFingerprint(deps: { runner?: ChildRunner } = {}): WorkTreeFingerprint {
   const runner = deps.runner ?? childRunner;
@@ -41,18 +41,8 @@ async function gitFingerprint(cwd: string, runner: ChildRunner): Promise<string 
 }
 
 /** The output of a git command, or undefined when it failed (not a work tree, no git installed). */
-async function git(runner: ChildRunner, cwd: string, args: string[]): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  const result = await runner.run({
-    command: 'git',
-    args,
-    cwd,
-    // Without this, `git status` refreshes the index and takes index.lock while the agent works.
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-    timeoutMs: GIT_TIMEOUT_MS,
-    onStdout: (chunk) => chunks.push(chunk),
-  });
-  return result.exitCode === 0 ? Buffer.concat(chunks) : undefined;
+function git(runner: ChildRunner, cwd: string, args: string[]): Promise<Buffer | undefined> {
+  return readOnlyGit(args, { cwd, runner });
 }
 
 /** `?? path` entries of `git status --porcelain -z`, relative to the repository root. */

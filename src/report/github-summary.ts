@@ -8,7 +8,7 @@
 import { cacheShare, dollars, percent, totalInput } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
 import type { Verification } from '../checkers/verification.js';
-import { verificationDetails } from '../checkers/verification.js';
+import { partialReviewDetails, verificationDetails } from '../checkers/verification.js';
 import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
 
 const MAX_ROWS = 100;
@@ -55,7 +55,7 @@ function reviewRow(review: ReviewRecord): string {
   const usage = review.usage;
   const cells = [
     String(review.n),
-    markdownText(review.checker || '?', 80),
+    markdownText([review.checker || '?', partialReviewDetails(review.review)].filter(Boolean).join(', '), 80),
     verdict,
     review.verification ? markdownText(verificationDetails(review.result === 'complete', review.evidence) || review.verification, FEEDBACK_CHARS) : '',
     markdownText(firstLine(review.feedback), FEEDBACK_CHARS),

@@ -31,7 +31,7 @@ export interface ReviewRecord {
   verification?: Verification;
   /** The verification commands of the verdict's round, when the checkers reported any. */
   evidence?: Evidence[];
-  /** `fresh` when the claude reviewer did not fork the session (the fork was over the model's window). */
+  /** The claude reviewer's kind of review: `forked`, `compacted` (the fork summarized by claude), `fresh`. */
   review?: ReviewKind;
 }
 

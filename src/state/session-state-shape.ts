@@ -12,6 +12,8 @@ export interface SessionVerdict {
   cost_usd?: number;
   /** The verification commands the round ran, with their exit codes. */
   evidence?: Evidence[];
+  /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`; checkers/types.ts `ReviewKind`). */
+  review?: string;
 }
 
 export interface SessionState {
@@ -37,6 +39,11 @@ export interface SessionState {
    * ends that turn is let through unreviewed, with this reason and message.
    */
   wind_down?: { reason: string; message: string };
+  /**
+   * The project when the last task ended, where the next one begins (checkers/reviewer/task-baseline.ts;
+   * validated where it is used).
+   */
+  task_baseline?: unknown;
 }
 
 const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -77,6 +84,7 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
   };
   if (value.transcript_frames !== undefined) state.transcript_frames = value.transcript_frames as number;
   if (value.last_verdict !== undefined) state.last_verdict = value.last_verdict as SessionVerdict;
+  if (isPlainObject(value.task_baseline)) state.task_baseline = value.task_baseline;
   if (value.wind_down !== undefined) {
     const { reason, message } = value.wind_down as { reason: string; message: string };
     state.wind_down = { reason, message };
@@ -92,6 +100,7 @@ function isVerdict(value: unknown): value is SessionVerdict {
     text(value.feedback) &&
     text(value.at) &&
     (value.cost_usd === undefined || (typeof value.cost_usd === 'number' && value.cost_usd >= 0)) &&
-    (value.evidence === undefined || validEvidence(value.evidence) !== undefined)
+    (value.evidence === undefined || validEvidence(value.evidence) !== undefined) &&
+    (value.review === undefined || text(value.review))
   );
 }

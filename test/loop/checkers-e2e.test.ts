@@ -95,7 +95,7 @@ describe('checker pipeline, end to end (headless)', () => {
     const toolResult = order.findIndex((r) => r.kind === 'agent' && isToolResultTurn(r));
     expect(toolResult).toBeGreaterThan(-1);
     expect(order.indexOf(reviews[0]!)).toBeGreaterThan(toolResult);
-    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: test -f DONE, \$\d+\.\d+, \d+% cached\)/);
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: test -f DONE, \$\d+\.\d+, \d+% cached, review: forked\)/);
   });
 
   it('the no-progress breaker ends the loop with exit 3 and says so', async () => {

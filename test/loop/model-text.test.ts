@@ -37,7 +37,7 @@ describe('model text on the terminal', () => {
     const result = await run([]);
     expect(result.code).toBe(0);
     // Each control character is a space: what is left is visible and inert.
-    expect(result.stderr).toMatch(/not complete \(claude, \$[\d.]+, \d+% cached\): /);
+    expect(result.stderr).toMatch(/not complete \(claude, \$[\d.]+, \d+% cached, review: forked\): /);
     expect(result.stderr).toContain('): Fix it. ]52;c;cm0gLXJmIH4=   ]0;pwned   [8mhidden instructions [0m done');
     expect(result.stderr).not.toMatch(/[\x1b\x07\x9b\x9d]/);
     // The agent's own answer on stdout, the same way.

@@ -1,9 +1,11 @@
 /**
  * A review whose fork is over the model's window, on the real claude: every forked review request
  * and every compaction request of claude's is answered 400 `prompt is too long`, so ccc runs a
- * fresh reviewer, a new session given the task, the agent's last message and the change. It still
- * runs the tests itself (its verdict is verified by them), it still cannot change the project, and
- * the verdict says it was a fresh review: in the `--json` verdict and the log.
+ * fresh reviewer, a new session given the task, the agent's last message and the change since the
+ * task began: the agent committed its fix and left a new file, and both are in the message (a diff
+ * against the checked-out commit would show neither the committed fix nor the file's content). It
+ * still runs the tests itself (its verdict is verified by them), it still cannot change the
+ * project, and the verdict says it was a fresh review: in the `--json` verdict and the log.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,7 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, isCompaction, isForkedReview, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 
@@ -23,7 +25,15 @@ function git(cwd: string, ...args: string[]) {
   expect(run.status, run.stderr).toBe(0);
 }
 
-/** A git project whose committed `add` is wrong, fixed in the work tree (the agent's change), with a new notes file. */
+/** The agent's work, one Bash call: it fixes `add`, commits the fix, and writes a new notes file. */
+const AGENT_WORK =
+  "printf 'exports.add = (a, b) => a + b; // FIXED-3141\\n' > add.js && git -c user.name=a -c user.email=a@example.com commit -qam 'COMMIT-1618 fix add' && printf 'NEW-FILE-2718: add now adds.\\n' > NOTES.md";
+
+/** Fixes add with a real Bash call, then says so. */
+const agent = (r: RecordedRequest): Reply =>
+  isToolResultTurn(r) ? { text: 'Fixed add.' } : { toolUse: { name: 'Bash', input: { command: AGENT_WORK, description: 'fix add' } } };
+
+/** A git project whose committed `add` is wrong, with an old uncommitted note that is not the agent's. */
 function project(cwd: string) {
   fs.mkdirSync(path.join(cwd, 'test'));
   fs.writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }));
@@ -32,8 +42,7 @@ function project(cwd: string) {
   git(cwd, 'init', '-q');
   git(cwd, 'add', '.');
   git(cwd, 'commit', '-qm', 'start');
-  fs.writeFileSync(path.join(cwd, 'add.js'), 'exports.add = (a, b) => a + b; // FIXED-3141\n');
-  fs.writeFileSync(path.join(cwd, 'NOTES.md'), 'NEW-FILE-2718: add now adds.\n');
+  fs.writeFileSync(path.join(cwd, 'OLD.md'), 'OLD-NOTE-1414: before the task.\n');
 }
 
 describe('a review whose fork does not fit the model window', () => {
@@ -45,16 +54,14 @@ describe('a review whose fork does not fit the model window', () => {
   });
 
   it('is made fresh: a verdict verified by the tests the fresh reviewer ran, with the change in its message and no write allowed', async () => {
-    const reviewer = scriptedReviewer(
-      [bashCall('npm test'), bashCall('echo owned > hacked.txt')],
-      { completed: true, feedback: 'add adds; npm test passes' },
-      { text: 'Fixed add.' },
+    const reviewer = scriptedReviewer([bashCall('npm test'), bashCall('echo owned > hacked.txt')], { completed: true, feedback: 'add adds; npm test passes' });
+    server = await startModelServer((r) =>
+      (r.kind === 'review' && isForkedReview(r)) || isCompaction(r) ? tooLong : r.kind === 'review' ? reviewer.scenario(r) : agent(r),
     );
-    server = await startModelServer((r) => ((r.kind === 'review' && isForkedReview(r)) || isCompaction(r) ? tooLong : reviewer.scenario(r)));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
     project(world.cwd);
-    const run = await runCcc(world, ['--supervisor', '--json', '--timeout', '120', '-p', 'fix add so that the tests pass'], {
+    const run = await runCcc(world, ['--supervisor', '--json', '--timeout', '120', '-p', 'fix add so that the tests pass', '--', '--allowedTools', 'Bash'], {
       env: { CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: '0' },
       timeoutMs: 170_000,
     });
@@ -65,8 +72,11 @@ describe('a review whose fork does not fit the model window', () => {
     // The fresh reviewer was given the task, the agent's last message and the change.
     expect(fresh[0]!.text).toContain('fix add so that the tests pass');
     expect(fresh[0]!.text).toContain('Fixed add.');
-    expect(fresh[0]!.text).toContain('FIXED-3141');
-    expect(fresh[0]!.text).toContain('NEW-FILE-2718');
+    // The change since the task began: the committed fix (its diff and its commit) and the new file; not the note from before.
+    expect(fresh[0]!.text).toContain('+exports.add = (a, b) => a + b; // FIXED-3141');
+    expect(fresh[0]!.text).toContain('COMMIT-1618 fix add');
+    expect(fresh[0]!.text).toContain('+NEW-FILE-2718');
+    expect(fresh[0]!.text).not.toContain('OLD-NOTE-1414');
     expect(fresh[0]!.text).toContain('REVIEW-RULES-7731');
     // It ran the tests itself, and its write was refused.
     expect(reviewer.seen.map((s) => [s.call.input.command, s.isError])).toEqual([

@@ -67,7 +67,7 @@ describe('the reviewer that verifies (headless story)', () => {
     expect(fs.readFileSync(path.join(world.cwd, 'answer.txt'), 'utf8')).toBe('42\n');
     // Each verdict says what it rests on: the test run the reviewer made, with its exit code.
     expect(run.stderr).toContain('✗ not complete (claude, failed: npm test 2>&1 (exit 1), $');
-    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test 2>&1, \$[\d.]+, 99% cached\)/);
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test 2>&1, \$[\d.]+, 99% cached, review: forked\)/);
     // Two reviews of two requests each: 48,200 of 48,540 input tokens read from the cache.
     expect(run.stderr).toMatch(/^ccc: 2 reviews, \$\d+\.\d+, 99% of review input read from cache$/m);
   });
