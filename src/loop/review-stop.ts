@@ -5,6 +5,7 @@
  * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
  * stop (docs/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
  */
+import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';
 import type { CccConfig } from '../config/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,7 +94,7 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
 
 /** The project where the next task begins, for its fresh review's diff (checkers/reviewer/task-baseline.ts). */
 async function recordTaskEnd(stop: StopEvent, deps: ReviewStopDeps): Promise<void> {
-  const baseline = await takeBaseline(stop.cwd);
+  const baseline = await takeBaseline(stop.cwd, { storesDir: baselineStoresDir(deps.configDir) });
   if (!baseline) return;
   const max = deps.config.supervisor.max_iterations;
   await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, task_baseline: baseline }), { logger: deps.logger, maxIterations: max });

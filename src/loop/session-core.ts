@@ -4,6 +4,7 @@
  * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/architecture.md, "Start-up");
  * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
  */
+import { baselineStoresDir } from '../state/paths.js';
 import type { PipelineEntry } from '../checkers/pipeline.js';
 import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -128,7 +129,9 @@ export class SessionCore {
    */
   recordTaskStart(): Promise<unknown> {
     // Loaded here: the interactive start-up path loads nothing it does not need before the agent's spawn.
-    this.taskStart = import('../checkers/reviewer/task-baseline.js').then(({ takeBaseline }) => takeBaseline(this.cwd));
+    this.taskStart = import('../checkers/reviewer/task-baseline.js').then(({ takeBaseline }) =>
+      takeBaseline(this.cwd, { storesDir: baselineStoresDir(this.configDir) }),
+    );
     return this.taskStart;
   }
 

@@ -36,6 +36,11 @@ export function moduleCacheDir(configDir: string): string {
   return privateDir(path.join(cccDir(configDir), 'module-cache'));
 }
 
+/** The task baselines' object stores (checkers/reviewer/task-baseline.ts); made by their writer, not here. */
+export function baselineStoresDir(configDir: string): string {
+  return path.join(configDir, 'ccc', 'baselines');
+}
+
 /** `ccc --version`'s memory of claude's version (src/claude/claude-version.ts); not created here. */
 export function claudeVersionCachePath(configDir: string): string {
   return path.join(configDir, 'ccc', 'claude-version.json');

@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ChildRunner } from '../../process/child-process.js';
 import { readOnlyGitText } from '../../process/read-only-git.js';
-import { projectFiles, workTreeObject, type TaskBaseline } from './task-baseline.js';
+import { baselineGitEnv, projectFiles, workTreeObject, type TaskBaseline } from './task-baseline.js';
 
 /** About 10k tokens: far inside any model's window, with room for the reviewer's own tool results. */
 export const MAX_CHANGE_CHARS = 40_000;
@@ -50,9 +50,12 @@ async function gitChange({ cwd, git, budget, runner, baseline }: GitChange): Pro
   const head = (await git(['rev-parse', '--verify', '-q', 'HEAD'], 100))?.trim();
   budget.add('## git status\n');
   budget.add(`${(await git(['status', '--short', '--untracked-files=all'], budget.room()))?.trimEnd() || '(clean)'}\n\n`);
-  const since = baseline && (await git(['cat-file', '-e', `${baseline.tree}^{tree}`], 10)) !== undefined ? baseline : undefined;
-  const now = since ? await workTreeObject(cwd, runner) : undefined;
-  if (since && now) await changeSince(git, budget, since, now);
+  // The baseline's tree is in ccc's own store: read with it, the work tree now written to it too.
+  const env = baseline && (await baselineGitEnv(cwd, baseline.objects, runner));
+  const inStore: Git = (args, maxChars) => readOnlyGitText(args, { cwd, runner, maxBytes: maxChars * 4, ...(env ? { env } : {}) });
+  const since = baseline && env && (await inStore(['cat-file', '-e', `${baseline.tree}^{tree}`], 10)) !== undefined ? baseline : undefined;
+  const now = since ? await workTreeObject(cwd, since.objects, runner) : undefined;
+  if (since && now) await changeSince(inStore, budget, since, now);
   else await changeFromHead(git, budget, cwd, head);
   if (head) {
     budget.add(`## The last commits (read one with \`git show <sha>\`)\n`);

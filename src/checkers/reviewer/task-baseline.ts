@@ -5,10 +5,13 @@
  * In a git work tree: the checked-out commit and a tree object of the whole work tree (tracked
  * and untracked files, as `.gitignore` leaves them), written through a private index
  * (`GIT_INDEX_FILE` in a temporary directory, started from a copy of the user's index so that
- * unchanged files are not hashed again). What it writes is unreferenced objects in the object
- * store; the user's index, refs and work tree are untouched. Elsewhere: each file's path, size
- * and modification time, bounded to MAX_FILES.
+ * unchanged files are not hashed again) into an object store of ccc's own (`GIT_OBJECT_DIRECTORY`
+ * under ccc's config dir, the repository's objects read through `GIT_ALTERNATE_OBJECT_DIRECTORIES`):
+ * the user's index, refs, object store and work tree are untouched, and a file already in the
+ * repository costs nothing. Stores older than STORE_DAYS are removed as new ones are made.
+ * Elsewhere: each file's path, size and modification time, bounded to MAX_FILES.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +21,9 @@ import { readOnlyGitText } from '../../process/read-only-git.js';
 /** `at`: when it was taken (ISO 8601); `cwd`: the project directory it is of. */
 export type TaskBaseline =
   /** `head` is absent in a repository without a commit yet. */
-  { kind: 'git'; at: string; cwd: string; head?: string; tree: string } | { kind: 'files'; at: string; cwd: string; files: BaselineFile[]; more?: boolean };
+  /** `objects`: the object store holding `tree` (ccc's, beside the repository's own). */
+  | { kind: 'git'; at: string; cwd: string; head?: string; tree: string; objects: string }
+  | { kind: 'files'; at: string; cwd: string; files: BaselineFile[]; more?: boolean };
 
 /** `[path relative to the project, size in bytes, modification time in ms]`. */
 export type BaselineFile = [string, number, number];
@@ -26,7 +31,12 @@ export type BaselineFile = [string, number, number];
 export const MAX_FILES = 2_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
+/** Baseline stores not touched for this long are removed (a task's review is over long before). */
+const STORE_DAYS = 2;
+
 export interface BaselineOptions {
+  /** Where ccc keeps the snapshots' object stores (one per baseline); no git baseline without it. */
+  storesDir?: string;
   runner?: ChildRunner;
   now?: () => Date;
 }
@@ -38,20 +48,50 @@ export async function takeBaseline(cwd: string, options: BaselineOptions = {}): 
     if ((await readOnlyGitText(['rev-parse', '--show-toplevel'], { cwd, runner: options.runner })) === undefined) {
       return { kind: 'files', at, cwd, ...(await projectFiles(cwd)) };
     }
-    const tree = await workTreeObject(cwd, options.runner);
-    if (!tree) return undefined;
+    if (!options.storesDir) return undefined;
+    const objects = await newStore(options.storesDir);
+    const tree = await workTreeObject(cwd, objects, options.runner);
+    if (!tree) {
+      await fs.rm(objects, { recursive: true, force: true });
+      return undefined;
+    }
     const head = (await readOnlyGitText(['rev-parse', '--verify', '-q', 'HEAD'], { cwd, runner: options.runner }))?.trim();
-    return { kind: 'git', at, cwd, tree, ...(head ? { head } : {}) };
+    return { kind: 'git', at, cwd, tree, objects, ...(head ? { head } : {}) };
   } catch {
     return undefined;
   }
 }
 
-/** A tree object of the work tree as it is now (tracked and untracked files), or undefined when git failed. */
-export async function workTreeObject(cwd: string, runner?: ChildRunner): Promise<string | undefined> {
+/** A new object store for one baseline; stores left from long ago go. */
+async function newStore(storesDir: string): Promise<string> {
+  await fs.mkdir(storesDir, { recursive: true, mode: 0o700 });
+  const old = Date.now() - STORE_DAYS * 86_400_000;
+  for (const name of await fs.readdir(storesDir).catch(() => [])) {
+    const dir = path.join(storesDir, name);
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (stat && stat.mtimeMs < old) await fs.rm(dir, { recursive: true, force: true });
+  }
+  const objects = path.join(storesDir, crypto.randomUUID());
+  await fs.mkdir(objects, { mode: 0o700 });
+  return objects;
+}
+
+/**
+ * git's environment to write into and read from `objects` (a baseline's store) with the
+ * repository's own objects behind it; undefined when the repository's store cannot be named.
+ */
+export async function baselineGitEnv(cwd: string, objects: string, runner?: ChildRunner): Promise<Record<string, string> | undefined> {
+  const repository = (await readOnlyGitText(['rev-parse', '--path-format=absolute', '--git-path', 'objects'], { cwd, runner }))?.trim();
+  return repository ? { GIT_OBJECT_DIRECTORY: objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: repository } : undefined;
+}
+
+/** A tree object of the work tree as it is now (tracked and untracked files), written to `objects`; undefined when git failed. */
+export async function workTreeObject(cwd: string, objects: string, runner?: ChildRunner): Promise<string | undefined> {
+  const stores = await baselineGitEnv(cwd, objects, runner);
+  if (!stores) return undefined;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ccc-baseline-'));
   try {
-    const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+    const env = { ...stores, GIT_INDEX_FILE: path.join(dir, 'index') };
     const userIndex = (await readOnlyGitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd, runner }))?.trim();
     // A copy of the user's index keeps git's stat cache (unchanged files are not read again); without one, HEAD's tree.
     const copied = userIndex
@@ -95,8 +135,8 @@ export function baselineOf(value: unknown): TaskBaseline | undefined {
   const v = value as Record<string, unknown>;
   if (typeof v.at !== 'string' || typeof v.cwd !== 'string') return undefined;
   const sha = (s: unknown) => typeof s === 'string' && /^[0-9a-f]{40,64}$/.test(s);
-  if (v.kind === 'git' && sha(v.tree) && (v.head === undefined || sha(v.head))) {
-    return { kind: 'git', at: v.at, cwd: v.cwd, tree: v.tree as string, ...(v.head ? { head: v.head as string } : {}) };
+  if (v.kind === 'git' && sha(v.tree) && typeof v.objects === 'string' && path.isAbsolute(v.objects) && (v.head === undefined || sha(v.head))) {
+    return { kind: 'git', at: v.at, cwd: v.cwd, tree: v.tree as string, objects: v.objects, ...(v.head ? { head: v.head as string } : {}) };
   }
   if (v.kind === 'files' && Array.isArray(v.files)) {
     const files = v.files.filter(

@@ -12,10 +12,15 @@ import { projectChange } from '../../../src/checkers/reviewer/project-change.js'
 import { baselineOf, newestBaseline, takeBaseline } from '../../../src/checkers/reviewer/task-baseline.js';
 
 let dir: string;
+let storesDir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-baseline-test-'));
+  storesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-baseline-stores-'));
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(storesDir, { recursive: true, force: true });
+});
 
 function git(...args: string[]): string {
   const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
@@ -24,8 +29,9 @@ function git(...args: string[]): string {
 }
 const write = (file: string, text: string) => fs.writeFileSync(path.join(dir, file), text);
 
-/** What the user sees of their repository: the index file's bytes, the refs, the status. */
+/** What the user has of their repository: the index file's bytes, the object store, the refs, the status. */
 const userView = () => ({
+  objects: fs.readdirSync(path.join(dir, '.git', 'objects'), { recursive: true }).sort(),
   index: fs.readFileSync(path.join(dir, '.git', 'index')).toString('base64'),
   refs: git('for-each-ref'),
   head: git('rev-parse', 'HEAD'),
@@ -46,16 +52,16 @@ describe('the task baseline in a git work tree', () => {
     write('untracked-before.md', 'UNTRACKED-BEFORE-3\n');
   });
 
-  it("is taken without changing the user's index, refs or work tree", async () => {
+  it("is taken without changing the user's index, object store, refs or work tree", async () => {
     const before = userView();
-    const baseline = await takeBaseline(dir);
+    const baseline = await takeBaseline(dir, { storesDir });
     expect(baseline).toMatchObject({ kind: 'git', cwd: dir, head: before.head.trim() });
     expect(userView()).toEqual(before);
     expect(baselineOf(JSON.parse(JSON.stringify(baseline)))).toEqual(baseline);
   });
 
   it('gives the change since: a committed edit, an uncommitted one, a new file and a deleted one, not what was there before', async () => {
-    const baseline = await takeBaseline(dir);
+    const baseline = await takeBaseline(dir, { storesDir });
     write('edit.js', 'COMMITTED-AFTER-4\n');
     git('commit', '-qam', 'COMMIT-NAME-6');
     write('keep.js', 'KEEP\nUNCOMMITTED-7\n');
@@ -76,7 +82,7 @@ describe('the task baseline in a git work tree', () => {
 
   it('without a baseline, or with one whose tree is gone, shows the work tree against the checked-out commit and says why', async () => {
     write('edit.js', 'AFTER-9\n');
-    for (const baseline of [undefined, { kind: 'git' as const, at: new Date().toISOString(), cwd: dir, tree: 'f'.repeat(40) }]) {
+    for (const baseline of [undefined, { kind: 'git' as const, at: new Date().toISOString(), cwd: dir, tree: 'f'.repeat(40), objects: storesDir }]) {
       const change = await projectChange(dir, { baseline });
       expect(change).toContain('no record of the project when the task began');
       expect(change).toContain('+AFTER-9');
@@ -90,7 +96,7 @@ describe('the task baseline outside git', () => {
     write('same.txt', 'same');
     write('grows.txt', 'a');
     write('gone.txt', 'x');
-    const baseline = await takeBaseline(dir);
+    const baseline = await takeBaseline(dir, { storesDir });
     expect(baseline).toMatchObject({ kind: 'files' });
     write('grows.txt', 'abc');
     write('added.txt', 'new');
