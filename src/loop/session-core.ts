@@ -27,6 +27,11 @@ export interface SessionOptions {
   claudeArgs: string[];
   guards?: StopGuard[];
   stderrLogs?: boolean;
+  /**
+   * The agent's spend that comes from outside the frames: in an interactive session, what claude's
+   * status line last reported (src/stop/status-line.ts). Headless counts the agent's result frames.
+   */
+  agentCost?: () => number;
 }
 
 export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
@@ -52,6 +57,7 @@ export class SessionCore {
   /** Verdicts given in this session. */
   reviews = 0;
   private cost = 0;
+  private readonly agentCost: () => number;
   private readonly guards: StopGuard[];
   sessionId?: string;
 
@@ -62,11 +68,12 @@ export class SessionCore {
     this.env = options.env;
     this.claudeArgs = options.claudeArgs;
     this.pipeline = options.pipeline;
+    this.agentCost = options.agentCost ?? (() => 0);
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
     this.guards = [
       ...(options.guards ?? []),
       noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
-      costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
+      costCapGuard(() => this.totalCost, this.config.supervisor.max_cost_usd),
     ];
   }
 
@@ -110,9 +117,11 @@ export class SessionCore {
     this.cost += usd;
   }
 
+  /** The session's spend: the agent's turns and every review (docs/stop-path.md, "Spending guards"). */
   get totalCost(): number {
-    return this.cost;
+    return this.cost + this.agentCost();
   }
+
 
   agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     return supervisedAgentEnv(this.env, this.config.supervisor.max_iterations, extra);
