@@ -27,6 +27,12 @@ export type SupervisorEvent =
       /** Absent for the forked review; `fresh` when the fork did not fit the model's window (a new session reviewed the task and the change). */
       review?: ReviewKind;
       usage?: Usage;
+      /** What the run has spent (USD, the agent's turns and the reviews) and its cap (`supervisor.max_cost_usd`), when ccc knows it. */
+      spent_usd?: number;
+      cap_usd?: number;
+      /** What the current task has spent and its cap (`supervisor.max_task_cost_usd`). */
+      task_spent_usd?: number;
+      task_cap_usd?: number;
       at: string;
     }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }

@@ -13,7 +13,7 @@ import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
 import { SUPERVISED_ENV } from './supervised-env.js';
 import { STOP_HOOK_BLOCK_CAP_ENV, supervisedAgentEnv } from './agent-env.js';
-import { costCapGuard } from './cost-cap.js';
+import { costCapGuard, type CostCaps } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
@@ -32,6 +32,8 @@ export interface SessionOptions {
    * status line last reported (src/stop/status-line.ts). Headless counts the agent's result frames.
    */
   agentCost?: () => number;
+  /** What earlier processes of the session spent: the standalone hook's reviews of earlier stops (the session state's `review_cost_usd`). */
+  priorCost?: number;
 }
 
 export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
@@ -69,12 +71,18 @@ export class SessionCore {
     this.claudeArgs = options.claudeArgs;
     this.pipeline = options.pipeline;
     this.agentCost = options.agentCost ?? (() => 0);
+    this.cost = options.priorCost ?? 0;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
     this.guards = [
       ...(options.guards ?? []),
       noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
-      costCapGuard(() => this.totalCost, this.config.supervisor.max_cost_usd),
+      costCapGuard(this.caps),
     ];
+  }
+
+  /** The cost caps and what they count: the agent's turns and every review of this run. */
+  get caps(): CostCaps {
+    return { spent: () => this.totalCost, capUsd: this.config.supervisor.max_cost_usd, taskCapUsd: this.config.supervisor.max_task_cost_usd };
   }
 
   private readonly claims = new Map<string, () => void>();
@@ -122,7 +130,6 @@ export class SessionCore {
     return this.cost + this.agentCost();
   }
 
-
   agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     return supervisedAgentEnv(this.env, this.config.supervisor.max_iterations, extra);
   }
@@ -138,6 +145,7 @@ export class SessionCore {
       guards: this.guards,
       signal: this.signal,
       emit: (e) => this.emit(e),
+      caps: this.caps,
       reportUsage: (usage) => {
         this.addCost(usage.cost_usd);
         this.reviewUsage = addUsage(this.reviewUsage, usage);

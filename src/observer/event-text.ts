@@ -1,6 +1,7 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
 import { verificationDetails } from '../checkers/verification.js';
 import { describeUsage } from '../claude/usage.js';
+import { spendText } from '../loop/cost-cap.js';
 import type { ObserverEvent } from './protocol.js';
 
 export function eventText(event: ObserverEvent): string {
@@ -14,7 +15,7 @@ export function eventText(event: ObserverEvent): string {
     case 'verdict': {
       const evidence = verificationDetails(event.completed, event.evidence);
       // The review's cost comes last: a one-row status shows the outcome and the feedback first.
-      const cost = event.usage ? ` · review ${describeUsage(event.usage)}` : '';
+      const cost = `${event.usage ? ` · review ${describeUsage(event.usage)}` : ''}${event.spent_usd === undefined ? '' : ` · ${spendText({ ...event, spent_usd: event.spent_usd, task_spent_usd: event.task_spent_usd ?? event.spent_usd })}`}`;
       const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}`;

@@ -10,6 +10,7 @@ import type { McpServerRecord } from '../../mcp/running-server.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
 import { verificationDetails, verificationOf } from '../../checkers/verification.js';
 import { dollars } from '../../claude/usage.js';
+import { spendText } from '../../loop/cost-cap.js';
 import { inertLine } from '../../pty/inert-text.js';
 import type { RegisterCommand } from './index.js';
 
@@ -75,7 +76,8 @@ export function formatSession(s: SupervisedSession): string {
     const v = s.lastVerdict;
     const feedback = v.feedback.replace(/\s+/g, ' ').trim();
     const shown = feedback.length > FEEDBACK_CHARS ? `${feedback.slice(0, FEEDBACK_CHARS - 1)}…` : feedback;
-    const details = [v.checker, verificationDetails(v.completed, v.evidence), v.cost_usd === undefined ? '' : dollars(v.cost_usd), v.at]
+    const spend = v.spent_usd === undefined ? '' : spendText({ ...v, spent_usd: v.spent_usd, task_spent_usd: v.task_spent_usd ?? v.spent_usd });
+    const details = [v.checker, verificationDetails(v.completed, v.evidence), v.cost_usd === undefined ? '' : dollars(v.cost_usd), spend, v.at]
       .filter(Boolean)
       .join(', ');
     lines.push(`  verdict   ${v.completed ? 'complete' : 'not done'} (${inertLine(details)})${shown ? `: ${inertLine(shown)}` : ''}`);
