@@ -31,8 +31,25 @@ export function runCost(frame: Frame): number {
   return roundUsd(count(frame.total_cost_usd));
 }
 
-/** The usage a `result` frame reports (claude sums it over the run's requests). */
+/**
+ * The usage of the run a `result` frame ends: the same requests its cost counts. Its `usage`
+ * leaves out requests claude makes on its own, such as the compaction of a full context that a
+ * fork runs before it answers (test/claude/fork-cost.test.ts), so the tokens come from
+ * `model_usage_since_last_result`, summed over models, when claude gives it.
+ */
 export function usageOfResult(frame: Frame): Usage {
+  const byModel = frame.model_usage_since_last_result;
+  if (byModel && typeof byModel === 'object' && !Array.isArray(byModel)) {
+    const models = Object.values(byModel as Record<string, unknown>).filter((m): m is Record<string, unknown> => !!m && typeof m === 'object');
+    const sum = (key: string) => models.reduce((total, m) => total + count(m[key]), 0);
+    return {
+      input_tokens: sum('inputTokens'),
+      cache_read_input_tokens: sum('cacheReadInputTokens'),
+      cache_creation_input_tokens: sum('cacheCreationInputTokens'),
+      output_tokens: sum('outputTokens'),
+      cost_usd: runCost(frame),
+    };
+  }
   const usage = (frame.usage ?? {}) as Record<string, unknown>;
   return {
     input_tokens: count(usage.input_tokens),

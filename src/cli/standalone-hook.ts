@@ -6,6 +6,7 @@ import { buildPipeline } from '../checkers/registry.js';
 import { CccError } from '../errors.js';
 import { claimedMessage, type SessionClaimRecord } from '../state/session-claims.js';
 import { loadConfig } from '../config/load.js';
+import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
 import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
@@ -28,7 +29,9 @@ const QUIET_ALLOWS: ReadonlySet<string> = new Set(['completed', 'disabled', 'bac
 export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<StandaloneAnswer> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });
   const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
-  const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args });
+  // Each stop is its own process: the reviews of the session's earlier stops count toward the caps too.
+  const priorCost = (await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0;
+  const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args, priorCost });
   session.setSessionId(stop.sessionId);
   // One supervisor per session: a session a live ccc supervises is that ccc's to review, not this
   // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this stop is reviewed in turn.

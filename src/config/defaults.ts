@@ -1,6 +1,6 @@
 /**
  * The built-in defaults: the lowest configuration layer (README.md, "Configuration").
- * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `supervisor.reviewer.model`,
+ * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `supervisor.max_task_cost_usd`, `supervisor.reviewer.model`,
  * `current_provider`) are
  * "unset" on purpose: no token means a random one per session, no cost cap means none.
  */

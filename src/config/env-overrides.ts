@@ -34,6 +34,7 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_LOG_LEVEL', 'supervisor.log_level', envOneOf(['debug', 'info', 'warn', 'error'] as const)),
   override('CCC_SUPERVISOR_PROMPT_PATH', 'supervisor.prompt_path', envString()),
   override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumberAbove(0)),
+  override('CCC_SUPERVISOR_MAX_TASK_COST_USD', 'supervisor.max_task_cost_usd', envNumberAbove(0)),
   override('CCC_SUPERVISOR_WIND_DOWN', 'supervisor.wind_down', envBoolean()),
   override('CCC_SUPERVISOR_LIMIT_WAIT_MINUTES', 'supervisor.limit_wait_minutes', envInteger(0)),
   override('CCC_SUPERVISOR_LIMIT_RETRY_SECONDS', 'supervisor.limit_retry_seconds', envNumberAbove(0)),

@@ -42,6 +42,8 @@ ${rule}
     no_progress_limit: 3,
     // Stop when the agent and the reviewer together have spent this much (USD).
     // max_cost_usd: 5,
+    // The same for one task (from your prompt to the next one; headless: the run).
+    // max_task_cost_usd: 2,
     // At a limit, give the agent one last (unreviewed) turn to write down where the work stands.
     // wind_down: true,
     // Wait out the model's rate limits and overloads (first 60 s, then twice as long each time,

@@ -1,18 +1,67 @@
 /**
- * The cost cap (docs/stop-path.md, "Spending guards"): the summed `total_cost_usd` of the agent's and the reviewer's
- * result frames. Checked after each "not completed" verdict, so the loop stops before spending
- * another agent turn once the cap is reached.
+ * The cost caps (docs/stop-path.md, "Cost cap"): what the agent and the reviews spent, for the run
+ * (`supervisor.max_cost_usd`) and for the current task (`supervisor.max_task_cost_usd`, counted
+ * from the spend when the task began). Checked after each "not completed" verdict, so the loop
+ * stops before spending another agent turn once a cap is reached.
  */
 import type { StopGuard } from './stop-guard.js';
 
-export function costCapGuard(spent: () => number, capUsd: number | undefined): StopGuard {
+export interface CostCaps {
+  /** What the run has spent so far (USD). */
+  spent(): number;
+  capUsd: number | undefined;
+  taskCapUsd: number | undefined;
+}
+
+/** The spend against the caps, as the verdict event and the title show it. */
+export interface SpendFields {
+  spent_usd: number;
+  cap_usd?: number;
+  task_spent_usd: number;
+  task_cap_usd?: number;
+}
+
+export function spendFields(caps: CostCaps, taskCostFrom: number): SpendFields {
+  const spent = roundUsd(caps.spent());
+  return {
+    spent_usd: spent,
+    ...(caps.capUsd === undefined ? {} : { cap_usd: caps.capUsd }),
+    task_spent_usd: roundUsd(Math.max(0, spent - taskCostFrom)),
+    ...(caps.taskCapUsd === undefined ? {} : { task_cap_usd: caps.taskCapUsd }),
+  };
+}
+
+export function costCapGuard(caps: CostCaps): StopGuard {
   return {
     name: 'cost cap',
-    afterVerdict: () => {
-      if (capUsd === undefined) return undefined;
-      const total = spent();
-      if (total < capUsd) return undefined;
-      return { reason: 'cost-cap', message: `the cost cap of $${capUsd} was reached ($${total.toFixed(4)} spent by the agent and the reviewer)` };
+    afterVerdict: ({ taskCostFrom }) => {
+      const spend = spendFields(caps, taskCostFrom ?? 0);
+      if (spend.cap_usd !== undefined && spend.spent_usd >= spend.cap_usd)
+        return {
+          reason: 'cost-cap',
+          message: `the cost cap of $${spend.cap_usd} was reached ($${spend.spent_usd.toFixed(4)} spent by the agent and the reviewer)`,
+        };
+      if (spend.task_cap_usd !== undefined && spend.task_spent_usd >= spend.task_cap_usd)
+        return {
+          reason: 'cost-cap',
+          message: `the task's cost cap of $${spend.task_cap_usd} was reached ($${spend.task_spent_usd.toFixed(4)} spent on this task by the agent and the reviewer)`,
+        };
+      return undefined;
     },
   };
+}
+
+/** `$0.42 of $5.00` (or `$0.42` with no cap): a spend as progress lines and the title show it. */
+export function spentOf(spent: number, cap: number | undefined): string {
+  return cap === undefined ? `$${spent.toFixed(2)}` : `$${spent.toFixed(2)} of $${cap.toFixed(2)}`;
+}
+
+/** The spend line of a verdict: the run's, and the task's when it has its own cap. */
+export function spendText(s: SpendFields): string {
+  const task = s.task_cap_usd === undefined ? '' : `, task ${spentOf(s.task_spent_usd, s.task_cap_usd)}`;
+  return `spent ${spentOf(s.spent_usd, s.cap_usd)}${task}`;
+}
+
+function roundUsd(usd: number): number {
+  return Math.round(usd * 1e10) / 1e10;
 }

@@ -31,6 +31,12 @@ export type SupervisorEvent =
       usage?: Usage;
       /** The user's prompt for the task under review (the last one), clipped to TASK_CHARS: observers see what is being checked. */
       task?: string;
+      /** What the run has spent (USD, the agent's turns and the reviews) and its cap (`supervisor.max_cost_usd`), when ccc knows it. */
+      spent_usd?: number;
+      cap_usd?: number;
+      /** What the current task has spent and its cap (`supervisor.max_task_cost_usd`). */
+      task_spent_usd?: number;
+      task_cap_usd?: number;
       at: string;
     }
   | { kind: 'stopped'; reason: StopReason; message: string; at: string }

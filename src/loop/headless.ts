@@ -21,6 +21,7 @@ import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
+import { spendText } from './cost-cap.js';
 import { limitWaits, resumeTimeText, waitOutLimit, worthWaiting } from './limit-wait.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { DENIED_TURNS_LIMIT, deniedStopMessage, deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
@@ -323,12 +324,13 @@ export function renderEvent(e: SupervisorEvent): string {
   }
 }
 
-/** `claude, verified by: npm test, $0.0061, 97% cached, review: forked`. */
+/** `claude, verified by: npm test, $0.0061, 97% cached, spent $0.42 of $5.00, review: forked`. */
 function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
   const evidence = verificationDetails(e.completed, e.evidence);
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
+  const run = e.spent_usd === undefined ? [] : [spendText({ ...e, spent_usd: e.spent_usd, task_spent_usd: e.task_spent_usd ?? e.spent_usd })];
   const kind = reviewKindDetails(e.review);
-  return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...(kind ? [kind] : [])].join(', ');
+  return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...run, ...(kind ? [kind] : [])].join(', ');
 }
 
 /** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */

@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { selfCommand, stopHookSettings, withLaunchSettings } from '../stop/launch-settings.js';
+import { recordedAgentCost, recordingStatusLine, statusLineFile, userStatusLine } from '../stop/status-line.js';
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
 import { startAgentProxy } from '../pty/agent-proxy.js';
 import type { BytePath } from '../pty/byte-path.js';
@@ -48,8 +49,11 @@ export interface InteractiveOptions {
 
 type Observer = ObserverServer & { detach(): void };
 
-export async function runInteractive(setup: SupervisorSessionOptions, options: InteractiveOptions): Promise<number> {
-  const { config, configDir } = setup.resolved;
+export async function runInteractive(given: SupervisorSessionOptions, options: InteractiveOptions): Promise<number> {
+  const { config, configDir } = given.resolved;
+  // The agent's spend, as claude's status line reports it, kept in a file by ccc's status line command.
+  const statusFile = statusLineFile(cccDir(configDir), process.pid);
+  const setup: SupervisorSessionOptions = { ...given, agentCost: () => recordedAgentCost(statusFile) };
   const command = [config.claude.command, ...setup.claudeArgs];
   const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
   const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
@@ -83,7 +87,11 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
     command: config.claude.command,
-    args: withLaunchSettings([...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs], hook, setup.cwd),
+    args: withLaunchSettings(
+      [...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs],
+      (theirs) => ({ ...hook, statusLine: recordingStatusLine(statusFile, userStatusLine(setup.env, setup.cwd, theirs)) }),
+      setup.cwd,
+    ),
     cwd: setup.cwd,
     env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
     // Observers may attach: the output is copied only while one watches, the tail kept for joiners.
@@ -142,6 +150,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     await record?.remove();
     await recorder.flush();
     await channel.close();
+    await fs.promises.rm(statusFile, { force: true });
     observer?.detach();
     await observer?.close();
     await current?.close();

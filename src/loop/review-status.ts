@@ -2,7 +2,7 @@
  * Shows that a review is running without touching the agent's screen: the terminal title (an OSC
  * sequence, injected only at safe points between the agent's sequences) names the checker, the
  * iteration and the elapsed time, and ends with the verdict, what it rests on (`verified by: npm
- * test`, or `unverified`) and what the review cost. Claude Code retitles the terminal as it works
+ * test`, or `unverified`), what the review cost and what the run spent against its cap. Claude Code retitles the terminal as it works
  * and when its turn ends (`✳ Claude Code`), which would wipe the verdict at once: while the verdict
  * is fresh (VERDICT_FRESH_MS, or until the user types or the next review starts) it is written
  * again every REASSERT_MS, so the last title the terminal got is ccc's.
@@ -11,6 +11,7 @@ import { partialReviewDetails, verificationDetails } from '../checkers/verificat
 import { dollars } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
+import { spendText } from './cost-cap.js';
 
 /** How long a verdict keeps the title against claude's retitling. */
 export const VERDICT_FRESH_MS = 30_000;
@@ -61,7 +62,8 @@ export function reviewTitleUpdater(inject: (bytes: string) => void, options: { f
         tick();
       } else if (e.kind === 'verdict') {
         stopTimer();
-        const details = [verificationDetails(e.completed, e.evidence), partialReviewDetails(e.review), e.usage ? dollars(e.usage.cost_usd) : '']
+        const spend = e.spent_usd === undefined ? '' : spendText({ ...e, spent_usd: e.spent_usd, task_spent_usd: e.task_spent_usd ?? e.spent_usd });
+        const details = [verificationDetails(e.completed, e.evidence), partialReviewDetails(e.review), e.usage ? dollars(e.usage.cost_usd) : '', spend]
           .filter(Boolean)
           .join(', ');
         hold(`${e.completed ? `ccc: ✓ review ${e.iteration} complete` : `ccc: ✗ review ${e.iteration}: feedback sent`}${details ? ` (${details})` : ''}`);

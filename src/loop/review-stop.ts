@@ -19,6 +19,7 @@ import type { Frame } from '../frames/frame.js';
 import { readTranscript, type TranscriptSummary as Transcript } from '../frames/transcript.js';
 import { oncePerLine } from '../frames/frame-lines.js';
 import { readSessionState, updateSessionState } from '../state/session-state.js';
+import type { SessionState } from '../state/session-state-shape.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
 import { event, TASK_CHARS, type EventSink, type StopReason } from './events.js';
@@ -27,6 +28,7 @@ import { goalSendsAgentBack } from './goal-stop.js';
 import type { StopGuard } from './stop-guard.js';
 import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
 import { worthWaiting } from './limit-wait.js';
+import { spendFields, type CostCaps } from './cost-cap.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
 import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 
@@ -72,6 +74,8 @@ export interface ReviewStopDeps {
   emit?: EventSink;
   /** Aborting it cancels the review in progress: no verdict is applied and the stop is allowed. */
   signal?: AbortSignal;
+  /** The cost caps and the session's spend they count (the verdict event shows spent against cap). */
+  caps?: CostCaps;
   /** Every model call a checker reports (the session sums them for the cost cap and the summary). */
   reportUsage?(usage: Usage): void;
   /**
@@ -148,6 +152,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       const next = disabled || limitReached ? iteration : iteration + 1;
       return {
         ...s,
+        ...(fresh ? { task_cost_from_usd: taskCostFrom(s, deps) } : {}),
         iteration: next,
         max_iterations: max,
         prompt_count: transcript.promptCount,
@@ -158,6 +163,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     { logger, maxIterations: max },
   );
   const iteration = state.iteration;
+  const taskFrom = state.task_cost_from_usd ?? 0;
   const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
   if (woundDown) {
     const reason = asStopReason(woundDown.reason);
@@ -252,7 +258,8 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     : withEvidence;
   const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
   const kind = verdict.review ? { review: verdict.review } : {};
-  logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage) });
+  const spend = deps.caps ? spendFields(deps.caps, taskFrom) : {};
+  logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage), ...spend });
   deps.emit?.(
     event({
       kind: 'verdict',
@@ -265,6 +272,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       ...kind,
       ...(hasUsage(usage) ? { usage } : {}),
       ...shownTask,
+      ...spend,
     }),
   );
   await updateSessionState(
@@ -280,14 +288,16 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
         ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
         ...(evidence ? { evidence } : {}),
         ...kind,
+        ...spend,
       },
+      ...(hasUsage(usage) ? { review_cost_usd: roundUsd((s.review_cost_usd ?? 0) + usage.cost_usd) } : {}),
     }),
     { logger, maxIterations: max },
   );
   if (verdict.completed) return { action: 'allow', reason: 'completed', message: verdict.feedback, iteration, verdict, checker };
 
   for (const guard of deps.guards ?? []) {
-    const stopNow = await guard.afterVerdict({ sessionId: stop.sessionId, cwd: stop.cwd, iteration, verdict, checker });
+    const stopNow = await guard.afterVerdict({ sessionId: stop.sessionId, cwd: stop.cwd, iteration, verdict, checker, taskCostFrom: taskFrom });
     if (stopNow && windDown && windsDown(stopNow.reason)) {
       logger.warn(`${guard.name}: ${stopNow.message}; the agent is asked to write down where the work stands, then the stop is allowed`, fields);
       await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, wind_down: { reason: stopNow.reason, message: stopNow.message } }), {
@@ -303,6 +313,22 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     }
   }
   return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
+}
+
+/**
+ * Where a new task's spend starts: the session's spend at the previous task's last verdict. Not
+ * the spend at this stop: claude's status line may have counted this task's first turn by then.
+ * The session's first task, and a task the caller names (headless: the run's prompt), start from
+ * 0; a spend recorded by another process that is above this one's starts from this one's.
+ */
+function taskCostFrom(state: SessionState, deps: ReviewStopDeps): number {
+  const before = state.last_verdict?.spent_usd;
+  if (before === undefined || deps.newTask === true || !deps.caps) return 0;
+  return roundUsd(Math.min(before, deps.caps.spent()));
+}
+
+function roundUsd(usd: number): number {
+  return Math.round(usd * 1e10) / 1e10;
 }
 
 const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>(['limit', 'cost-cap', 'no-progress']);

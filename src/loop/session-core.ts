@@ -14,7 +14,7 @@ import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
 import { SUPERVISED_ENV } from './supervised-env.js';
 import { STOP_HOOK_BLOCK_CAP_ENV, supervisedAgentEnv } from './agent-env.js';
-import { costCapGuard } from './cost-cap.js';
+import { costCapGuard, type CostCaps } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
@@ -29,6 +29,13 @@ export interface SessionOptions {
   claudeArgs: string[];
   guards?: StopGuard[];
   stderrLogs?: boolean;
+  /**
+   * The agent's spend that comes from outside the frames: in an interactive session, what claude's
+   * status line last reported (src/stop/status-line.ts). Headless counts the agent's result frames.
+   */
+  agentCost?: () => number;
+  /** What earlier processes of the session spent: the standalone hook's reviews of earlier stops (the session state's `review_cost_usd`). */
+  priorCost?: number;
 }
 
 export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
@@ -54,6 +61,7 @@ export class SessionCore {
   /** Verdicts given in this session. */
   reviews = 0;
   private cost = 0;
+  private readonly agentCost: () => number;
   private readonly guards: StopGuard[];
   sessionId?: string;
   /** The project when the session's task began (taken by `recordTaskStart`). */
@@ -66,12 +74,19 @@ export class SessionCore {
     this.env = options.env;
     this.claudeArgs = options.claudeArgs;
     this.pipeline = options.pipeline;
+    this.agentCost = options.agentCost ?? (() => 0);
+    this.cost = options.priorCost ?? 0;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
     this.guards = [
       ...(options.guards ?? []),
       noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
-      costCapGuard(() => this.cost, this.config.supervisor.max_cost_usd),
+      costCapGuard(this.caps),
     ];
+  }
+
+  /** The cost caps and what they count: the agent's turns and every review of this run. */
+  get caps(): CostCaps {
+    return { spent: () => this.totalCost, capUsd: this.config.supervisor.max_cost_usd, taskCapUsd: this.config.supervisor.max_task_cost_usd };
   }
 
   private readonly claims = new Map<string, () => void>();
@@ -114,8 +129,9 @@ export class SessionCore {
     this.cost += usd;
   }
 
+  /** The session's spend: the agent's turns and every review (docs/stop-path.md, "Spending guards"). */
   get totalCost(): number {
-    return this.cost;
+    return this.cost + this.agentCost();
   }
 
   agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -147,6 +163,7 @@ export class SessionCore {
       guards: this.guards,
       signal: this.signal,
       emit: (e) => this.emit(e),
+      caps: this.caps,
       reportUsage: (usage) => {
         this.addCost(usage.cost_usd);
         this.reviewUsage = addUsage(this.reviewUsage, usage);

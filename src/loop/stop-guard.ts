@@ -12,6 +12,8 @@ export interface GuardInput {
   iteration: number;
   verdict: Verdict;
   checker: string;
+  /** The session's spend when its current task began (the per-task cost cap counts from it). */
+  taskCostFrom?: number;
 }
 
 export interface GuardStop {

@@ -1,6 +1,7 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
 import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
 import { describeUsage } from '../claude/usage.js';
+import { spendText } from '../loop/cost-cap.js';
 import type { ObserverEvent } from './protocol.js';
 import type { ToolCall } from '../frames/tool-calls.js';
 import { inertLine } from '../pty/inert-text.js';
@@ -17,7 +18,11 @@ export function eventText(event: ObserverEvent): string {
     case 'verdict': {
       const evidence = verificationDetails(event.completed, event.evidence);
       // The review's cost comes last: a one-row status shows the outcome and the feedback first.
-      const cost = `${event.usage ? ` · review ${describeUsage(event.usage)}` : ''}${event.review ? ` · ${reviewKindDetails(event.review)}` : ''}`;
+      const spend =
+        event.spent_usd === undefined
+          ? ''
+          : ` · ${spendText({ ...event, spent_usd: event.spent_usd, task_spent_usd: event.task_spent_usd ?? event.spent_usd })}`;
+      const cost = `${event.usage ? ` · review ${describeUsage(event.usage)}` : ''}${spend}${event.review ? ` · ${reviewKindDetails(event.review)}` : ''}`;
       const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}${taskText(event.task)}`;

@@ -41,7 +41,16 @@ export function githubSummary(record: RunRecord, where: { logFile?: string; juni
     );
   }
 
-  lines.push(`**Cost:** ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)})`, '');
+  const cap = [
+    record.capUsd === undefined ? '' : `cap ${dollars(record.capUsd)}`,
+    record.taskCapUsd === undefined ? '' : `task cap ${dollars(record.taskCapUsd)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  lines.push(
+    `**Cost:** ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}${cap ? `; ${cap}` : ''})`,
+    '',
+  );
   if (record.sessionId) lines.push(`**Session:** ${markdownText(record.sessionId)}`, '');
   if (where.logFile) lines.push(`**Log:** ${markdownText(where.logFile)}`, '');
   if (where.junitFile) lines.push(`**JUnit report:** ${markdownText(where.junitFile)}`, '');

@@ -50,6 +50,9 @@ export interface RunRecord {
   reviewUsage: Usage;
   /** What the agent's own turns cost (the reviews are in `reviewUsage`). */
   agentCostUsd: number;
+  /** The run's cost cap and the task's, as the last verdict carried them (`supervisor.max_cost_usd`, `max_task_cost_usd`). */
+  capUsd?: number;
+  taskCapUsd?: number;
   sessionId?: string;
   startedAt?: string;
   endedAt?: string;
@@ -82,6 +85,7 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
   let agentError: string | undefined;
   let end: Line | undefined;
   let agentCostUsd = 0;
+  let caps: { capUsd?: number; taskCapUsd?: number } = {};
   let sessionId: string | undefined;
   let firstAt: string | undefined;
   let lastAt: string | undefined;
@@ -133,6 +137,8 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
           open = { review };
         }
         const usage = usageOf(line.usage);
+        const [capUsd, taskCapUsd] = [num(line.cap_usd), num(line.task_cap_usd)];
+        caps = { ...(capUsd === undefined ? {} : { capUsd }), ...(taskCapUsd === undefined ? {} : { taskCapUsd }) };
         const evidence = validEvidence(line.evidence);
         const review = reviewKindOf(line.review);
         // Derived from the verdict and its evidence, never read from the line: a log cannot claim a verification.
@@ -201,6 +207,7 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
     reviews,
     reviewUsage,
     agentCostUsd: Math.round(agentCostUsd * 1e10) / 1e10,
+    ...caps,
     ...(sessionId ? { sessionId } : {}),
     ...(startedAt ? { startedAt } : {}),
     ...(endedAt ? { endedAt } : {}),

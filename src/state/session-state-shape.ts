@@ -10,6 +10,11 @@ export interface SessionVerdict {
   at: string;
   /** What the review cost (USD), when a checker spent anything. */
   cost_usd?: number;
+  /** What the run and its task had spent at this verdict, and their caps (USD; src/loop/cost-cap.ts). */
+  spent_usd?: number;
+  cap_usd?: number;
+  task_spent_usd?: number;
+  task_cap_usd?: number;
   /** The verification commands the round ran, with their exit codes. */
   evidence?: Evidence[];
   /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`; checkers/types.ts `ReviewKind`). */
@@ -44,10 +49,15 @@ export interface SessionState {
    * validated where it is used).
    */
   task_baseline?: unknown;
+  /** What every verdict's review of this session cost (USD), summed: the standalone hook's reviews across its stops. */
+  review_cost_usd?: number;
+  /** The session's spend (USD, as the mode counts it) when its current task began: the per-task cap counts from here. */
+  task_cost_from_usd?: number;
 }
 
 const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 const text = (v: unknown) => typeof v === 'string';
+const usd = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
  * The state in `text`, or undefined when it is not valid JSON of the right shape. The file
@@ -71,7 +81,9 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
     text(value.created_at) &&
     text(value.updated_at) &&
     (value.last_verdict === undefined || isVerdict(value.last_verdict)) &&
-    (value.wind_down === undefined || (isPlainObject(value.wind_down) && text(value.wind_down.reason) && text(value.wind_down.message)));
+    (value.wind_down === undefined || (isPlainObject(value.wind_down) && text(value.wind_down.reason) && text(value.wind_down.message))) &&
+    (value.review_cost_usd === undefined || usd(value.review_cost_usd)) &&
+    (value.task_cost_from_usd === undefined || usd(value.task_cost_from_usd));
   if (!ok) return undefined;
   const state: SessionState = {
     session_id: sessionId,
@@ -85,6 +97,8 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
   if (value.transcript_frames !== undefined) state.transcript_frames = value.transcript_frames as number;
   if (value.last_verdict !== undefined) state.last_verdict = value.last_verdict as SessionVerdict;
   if (isPlainObject(value.task_baseline)) state.task_baseline = value.task_baseline;
+  if (value.review_cost_usd !== undefined) state.review_cost_usd = value.review_cost_usd as number;
+  if (value.task_cost_from_usd !== undefined) state.task_cost_from_usd = value.task_cost_from_usd as number;
   if (value.wind_down !== undefined) {
     const { reason, message } = value.wind_down as { reason: string; message: string };
     state.wind_down = { reason, message };
@@ -100,6 +114,7 @@ function isVerdict(value: unknown): value is SessionVerdict {
     text(value.feedback) &&
     text(value.at) &&
     (value.cost_usd === undefined || (typeof value.cost_usd === 'number' && value.cost_usd >= 0)) &&
+    ['spent_usd', 'cap_usd', 'task_spent_usd', 'task_cap_usd'].every((key) => value[key] === undefined || usd(value[key])) &&
     (value.evidence === undefined || validEvidence(value.evidence) !== undefined) &&
     (value.review === undefined || text(value.review))
   );

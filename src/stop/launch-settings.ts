@@ -32,16 +32,24 @@ export function stopHookSettings(hook: HookCommand): Record<string, unknown> {
   return { hooks: { Stop: entry, StopFailure: entry } };
 }
 
-/** Returns claude args with ccc's settings added (merged into a user `--settings` when present). */
-export function withLaunchSettings(claudeArgs: readonly string[], ours: Record<string, unknown>, cwd: string): string[] {
+/**
+ * Returns claude args with ccc's settings added (merged into a user `--settings` when present).
+ * `ours` may be made from the user's `--settings` (undefined without one), to keep what they set.
+ */
+export function withLaunchSettings(
+  claudeArgs: readonly string[],
+  oursOrMake: Record<string, unknown> | ((theirs: Record<string, unknown> | undefined) => Record<string, unknown>),
+  cwd: string,
+): string[] {
   const args = [...claudeArgs];
+  const make = typeof oursOrMake === 'function' ? oursOrMake : () => oursOrMake;
   const at = args.findIndex((a) => a === '--settings' || a.startsWith('--settings='));
-  if (at === -1) return ['--settings', JSON.stringify(ours), ...args];
+  if (at === -1) return ['--settings', JSON.stringify(make(undefined)), ...args];
   const inline = args[at]!.startsWith('--settings=');
   const value = inline ? args[at]!.slice('--settings='.length) : args[at + 1];
   if (value === undefined) throw new CccError('USAGE', '--settings needs a value (a JSON string or a file path)');
   const theirs = readSettingsValue(value, cwd);
-  const merged = mergeHooks(theirs, ours);
+  const merged = mergeHooks(theirs, make(theirs));
   args.splice(at, inline ? 1 : 2, '--settings', JSON.stringify(merged));
   return args;
 }
@@ -62,5 +70,5 @@ function mergeHooks(theirs: Record<string, unknown>, ours: Record<string, unknow
   const ourHooks = ours.hooks as Record<string, unknown[]>;
   const hooks: Record<string, unknown[]> = { ...theirHooks };
   for (const [name, entries] of Object.entries(ourHooks)) hooks[name] = [...(theirHooks[name] ?? []), ...entries];
-  return { ...theirs, hooks };
+  return { ...theirs, ...ours, hooks };
 }

@@ -136,6 +136,7 @@ describe('readEnvLayer', () => {
       CCC_SUPERVISOR_LOG_LEVEL: 'supervisor.log_level',
       CCC_SUPERVISOR_PROMPT_PATH: 'supervisor.prompt_path',
       CCC_SUPERVISOR_MAX_COST_USD: 'supervisor.max_cost_usd',
+      CCC_SUPERVISOR_MAX_TASK_COST_USD: 'supervisor.max_task_cost_usd',
       CCC_SUPERVISOR_WIND_DOWN: 'supervisor.wind_down',
       CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: 'supervisor.limit_wait_minutes',
       CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: 'supervisor.limit_retry_seconds',

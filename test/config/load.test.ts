@@ -268,7 +268,7 @@ describe('errors', () => {
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
-        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, wind_down, limit_wait_minutes, limit_retry_seconds, plugin_max_memory_mb, reviewer.',
+        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, max_task_cost_usd, wind_down, limit_wait_minutes, limit_retry_seconds, plugin_max_memory_mb, reviewer.',
     );
   });
 

@@ -120,3 +120,25 @@ describe('runRecord', () => {
     expect(r.durationMs).toBeUndefined();
   });
 });
+
+describe('runRecord caps', () => {
+  it('keeps the caps the last verdict carried', () => {
+    const r = runRecord([
+      {
+        kind: 'verdict',
+        checker: 'claude',
+        completed: false,
+        feedback: 'no',
+        iteration: 1,
+        spent_usd: 0.4,
+        cap_usd: 5,
+        task_spent_usd: 0.4,
+        task_cap_usd: 1,
+        at: at(1),
+      },
+      { kind: 'end', exit_code: 3, at: at(2) },
+    ]);
+    expect(r).toMatchObject({ capUsd: 5, taskCapUsd: 1 });
+    expect(runRecord([{ kind: 'verdict', checker: 'claude', completed: true, feedback: '', iteration: 1, at: at(1) }])).not.toHaveProperty('capUsd');
+  });
+});

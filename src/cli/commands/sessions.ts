@@ -10,6 +10,7 @@ import type { McpServerRecord } from '../../mcp/running-server.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
 import { reviewKindDetails, reviewKindOf, verificationDetails, verificationOf } from '../../checkers/verification.js';
 import { dollars } from '../../claude/usage.js';
+import { spendText } from '../../loop/cost-cap.js';
 import { inertLine } from '../../pty/inert-text.js';
 import type { RegisterCommand } from './index.js';
 
@@ -75,10 +76,12 @@ export function formatSession(s: SupervisedSession): string {
     const v = s.lastVerdict;
     const feedback = v.feedback.replace(/\s+/g, ' ').trim();
     const shown = feedback.length > FEEDBACK_CHARS ? `${feedback.slice(0, FEEDBACK_CHARS - 1)}…` : feedback;
+    const spend = v.spent_usd === undefined ? '' : spendText({ ...v, spent_usd: v.spent_usd, task_spent_usd: v.task_spent_usd ?? v.spent_usd });
     const details = [
       v.checker,
       verificationDetails(v.completed, v.evidence),
       v.cost_usd === undefined ? '' : dollars(v.cost_usd),
+      spend,
       reviewKindDetails(reviewKindOf(v.review)),
       v.at,
     ]
