@@ -16,6 +16,7 @@ import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
+import { checkSettingsPaths } from '../settings/settings-file.js';
 import { reportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
@@ -58,6 +59,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   }
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
   const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
+  checkSettingsPaths(claudeArgs, io.cwd);
   const plan = sessionPlan(claudeArgs, mode.mode);
   const pipeline = await buildPipeline({ config, cwd: io.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   io.stderr.write('Supervisor mode enabled\n');
