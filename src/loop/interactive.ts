@@ -28,6 +28,9 @@ import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event } from './events.js';
+import { interactiveEnding } from './interactive-ending.js';
+import { decisionText, errorText } from './run-ending.js';
+import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
@@ -121,15 +124,25 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     );
   }
 
+  let received: ReturnType<typeof firstSignal> | undefined;
   try {
-    const [proxy, current] = await Promise.all([spawned, session, graph]);
+    // Once the agent runs, a signal ccc receives is passed on to it (agent-proxy.ts's listeners, so
+    // listening too changes nothing); noted here so that the log says who ended the agent.
+    await spawned;
+    received = firstSignal(FORWARDED_SIGNALS);
+    const [proxy, current, wired] = await Promise.all([spawned, session, graph]);
     const exit = await proxy.exit;
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
     // An agent ended by a signal has no exit code of its own (the relay reports 0 beside the signal).
     current.logger.info('agent exited', { exit_code: exit.signal ? null : exit.exitCode, signal: exit.signal ?? null });
+    current.endedAs(interactiveEnding({ exit, exitCode: code, received: received.signal, lastStop: wired.lastStop() }));
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
+  } catch (error) {
+    (await settledValue(session))?.endedAs({ mode: 'interactive', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
+    throw error;
   } finally {
+    received?.stop();
     // The one teardown, in this order. The agent is gone: a review still running is cancelled
     // (`end()` aborts `session.signal`) and settles before anything else goes.
     const [current, wired, subscriptions, record] = await Promise.all([settledValue(session), settledValue(graph), fromTheStart, settledValue(running)]);
@@ -161,6 +174,8 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
 
 interface SessionGraph {
   stops: StopPipe;
+  /** The last stop's outcome in words, for how the run ended. */
+  lastStop(): string | undefined;
   /** Where a session's transcript is (as its stop named it, else claude's place for the project). */
   transcriptOf(sessionId: string): string;
   /** Ends the frame tail, the observer's wiring and the title. */
@@ -251,6 +266,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
 
   // One schedule for the session's stops (they are reviewed one at a time).
   const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
+  let lastStop: string | undefined;
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
     const parsed = parseStopInput(input);
     if (!parsed.ok) {
@@ -263,6 +279,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     const holder = await session.claim(parsed.value.sessionId, 'interactive');
     if (holder) {
       const claimed = claimedMessage(parsed.value.sessionId, holder);
+      lastStop = `not reviewed: ${claimed}`;
       session.logger.warn(`stop not reviewed: ${claimed}`);
       session.emit(event({ kind: 'error', message: `stop not reviewed: ${claimed}` }));
       return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${claimed}`) });
@@ -287,15 +304,17 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     } catch (error) {
       // The project went away (or the like): the stop goes through unreviewed, and the user sees why where claude shows hook messages.
       if (!isCccError(error)) throw error;
+      lastStop = `not reviewed: ${error.message}`;
       session.logger.error(`stop not reviewed: ${error.message}`, { code: error.code });
       session.emit(event({ kind: 'error', message: error.message }));
       return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${error.message}`) });
     }
+    lastStop = decisionText(decision);
     // A /goal that sends the agent back keeps it working as a block or a wind-down does.
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });
   };
-  return { stops: stopPipe(decide), transcriptOf, unsubscribe: () => graph.unsubscribe() };
+  return { stops: stopPipe(decide), lastStop: () => lastStop, transcriptOf, unsubscribe: () => graph.unsubscribe() };
 }
 
 /** The byte path's copies ─► the observer hub; observers' input and the terminal's size ─► back. */
@@ -329,6 +348,19 @@ async function registerRunning(
     observer_url: observer?.url,
     ...(launchId ? { session_id: launchId } : {}),
   });
+}
+
+/** The first of `signals` this process receives from now until `stop()`. */
+function firstSignal(signals: readonly NodeJS.Signals[]): { readonly signal: NodeJS.Signals | undefined; stop(): void } {
+  let first: NodeJS.Signals | undefined;
+  const note = (signal: NodeJS.Signals) => void (first ??= signal);
+  for (const signal of signals) process.on(signal, note);
+  return {
+    get signal() {
+      return first;
+    },
+    stop: () => signals.forEach((signal) => process.off(signal, note)),
+  };
 }
 
 /** Resolves when `signal` aborts (at once if it has). */

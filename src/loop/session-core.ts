@@ -18,6 +18,7 @@ import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
 import { claimSession, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
+import { logRunEnded, type RunEnding } from './run-ending.js';
 
 export interface SessionOptions {
   resolved: ResolvedConfig;
@@ -143,6 +144,13 @@ export class SessionCore {
   /** Why the session was ended from outside (a signal), and the exit code that calls for. */
   interruption?: { message: string; exitCode: number };
 
+  private ending?: RunEnding;
+
+  /** How the run ended, logged by `close()` as the log's last line. The first word stands: what came after it is its consequence. */
+  endedAs(ending: RunEnding): void {
+    this.ending ??= ending;
+  }
+
   /** The agent is gone: cancel what still runs for it. Idempotent; `close()` calls it too. */
   end(): void {
     if (!this.lifetime.signal.aborted) this.lifetime.abort('the agent exited');
@@ -172,5 +180,7 @@ export class SessionCore {
         this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
       }
     }
+    // Last, after everything the teardown may log.
+    if (this.ending) logRunEnded(this.logger, this.ending);
   }
 }
