@@ -22,6 +22,7 @@ import type { BytePath } from '../pty/byte-path.js';
 import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
+import { holdWriteWarnings } from '../state/write-failure.js';
 import { claimedMessage, claimSession } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
@@ -83,6 +84,11 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     setup.pipeline.map((entry) => entry.timeoutSeconds),
     config.supervisor.limit_wait_minutes,
   );
+  // From the spawn on, claude's TUI owns the terminal: a warning ccc has for the user (a log or
+  // state write that failed) waits for the terminal to be the user's again, shown meanwhile as an
+  // event once the session is open (the title, observers).
+  let opened: SupervisorSession | undefined;
+  const releaseWarnings = holdWriteWarnings((line) => opened?.emit(event({ kind: 'error', message: line })));
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
     command: config.claude.command,
@@ -112,7 +118,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     void proxy.exit.then(() => claudeStarted.abort());
     await proxy.pid;
     await aborted(AbortSignal.any([claudeStarted.signal, AbortSignal.timeout(observer ? 0 : SETTLE_MS)]));
-    return early ?? openSession(setup);
+    return (opened = early ?? (await openSession(setup)));
   });
   const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
     sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId }),
@@ -152,6 +158,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     // The frame tail, the observer's wiring, the title (and the write warnings held while the TUI
     // owned the terminal, shown now that the terminal is the user's again).
     wired?.unsubscribe();
+    releaseWarnings();
     await record?.remove();
     await recorder.flush();
     await channel.close();
@@ -210,7 +217,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { parseStopInput },
     { hookOutput },
     { inputLogPath },
-    { holdWriteWarnings },
     { limitWaits, reviewWithinLimits },
   ] = await Promise.all([
     import('rxjs'),
@@ -223,7 +229,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('../stop/stop-event.js'),
     import('../stop/hook-output.js'),
     import('../state/paths.js'),
-    import('../state/write-failure.js'),
     import('./limit-wait.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
@@ -253,13 +258,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   graph.add(session.events$.subscribe((e) => title.onEvent(e)));
   // Typing hands the title back to claude; the terminal's replies to claude's queries are not typing.
   graph.add(proxy.stdin$.subscribe((chunk) => new TerminalReplyFilter().filter(chunk).length > 0 && title.onInput()));
-  // A failed write's warning waits while the TUI owns the terminal (the title and observers show it
-  // as an event); the teardown runs once the terminal is the user's again.
-  const releaseWarnings = holdWriteWarnings((line) => session.emit(event({ kind: 'error', message: line })));
-  graph.add(() => {
-    title.stop();
-    releaseWarnings();
-  });
+  graph.add(() => title.stop());
 
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
