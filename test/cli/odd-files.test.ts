@@ -227,3 +227,19 @@ describe('files ccc report reads', () => {
     expect(run.stderr).toContain(`${fifo} is a FIFO, not a file`);
   });
 });
+
+describe('HOME set but empty', () => {
+  // os.homedir() answers "" then, so ~/.claude would be .claude in the project: ccc refuses instead.
+  it('a supervised run is exit 2 saying so, and nothing of ccc lands in the project', async () => {
+    t.write('work/project/SUPERVISOR.md', '# rules');
+    const run = await runProcess(process.execPath, [cccBin, '--supervisor', '-p', 'hello'], {
+      cwd: t.project,
+      env: { ...t.env, HOME: '', CCC_CLAUDE: claudeBin, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: TEST_API_KEY },
+      timeoutMs: 30_000,
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('HOME is empty; set HOME to your home directory');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.readdirSync(t.project)).toEqual(['SUPERVISOR.md']);
+  });
+});
