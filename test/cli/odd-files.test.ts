@@ -241,5 +241,10 @@ describe('HOME set but empty', () => {
     expect(run.stderr).toContain('HOME is empty; set HOME to your home directory');
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(fs.readdirSync(t.project)).toEqual(['SUPERVISOR.md']);
+    // ccc --version still answers (without caching claude's version anywhere).
+    const version = await runProcess(process.execPath, [cccBin, '--version'], { cwd: t.project, env: { ...t.env, HOME: '', CCC_CLAUDE: claudeBin } });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout).toMatch(/^ccc .*\nclaude \d/);
+    expect(fs.readdirSync(t.project)).toEqual(['SUPERVISOR.md']);
   });
 });
