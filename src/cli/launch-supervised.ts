@@ -16,9 +16,11 @@ import { loadConfig } from '../config/load.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
+import { checkSettingsPaths } from '../settings/settings-file.js';
 import { reportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
+import { errorText } from '../loop/run-ending.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
@@ -58,6 +60,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   }
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
   const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
+  checkSettingsPaths(claudeArgs, io.cwd);
   const plan = sessionPlan(claudeArgs, mode.mode);
   const pipeline = await buildPipeline({ config, cwd: io.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
   io.stderr.write('Supervisor mode enabled\n');
@@ -115,10 +118,7 @@ async function runHeadlessSession(
   } catch (error) {
     // The log's last line says how every run ended, also one ended by an error (printed by the CLI's entry).
     const exitCode = isCccError(error) ? error.exitCode : ExitCode.error;
-    session.logger.error(`headless run ended: ${error instanceof Error ? error.message : String(error)}`, {
-      exit_code: exitCode,
-      ...(isCccError(error) ? { code: error.code } : {}),
-    });
+    session.endedAs({ mode: 'headless', how: errorText(error), exitCode, level: 'error', fields: isCccError(error) ? { code: error.code } : {} });
     throw error;
   } finally {
     onId.unsubscribe();

@@ -10,6 +10,7 @@ import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
 import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
+import { decisionText, errorText } from '../loop/run-ending.js';
 import { SessionCore } from '../loop/session-core.js';
 import { hookOutput } from '../stop/hook-output.js';
 import type { StopEvent } from '../stop/stop-event.js';
@@ -38,7 +39,7 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   const holder = await claimWhenHooksAreDone(session, stop.sessionId);
   if (holder) {
     const claimed = claimedMessage(stop.sessionId, holder);
-    session.logger.warn(`supervisor-hook: stop not reviewed: ${claimed}`);
+    session.endedAs({ mode: 'hook', how: `stop not reviewed: ${claimed}`, exitCode: 0, level: 'warn' });
     await session.close();
     throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: stop.sessionId, pid: holder.pid } });
   }
@@ -55,9 +56,13 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
       maxMinutes,
       signal: new AbortController().signal,
     });
-    session.logger.info('supervisor-hook finished', { session_id: stop.sessionId, decision: decision.action, duration: `${Date.now() - started}ms` });
+    session.endedAs({ mode: 'hook', how: decisionText(decision), exitCode: 0, fields: { decision: decision.action, duration: `${Date.now() - started}ms` } });
     const output = hookOutput(decision, { showVerdict: false });
     return decision.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
+  } catch (error) {
+    // The hook prints the same on stderr and lets the stop through (supervisor-hook.ts).
+    session.endedAs({ mode: 'hook', how: `${errorText(error)}; stop allowed`, exitCode: 0, level: 'error' });
+    throw error;
   } finally {
     await session.close();
   }

@@ -21,17 +21,30 @@ export async function versionText(options: { cwd: string; env: NodeJS.ProcessEnv
   const command = await configuredClaudeCommand(options);
   const claude = findExecutable(command, options.env, options.cwd);
   if (claude === undefined) return `ccc ${cccVersion()}\nclaude: not found ("${command}"; install Claude Code or set CCC_CLAUDE)\n`;
-  const configDir = resolveConfigDir(options.env, options.cwd);
+  const configDir = configDirIfAny(options);
   const version = await claudeVersion({
     command,
     file: claude,
     cwd: options.cwd,
     env: options.env,
-    cacheFile: claudeVersionCachePath(configDir),
-    // A missing config dir is not created for this (a launch would say it is missing): nothing is remembered.
-    prepareDir: () => {
-      if (fs.existsSync(configDir)) cccDir(configDir);
-    },
+    ...(configDir
+      ? {
+          cacheFile: claudeVersionCachePath(configDir),
+          // A missing config dir is not created for this (a launch would say it is missing): nothing is remembered.
+          prepareDir: () => {
+            if (fs.existsSync(configDir)) cccDir(configDir);
+          },
+        }
+      : {}),
   });
   return `ccc ${cccVersion()}\nclaude ${version}\n`;
+}
+
+/** The config dir, or none where there is none to have (an empty HOME, which a launch refuses): the version is then not cached. */
+function configDirIfAny(options: { cwd: string; env: NodeJS.ProcessEnv }): string | undefined {
+  try {
+    return resolveConfigDir(options.env, options.cwd);
+  } catch {
+    return undefined;
+  }
 }

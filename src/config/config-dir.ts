@@ -5,11 +5,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { CccError } from '../errors.js';
 
 /** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. */
 export function resolveConfigDir(env: NodeJS.ProcessEnv, cwd: string): string {
   const explicit = env.CCC_CONFIG_DIR;
-  if (explicit !== undefined && explicit !== '') return path.resolve(cwd, expandHome(explicit, homeDir(env)));
+  if (explicit !== undefined && explicit !== '') return path.resolve(cwd, explicit.startsWith('~') ? expandHome(explicit, homeDir(env)) : explicit);
   return path.join(homeDir(env), '.claude');
 }
 
@@ -18,9 +19,20 @@ export function globalConfigFile(configDir: string): string {
   return path.join(configDir, 'ccc.json');
 }
 
-/** HOME from the given environment (tests give each run its own), else the OS's idea of it. */
+/**
+ * HOME from the given environment (tests give each run its own), else the OS's idea of it. With
+ * HOME set but empty the OS's idea is "" too, and `~/.claude` would become `.claude` in whatever
+ * directory ccc runs in, the project: refused instead (exit 2).
+ */
 export function homeDir(env: NodeJS.ProcessEnv): string {
-  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
+  if (!path.isAbsolute(home)) {
+    throw new CccError(
+      'USAGE',
+      `HOME is ${home === '' ? 'empty' : `not an absolute path ("${home}")`}; set HOME to your home directory (ccc and claude keep their files under ~/.claude).`,
+    );
+  }
+  return home;
 }
 
 /** `~` and `~/x` become paths under `home`; `~user/x` and everything else stay as written. */

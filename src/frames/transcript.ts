@@ -5,8 +5,8 @@
  * Following a live transcript is transcript-tail.ts (RxJS; reading one here needs none).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { homeDir } from '../config/config-dir.js';
 import { readFrames, type FrameLogger } from './frame-lines.js';
 import { createTranscriptSummary, type TranscriptSummary } from './transcript-summary.js';
 
@@ -50,7 +50,7 @@ export function transcriptPathFor(env: NodeJS.ProcessEnv, cwd: string, sessionId
 }
 
 function projectTranscriptDir(env: NodeJS.ProcessEnv, cwd: string): string {
-  const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME ?? os.homedir(), '.claude');
+  const configDir = env.CLAUDE_CONFIG_DIR || path.join(homeDir(env), '.claude');
   return path.join(configDir, 'projects', projectDirName(cwd));
 }
 

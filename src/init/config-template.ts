@@ -2,18 +2,18 @@
  * The starter `ccc.config.ts` that `ccc init` writes: every key commented, the pipeline shown
  * as `rule` then `claude` (the cheap deterministic check first, the model review only when it
  * passes). The rule is active only when a test command was found; otherwise it stays commented,
- * because a rule that can never pass would block the agent forever.
+ * because a rule that can never pass would block the agent forever. `defineConfig` is imported only
+ * where the project can resolve ccc-supervisor (`importable`); elsewhere the file exports the plain
+ * object, which ccc loads the same and an editor does not flag.
  */
-export function configTemplate(options: { testCommand?: string; completionMarker: string }): string {
+export function configTemplate(options: { testCommand?: string; completionMarker: string; importable: boolean }): string {
   const rule = options.testCommand
     ? `      { use: 'rule', commands: [${quote(options.testCommand)}] },`
     : `      // { use: 'rule', commands: ['npm test'] },   // no test command found: fill in yours`;
   return `// ccc configuration (written by \`ccc init\`). \`ccc config\` shows the effective values and
 // where each one came from. Precedence, lowest first: built-in defaults < ~/.claude/ccc.json <
 // this file < CCC_* environment variables < command-line flags.
-import { defineConfig } from 'ccc-supervisor';
-
-export default defineConfig({
+${options.importable ? IMPORTED_HEAD : PLAIN_HEAD}
   supervisor: {
     // Checkers run in this order every time the agent stops. The first one that answers
     // "not completed" ends the round and its feedback becomes the agent's next message.
@@ -60,9 +60,18 @@ ${rule}
   // plugins: ['./checkers/no-leftovers.ts'],
   // The agent: the claude executable and arguments added to every launch.
   // claude: { command: 'claude', args: [] },
-});
+}${options.importable ? ')' : ''};
 `;
 }
+
+const IMPORTED_HEAD = `import { defineConfig } from 'ccc-supervisor';
+
+export default defineConfig({`;
+
+const PLAIN_HEAD = `// ccc-supervisor is not installed in this project, so nothing is imported. For types and
+// completion in your editor: npm install --save-dev ccc-supervisor, then write
+// import { defineConfig } from 'ccc-supervisor'; and export default defineConfig({ … }).
+export default {`;
 
 /** A single-quoted TypeScript string literal. */
 function quote(text: string): string {

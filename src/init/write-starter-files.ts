@@ -10,6 +10,7 @@ import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
 import { nonFileAt } from '../user-file.js';
 import { configTemplate } from './config-template.js';
+import { packageResolvesFrom } from './package-resolves.js';
 import { supervisorTemplate } from './supervisor-template.js';
 import { detectTestCommands } from './test-command.js';
 
@@ -21,6 +22,8 @@ export interface InitResult {
   written: string[];
   /** The test command put into the rule checker, when one was found. */
   testCommand?: string;
+  /** Whether ccc.config.ts imports defineConfig (ccc-supervisor resolves from the project). */
+  importsCcc: boolean;
 }
 
 export function writeStarterFiles(options: { cwd: string; force: boolean }): InitResult {
@@ -36,9 +39,10 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
   const marker = defaultConfig().supervisor.completion_marker;
   const tests = detectTestCommands(options.cwd);
   const testCommand = tests[0]?.command;
+  const importsCcc = packageResolvesFrom(options.cwd, 'ccc-supervisor');
   const files: Array<[string, string]> = [
     [SUPERVISOR_FILE, supervisorTemplate(marker, tests)],
-    [CONFIG_FILE, configTemplate({ testCommand, completionMarker: marker })],
+    [CONFIG_FILE, configTemplate({ testCommand, completionMarker: marker, importable: importsCcc })],
   ];
   const written: string[] = [];
   for (const [name, text] of files) {
@@ -47,7 +51,7 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
     fs.writeFileSync(file, text, { flag: options.force ? 'w' : 'wx' });
     written.push(file);
   }
-  return { written, ...(testCommand ? { testCommand } : {}) };
+  return { written, importsCcc, ...(testCommand ? { testCommand } : {}) };
 }
 
 /**

@@ -10,6 +10,8 @@ import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import type { LogLevel, ResolvedConfig } from '../config/types.js';
 import { createLogger } from '../log/logger.js';
+import { ExitCode, isCccError } from '../errors.js';
+import { errorText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
 import { SupervisorSession } from '../loop/supervisor-session.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { cccDir } from '../state/paths.js';
@@ -65,14 +67,15 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
   const lock = await lockKanban(kanban, { onNote: say });
   let session: SupervisorSession | undefined;
+  const logger = createLogger({
+    file: path.join(cccDir(resolved.configDir), 'kanban.log'),
+    level: config.supervisor.log_level,
+    module: 'kanban',
+    fields: { kanban: kanban.path },
+  });
+  let ending: RunEnding | undefined;
   try {
     if (args.supervise) session = await supervisorSession(resolved, io, claudeArgs);
-    const logger = createLogger({
-      file: path.join(cccDir(resolved.configDir), 'kanban.log'),
-      level: config.supervisor.log_level,
-      module: 'kanban',
-      fields: { kanban: kanban.path },
-    });
     const progress = stderrProgress({ write: io.write });
     const call: AgentCallDeps = {
       runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
@@ -98,12 +101,18 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
       logger,
       ...(session ? { review: supervisedReview({ session, call, write: io.write }) } : {}),
     });
-    logger.info('workflow ended', { exit_code: outcome.exitCode, message: outcome.message });
+    ending = { mode: 'kanban', how: outcome.message, exitCode: outcome.exitCode, level: outcome.exitCode === 0 ? 'info' : 'warn' };
     say(outcome.message);
     return outcome.exitCode;
+  } catch (error) {
+    ending = { mode: 'kanban', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
+    throw error;
   } finally {
     await lock.release();
+    if (ending) session?.endedAs(ending);
     await session?.close();
+    // kanban.log's last line for this run, after everything the teardown logs.
+    if (ending) logRunEnded(logger, ending);
   }
 }
 

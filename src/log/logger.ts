@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Logger as TsLogger } from 'tslog';
 import type { CheckerLogger } from '../checkers/types.js';
 import type { LogLevel } from '../config/types.js';
-import { isSurvivableWriteError, warnWriteFailed } from '../state/write-failure.js';
+import { isSurvivableWriteError, showWarning, warnWriteFailed } from '../state/write-failure.js';
 import { formatLogLine, type LevelName } from './format.js';
 
 export interface Logger extends CheckerLogger {
@@ -90,11 +90,23 @@ function createSink(options: LoggerOptions): (line: string) => void {
     try {
       appendWholeLine(file, line);
     } catch (error) {
+      // Out of file descriptors (a low `ulimit -n`): only this line is lost, the next may find one.
+      if (OUT_OF_DESCRIPTORS.has((error as NodeJS.ErrnoException).code ?? '')) return void warnOutOfDescriptors(file, error);
       fileBroken = true;
       if (isSurvivableWriteError(error)) warnWriteFailed(file, error);
-      else process.stderr.write(`ccc: cannot write log file ${file}: ${(error as Error).message}; logging to it stops.\n`);
+      // Through showWarning: while a TUI owns the terminal the line waits for the terminal to be the user's again.
+      else showWarning(`ccc: cannot write log file ${file}: ${(error as Error).message}; logging to it stops.\n`);
     }
   };
+}
+
+const OUT_OF_DESCRIPTORS = new Set(['EMFILE', 'ENFILE']);
+let warnedOutOfDescriptors = false;
+
+function warnOutOfDescriptors(file: string, error: unknown): void {
+  if (warnedOutOfDescriptors) return;
+  warnedOutOfDescriptors = true;
+  showWarning(`ccc: WARN: lines of ${file} were lost (${(error as Error).message}); raise the open-file limit (ulimit -n).\n`);
 }
 
 /** Appends the line, or nothing: a write the full disk cut short is cut off again, so no torn line stays. */

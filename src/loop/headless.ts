@@ -31,6 +31,7 @@ import { claimedMessage } from '../state/session-claims.js';
 import { isProjectGone, requireProjectDir } from './project-dir.js';
 import { toolCallsOf } from '../frames/tool-calls.js';
 import { ToolCallFeed } from './tool-call-feed.js';
+import { decisionText } from './run-ending.js';
 
 export interface HeadlessOptions {
   task: string;
@@ -139,7 +140,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
           continue;
         }
       }
-      return finish(session, emit, code);
+      return finish(session, emit, code, undefined, said);
     }
     let decision: StopDecision;
     for (;;) {
@@ -259,16 +260,28 @@ export function exitCodeFor(decision: Pick<StopDecision & { reason: StopReason }
   }
 }
 
-function finish(session: SupervisorSession, emit: EventSink, code: number, decision?: Extract<StopDecision, { action: 'allow' }>): number {
+function finish(
+  session: SupervisorSession,
+  emit: EventSink,
+  code: number,
+  decision?: Extract<StopDecision, { action: 'allow' }>,
+  agentFailed?: string,
+): number {
   if (decision && decision.reason !== 'completed') emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
-  session.logger.info('headless run ended', { exit_code: code, reason: decision?.reason ?? 'agent-failed', reviews: session.reviews });
+  session.endedAs({
+    mode: 'headless',
+    how: decision ? decisionText(decision) : `agent failed: ${agentFailed ?? 'no session'}`,
+    exitCode: code,
+    level: decision ? 'info' : 'error',
+    fields: { reason: decision?.reason ?? 'agent-failed', reviews: session.reviews },
+  });
   emit(event({ kind: 'end', exit_code: code, reviews: session.reviews, review_usage: session.reviewUsage }));
   return code;
 }
 
 /** Ended from outside (headless-signals.ts): the reason is shown and logged, the exit code is the signal's. */
 function interrupted(session: SupervisorSession, emit: EventSink, why: { message: string; exitCode: number }): number {
-  session.logger.warn(`headless run stopped: ${why.message}`, { exit_code: why.exitCode, reviews: session.reviews });
+  session.endedAs({ mode: 'headless', how: `interrupted: ${why.message}`, exitCode: why.exitCode, level: 'warn', fields: { reviews: session.reviews } });
   emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
   emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
   return why.exitCode;

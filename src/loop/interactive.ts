@@ -23,12 +23,16 @@ import type { BytePath } from '../pty/byte-path.js';
 import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
+import { holdWriteWarnings } from '../state/write-failure.js';
 import { claimedMessage, claimSession } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
+import { interactiveEnding } from './interactive-ending.js';
+import { decisionText, errorText } from './run-ending.js';
+import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
@@ -84,6 +88,11 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     setup.pipeline.map((entry) => entry.timeoutSeconds),
     config.supervisor.limit_wait_minutes,
   );
+  // From the spawn on, claude's TUI owns the terminal: a warning ccc has for the user (a log or
+  // state write that failed) waits for the terminal to be the user's again, shown meanwhile as an
+  // event once the session is open (the title, observers).
+  let opened: SupervisorSession | undefined;
+  const releaseWarnings = holdWriteWarnings((line) => opened?.emit(event({ kind: 'error', message: line })));
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
     command: config.claude.command,
@@ -117,7 +126,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     void proxy.exit.then(() => claudeStarted.abort());
     await proxy.pid;
     await aborted(AbortSignal.any([claudeStarted.signal, AbortSignal.timeout(observer ? 0 : SETTLE_MS)]));
-    return early ?? openSession(setup);
+    return (opened = early ?? (await openSession(setup)));
   });
   const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
     sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId }),
@@ -129,15 +138,25 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     );
   }
 
+  let received: ReturnType<typeof firstSignal> | undefined;
   try {
-    const [proxy, current] = await Promise.all([spawned, session, graph]);
+    // Once the agent runs, a signal ccc receives is passed on to it (agent-proxy.ts's listeners, so
+    // listening too changes nothing); noted here so that the log says who ended the agent.
+    await spawned;
+    received = firstSignal(FORWARDED_SIGNALS);
+    const [proxy, current, wired] = await Promise.all([spawned, session, graph]);
     const exit = await proxy.exit;
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
     // An agent ended by a signal has no exit code of its own (the relay reports 0 beside the signal).
     current.logger.info('agent exited', { exit_code: exit.signal ? null : exit.exitCode, signal: exit.signal ?? null });
+    current.endedAs(interactiveEnding({ exit, exitCode: code, received: received.signal, lastStop: wired.lastStop() }));
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
+  } catch (error) {
+    (await settledValue(session))?.endedAs({ mode: 'interactive', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
+    throw error;
   } finally {
+    received?.stop();
     // The one teardown, in this order. The agent is gone: a review still running is cancelled
     // (`end()` aborts `session.signal`) and settles before anything else goes.
     const [current, wired, subscriptions, record] = await Promise.all([settledValue(session), settledValue(graph), fromTheStart, settledValue(running)]);
@@ -147,6 +166,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     // The frame tail, the observer's wiring, the title (and the write warnings held while the TUI
     // owned the terminal, shown now that the terminal is the user's again).
     wired?.unsubscribe();
+    releaseWarnings();
     await record?.remove();
     await recorder.flush();
     await channel.close();
@@ -172,6 +192,8 @@ interface SessionGraph {
   stops: StopPipe;
   /** The hook's answer: a Stop is decided in turn (`stops`); a StopFailure is answered at once, a refusal on a limit waited out. */
   answer(input: string, hookGone: AbortSignal): Promise<string>;
+  /** The last stop's outcome in words, for how the run ended. */
+  lastStop(): string | undefined;
   /** Where a session's transcript is (as its stop named it, else claude's place for the project). */
   transcriptOf(sessionId: string): string;
   /** Ends the frame tail, the observer's wiring and the title. */
@@ -206,7 +228,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { parseStopInput },
     { hookOutput },
     { inputLogPath },
-    { holdWriteWarnings },
     { limitWaits, reviewWithinLimits },
     { AgentLimitWait },
   ] = await Promise.all([
@@ -220,7 +241,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('../stop/stop-event.js'),
     import('../stop/hook-output.js'),
     import('../state/paths.js'),
-    import('../state/write-failure.js'),
     import('./limit-wait.js'),
     import('./agent-limit-wait.js'),
   ]);
@@ -265,19 +285,14 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       agentLimit.onInput(typed);
     }),
   );
-  // A failed write's warning waits while the TUI owns the terminal (the title and observers show it
-  // as an event); the teardown runs once the terminal is the user's again.
-  const releaseWarnings = holdWriteWarnings((line) => session.emit(event({ kind: 'error', message: line })));
-  graph.add(() => {
-    title.stop();
-    releaseWarnings();
-  });
+  graph.add(() => title.stop());
 
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
   // The project before the user's first prompt: a fresh review is given the change since (task-baseline.ts).
   void session.recordTaskStart();
 
+  let lastStop: string | undefined;
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
     const parsed = parseStopInput(input);
     if (!parsed.ok) {
@@ -290,6 +305,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     const holder = await session.claim(parsed.value.sessionId, 'interactive');
     if (holder) {
       const claimed = claimedMessage(parsed.value.sessionId, holder);
+      lastStop = `not reviewed: ${claimed}`;
       session.logger.warn(`stop not reviewed: ${claimed}`);
       session.emit(event({ kind: 'error', message: `stop not reviewed: ${claimed}` }));
       return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${claimed}`) });
@@ -314,10 +330,12 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     } catch (error) {
       // The project went away (or the like): the stop goes through unreviewed, and the user sees why where claude shows hook messages.
       if (!isCccError(error)) throw error;
+      lastStop = `not reviewed: ${error.message}`;
       session.logger.error(`stop not reviewed: ${error.message}`, { code: error.code });
       session.emit(event({ kind: 'error', message: error.message }));
       return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${error.message}`) });
     }
+    lastStop = decisionText(decision);
     // A /goal that sends the agent back keeps it working as a block or a wind-down does.
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
     return hookOutput(decision, { showVerdict: true });
@@ -329,7 +347,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     agentLimit.onStopFailure(parsed.value);
     return Promise.resolve('');
   };
-  return { stops, answer, transcriptOf, unsubscribe: () => graph.unsubscribe() };
+  return { stops, answer, lastStop: () => lastStop, transcriptOf, unsubscribe: () => graph.unsubscribe() };
 }
 
 /** The byte path's copies ─► the observer hub; observers' input (also told to `onInput`) and the terminal's size ─► back. */
@@ -366,6 +384,19 @@ async function registerRunning(
     observer_url: observer?.url,
     ...(launchId ? { session_id: launchId } : {}),
   });
+}
+
+/** The first of `signals` this process receives from now until `stop()`. */
+function firstSignal(signals: readonly NodeJS.Signals[]): { readonly signal: NodeJS.Signals | undefined; stop(): void } {
+  let first: NodeJS.Signals | undefined;
+  const note = (signal: NodeJS.Signals) => void (first ??= signal);
+  for (const signal of signals) process.on(signal, note);
+  return {
+    get signal() {
+      return first;
+    },
+    stop: () => signals.forEach((signal) => process.off(signal, note)),
+  };
 }
 
 /** Resolves when `signal` aborts (at once if it has). */

@@ -20,6 +20,7 @@ import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
 import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { claimSession, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
+import { logRunEnded, type RunEnding } from './run-ending.js';
 
 export interface SessionOptions {
   resolved: ResolvedConfig;
@@ -178,6 +179,13 @@ export class SessionCore {
   /** Why the session was ended from outside (a signal), and the exit code that calls for. */
   interruption?: { message: string; exitCode: number };
 
+  private ending?: RunEnding;
+
+  /** How the run ended, logged by `close()` as the log's last line. The first word stands: what came after it is its consequence. */
+  endedAs(ending: RunEnding): void {
+    this.ending ??= ending;
+  }
+
   /** The agent is gone: cancel what still runs for it. Idempotent; `close()` calls it too. */
   end(): void {
     if (!this.lifetime.signal.aborted) this.lifetime.abort('the agent exited');
@@ -207,5 +215,7 @@ export class SessionCore {
         this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
       }
     }
+    // Last, after everything the teardown may log.
+    if (this.ending) logRunEnded(this.logger, this.ending);
   }
 }

@@ -15,6 +15,8 @@ import type { BytePathTiming } from './byte-path-rules.js';
 export interface AgentExit {
   exitCode: number;
   signal?: number;
+  /** The byte path itself died before it could report the agent's exit (the relay killed): how, in words. */
+  relayLost?: string;
 }
 
 export interface BytePathOptions {

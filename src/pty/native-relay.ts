@@ -215,17 +215,18 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
             if (settled) return;
             settled = true;
             resolvePid(undefined);
+            const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
             if (!reported) {
               // The relay died without reporting (killed): put the user's terminal back ourselves, and
               // say there why the session ended, not only in the log.
               if (savedMode) restoreTerminalMode(savedMode);
               if (tty.isatty(1)) writeResetSync(1, altScreenActive);
-              const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
               reportError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
               writeStderrSync(`ccc: the session ended: its byte relay (ccc-relay) ${how}, and the agent with it (its terminal closed).\n`);
             }
             finish();
-            resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal] } : { exitCode: code ?? 1 }));
+            const relayLost = `its byte relay (ccc-relay) ${how}`;
+            resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal], relayLost } : { exitCode: code ?? 1, relayLost }));
           }),
       );
     });

@@ -3,12 +3,12 @@
  * `CLAUDE_CONFIG_DIR` (default `~/.claude`, HOME taken from the given environment, so tests and
  * sandboxes never touch the real home).
  */
-import os from 'node:os';
 import path from 'node:path';
+import { homeDir } from '../config/config-dir.js';
 
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   if (env.CLAUDE_CONFIG_DIR) return path.resolve(env.CLAUDE_CONFIG_DIR);
-  return path.join(env.HOME || os.homedir(), '.claude');
+  return path.join(homeDir(env), '.claude');
 }
 
 export function userSettingsPath(env: NodeJS.ProcessEnv): string {

@@ -76,10 +76,40 @@ describe('ccc init', () => {
     expect(fs.existsSync(path.join(t.project, 'node_modules'))).toBe(false);
   });
 
-  it('the written ccc.config.ts type-checks against defineConfig', async () => {
+  it('with ccc-supervisor installed in the project, the written ccc.config.ts imports defineConfig and type-checks against it', async () => {
     t.write('work/project/go.mod', 'module example.com/x\n');
-    expect((await ccc(['init'])).code).toBe(0);
+    fs.mkdirSync(path.join(t.project, 'node_modules'));
+    fs.symlinkSync(repoRoot, path.join(t.project, 'node_modules', 'ccc-supervisor'));
+    const r = await ccc(['init']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('not installed in this project');
+    expect(read('ccc.config.ts')).toContain("import { defineConfig } from 'ccc-supervisor';\n\nexport default defineConfig({");
     expect(read('ccc.config.ts')).toContain("{ use: 'rule', commands: ['go test ./...'] },");
+    typeChecks();
+    const config = await runProcess(process.execPath, [cccBin, 'config', '--json'], { cwd: t.project, env: t.env });
+    expect(config.code).toBe(0);
+  }, 120_000);
+
+  it('with ccc installed only globally, ccc.config.ts imports nothing (an editor could not resolve it), says so, and loads the same', async () => {
+    t.write('work/project/go.mod', 'module example.com/x\n');
+    const r = await ccc(['init']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('ccc-supervisor is not installed in this project, so ccc.config.ts exports a plain object (no import)');
+    const text = read('ccc.config.ts');
+    expect(text).not.toMatch(/^import /m);
+    expect(text).not.toMatch(/^export default defineConfig/m);
+    expect(text).toContain('export default {');
+    const config = await runProcess(process.execPath, [cccBin, 'config', '--json'], { cwd: t.project, env: t.env });
+    expect(config.code).toBe(0);
+    expect((JSON.parse(config.stdout) as { supervisor: { checkers: unknown } }).supervisor.checkers).toEqual([
+      { use: 'rule', commands: ['go test ./...'] },
+      'claude',
+    ]);
+    typeChecks({ withCcc: false });
+  }, 120_000);
+
+  /** `tsc` over the project's ccc.config.ts; without ccc, nothing maps its name (as in an editor where it is not installed). */
+  function typeChecks(options: { withCcc?: boolean } = {}) {
     t.write(
       'work/project/tsconfig.json',
       JSON.stringify({
@@ -91,14 +121,14 @@ describe('ccc init', () => {
           skipLibCheck: true,
           types: ['node'],
           typeRoots: [path.join(repoRoot, 'node_modules/@types')],
-          paths: { 'ccc-supervisor': [path.join(repoRoot, 'src/index.ts')] },
+          ...(options.withCcc === false ? {} : { paths: { 'ccc-supervisor': [path.join(repoRoot, 'src/index.ts')] } }),
         },
         files: ['ccc.config.ts'],
       }),
     );
     const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     expect(() => execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: t.project, stdio: 'pipe' })).not.toThrow();
-  }, 120_000);
+  }
 
   it('never overwrites: exit 2 naming the existing files and --force, and nothing is written', async () => {
     t.write('work/project/SUPERVISOR.md', 'my own rules\n');

@@ -190,3 +190,61 @@ describe("a user's --settings file that ccc merges its settings into", () => {
     }
   }
 });
+
+describe('a --settings file that headless passes to claude as it is', () => {
+  // Headless hands the user's `--settings <file>` to `claude -p` unread; claude opening a FIFO
+  // would block the run before its first turn, so ccc looks at the path first.
+  const odd: Array<[string, () => string | Promise<string>, string]> = [
+    ['a FIFO', () => (mkfifo(path.join(t.project, 'settings.json')), path.join(t.project, 'settings.json')), 'a FIFO'],
+    ['a directory', () => t.project, 'a directory'],
+    ['a socket', async () => (await socketAt(path.join(t.project, 'settings.json')), path.join(t.project, 'settings.json')), 'a socket'],
+    ['a device', () => '/dev/zero', 'a character device'],
+  ];
+  for (const [name, make, what] of odd) {
+    it(`${name}: exit 2 naming the path and what it is, before claude starts`, async () => {
+      t.write('work/project/SUPERVISOR.md', '# rules');
+      const file = await make();
+      const run = await refusedFast(`--settings ${name}`, ['--supervisor', '-p', 'hello', '--settings', file]);
+      expect(run.stderr).toContain(`--settings ${file} is ${what}, not a file`);
+      const inline = await refusedFast(`--settings= ${name}`, ['--supervisor', '-p', 'hello', `--settings=${file}`]);
+      expect(inline.stderr).toContain(`--settings ${file} is ${what}, not a file`);
+    });
+  }
+
+  it('a relative path is looked at from the project', async () => {
+    t.write('work/project/SUPERVISOR.md', '# rules');
+    mkfifo(path.join(t.project, 'odd.json'));
+    const run = await refusedFast('relative FIFO', ['--supervisor', '-p', 'hello', '--settings', 'odd.json']);
+    expect(run.stderr).toContain(`--settings ${path.join(t.project, 'odd.json')} is a FIFO, not a file`);
+  });
+});
+
+describe('files ccc report reads', () => {
+  it('a FIFO among the event logs: exit 2 naming it instead of hanging', async () => {
+    const fifo = path.join(t.project, 'events.jsonl');
+    mkfifo(fifo);
+    const run = await refusedFast('report FIFO', ['report', fifo]);
+    expect(run.stderr).toContain(`${fifo} is a FIFO, not a file`);
+  });
+});
+
+describe('HOME set but empty', () => {
+  // os.homedir() answers "" then, so ~/.claude would be .claude in the project: ccc refuses instead.
+  it('a supervised run is exit 2 saying so, and nothing of ccc lands in the project', async () => {
+    t.write('work/project/SUPERVISOR.md', '# rules');
+    const run = await runProcess(process.execPath, [cccBin, '--supervisor', '-p', 'hello'], {
+      cwd: t.project,
+      env: { ...t.env, HOME: '', CCC_CLAUDE: claudeBin, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: TEST_API_KEY },
+      timeoutMs: 30_000,
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('HOME is empty; set HOME to your home directory');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.readdirSync(t.project)).toEqual(['SUPERVISOR.md']);
+    // ccc --version still answers (without caching claude's version anywhere).
+    const version = await runProcess(process.execPath, [cccBin, '--version'], { cwd: t.project, env: { ...t.env, HOME: '', CCC_CLAUDE: claudeBin } });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout).toMatch(/^ccc .*\nclaude \d/);
+    expect(fs.readdirSync(t.project)).toEqual(['SUPERVISOR.md']);
+  });
+});

@@ -229,6 +229,7 @@ describe('ccc kanban', () => {
     // Resumed in the Implementor's own session: the conversation still holds its task.
     expect(resumed.text).toContain('"task_file": "tasks/001-parse.md"');
     expect(YAML.parse(read(world, 'kanban.yaml'))).toMatchObject({ phase: 'complete', current: null });
+    expect(lastKanbanLogLine()).toMatch(/\[INFO\] \[kanban\] .*exit_code=0 mode=kanban run ended: /);
   });
 
   it('--supervise at the iteration limit stops before an Implementor run nothing would review (exit 3, logged)', async () => {
@@ -266,5 +267,16 @@ describe('ccc kanban', () => {
     expect(log).toContain('**Last feedback:**\n```text\nFEEDBACK-L2: the parser still has no tests\n```');
     expect(log).toContain('**Action:** Stopped the workflow before running the Implementor again');
     expect(read(world, 'kanban.yaml')).toBe(before);
+    expect(lastKanbanLogLine()).toMatch(
+      /\[WARN\] \[kanban\] .*exit_code=3 mode=kanban run ended: The review of tasks\/001-parse\.md ended without confirming the work/,
+    );
   });
+
+  /** kanban.log's last line: how the run ended. */
+  const lastKanbanLogLine = () =>
+    fs
+      .readFileSync(path.join(world.claudeDir, 'ccc', 'kanban.log'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .pop();
 });

@@ -1,5 +1,6 @@
 /** The structured log: the log line format of docs/files.md exactly, level filtering, children, files. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -166,5 +167,26 @@ describe('formatLogLine', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('the log without file descriptors (ulimit -n)', () => {
+  it('nothing reaches the terminal while warnings are held (a TUI on it), one WARN after, and logging goes on once descriptors are free', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-log-fds-'));
+    try {
+      const file = path.join(dir, 'session.log');
+      const script = path.join(repoRoot, 'test', 'log', 'fixtures', 'log-without-descriptors.mjs');
+      const run = await runProcess('/bin/bash', ['-c', `ulimit -n 64; exec "${process.execPath}" "${script}" "${path.join(repoRoot, 'dist')}" "${file}"`]);
+      expect(run.code, run.stderr).toBe(0);
+      const [during, after] = run.stderr.split('HELD\n');
+      expect(during).toBe('');
+      expect(after).toMatch(/^ccc: WARN: lines of .*session\.log were lost \(EMFILE: too many open files.*\); raise the open-file limit \(ulimit -n\)\.\n$/);
+      expect(JSON.parse(run.stdout)).toHaveLength(1); // shown once, as an event, while held
+      const lines = fs.readFileSync(file, 'utf8');
+      expect(lines).toMatch(/ before\n.* after\n$/);
+      expect(lines).not.toContain('lost');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { processesIn, readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { lastLogLine, processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
 
 describe('how a headless run ends', () => {
@@ -65,7 +65,7 @@ describe('how a headless run ends', () => {
       expect(stderr).toContain(`ccc: stopped: ${signal} received; the agent's turn and the review in progress were stopped`);
       expect(stderr.match(/ccc: stopped:/g)).toHaveLength(1); // the review it cancelled is not a second ending
       expect(stderr).not.toMatch(/\n\s+at /);
-      expect(readLog(world)).toMatch(new RegExp(`\\[WARN\\] .*exit_code=${code} .*headless run stopped: ${signal} received`));
+      expect(lastLogLine(world)).toMatch(new RegExp(`\\[WARN\\] .*exit_code=${code} mode=headless .*run ended: interrupted: ${signal} received`));
       expect(sessions()).toEqual([]);
       await expect.poll(() => processesIn(world), { timeout: 10_000 }).toEqual([]);
     });
@@ -75,7 +75,7 @@ describe('how a headless run ends', () => {
     await setup((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'ok' } } : { text: 'done' }));
     const { code } = await start().done;
     expect(code).toBe(0);
-    expect(readLog(world)).toMatch(/\[INFO\] .*exit_code=0 reason=completed reviews=1 headless run ended/);
+    expect(lastLogLine(world)).toMatch(/\[INFO\] .*exit_code=0 mode=headless reason=completed reviews=1 run ended: completed: /);
   });
 
   it('a checker failure is printed once (SUPERVISOR.md deleted under the run)', async () => {
@@ -86,7 +86,7 @@ describe('how a headless run ends', () => {
     const { code, stderr } = await start().done;
     expect(code).toBe(4);
     expect(stderr.match(/No SUPERVISOR\.md/g)).toHaveLength(1);
-    expect(readLog(world)).toMatch(/exit_code=4 reason=checker-failed .*headless run ended/);
+    expect(lastLogLine(world)).toMatch(/exit_code=4 mode=headless reason=checker-failed .*run ended: checker-failed: /);
   });
 
   it('a state file corrupted under the run: a WARN on stderr, and the count goes on (review 2, not 1 again)', async () => {

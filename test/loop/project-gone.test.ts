@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { lastLogLine, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 
 describe('the project removed mid-run', () => {
@@ -39,8 +39,7 @@ describe('the project removed mid-run', () => {
       expect(run.stderr).toContain(`ccc: the project directory ${world.cwd} is gone (removed or moved during the run)`);
       expect(run.stderr).toMatch(/-- --resume [0-9a-f-]{36}/);
       expect(run.stderr).not.toMatch(/unexpected error|\n\s+at /);
-      const lines = readLog(world).trim().split('\n');
-      expect(lines[lines.length - 1]).toMatch(/headless run ended: the project directory .* is gone/);
+      expect(lastLogLine(world)).toMatch(/exit_code=2 mode=headless code=PROJECT_GONE run ended: error: the project directory .* is gone/);
     },
     120_000,
   );

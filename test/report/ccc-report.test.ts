@@ -118,7 +118,7 @@ describe('ccc report', () => {
     expect(run.stderr).toContain(`${broken}:3: not JSON`);
     const missing = await runCcc(world, ['report', path.join(world.root, 'nope.jsonl')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read .*nope\.jsonl: ENOENT/);
+    expect(missing.stderr).toMatch(/nope\.jsonl does not exist/);
     const format = await runCcc(world, ['report', '--format', 'html', logs[0]!]);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain('--format must be markdown or json (got "html")');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { lastLogLine, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
@@ -54,6 +54,8 @@ describe('ccc supervisor-hook', () => {
     expect(review.text).toContain('REVIEW-RULES-7731');
     expect(review.text).toContain('1. write the parser');
     expect(readLog(world, input.session_id as string)).toMatch(/\[INFO\] \[supervisor\] .*session_id=.*supervisor-hook started/);
+    // Each hook call's end is the log's last line.
+    expect(lastLogLine(world, input.session_id as string)).toMatch(/exit_code=0 mode=hook decision=block .*run ended: not complete \(review 1\)/);
   });
 
   it('allows the stop without any review when CCC_SUPERVISOR_HOOK=1 (the reviewer never recurses)', async () => {
@@ -102,6 +104,7 @@ describe('ccc supervisor-hook', () => {
     const log = readLog(world, input.session_id as string);
     expect(log).toMatch(/\[WARN\] .*iteration=1\/1.*iteration limit reached \(1\); the agent is asked to write down where the work stands/);
     expect(log).toMatch(/\[WARN\] .*the agent's wind-down turn ended; stop allowed without review/);
+    expect(lastLogLine(world, input.session_id as string)).toMatch(/exit_code=0 mode=hook decision=allow .*run ended: limit: /);
   });
 
   it('with supervisor.wind_down off, the stop at the iteration limit is allowed at once', async () => {

@@ -29,6 +29,11 @@ export function readLog(world: ClaudeWorld, sessionId?: string): string {
   return files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('');
 }
 
+/** The last line of the session log (of `sessionId`, else of the one log there is): how the run ended. */
+export function lastLogLine(world: ClaudeWorld, sessionId?: string): string {
+  return readLog(world, sessionId).trimEnd().split('\n').pop() ?? '';
+}
+
 /** Processes whose working directory is inside the world: whatever a test left running there. */
 export function processesIn(world: ClaudeWorld): number[] {
   const found: number[] = [];

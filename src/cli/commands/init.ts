@@ -15,6 +15,9 @@ export const registerInitCommand: RegisterCommand = (program) => {
       const rule = result.testCommand
         ? `The rule checker runs \`${result.testCommand}\` before the Claude review; change it in ccc.config.ts if that is not your test command.`
         : 'No test command was found: add yours to the rule checker in ccc.config.ts.';
-      process.stdout.write(`Wrote ${names}.\n${rule}\nEdit SUPERVISOR.md to say what "done" means in this project, then run \`ccc --supervisor\`.\n`);
+      const plain = result.importsCcc
+        ? ''
+        : 'ccc-supervisor is not installed in this project, so ccc.config.ts exports a plain object (no import); `npm install --save-dev ccc-supervisor` for its types.\n';
+      process.stdout.write(`Wrote ${names}.\n${rule}\n${plain}Edit SUPERVISOR.md to say what "done" means in this project, then run \`ccc --supervisor\`.\n`);
     });
 };

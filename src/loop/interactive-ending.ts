@@ -1,0 +1,37 @@
+/**
+ * How an interactive run ended, from what ended the agent (its own exit, a crash, a signal ccc
+ * received and passed on, the byte relay dying under it) and the last stop it made. The user's
+ * quit and a crash look alike to the pty, so the words say the exit code or signal as it was.
+ */
+import os from 'node:os';
+import type { AgentExit } from '../pty/byte-path.js';
+import type { RunEnding } from './run-ending.js';
+
+export interface InteractiveEndingInput {
+  exit: AgentExit;
+  /** The process's exit code (128 + the signal for a signalled agent). */
+  exitCode: number;
+  /** The terminating signal ccc received (and passed on to the agent), if any. */
+  received?: NodeJS.Signals;
+  /** The last stop's outcome in words (decisionText, or why it was not reviewed). */
+  lastStop?: string;
+}
+
+export function interactiveEnding(input: InteractiveEndingInput): RunEnding {
+  const { exit, received, exitCode } = input;
+  const after = input.lastStop ? `; last stop: ${input.lastStop}` : '; no stop was reviewed';
+  const agent = exit.signal ? `ended by ${signalName(exit.signal)}` : `exited with code ${exit.exitCode}`;
+  const [how, level]: [string, RunEnding['level']] = exit.relayLost
+    ? [`${exit.relayLost}, and the agent with it`, 'error']
+    : received
+      ? [`${received} received and passed on; the agent ${agent}`, 'warn']
+      : exit.signal || exit.exitCode !== 0
+        ? [`the agent ${agent}`, 'error']
+        : ['the agent exited with code 0 (the user quit)', 'info'];
+  return { mode: 'interactive', how: how + after, exitCode, level };
+}
+
+function signalName(signal: number): string {
+  const name = Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0];
+  return name ?? `signal ${signal}`;
+}
