@@ -197,6 +197,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { inputLogPath },
     { holdWriteWarnings },
     { limitWaits, reviewWithinLimits },
+    { DeniedTurns, deniedInTurn },
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-stops.js'),
@@ -210,6 +211,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('../state/paths.js'),
     import('../state/write-failure.js'),
     import('./limit-wait.js'),
+    import('./permission-denials.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();
@@ -249,6 +251,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   // Plugins start with the agent, not before it; one that throws is logged, as at the session's end.
   await session.start().catch((error: Error) => session.logger.warn(`checker onSessionStart threw: ${error.message}`));
 
+  // The agent's turns in a row with calls the permission settings refused, per session (the rule headless follows too).
+  const denials = new Map<string, InstanceType<typeof DeniedTurns>>();
   // One schedule for the session's stops (they are reviewed one at a time).
   const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
@@ -291,9 +295,28 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       session.emit(event({ kind: 'error', message: error.message }));
       return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${error.message}`) });
     }
+    // A reviewed turn: the calls the settings refused in it are named, and repeated ones end supervision for the grant.
+    let note: string | undefined;
+    if (decision.action === 'block' || (decision.action === 'allow' && decision.verdict)) {
+      const id = parsed.value.sessionId;
+      const turns = denials.get(id) ?? new DeniedTurns();
+      denials.set(id, turns);
+      const denied = deniedInTurn(await frames.recent(id, 0));
+      turns.record(denied.tools, denied);
+      note = turns.message();
+      decision = turns.apply(decision);
+      if (decision.action === 'allow' && decision.reason === 'permission-denied') {
+        session.logger.warn(`stopped supervising: ${decision.message}`, { iteration: decision.iteration, tools: denied.tools.join(' ') });
+        session.emit(event({ kind: 'stopped', reason: 'permission-denied', message: decision.message }));
+        note = undefined; // the stop's own message names the grant
+      } else if (note) {
+        session.logger.warn(note, { tools: denied.tools.join(' ') });
+        session.emit(event({ kind: 'error', message: note }));
+      }
+    }
     // A /goal that sends the agent back keeps it working as a block or a wind-down does.
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
-    return hookOutput(decision, { showVerdict: true });
+    return hookOutput(decision, { showVerdict: true, ...(note ? { note: inertText(note) } : {}) });
   };
   return { stops: stopPipe(decide), transcriptOf, unsubscribe: () => graph.unsubscribe() };
 }
