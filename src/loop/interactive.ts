@@ -22,7 +22,7 @@ import type { BytePath } from '../pty/byte-path.js';
 import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
-import { claimedMessage, claimSession } from '../state/session-claims.js';
+import { claimedMessage, SessionClaims } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
@@ -32,7 +32,7 @@ import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
 import type { Stop, StopPipe } from './interactive-stops.js';
-import type { SessionPlan } from './session-flags.js';
+import { launchSessionId, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
 
 /** How long the session's own start may wait for claude's (on 2 cores they compete for the CPU). */
@@ -53,13 +53,15 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
   const command = [config.claude.command, ...setup.claudeArgs];
   const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
   const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
-  // One supervisor per session: a session another live ccc supervises is refused before claude starts.
-  // (An interactive `--continue` is checked at its first stop: it skips print-mode sessions, so the newest transcript may not be its.)
-  const known = launchId ?? options.plan.resumedId ?? options.plan.namedId;
-  const claim = known ? await claimSession(configDir, known, { mode: 'interactive', cwd: setup.cwd }) : undefined;
-  if (claim && !claim.taken) {
-    throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, claim.holder), { data: { sessionId: known } });
-  }
+  // One supervisor per session, one claim path: the launch's session (ours, `--resume <id>`,
+  // `--session-id`, or the newest interactive session for `--continue`) is claimed before claude
+  // starts and refused when another live ccc supervises it; a session a stop names later is claimed
+  // through the same object (the session's `claim`), and all are released once, in the teardown.
+  const claims = new SessionClaims(configDir, setup.cwd);
+  const known = launchId ?? launchSessionId(options.plan, setup.env, setup.cwd, 'interactive');
+  const holder = known ? await claims.claim(known, 'interactive') : undefined;
+  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, holder), { data: { sessionId: known, pid: holder.pid } });
+  setup = { ...setup, claims };
   const early = options.observe ? await openSession(setup) : undefined;
   const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
 
@@ -145,7 +147,7 @@ export async function runInteractive(setup: SupervisorSessionOptions, options: I
     observer?.detach();
     await observer?.close();
     await current?.close();
-    if (claim?.taken) claim.release();
+    claims.releaseAll();
     // The URL printed before the TUI started has scrolled away under it.
     if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
     // After the TUI is gone and the terminal restored: what this session's reviews cost.
