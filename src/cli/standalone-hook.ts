@@ -12,6 +12,7 @@ import { reviewStop } from '../loop/review-stop.js';
 import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
 import { decisionText, errorText } from '../loop/run-ending.js';
 import { SessionCore } from '../loop/session-core.js';
+import { checkerTimeoutsSeconds, hookClaimWaitSeconds } from '../loop/hook-timeout.js';
 import { hookOutput } from '../stop/hook-output.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { modelFailureSentence, stopFailureOf } from '../claude/api-error.js';
@@ -35,8 +36,17 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args, priorCost });
   session.setSessionId(stop.sessionId);
   // One supervisor per session: a session a live ccc supervises is that ccc's to review, not this
-  // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this stop is reviewed in turn.
-  const holder = await claimWhenHooksAreDone(session, stop.sessionId);
+  // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this
+  // stop is reviewed in turn; for as long as this hook's own timeout leaves room for a review after it.
+  const waitSeconds = hookClaimWaitSeconds(checkerTimeoutsSeconds(resolved.config.supervisor), resolved.config.supervisor.limit_wait_minutes);
+  const claimed = await claimWhenHooksAreDone(() => session.claim(stop.sessionId, 'hook'), waitSeconds * 1000);
+  if (claimed.waitedOut) {
+    const message = hookStillReviewingMessage(stop.sessionId, claimed.waitedOut, waitSeconds);
+    session.logger.warn(`supervisor-hook: stop not reviewed: ${message}`);
+    await session.close();
+    throw new CccError('SESSION_SUPERVISED', message, { data: { sessionId: stop.sessionId, pid: claimed.waitedOut.pid } });
+  }
+  const holder = claimed.holder;
   if (holder) {
     const claimed = claimedMessage(stop.sessionId, holder);
     session.endedAs({ mode: 'hook', how: `stop not reviewed: ${claimed}`, exitCode: 0, level: 'warn' });
@@ -71,12 +81,22 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
 /** How often a hook looks again at a claim another hook's review holds. */
 const HOOK_CLAIM_POLL_MS = 100;
 
-/** Claims the session, waiting while another hook reviews it; the holder when a supervising ccc has it. */
-async function claimWhenHooksAreDone(session: SessionCore, sessionId: string): Promise<SessionClaimRecord | undefined> {
+/**
+ * Claims the session, waiting while another hook reviews it, `waitMs` at most. `holder`: a
+ * supervising ccc has it (not a hook: never waited for). `waitedOut`: another hook still held it at
+ * the bound.
+ */
+export async function claimWhenHooksAreDone(
+  claim: () => Promise<SessionClaimRecord | undefined>,
+  waitMs: number,
+  pollMs = HOOK_CLAIM_POLL_MS,
+): Promise<{ holder?: SessionClaimRecord; waitedOut?: SessionClaimRecord }> {
+  const deadline = Date.now() + waitMs;
   for (;;) {
-    const holder = await session.claim(sessionId, 'hook');
-    if (holder?.mode !== 'hook') return holder;
-    await new Promise((resolve) => setTimeout(resolve, HOOK_CLAIM_POLL_MS));
+    const holder = await claim();
+    if (holder?.mode !== 'hook') return holder ? { holder } : {};
+    if (Date.now() >= deadline) return { waitedOut: holder };
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 
@@ -97,4 +117,11 @@ export async function noteStopFailure(stop: StopEvent, env: NodeJS.ProcessEnv): 
   const line = `${modelFailureSentence('agent', failure)}; not reviewed, and not resumed: a hook cannot resume a turn claude ended on an API error (${resend}, or run the session under \`ccc --supervisor\`, which waits it out)`;
   logger.warn(line, { session_id: stop.sessionId });
   return line;
+}
+
+function hookStillReviewingMessage(sessionId: string, holder: SessionClaimRecord, waitSeconds: number): string {
+  return (
+    `another ccc supervisor-hook (pid ${holder.pid}) has been reviewing session ${sessionId} for the ${waitSeconds}s this hook can wait ` +
+    '(a review begun later would outlast its timeout); this stop is not reviewed, the next one is'
+  );
 }

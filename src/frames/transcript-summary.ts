@@ -79,7 +79,7 @@ function goalPromptOf(text: string): string | undefined {
 }
 
 /** Claude Code's message to the agent when a Stop hook sends it back (the transcript's `isMeta` user line). */
-function isStopHookFeedback(frame: Frame): boolean {
+export function isStopHookFeedback(frame: Frame): boolean {
   const content = (frame as MessageFrame).message?.content;
   const text = typeof content === 'string' ? content : Array.isArray(content) && isBlock(content[0]) ? content[0].text : undefined;
   return frame.type === 'user' && typeof text === 'string' && text.startsWith('Stop hook feedback:');

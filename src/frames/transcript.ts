@@ -55,12 +55,13 @@ function projectTranscriptDir(env: NodeJS.ProcessEnv, cwd: string): string {
 }
 
 /**
- * The session `claude -p --continue` would continue in `cwd`: the project's most recently written
- * transcript (docs/claude-facts.md, "Sessions"). Undefined when the project has none.
+ * The session `claude --continue` would continue in `cwd`: the project's most recently written
+ * transcript (docs/claude-facts.md, "Sessions"); with `interactive`, the newest one not made in
+ * print mode, which the TUI's `--continue` skips. Undefined when the project has none.
  */
-export function newestSessionId(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+export function newestSessionId(env: NodeJS.ProcessEnv, cwd: string, options: { interactive?: boolean } = {}): string | undefined {
   const dir = projectTranscriptDir(env, cwd);
-  let newest: { id: string; mtime: number } | undefined;
+  const sessions: Array<{ id: string; mtime: number }> = [];
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -71,12 +72,31 @@ export function newestSessionId(env: NodeJS.ProcessEnv, cwd: string): string | u
     if (!name.endsWith('.jsonl')) continue;
     try {
       const stat = fs.statSync(path.join(dir, name));
-      if (stat.isFile() && (!newest || stat.mtimeMs > newest.mtime)) newest = { id: name.slice(0, -'.jsonl'.length), mtime: stat.mtimeMs };
+      if (stat.isFile()) sessions.push({ id: name.slice(0, -'.jsonl'.length), mtime: stat.mtimeMs });
     } catch {
       // Removed while listing: not a session to continue.
     }
   }
-  return newest?.id;
+  sessions.sort((a, b) => b.mtime - a.mtime);
+  return sessions.find((s) => !options.interactive || !madeInPrintMode(path.join(dir, `${s.id}.jsonl`)))?.id;
+}
+
+/** How much of a transcript's start is read for its `entrypoint`. */
+const ENTRYPOINT_PROBE_BYTES = 64 * 1024;
+
+/** A transcript claude wrote in print mode: its lines say `"entrypoint":"sdk-cli"` (the TUI's say `"cli"`). */
+function madeInPrintMode(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buffer = Buffer.alloc(ENTRYPOINT_PROBE_BYTES);
+    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return /"entrypoint":"sdk-cli"/.exec(buffer.subarray(0, read).toString('utf8')) !== null;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 export interface ReadTranscriptOptions {

@@ -13,6 +13,7 @@ import { reviewStop } from '../loop/review-stop.js';
 import { inertText } from '../pty/inert-text.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 import { ExitCode } from '../errors.js';
+import { claimedMessage } from '../state/session-claims.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
 import { formatReviewLimitEvent } from './supervisor-log.js';
@@ -30,6 +31,17 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
   // A verdict's feedback is the model's text: no escape sequence of it may reach the terminal.
   const say = (text: string) => options.write(inertText(text));
   return async (request, first) => {
+    // The card's session is claimed for its reviews (one supervisor per session: a `ccc --supervisor
+    // -- --continue` started meanwhile would pick this newest session) and released when they end.
+    const claimed = new Set<string>();
+    try {
+      return await reviewCard(request, first, claimed);
+    } finally {
+      for (const id of claimed) session.releaseClaim(id);
+    }
+  };
+
+  async function reviewCard(request: AgentRequest, first: Parameters<ImplementorReview>[1], claimed: Set<string>): ReturnType<ImplementorReview> {
     let answer = first;
     for (let turn = 1; ; turn++) {
       const sessionId = answer.run.sessionId;
@@ -39,6 +51,12 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
           exitCode: ExitCode.checkerFailed,
           message: `The Implementor run for ${request.label} reported no session id, so it cannot be reviewed.`,
         };
+      }
+      if (!claimed.has(sessionId)) {
+        const holder = await session.claim(sessionId, 'kanban');
+        if (holder)
+          return { kind: 'stopped', exitCode: ExitCode.usage, message: `The review of ${request.label} did not start: ${claimedMessage(sessionId, holder)}` };
+        claimed.add(sessionId);
       }
       session.setSessionId(sessionId);
       // The cost cap of the supervisor loop counts the agent's turns as well as the reviews.
@@ -87,7 +105,7 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
       if (result.kind !== 'answered' || result.output.status !== 'ok') return result;
       answer = result;
     }
-  };
+  }
 }
 
 /** The same agent, in its own session, told what the review found; the output rules stay. */

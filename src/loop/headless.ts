@@ -24,7 +24,7 @@ import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
 import { spendText } from './cost-cap.js';
 import { limitWaits, resumeTimeText, waitOutLimit, worthWaiting } from './limit-wait.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
-import { DENIED_TURNS_LIMIT, deniedStopMessage, deniedTools, deniedToolsMessage, deniedToolsNote } from './permission-denials.js';
+import { DeniedTurns, deniedTools } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { sessionLogPath } from '../state/paths.js';
 import { claimedMessage } from '../state/session-claims.js';
@@ -83,8 +83,8 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
   await session.recordTaskStart();
   // The tools claude refused the agent in its last turn (its result frame's permission_denials).
   let denied: string[] = [];
-  // Agent turns in a row with denied calls: at DENIED_TURNS_LIMIT the run stops for the grant, not for "no progress".
-  let deniedTurns = 0;
+  // Agent turns in a row with denied calls: at the limit the run stops for the grant, not for "no progress".
+  const denials = new DeniedTurns();
   // The agent's tool calls, paced (tool-call-feed.ts); a turn's calls are all out before its review.
   const toolCalls = new ToolCallFeed(emit);
   const runTurn = (text: string) => {
@@ -118,10 +118,11 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       session.logger.error(claimed);
       throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId, pid: holder.pid } });
     }
-    deniedTurns = denied.length ? deniedTurns + 1 : 0;
-    if (denied.length) {
-      session.logger.warn(deniedToolsMessage(denied), { turn, tools: denied.join(' ') });
-      if (!options.json) options.stderr.write(inertText(`ccc: ${deniedToolsMessage(denied)}\n`));
+    denials.record(denied);
+    const deniedLine = denials.message();
+    if (deniedLine) {
+      session.logger.warn(deniedLine, { turn, tools: denied.join(' ') });
+      if (!options.json) options.stderr.write(inertText(`ccc: ${deniedLine}\n`));
     }
     if (session.interruption) return interrupted(session, emit, session.interruption);
     if (result.exitCode !== 0 || !sessionId) {
@@ -165,11 +166,10 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
       if (waited === 'spent') break;
     }
     waits.reset();
-    const stuckOnDenials = decision.action === 'block' || (decision.action === 'allow' && decision.reason === 'no-progress');
-    if (stuckOnDenials && deniedTurns >= DENIED_TURNS_LIMIT) {
-      const stop = { action: 'allow', reason: 'permission-denied', message: deniedStopMessage(denied, deniedTurns), iteration: decision.iteration } as const;
-      session.logger.warn(`stopped: ${stop.message}`, { iteration: decision.iteration, tools: denied.join(' ') });
-      return finish(session, emit, exitCodeFor(stop), stop);
+    decision = denials.apply(decision);
+    if (decision.action === 'allow' && decision.reason === 'permission-denied') {
+      session.logger.warn(`stopped: ${decision.message}`, { iteration: decision.iteration, tools: denied.join(' ') });
+      return finish(session, emit, exitCodeFor(decision), decision);
     }
     if (decision.action === 'block') {
       const max = session.config.supervisor.max_iterations;
@@ -183,7 +183,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
         emit(event({ kind: 'wind-down', reason: 'limit', message: stop }));
         return windDownTurn(session, emit, { ...limit, action: 'wind-down', feedback: windDownMessage(stop) }, (m) => runTurn(m));
       }
-      message = denied.length ? `${decision.feedback}\n\n${deniedToolsNote(denied)}` : decision.feedback;
+      message = decision.feedback; // with the note on denied calls (DeniedTurns.apply)
       continue;
     }
     if (decision.action === 'wind-down') return windDownTurn(session, emit, decision, (m) => runTurn(m));

@@ -26,3 +26,14 @@ export function hookTimeoutSeconds(checkerTimeoutsSeconds: readonly number[], li
 export function checkerTimeoutsSeconds(supervisor: Pick<CccConfig['supervisor'], 'checkers' | 'timeout_seconds'>): number[] {
   return supervisor.checkers.map((declaration) => checkerTimeoutSeconds(normalizeDeclaration(declaration).options, supervisor.timeout_seconds));
 }
+
+/**
+ * How long the standalone hook waits for another hook's review of the same session before it lets
+ * its own stop through unreviewed: what its timeout leaves once a whole review (the pipeline's worst
+ * case) and half the margin are set aside, so that a review begun at the bound still ends before
+ * Claude Code kills the hook.
+ */
+export function hookClaimWaitSeconds(checkerTimeoutsSeconds: readonly number[], limitWaitMinutes = 0): number {
+  const review = hookTimeoutSeconds(checkerTimeoutsSeconds) - HOOK_TIMEOUT_MARGIN_SECONDS;
+  return hookTimeoutSeconds(checkerTimeoutsSeconds, limitWaitMinutes) - review - HOOK_TIMEOUT_MARGIN_SECONDS / 2;
+}

@@ -24,7 +24,7 @@ import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings } from '../state/write-failure.js';
-import { claimedMessage, claimSession } from '../state/session-claims.js';
+import { claimedMessage, SessionClaims } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
@@ -37,7 +37,7 @@ import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
 import type { Stop, StopPipe } from './interactive-stops.js';
-import type { SessionPlan } from './session-flags.js';
+import { launchSessionId, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
 
 /** How long the session's own start may wait for claude's (on 2 cores they compete for the CPU). */
@@ -57,17 +57,19 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
   const { config, configDir } = given.resolved;
   // The agent's spend, as claude's status line reports it, kept in a file by ccc's status line command.
   const statusFile = statusLineFile(cccDir(configDir), process.pid);
-  const setup: SupervisorSessionOptions = { ...given, agentCost: () => recordedAgentCost(statusFile) };
+  let setup: SupervisorSessionOptions = { ...given, agentCost: () => recordedAgentCost(statusFile) };
   const command = [config.claude.command, ...setup.claudeArgs];
   const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
   const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
-  // One supervisor per session: a session another live ccc supervises is refused before claude starts.
-  // (An interactive `--continue` is checked at its first stop: it skips print-mode sessions, so the newest transcript may not be its.)
-  const known = launchId ?? options.plan.resumedId ?? options.plan.namedId;
-  const claim = known ? await claimSession(configDir, known, { mode: 'interactive', cwd: setup.cwd }) : undefined;
-  if (claim && !claim.taken) {
-    throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, claim.holder), { data: { sessionId: known } });
-  }
+  // One supervisor per session, one claim path: the launch's session (ours, `--resume <id>`,
+  // `--session-id`, or the newest interactive session for `--continue`) is claimed before claude
+  // starts and refused when another live ccc supervises it; a session a stop names later is claimed
+  // through the same object (the session's `claim`), and all are released once, in the teardown.
+  const claims = new SessionClaims(configDir, setup.cwd);
+  const known = launchId ?? launchSessionId(options.plan, setup.env, setup.cwd, 'interactive');
+  const holder = known ? await claims.claim(known, 'interactive') : undefined;
+  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, holder), { data: { sessionId: known, pid: holder.pid } });
+  setup = { ...setup, claims };
   const early = options.observe ? await openSession(setup) : undefined;
   const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
 
@@ -174,7 +176,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     observer?.detach();
     await observer?.close();
     await current?.close();
-    if (claim?.taken) claim.release();
+    claims.releaseAll();
     // The URL printed before the TUI started has scrolled away under it.
     if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
     // After the TUI is gone and the terminal restored: what this session's reviews cost.
@@ -230,6 +232,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { inputLogPath },
     { limitWaits, reviewWithinLimits },
     { AgentLimitWait },
+    { DeniedTurns, deniedInTurn },
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-stops.js'),
@@ -243,6 +246,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('../state/paths.js'),
     import('./limit-wait.js'),
     import('./agent-limit-wait.js'),
+    import('./permission-denials.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();
@@ -293,6 +297,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   void session.recordTaskStart();
 
   let lastStop: string | undefined;
+  // The agent's turns in a row with calls the permission settings refused, per session (the rule headless follows too).
+  const denials = new Map<string, InstanceType<typeof DeniedTurns>>();
   const decide = async ({ input, hookGone }: Stop): Promise<string> => {
     const parsed = parseStopInput(input);
     if (!parsed.ok) {
@@ -335,10 +341,29 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       session.emit(event({ kind: 'error', message: error.message }));
       return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${error.message}`) });
     }
+    // A reviewed turn: the calls the settings refused in it are named, and repeated ones end supervision for the grant.
+    let note: string | undefined;
+    if (decision.action === 'block' || (decision.action === 'allow' && decision.verdict)) {
+      const id = parsed.value.sessionId;
+      const turns = denials.get(id) ?? new DeniedTurns();
+      denials.set(id, turns);
+      const denied = deniedInTurn(await frames.recent(id, 0));
+      turns.record(denied.tools, denied);
+      note = turns.message();
+      decision = turns.apply(decision);
+      if (decision.action === 'allow' && decision.reason === 'permission-denied') {
+        session.logger.warn(`stopped supervising: ${decision.message}`, { iteration: decision.iteration, tools: denied.tools.join(' ') });
+        session.emit(event({ kind: 'stopped', reason: 'permission-denied', message: decision.message }));
+        note = undefined; // the stop's own message names the grant
+      } else if (note) {
+        session.logger.warn(note, { tools: denied.tools.join(' ') });
+        session.emit(event({ kind: 'error', message: note }));
+      }
+    }
     lastStop = decisionText(decision);
     // A /goal that sends the agent back keeps it working as a block or a wind-down does.
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
-    return hookOutput(decision, { showVerdict: true });
+    return hookOutput(decision, { showVerdict: true, ...(note ? { note: inertText(note) } : {}) });
   };
   const stops = stopPipe(decide);
   const answer = (input: string, hookGone: AbortSignal): Promise<string> => {

@@ -19,7 +19,7 @@ import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
 import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
-import { claimSession, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
+import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 import { logRunEnded, type RunEnding } from './run-ending.js';
 
 export interface SessionOptions {
@@ -37,6 +37,8 @@ export interface SessionOptions {
   agentCost?: () => number;
   /** What earlier processes of the session spent: the standalone hook's reviews of earlier stops (the session state's `review_cost_usd`). */
   priorCost?: number;
+  /** Claims taken before the session opened (interactive: the launch's, before claude starts); their owner releases them. */
+  claims?: SessionClaims;
 }
 
 export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
@@ -77,6 +79,8 @@ export class SessionCore {
     this.pipeline = options.pipeline;
     this.agentCost = options.agentCost ?? (() => 0);
     this.cost = options.priorCost ?? 0;
+    this.claims = options.claims ?? new SessionClaims(this.configDir, this.cwd);
+    this.ownsClaims = !options.claims;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
     this.guards = [
       ...(options.guards ?? []),
@@ -90,19 +94,22 @@ export class SessionCore {
     return { spent: () => this.totalCost, capUsd: this.config.supervisor.max_cost_usd, taskCapUsd: this.config.supervisor.max_task_cost_usd };
   }
 
-  private readonly claims = new Map<string, () => void>();
+  private readonly claims: SessionClaims;
+  /** The claims are this session's own to release (none were handed in). */
+  private readonly ownsClaims: boolean;
 
   /**
    * Claims `id` for this ccc (one supervisor per session, src/state/session-claims.ts). Returns
    * undefined when this ccc holds it, or the live ccc that supervises it instead (claimedMessage
-   * says so). Released in `close()`.
+   * says so). Released in `close()`, or by the owner of claims handed in.
    */
-  async claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {
-    if (this.claims.has(id)) return undefined;
-    const result = await claimSession(this.configDir, id, { mode, cwd: this.cwd });
-    if (!result.taken) return result.holder;
-    this.claims.set(id, result.release);
-    return undefined;
+  claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {
+    return this.claims.claim(id, mode);
+  }
+
+  /** Gives up the claim of `id` before the session ends. */
+  releaseClaim(id: string): void {
+    this.claims.release(id);
   }
 
   setSessionId(id: string): void {
@@ -200,14 +207,7 @@ export class SessionCore {
 
   async close(): Promise<void> {
     this.end();
-    for (const release of this.claims.values()) {
-      try {
-        release();
-      } catch (error) {
-        this.logger.warn(`could not release the session claim: ${(error as Error).message}`); // a stale claim: the next ccc takes it over
-      }
-    }
-    this.claims.clear();
+    if (this.ownsClaims) this.claims.releaseAll();
     for (const entry of this.pipeline) {
       try {
         await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });

@@ -95,11 +95,12 @@ export function agentTurnArgs(plan: SessionPlan, agentSessionId: string | undefi
 
 /**
  * The session the first agent turn runs in, when it can be known before claude starts: the id of
- * `--resume <uuid>` or `--session-id <uuid>`, or the newest session for `--continue`. A fork's
- * or a new session's id is claude's to choose (ccc claims it once claude names it).
+ * `--resume <uuid>` or `--session-id <uuid>`, or the newest session for `--continue` (the TUI's
+ * `--continue` skips sessions made in print mode: docs/claude-facts.md, "Sessions"). A fork's or a
+ * new session's id is claude's to choose (ccc claims it once claude names it).
  */
-export function launchSessionId(plan: SessionPlan, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  return plan.namedId ?? plan.resumedId ?? (plan.continuesNewest ? newestSessionId(env, cwd) : undefined);
+export function launchSessionId(plan: SessionPlan, env: NodeJS.ProcessEnv, cwd: string, mode: SupervisedMode = 'headless'): string | undefined {
+  return plan.namedId ?? plan.resumedId ?? (plan.continuesNewest ? newestSessionId(env, cwd, { interactive: mode === 'interactive' }) : undefined);
 }
 
 /**

@@ -90,6 +90,41 @@ export async function claimSession(
   };
 }
 
+/**
+ * The claims one ccc process holds, taken and released through this one object: the launch's claim
+ * (before claude starts) and the claims of the sessions its stops name later share it, and it is
+ * released once, when the run ends.
+ */
+export class SessionClaims {
+  private readonly held = new Map<string, () => void>();
+
+  constructor(
+    private readonly configDir: string,
+    private readonly cwd: string,
+    private readonly deps: ClaimDeps = DEFAULT_DEPS,
+  ) {}
+
+  /** Undefined when this process holds `id` (now or already), else the live ccc that does. */
+  async claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {
+    if (this.held.has(id)) return undefined;
+    const result = await claimSession(this.configDir, id, { mode, cwd: this.cwd }, this.deps);
+    if (!result.taken) return result.holder;
+    this.held.set(id, result.release);
+    return undefined;
+  }
+
+  /** Gives up `id` before the run ends (a kanban card whose review is over). */
+  release(id: string): void {
+    this.held.get(id)?.();
+    this.held.delete(id);
+  }
+
+  /** Every claim this process holds; a removal the disk refuses leaves a stale claim the next ccc takes over. */
+  releaseAll(): void {
+    for (const id of [...this.held.keys()]) this.release(id);
+  }
+}
+
 /** Errors of a config disk that cannot take a write now. */
 const UNWRITABLE: ReadonlySet<string> = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM']);
 

@@ -2,6 +2,7 @@
  * `ccc kanban` end to end: the built CLI, the real claude as every role agent, the scripted model
  * server playing the agents. What the README promises for `ccc kanban`.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -279,4 +280,65 @@ describe('ccc kanban', () => {
       .trimEnd()
       .split('\n')
       .pop();
+
+  it('--supervise: a card whose session another live ccc supervises is not reviewed here (exit 2, naming that ccc)', async () => {
+    // Another ccc (a `ccc --supervisor -- --continue` would pick the card's session: the project's newest) holds its claim.
+    const other = spawn('sleep', ['300']);
+    let cardSession = '';
+    try {
+      await setup(
+        (info) => {
+          if (info.role === 'Reviewer') return { verdict: { completed: true, feedback: 'verified' } };
+          if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+          if (!cardSession) {
+            // claude may send the request before its transcript is on disk: the reply waits for it (the scenario is synchronous).
+            const projects = path.join(world.claudeDir, 'projects');
+            const transcripts = () =>
+              fs.existsSync(projects) ? fs.readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')) : [];
+            const pause = new Int32Array(new SharedArrayBuffer(4));
+            for (let i = 0; i < 500 && transcripts().length === 0; i++) Atomics.wait(pause, 0, 0, 20);
+            const files = transcripts();
+            expect(files).toHaveLength(1);
+            cardSession = path.basename(files[0]!, '.jsonl');
+            const claims = path.join(world.claudeDir, 'ccc', 'claims');
+            fs.mkdirSync(claims, { recursive: true });
+            const claim = { pid: other.pid, mode: 'headless', cwd: world.cwd, started_at: 'then' };
+            fs.writeFileSync(path.join(claims, `${cardSession}.json`), JSON.stringify(claim));
+          }
+          return answer({ status: 'ok', message: 'parser written' });
+        },
+        { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' },
+      );
+      const before = read(world, 'kanban.yaml');
+      const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise']);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(
+        `The review of tasks/001-parse.md did not start: session ${cardSession} is already supervised by ccc (pid ${other.pid}, headless`,
+      );
+      expect(firstRequests(server.requests).map((r) => agentOf(r).role)).toEqual(['Implementor']);
+      expect(read(world, 'kanban.yaml')).toBe(before);
+    } finally {
+      other.kill();
+    }
+  }, 180_000);
+
+  it("--supervise: a card's session is claimed while it is reviewed and released after", async () => {
+    let claimDuringReview: unknown;
+    await setup(
+      (info) => {
+        if (info.role === 'Reviewer') {
+          const claims = path.join(world.claudeDir, 'ccc', 'claims');
+          claimDuringReview = fs.readdirSync(claims).map((f) => JSON.parse(fs.readFileSync(path.join(claims, f), 'utf8')) as { mode: string });
+          return { verdict: { completed: true, feedback: 'verified' } };
+        }
+        if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
+        return answer({ status: 'ok', message: 'parser written' });
+      },
+      { ...PROJECT, 'SUPERVISOR.md': '# Review rules\nREVIEW-RULES-7731: check the work with tools.' },
+    );
+    const run = await runCcc(world, ['kanban', 'kanban.yaml', '--supervise']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(claimDuringReview).toEqual([expect.objectContaining({ mode: 'kanban' })]);
+    expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'claims'))).toEqual([]);
+  }, 180_000);
 });

@@ -150,4 +150,36 @@ describe('one supervisor per session', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`ccc: session ${t.earlier}`);
   });
+
+  it('a second interactive --continue of a session an interactive ccc supervises is refused before its TUI starts, a newer print-mode session notwithstanding', async () => {
+    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'checked' } } : { text: 'AGENT-REPLY' }));
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    const w = world;
+    const first = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: w.cwd, env: w.env });
+    try {
+      await first.waitForScreen(/❯/, 60_000);
+      await first.type(`${ONE}\r`);
+      await first.waitForScreen(/review 1 \(claude\): complete/, 120_000);
+      const claims = path.join(w.claudeDir, 'ccc', 'claims');
+      const [claimed] = fs.readdirSync(claims);
+      const sessionId = claimed!.replace(/\.json$/, '');
+      // A print-mode session written after it is the project's newest transcript; the TUI's --continue skips it.
+      const print = await runProcess(claudeBin, ['-p', EARLIER], { cwd: w.cwd, env: w.env });
+      expect(print.code, print.stderr).toBe(0);
+      const requestsBefore = server.requests.length;
+      const second = startPty(process.execPath, [cccBin, '--supervisor', '--', '--continue'], { cwd: w.cwd, env: w.env, cols: 400 });
+      try {
+        const exit = await second.exited;
+        expect(exit.exitCode).toBe(2);
+        expect(second.screen().replace(/\s+/g, ' ')).toContain(`session ${sessionId} is already supervised by ccc (pid `);
+        expect(second.screen()).toContain(', interactive, since');
+      } finally {
+        second.kill();
+      }
+      expect(server.requests.length).toBe(requestsBefore);
+    } finally {
+      first.kill();
+    }
+  }, 240_000);
 });

@@ -2,13 +2,16 @@
  * Headless without permissions: claude refuses the agent's Write (nobody can approve it in print
  * mode) and lists it in the result frame's `permission_denials`. ccc names the tool and how to
  * grant it on stderr and in the log, and tells the agent the refusal was the permission settings.
+ * Interactive: a deny rule refuses the agent's Bash in the TUI; ccc reads the refusal from the
+ * transcript and names it the same way (the TUI's system message, the title, the log, the feedback).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { supervisedPtyFixture } from '../support/supervised-pty.js';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, userTexts, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { isToolResultTurn, startModelServer, userTexts, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 
 describe('denied tools are named', () => {
   let server: ModelServer;
@@ -42,5 +45,46 @@ describe('denied tools are named', () => {
     expect(readLog(world)).toContain("claude refused the agent's Write calls");
     const fed = server.byKind('agent').flatMap((r) => userTexts(r.body));
     expect(fed.some((t) => t.includes('notes.txt was not written') && t.includes("denied by the user's permission settings"))).toBe(true);
+  }, 240_000);
+});
+
+describe('denied tools are named, interactive', () => {
+  const fixture = supervisedPtyFixture();
+
+  it("a deny rule refuses the agent's Bash: the TUI and the log name it and the rule; the feedback says the settings denied it; denied in 2 turns in a row, supervision stops for the grant", async () => {
+    const { server, world, h } = await fixture.launch(
+      (r: RecordedRequest): Reply => {
+        if (r.kind === 'review') return { verdict: { completed: false, feedback: 'old.txt is still there' } };
+        return isToolResultTurn(r)
+          ? { text: 'I could not remove old.txt.' }
+          : { toolUse: { name: 'Bash', input: { command: 'rm -f old.txt', description: 'remove' } } };
+      },
+      {
+        args: ['--max-iterations', '10'],
+        prepare: (w) => {
+          fs.writeFileSync(path.join(w.cwd, 'old.txt'), 'old');
+          fs.mkdirSync(path.join(w.cwd, '.claude'), { recursive: true });
+          fs.writeFileSync(path.join(w.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }));
+        },
+      },
+    );
+    await h.type('remove old.txt\r');
+    const flat = () => h.screen().replace(/\s+/g, ' ');
+    await expect.poll(flat, { timeout: 180_000, interval: 200 }).toContain("stopped supervising: the agent's Bash calls were denied in 2 turns in a row");
+    expect(fs.existsSync(path.join(world.cwd, 'old.txt'))).toBe(true);
+    // Two reviews, then the stop is let through for the grant: no third round, no "no progress".
+    expect(server.byKind('review')).toHaveLength(2);
+    const screen = flat();
+    expect(screen).toContain("ccc: claude refused the agent's Bash calls: the permission settings deny them");
+    expect(screen).toContain('remove or narrow it');
+    expect(screen).not.toMatch(/no progress/);
+    const log = readLog(world);
+    expect(log).toContain(
+      "claude refused the agent's Bash calls: the permission settings deny them. A permissions.deny rule in .claude/settings.json matches them",
+    );
+    expect(log).toMatch(/stopped supervising: the agent's Bash calls were denied in 2 turns in a row/);
+    // The agent's second turn was told the settings refused it, not only that the work is unfinished.
+    const fed = server.byKind('agent').flatMap((r) => userTexts(r.body));
+    expect(fed.some((t) => t.includes('old.txt is still there') && t.includes("denied by the user's permission settings"))).toBe(true);
   }, 240_000);
 });
