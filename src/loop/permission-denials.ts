@@ -68,8 +68,7 @@ const RULE_PLACES: Record<string, string> = {
 
 /** How the user grants the refused calls: headless, a grant after `--`; interactive, the deny rule that refused them. */
 function grant(denials: TurnDenials | undefined): string {
-  if (!denials)
-    return 'Grant them after `--`: `-- --allowedTools "Edit Write Bash(npm test)"` or `-- --permission-mode acceptEdits`';
+  if (!denials) return 'Grant them after `--`: `-- --allowedTools "Edit Write Bash(npm test)"` or `-- --permission-mode acceptEdits`';
   const places = denials.ruleSources.map((s) => RULE_PLACES[s] ?? s);
   return (
     `A permissions.deny rule${places.length ? ` in ${places.join(', ')}` : ''} matches them, and a deny rule wins over every allow rule and permission mode: ` +

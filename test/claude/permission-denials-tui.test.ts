@@ -20,7 +20,8 @@ import { jsonLines } from '../support/run-process.js';
 
 type Line = Frame & { message?: { content?: unknown } };
 
-const resultOf = (line: Line) => (Array.isArray(line.message?.content) ? (line.message.content as Array<Record<string, unknown>>) : []).find((b) => b.type === 'tool_result');
+const resultOf = (line: Line) =>
+  (Array.isArray(line.message?.content) ? (line.message.content as Array<Record<string, unknown>>) : []).find((b) => b.type === 'tool_result');
 
 describe('tool calls the real claude refuses in the TUI', () => {
   let server: ModelServer;

@@ -2,7 +2,8 @@
  * The feedback page in a real browser (Debian's chromium through playwright-core): the human sees
  * the agent's question, types an answer, and that answer is what collect_feedback returns.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMcpProcess, type McpProcess } from './support/mcp-process.js';
 
@@ -18,7 +19,7 @@ afterEach(async () => {
 describe('the feedback page', () => {
   it('shows the question as text and sends the typed answer back to the agent', async () => {
     server = await startMcpProcess();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(await server.pageUrl());
     await expect.poll(() => page.locator('#empty').textContent()).toContain('No question is waiting');

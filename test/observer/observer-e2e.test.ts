@@ -2,8 +2,9 @@
  * The observer on a real supervised session: the real claude TUI in a pty under
  * `ccc --supervisor --observe`, three WebSocket observers and the page in a real Chromium.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
@@ -11,8 +12,6 @@ import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 import { connectObserver, type TestObserver } from './support/test-observer.js';
-
-const chromiumPath = '/usr/bin/chromium';
 
 describe('ccc --supervisor --observe with the real claude', () => {
   let server: ModelServer;
@@ -33,7 +32,6 @@ describe('ccc --supervisor --observe with the real claude', () => {
   ])(
     'three observers get exactly the terminal bytes, the frames and the events; the page shows the run (%s)',
     async (_name, relayEnv, screenshot) => {
-      if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (.ci/run does it)`);
       server = await startModelServer((r) =>
         r.kind === 'review'
           ? r.index === 0
@@ -47,19 +45,7 @@ describe('ccc --supervisor --observe with the real claude', () => {
       await h.waitForOutput(/Observer: http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/, 30_000);
       const url = /Observer: (\S+)/.exec(h.output().toString())![1]!;
       const observers: TestObserver[] = await Promise.all([connectObserver(url), connectObserver(url), connectObserver(url)]);
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1500, height: 800 } });
       await page.goto(url);
 

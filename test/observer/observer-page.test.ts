@@ -2,34 +2,20 @@
  * The observer page in a real Chromium: it renders the session's terminal with the bundled
  * xterm.js, lists the supervisor's events, shows the connection state and reconnects by itself.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import type { ObserverEvent, ObserverServer } from '../../src/observer/observer-server.js';
 import { connectObserver } from './support/test-observer.js';
 import { startTestObserver } from './support/start-test-observer.js';
 
-const chromiumPath = '/usr/bin/chromium';
 const at = '2026-11-22T01:02:03.000Z';
 let browser: Browser;
 let server: ObserverServer | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (.ci/run does it)`);
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -123,10 +109,10 @@ describe('observer page', () => {
   it('shows spend against the cap when an event carries it, a wait given up, and paced tool calls; ignores spend it cannot read', async () => {
     server = await startTestObserver();
     const verdict = { kind: 'verdict', checker: 'claude', completed: false, feedback: 'not yet', iteration: 1, at } as const;
-    // Spend fields come from a newer ccc than this type knows: the page reads them when present and well-formed.
-    server.publishEvent({ ...verdict, spent_usd: 1.25, cap_usd: 5 } as ObserverEvent);
+    // The page reads spend only when present and well-formed (an older or foreign sender may send anything).
+    server.publishEvent({ ...verdict, spent_usd: 1.25, cap_usd: 5 });
     server.publishEvent({ ...verdict, iteration: 2, spent_usd: '9', cap_usd: null } as unknown as ObserverEvent);
-    server.publishEvent({ ...verdict, iteration: 3, spent_usd: 0.004 } as ObserverEvent);
+    server.publishEvent({ ...verdict, iteration: 3, spent_usd: 0.004 });
     server.publishEvent({
       kind: 'tools',
       calls: [
