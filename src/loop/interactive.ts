@@ -172,7 +172,8 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     await record?.remove();
     await recorder.flush();
     await channel.close();
-    await fs.promises.rm(statusFile, { force: true });
+    // On a config disk gone read-only or full the file stays (named by this pid, it misleads no one); the run's ending is not the disk's.
+    await fs.promises.rm(statusFile, { force: true }).catch(() => {});
     observer?.detach();
     await observer?.close();
     await current?.close();
