@@ -337,11 +337,16 @@ export function renderEvent(e: SupervisorEvent): string {
   }
 }
 
-/** `claude, verified by: npm test, $0.0061, 97% cached, spent $0.42 of $5.00, review: forked`. */
+/**
+ * `claude, verified by: npm test, $0.0061, 97% cached, spent $0.42 of $5.00, review: forked`. The
+ * run's spend is shown against a cap only: without one, the run's last line sums the reviews and
+ * `--json`, the log and `ccc report` carry the spend.
+ */
 function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
   const evidence = verificationDetails(e.completed, e.evidence);
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
-  const run = e.spent_usd === undefined ? [] : [spendText({ ...e, spent_usd: e.spent_usd, task_spent_usd: e.task_spent_usd ?? e.spent_usd })];
+  const capped = e.spent_usd !== undefined && (e.cap_usd !== undefined || e.task_cap_usd !== undefined);
+  const run = !capped ? [] : [spendText({ ...e, spent_usd: e.spent_usd!, task_spent_usd: e.task_spent_usd ?? e.spent_usd! })];
   const kind = reviewKindDetails(e.review);
   return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...run, ...(kind ? [kind] : [])].join(', ');
 }
