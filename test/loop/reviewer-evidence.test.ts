@@ -145,7 +145,7 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
             return { command, exit_code: exit, ...(why ? { not_counted: why } : {}) };
           }),
         );
-        expect(readLog(world)).toMatch(/completed=true checker=claude evidence="?unverified"? .*review finished/);
+        expect(readLog(world)).toMatch(/completed=true checker=claude review=forked evidence="?unverified"? .*review finished/);
       },
       180_000,
     );
