@@ -20,6 +20,8 @@ import { jsonLines } from '../support/run-process.js';
 
 type Line = Frame & { message?: { content?: unknown } };
 
+// The refused call's answer is the `user` line with its tool_result: claude may also write the
+// request itself to the transcript (an `api-request-blob` line holding the same tool_result), seen under load.
 const resultOf = (line: Line) =>
   (Array.isArray(line.message?.content) ? (line.message.content as Array<Record<string, unknown>>) : []).find((b) => b.type === 'tool_result');
 
@@ -52,7 +54,7 @@ describe('tool calls the real claude refuses in the TUI', () => {
 
   it('a deny rule with a specifier: an is_error result, a "permission-rule" reject from config naming the rule\'s settings', async () => {
     const lines = await refusedOnce('Bash(rm:*)', () => ({ toolUse: { name: 'Bash', input: { command: 'rm -f x.txt', description: 'remove' } } }));
-    const refused = lines.find((l) => resultOf(l));
+    const refused = lines.find((l) => l.type === 'user' && resultOf(l));
     expect(resultOf(refused!)).toMatchObject({ is_error: true, content: 'Permission to use Bash with command rm -f x.txt has been denied.' });
     expect(refused).toMatchObject({
       toolDenialKind: 'permission-rule',
@@ -66,7 +68,7 @@ describe('tool calls the real claude refuses in the TUI', () => {
     const lines = await refusedOnce('Write', (w) => ({ toolUse: { name: 'Write', input: { file_path: path.join(w.cwd, 'notes.txt'), content: 'notes' } } }));
     const offered = server.byKind('agent').map((r) => (r.body.tools ?? []).map((t) => t.name));
     expect(offered.every((names) => names.includes('Bash') && !names.includes('Write'))).toBe(true);
-    const refused = lines.find((l) => resultOf(l));
+    const refused = lines.find((l) => l.type === 'user' && resultOf(l));
     expect(resultOf(refused!)).toMatchObject({ is_error: true, content: expect.stringContaining('No such tool available: Write') });
     expect(refused!.permissionDecision).toBeUndefined();
     expect(deniedInTurn(lines)).toEqual({ tools: [], ruleSources: [] });
