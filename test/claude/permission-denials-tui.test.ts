@@ -38,18 +38,24 @@ describe('tool calls the real claude refuses in the TUI', () => {
     server = await startModelServer((r) => (isToolResultTurn(r) ? { text: 'could not' } : call(world)));
     world = makeClaudeWorld({ modelUrl: server.url });
     const h = startPty(claudeBin, ['--settings', JSON.stringify({ permissions: { deny: [deny] } })], { cwd: world.cwd, env: world.env });
+    const projects = path.join(world.home, '.claude', 'projects');
+    const transcript = (): Line[] => {
+      const files = fs.existsSync(projects) ? fs.readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')) : [];
+      expect(files).toHaveLength(1);
+      return jsonLines(fs.readFileSync(path.join(projects, files[0]!), 'utf8')) as Line[];
+    };
     try {
       await h.waitForScreen(/❯/, 60_000);
       await h.type('do it\r');
       await vi.waitFor(() => expect(server.requests.some((r) => isToolResultTurn(r))).toBe(true), { timeout: 60_000, interval: 100 });
       await h.waitForScreen(/could not/, 30_000);
+      // claude writes the transcript behind the screen: under load the refused call's line can
+      // land after "could not" is drawn, so wait for it before the TUI is killed.
+      await vi.waitFor(() => expect(transcript().some((l) => l.type === 'user' && resultOf(l))).toBe(true), { timeout: 30_000, interval: 100 });
     } finally {
       h.kill();
     }
-    const projects = path.join(world.home, '.claude', 'projects');
-    const files = fs.readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
-    expect(files).toHaveLength(1);
-    return jsonLines(fs.readFileSync(path.join(projects, files[0]!), 'utf8')) as Line[];
+    return transcript();
   }
 
   it('a deny rule with a specifier: an is_error result, a "permission-rule" reject from config naming the rule\'s settings', async () => {
