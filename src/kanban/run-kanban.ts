@@ -22,7 +22,7 @@ import { fileRef, readKanbanFile, taskRef, type FileRef } from './kanban-file.js
 import { lockKanban } from './kanban-lock.js';
 import { stderrProgress } from './progress.js';
 import { loadRolePrompts } from './role-prompts.js';
-import { supervisorLog } from './supervisor-log.js';
+import { eventLog } from './event-log.js';
 import { readTaskHeader } from './task-file.js';
 import { supervisedReview } from './supervised-review.js';
 import { runWorkflow } from './workflow.js';
@@ -80,7 +80,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
     const call: AgentCallDeps = {
       runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
       maxRetries: config.kanban.max_retries,
-      log: supervisorLog(kanban),
+      log: eventLog(kanban),
       progress,
       logger,
       claudeCommand,

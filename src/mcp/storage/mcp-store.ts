@@ -2,7 +2,7 @@
  * The store of `ccc mcp`: `<configDir>/ccc/mcp.jsonl`, one JSON record per line (store-records.ts).
  * It keeps the questions put to the human with their outcomes, and every Worker restart, across
  * runs; nothing in ccc reads them back but `self_test`'s check, so an append-only file is all it
- * needs, and it needs no native module. The Supervisor and the Worker each hold it open for
+ * needs, and it needs no native module. The Keeper and the Worker each hold it open for
  * appending: every record is one write(2) to an O_APPEND file, so the two never interleave and a
  * crash (kill -9 included) leaves every finished record whole; each is flushed to the disk before
  * the call returns. A store from before (SQLite, `mcp.db`) is imported once (sqlite-import.ts).
@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RestartRecord } from '../supervisor/restart-log.js';
+import type { RestartRecord } from '../keeper/restart-log.js';
 import { importSqliteStore } from './sqlite-import.js';
 import { encodeRecord, foldRecords, type StoreRecord } from './store-records.js';
 
