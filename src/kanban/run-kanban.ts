@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load.js';
 import type { LogLevel, ResolvedConfig } from '../config/types.js';
 import { createLogger } from '../log/logger.js';
 import { ExitCode, isCccError } from '../errors.js';
-import { errorText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
+import { failureText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
 import { SupervisorSession } from '../loop/supervisor-session.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { cccDir } from '../state/paths.js';
@@ -105,7 +105,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
     say(outcome.message);
     return outcome.exitCode;
   } catch (error) {
-    ending = { mode: 'kanban', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
+    ending = { mode: 'kanban', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
     throw error;
   } finally {
     await lock.release();

@@ -19,6 +19,7 @@ import type { WorkerSpawner } from './worker-process.js';
 import { errorResult, fatalResult, unavailableResult, workerCrashedResult } from './call-errors.js';
 import { createFeedbackRelay } from './feedback-relay.js';
 import { createRestartLog, type RestartLog, type RestartRecord } from './restart-log.js';
+import { errorText } from '../../errors.js';
 
 export type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
 
@@ -214,7 +215,7 @@ export function createMcpKeeper(deps: McpKeeperOptions): McpKeeper {
       return { kind: 'restarted', previousPid: previous.pid, newPid: conn.pid ?? null, reason: previous.reason };
     } catch (error) {
       const reason = previous?.reason ?? 'the worker was starting';
-      return { kind: 'failed', previousPid: previous?.pid ?? null, reason, error: error instanceof Error ? error.message : String(error) };
+      return { kind: 'failed', previousPid: previous?.pid ?? null, reason, error: errorText(error) };
     }
   }
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { RestartRecord } from '../keeper/restart-log.js';
 import { importSqliteStore } from './sqlite-import.js';
 import { encodeRecord, foldRecords, type StoreRecord } from './store-records.js';
+import { errorText } from '../../errors.js';
 
 export type FeedbackOutcome = 'answered' | 'no_answer' | 'cancelled';
 
@@ -65,7 +66,7 @@ export function openMcpStore(configDir: string, onError: (message: string) => vo
       fs.fdatasyncSync(fd);
     } catch (error) {
       needsNewline = true;
-      onError(`store write failed (${what}): ${error instanceof Error ? error.message : String(error)}`);
+      onError(`store write failed (${what}): ${errorText(error)}`);
     }
   };
   return {
@@ -83,9 +84,7 @@ function importOnce(sqliteFile: string, file: string, onError: (message: string)
   try {
     importSqliteStore(sqliteFile, file);
   } catch (error) {
-    onError(
-      `could not import the earlier store ${sqliteFile} (${error instanceof Error ? error.message : String(error)}); it is left as it was, and ${file} starts empty`,
-    );
+    onError(`could not import the earlier store ${sqliteFile} (${errorText(error)}); it is left as it was, and ${file} starts empty`);
   }
 }
 
@@ -118,13 +117,13 @@ function checkStore(file: string, fd: number): { ok: true } | { ok: false; error
     }
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorText(error) };
   }
 }
 
 /** Stands in for a store that could not be opened: records nothing, reports why. */
 export function brokenStore(file: string, cause: unknown): McpStore {
-  const error = `cannot open ${file}: ${cause instanceof Error ? cause.message : String(cause)}`;
+  const error = `cannot open ${file}: ${errorText(cause)}`;
   return {
     path: file,
     recordQuestion: () => {},
