@@ -70,7 +70,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
         const verdict = await review(ctx.sessionId, buildReviewMessage(prompt.text, ctx, policy));
         return { ...verdict, review: compacted ? 'compacted' : 'forked' };
       } catch (error) {
-        if (!isCccError(error) || error.data.model_failure !== 'context-full') throw error;
+        if (!isCccError(error, 'CHECKER_FAILED') || error.data.model_failure !== 'context-full') throw error;
         // claude already compacted the fork and sent it again (docs/claude-facts.md): the conversation
         // does not fit even summarized. A new session given the task and the change still fits.
         ctx.logger.warn(
@@ -88,7 +88,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
 
 /** A fresh review over the window too: said as that, since compacting the session would not help it. */
 function freshOverWindow(error: unknown): never {
-  if (!isCccError(error) || error.data.model_failure !== 'context-full') throw error;
+  if (!isCccError(error, 'CHECKER_FAILED') || error.data.model_failure !== 'context-full') throw error;
   throw new CccError(
     'CHECKER_FAILED',
     `the review does not fit the model's context window, neither forked nor fresh (given only the task, the agent's last message and the change): ${String(error.data.model_error)}`,

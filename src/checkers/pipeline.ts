@@ -98,7 +98,7 @@ async function runOne(entry: PipelineEntry, ctx: CheckContext, outer?: AbortSign
       work
         .then(
           () => reject(timeoutError()),
-          (error) => reject(isCccError(error) && error.code === 'CHECKER_TIMEOUT' ? error : timeoutError()),
+          (error) => reject(isCccError(error, 'CHECKER_TIMEOUT') ? error : timeoutError()),
         )
         .finally(() => clearTimeout(grace));
     };

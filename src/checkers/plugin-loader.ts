@@ -113,7 +113,7 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
     try {
       made = await exported.create(own);
     } catch (error) {
-      if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
+      if (isCccError(error, 'PLUGIN_INVALID')) throw error;
       throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
     }
     return namedBody(specifier, exported.checkerName, made);
@@ -132,7 +132,7 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
   try {
     made = await (exported as (options: Record<string, unknown>) => unknown)(own);
   } catch (error) {
-    if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
+    if (isCccError(error, 'PLUGIN_INVALID')) throw error;
     throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
   }
   return validateChecker(specifier, made, 'the checker its factory returned');

@@ -97,7 +97,7 @@ async function runHeadlessSession(
   const plan = withOwnSessionId(options.plan, crypto.randomUUID());
   const launchId = launchSessionId(plan, session.env, io.cwd);
   const holder = launchId ? await session.claim(launchId, 'headless') : undefined;
-  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(launchId!, holder), { data: { sessionId: launchId, pid: holder.pid } });
+  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(launchId!, holder), { data: { sessionId: launchId!, pid: holder.pid } });
   const { interruptOnSignals } = await import('../loop/headless-signals.js');
   const command = [session.config.claude.command, '-p', options.task];
   // The observer (and its WebSocket server) loads only when asked for.

@@ -68,7 +68,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
   const claims = new SessionClaims(configDir, setup.cwd);
   const known = launchId ?? launchSessionId(options.plan, setup.env, setup.cwd, 'interactive');
   const holder = known ? await claims.claim(known, 'interactive') : undefined;
-  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, holder), { data: { sessionId: known, pid: holder.pid } });
+  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, holder), { data: { sessionId: known!, pid: holder.pid } });
   setup = { ...setup, claims };
   const early = options.observe ? await openSession(setup) : undefined;
   const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
