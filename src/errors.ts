@@ -80,7 +80,7 @@ type CheckerFailureData = {
 /** The stable string codes of `CccError` (docs/exit-codes.md, "Error codes"). */
 export type ErrorCode = keyof CodeData;
 
-export interface CccErrorOptions<C extends ErrorCode> {
+interface CccErrorOptions<C extends ErrorCode> {
   data?: CodeData[C];
   cause?: unknown;
   exitCode?: number;

@@ -33,7 +33,7 @@ export function nonFileAt(file: string): string | undefined {
   return kindOfEntry(stat);
 }
 
-export function kindOfEntry(stat: fs.Stats): string | undefined {
+function kindOfEntry(stat: fs.Stats): string | undefined {
   if (stat.isFile()) return undefined;
   if (stat.isDirectory()) return 'a directory';
   if (stat.isFIFO()) return 'a FIFO';

@@ -36,7 +36,7 @@ const OUTPUT_LINES_LOGGED = 500;
 const MIN_LOAD_SECONDS = 30;
 
 /** `supervisor.plugin_max_memory_mb`'s default, for callers without a config (benchmarks, tests). */
-export const DEFAULT_PLUGIN_MEMORY_MB = 512;
+const DEFAULT_PLUGIN_MEMORY_MB = 512;
 
 /** Starts the plugin's thread and waits until it loaded; a plugin that cannot load is PLUGIN_INVALID naming it. */
 export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promise<Checker & { dispose(): Promise<void> }> {

@@ -22,7 +22,7 @@ import { kindOf } from '../value-text.js';
 const PIPELINE_OPTIONS = new Set(['timeout_seconds']);
 
 /** A path (`./x.ts`, `/abs/x.js`, `x.ts`, or the `file:` URL a definition's `module` gives) rather than a package name. */
-export function isPluginPath(specifier: string): boolean {
+function isPluginPath(specifier: string): boolean {
   return specifier.startsWith('.') || specifier.startsWith('file:') || path.isAbsolute(specifier) || /\.(c|m)?(t|j)s$/.test(specifier);
 }
 
@@ -65,7 +65,7 @@ export interface NamedPlugin {
 }
 
 /** What learning a plugin's name gives: the name, and the instance when learning it meant making one. */
-export interface ProbedPlugin {
+interface ProbedPlugin {
   name: string;
   checker?: LoadedPlugin;
 }
@@ -138,7 +138,7 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
   return validateChecker(specifier, made, 'the checker its factory returned');
 }
 
-export function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
+function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
   if (value === null || typeof value !== 'object') {
     throw invalid(specifier, `${what} is ${kindOf(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
   }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { commonOptions, invalidOption, nonBlank, parseCheckerOptions, stringList } from './checker-options.js';
 import { errorText } from '../errors.js';
 
-export interface MessageRule {
+interface MessageRule {
   /** As written in config, for feedback. */
   source: string;
   regex: RegExp;

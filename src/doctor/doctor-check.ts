@@ -1,7 +1,7 @@
 /**
  * One line of `ccc doctor`: something a ccc here has or lacks, and how to get it when it lacks it.
  */
-export type CheckStatus = 'ok' | 'missing' | 'note';
+type CheckStatus = 'ok' | 'missing' | 'note';
 
 export interface DoctorCheck {
   id: 'claude' | 'config' | 'config-dir' | 'supervisor-prompt' | 'relay' | 'lifeline' | 'mcp-store' | 'stop-hook' | 'test-command' | 'reviewer';

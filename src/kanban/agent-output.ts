@@ -7,7 +7,7 @@
 import { isJsonObject, lastJsonObject } from '../claude/json-in-text.js';
 
 export const AGENT_STATUSES = ['ok', 'blocked', 'error', 'escalate'] as const;
-export type AgentStatus = (typeof AGENT_STATUSES)[number];
+type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export interface AgentOutput {
   status: AgentStatus;

@@ -19,7 +19,7 @@ export interface AgentRequest {
 }
 
 /** 004's inputs: a task for Architect/Implementor/planning, the task list for reconciliation. */
-export type AgentInputs = { task_file: string; kanban_file: string } | { kanban_file: string; done_task: string; tasks: readonly string[] };
+type AgentInputs = { task_file: string; kanban_file: string } | { kanban_file: string; done_task: string; tasks: readonly string[] };
 
 export interface BuildAgentRequestOptions {
   role: Role;

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeThrough, type FileRef } from './kanban-file.js';
 
-export const EVENT_LOG_FILE = 'SUPERVISOR_LOG.md';
+const EVENT_LOG_FILE = 'SUPERVISOR_LOG.md';
 const HEADING = '## Supervisor Log';
 /** A huge answer is cut in the log; its start says enough about the format it has. */
 const MAX_RECEIVED_CHARS = 16 * 1024;

@@ -62,7 +62,7 @@ export function taskRef(kanban: FileRef, task: string, cwd: string): FileRef {
 }
 
 /** The file's permission bits, so an atomic replacement does not tighten or loosen them. */
-export async function fileMode(file: string, fallback = 0o644): Promise<number> {
+async function fileMode(file: string, fallback = 0o644): Promise<number> {
   try {
     return (await fs.stat(file)).mode & 0o777;
   } catch {

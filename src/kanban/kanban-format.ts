@@ -9,7 +9,7 @@ import { CccError, errorText } from '../errors.js';
 import { clip, jsonText } from '../value-text.js';
 
 export const KANBAN_PHASES = ['design', 'plan', 'execute', 'validate', 'complete'] as const;
-export type KanbanPhase = (typeof KANBAN_PHASES)[number];
+type KanbanPhase = (typeof KANBAN_PHASES)[number];
 export type KanbanFormat = 'json' | 'yaml';
 
 export interface Kanban {

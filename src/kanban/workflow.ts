@@ -23,7 +23,7 @@ import { routeRole } from './role.js';
 import { readTaskHeader } from './task-file.js';
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT): the kanban file is left as it was. */
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 
 /**
  * `--supervise`: reviews an Implementor answer of status ok before the Manager sees it, and may

@@ -19,7 +19,7 @@ export interface ToolBackend {
   }): Promise<CallToolResult | 'cancelled'>;
 }
 
-export const serverInfo = { name: 'ccc', version: '0.1.0' };
+const serverInfo = { name: 'ccc', version: '0.1.0' };
 
 export interface CccMcpServer {
   server: Server;

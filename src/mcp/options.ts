@@ -5,7 +5,7 @@
  */
 import type { CccConfig, LogLevel, ResolvedConfig } from '../config/types.js';
 
-export type McpConfig = CccConfig['mcp'];
+type McpConfig = CccConfig['mcp'];
 
 export interface McpOptions extends McpConfig {
   /** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. The database lives in `<configDir>/ccc/`. */
@@ -17,7 +17,7 @@ export interface McpOptions extends McpConfig {
   ready_timeout_ms: number;
 }
 
-export const RESTART_WINDOW_MS = 10 * 60 * 1000;
+const RESTART_WINDOW_MS = 10 * 60 * 1000;
 const READY_TIMEOUT_MS = 20_000;
 
 /** `--no-supervisor` wins over `mcp.enabled` from any layer. */

@@ -12,9 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errorText } from '../errors.js';
 
-export const RECORD_FILE = 'SHA256SUMS';
+const RECORD_FILE = 'SHA256SUMS';
 
-export function fileHash(file: string): string {
+function fileHash(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 

@@ -25,7 +25,7 @@ import { readRecord, recordHelpers, recordMismatch } from './helper-record.js';
 import { errorText } from '../errors.js';
 
 /** package: dist/relay; cache: set up earlier; prebuilt / compiled: set up by this call. */
-export type HelperOrigin = 'package' | 'cache' | 'prebuilt' | 'compiled' | 'missing';
+type HelperOrigin = 'package' | 'cache' | 'prebuilt' | 'compiled' | 'missing';
 
 export interface HelperState {
   name: HelperName;
@@ -174,7 +174,7 @@ export const INSTALL_COMPILER =
   'install a C compiler (Debian/Ubuntu: apt-get install gcc libc6-dev; Alpine: apk add build-base; macOS: xcode-select --install)';
 
 /** What the user loses and how to get it back, in one line. */
-export function fallbackMessage(names: HelperName[], reason: string): string {
+function fallbackMessage(names: HelperName[], reason: string): string {
   const losses = [
     ...(names.includes('ccc-relay') ? ["interactive sessions run on ccc's slower Node proxy"] : []),
     ...(names.includes('ccc-lifeline') ? ['what ccc starts (agent turns, the reviewer, commands) keeps running when ccc is killed with kill -9'] : []),

@@ -33,7 +33,7 @@ export type ServerMessage =
   | { type: 'event'; event: ObserverEvent }
   | { type: 'bye' };
 
-export type ClientMessage = { type: 'input'; data: string };
+type ClientMessage = { type: 'input'; data: string };
 
 /** Larger observer messages are refused: input is keystrokes and pastes, never megabytes. */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;

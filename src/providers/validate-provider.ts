@@ -20,7 +20,7 @@ export interface ProviderReport {
 /** The network edge: one request to a URL, aborted by `signal`. Real one below; tests use a local server. */
 export type EndpointProbe = (url: string, signal: AbortSignal) => Promise<{ status: number }>;
 
-export const fetchProbe: EndpointProbe = async (url, signal) => {
+const fetchProbe: EndpointProbe = async (url, signal) => {
   const response = await fetch(url, { method: 'HEAD', redirect: 'manual', signal });
   await response.body?.cancel();
   return { status: response.status };

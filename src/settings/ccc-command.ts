@@ -23,7 +23,7 @@ export interface CccProcess {
   realpath?: (file: string) => string;
 }
 
-export function cccCommandWords(proc: CccProcess): string[] {
+function cccCommandWords(proc: CccProcess): string[] {
   const script = path.resolve(proc.cwd, proc.argv1);
   if (!/\.[cm]?js$/.test(script)) return [script];
   const realpath = proc.realpath ?? fs.realpathSync;

@@ -20,13 +20,13 @@ export interface StopHookSpec {
   timeout: number;
 }
 
-export interface CommandHook {
+interface CommandHook {
   type: 'command';
   command: string;
   timeout: number;
 }
 
-export function stopHookEntry(spec: StopHookSpec): CommandHook {
+function stopHookEntry(spec: StopHookSpec): CommandHook {
   return { type: 'command', command: spec.command, timeout: spec.timeout };
 }
 

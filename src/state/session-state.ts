@@ -31,7 +31,7 @@ export interface SessionStateOptions {
   saveOrFail?: boolean;
 }
 
-export function freshSessionState(sessionId: string, options: SessionStateOptions = {}): SessionState {
+function freshSessionState(sessionId: string, options: SessionStateOptions = {}): SessionState {
   const at = (options.now ?? (() => new Date()))().toISOString();
   return {
     session_id: sessionId,

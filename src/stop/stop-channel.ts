@@ -15,7 +15,7 @@ import { errorText } from '../errors.js';
 
 export const SOCKET_ENV = 'CCC_HOOK_SOCKET';
 /** The abort reason of a stop whose hook process went away before the answer. */
-export const HOOK_GONE = 'the Stop hook was cancelled';
+const HOOK_GONE = 'the Stop hook was cancelled';
 export const TOKEN_ENV = 'CCC_HOOK_TOKEN';
 const MAX_LINE = 64 * 1024 * 1024;
 

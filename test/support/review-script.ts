@@ -51,7 +51,7 @@ export interface ToolCall {
   input: Record<string, unknown>;
 }
 
-export interface SeenResult {
+interface SeenResult {
   call: ToolCall;
   text: string;
   isError: boolean;

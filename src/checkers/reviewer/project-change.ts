@@ -18,7 +18,7 @@ import { baselineGitEnv, projectFiles, workTreeObject, type TaskBaseline } from 
 import { errorText } from '../../errors.js';
 
 /** About 10k tokens: far inside any model's window, with room for the reviewer's own tool results. */
-export const MAX_CHANGE_CHARS = 40_000;
+const MAX_CHANGE_CHARS = 40_000;
 const MAX_FILES_LISTED = 300;
 const RECENT_COMMITS = 10;
 

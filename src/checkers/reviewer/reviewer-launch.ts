@@ -80,9 +80,9 @@ function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** What the reviewer's Stop hook prints when the session has a goal: the turn ends, whatever other hooks say. */
-export const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
+const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
 
-export function guardSettings(probe: GuardProbe = guardProbe(), endAtFirstStop = false): Record<string, unknown> {
+function guardSettings(probe: GuardProbe = guardProbe(), endAtFirstStop = false): Record<string, unknown> {
   const command = [process.execPath, GUARD_SCRIPT].map(shellQuote).join(' ');
   const hooks: Record<string, unknown> = { SessionStart: [probe.hook], PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
   if (!endAtFirstStop) return { hooks };

@@ -318,7 +318,7 @@ export function runnableText(policy: ReviewerPolicy): string {
 }
 
 /** The commands as they are allowed: exactly, with any arguments (`…`), and the runners that take arguments. */
-export function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
+function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
   const runners = policy.runners.filter((f) => f.family !== 'opaque' && f.shown).map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`);
   const workspaces = (policy.workspaces ?? []).flatMap((tool) => WORKSPACE_USAGE[tool]);
   return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners: [...runners, ...workspaces] };

@@ -39,7 +39,7 @@ export const registerSessionsCommand: RegisterCommand = (program) => {
     });
 };
 
-export interface McpServerView {
+interface McpServerView {
   pid: number;
   mode: McpServerRecord['mode'];
   cwd: string;
@@ -53,7 +53,7 @@ function mcpServerView(record: McpServerRecord): McpServerView {
   return { pid: record.pid, mode: record.mode, cwd: record.cwd, startedAt: record.started_at, pageUrl: record.page_url, healthUrl: record.health_url };
 }
 
-export function formatMcpServer(s: McpServerView): string {
+function formatMcpServer(s: McpServerView): string {
   return [
     `ccc mcp  pid ${s.pid}  (${s.mode} mode)`,
     `  cwd       ${s.cwd}`,

@@ -5,7 +5,7 @@
  */
 import type { FeedbackBoard } from './board.js';
 
-export interface FeedbackQuestion {
+interface FeedbackQuestion {
   id: string;
   question: string;
 }

@@ -18,7 +18,7 @@ export const PAGE_TOKEN_FILE = 'mcp-page-token';
 /** What ccc writes: 18 random bytes in base64url (24 characters); longer ones are accepted. */
 const TOKEN = /^[A-Za-z0-9_-]{24,256}$/;
 
-export function newPageToken(): string {
+function newPageToken(): string {
   return randomBytes(18).toString('base64url');
 }
 

@@ -17,7 +17,7 @@ import { importSqliteStore } from './sqlite-import.js';
 import { encodeRecord, foldRecords, type StoreRecord } from './store-records.js';
 import { errorText } from '../../errors.js';
 
-export type FeedbackOutcome = 'answered' | 'no_answer' | 'cancelled';
+type FeedbackOutcome = 'answered' | 'no_answer' | 'cancelled';
 
 export interface FeedbackStore {
   recordQuestion(question: { id: string; question: string; askedAt: string; timeoutSeconds: number }): void;
@@ -122,7 +122,7 @@ function checkStore(file: string, fd: number): { ok: true } | { ok: false; error
 }
 
 /** Stands in for a store that could not be opened: records nothing, reports why. */
-export function brokenStore(file: string, cause: unknown): McpStore {
+function brokenStore(file: string, cause: unknown): McpStore {
   const error = `cannot open ${file}: ${errorText(cause)}`;
   return {
     path: file,

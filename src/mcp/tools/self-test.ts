@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { RepairOutcome } from '../keeper/keeper.js';
 import type { RestartRecord } from '../keeper/restart-log.js';
 
-export type ComponentStatus = 'ok' | 'restarted' | 'failed' | 'disabled';
+type ComponentStatus = 'ok' | 'restarted' | 'failed' | 'disabled';
 
 export interface ComponentHealth {
   status: ComponentStatus;
