@@ -58,7 +58,7 @@ export const configSchema = z
         checkers: z.array(checkerDeclaration).min(1).describe('a non-empty list of checker names or { use, ...options } objects'),
         /** Same feedback this many times in a row with an unchanged work tree ends the loop. */
         no_progress_limit: integer(1),
-        /** Stop when what the agent and the reviews spent in the run (USD; docs/stop-path.md, "Cost cap") reaches this; unset = no cap. */
+        /** Stop when what the agent and the reviews spent in the run (USD; docs/design/stop-path.md, "Cost cap") reaches this; unset = no cap. */
         max_cost_usd: unsettable(numberAbove(0)),
         /** The same for one task (from the user's prompt to the next one; headless: the run); unset = no cap. */
         max_task_cost_usd: unsettable(numberAbove(0)),

@@ -1,5 +1,5 @@
 /**
- * The kanban file (docs/kanban.md): the source of truth of a workflow, in JSON or YAML.
+ * The kanban file (docs/design/kanban.md): the source of truth of a workflow, in JSON or YAML.
  * `parseKanban` validates the whole shape once and names the file and the key in every error;
  * `updateKanbanText` changes only the keys ccc owns and keeps everything else the user or the
  * Manager wrote (other keys, key order, YAML comments), so a rewrite never loses information.
