@@ -63,7 +63,7 @@ export function formatKanban(kanban: Kanban, format: KanbanFormat): string {
 function invalid(file: string, problem: string): CccError {
   return new CccError(
     'KANBAN_INVALID',
-    `The kanban file ${file} ${problem}. Fix it (the format is in the README, section "ccc kanban") and run ccc kanban again.`,
+    `The kanban file ${file} ${problem}. Fix it (the format is in docs/kanban.md of ccc's package) and run ccc kanban again.`,
     { data: { file } },
   );
 }

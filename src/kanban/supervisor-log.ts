@@ -1,6 +1,6 @@
 /**
  * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` (docs/design/kanban.md), one
- * "Retry Event" per rescheduled agent in the Markdown format README shows, a "Failure Event"
+ * "Retry Event" per rescheduled agent in the Markdown format docs/kanban.md shows, a "Failure Event"
  * when the retries are used up, and under `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a crash never leaves half an entry.
  */
 import fs from 'node:fs/promises';
