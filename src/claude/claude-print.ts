@@ -1,5 +1,5 @@
 /**
- * One `claude -p … --output-format stream-json --verbose` run, as the reviewer (docs/reviewer.md)
+ * One `claude -p … --output-format stream-json --verbose` run, as the reviewer (docs/design/reviewer.md)
  * and headless mode use it. The caller gives the complete argument list; this adds nothing.
  * Stdout goes through the bounded line splitter and the tolerant frame parser: a bad line is a
  * WARN, never the end of the run. Frames are counted and handed to `onFrame`, not kept, so a

@@ -103,7 +103,7 @@ export async function claimWhenHooksAreDone(
 /**
  * The hook given a StopFailure (a user may wire `ccc supervisor-hook` to it too): the agent's turn
  * failed, so there is no work to review, and claude ignores this hook's answer, so no hook can
- * resume the turn, nor wait it out to any use (docs/stop-path.md, "The agent's limit and the
+ * resume the turn, nor wait it out to any use (docs/design/stop-path.md, "The agent's limit and the
  * standalone hook"). What it can do is say so in the session's log; the returned line is the one
  * logged.
  */

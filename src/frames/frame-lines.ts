@@ -3,7 +3,7 @@
  * that holds a JSON object with a string `type` is a Frame. Anything else (progress noise,
  * binary garbage, a line cut short by a crash) is logged at WARN and skipped: one bad line never
  * ends the stream. Plain callbacks, no RxJS: the standalone Stop hook reads a transcript with
- * them and loads no RxJS (docs/architecture.md, "Start-up: what loads before the agent's spawn"); `frames$` (frame-parser.ts) is the
+ * them and loads no RxJS (docs/design/architecture.md, "Start-up: what loads before the agent's spawn"); `frames$` (frame-parser.ts) is the
  * Observable of the same.
  */
 import type { Readable } from 'node:stream';

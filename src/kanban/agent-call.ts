@@ -1,5 +1,5 @@
 /**
- * One agent call under the retry rule (docs/kanban.md, "The retry rule"): an answer that is not in the
+ * One agent call under the retry rule (docs/design/kanban.md, "The retry rule"): an answer that is not in the
  * required format is logged as a Retry Event and the SAME invocation (the very same argument
  * array and message) runs again, up to `maxRetries` times; after that the call fails. A claude
  * that exits without an answer counts as an answer in the wrong format. Interruption (Ctrl-C)

@@ -1,7 +1,7 @@
 /**
  * Kanban's event log: `SUPERVISOR_LOG.md` beside the kanban file, under `## Supervisor Log`
- * (docs/kanban.md; those user-facing names stay), one "Retry Event" per rescheduled agent in the
- * Markdown format README shows, a "Failure Event" when the retries are used up, and under
+ * (docs/design/kanban.md; those user-facing names stay), one "Retry Event" per rescheduled agent in the
+ * Markdown format docs/kanban.md shows, a "Failure Event" when the retries are used up, and under
  * `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a
  * crash never leaves half an entry.
  */

@@ -1,5 +1,5 @@
 /**
- * The kanban file (docs/kanban.md): the source of truth of a workflow, in JSON or YAML.
+ * The kanban file (docs/design/kanban.md): the source of truth of a workflow, in JSON or YAML.
  * `parseKanban` validates the whole shape once and names the file and the key in every error;
  * `updateKanbanText` changes only the keys ccc owns and keeps everything else the user or the
  * Manager wrote (other keys, key order, YAML comments), so a rewrite never loses information.
@@ -63,7 +63,7 @@ export function formatKanban(kanban: Kanban, format: KanbanFormat): string {
 function invalid(file: string, problem: string): CccError {
   return new CccError(
     'KANBAN_INVALID',
-    `The kanban file ${file} ${problem}. Fix it (the format is in the README, section "ccc kanban") and run ccc kanban again.`,
+    `The kanban file ${file} ${problem}. Fix it (the format is in docs/kanban.md of ccc's package) and run ccc kanban again.`,
     { data: { file } },
   );
 }

@@ -3,7 +3,7 @@
  * the standalone Stop hook. It counts the iteration under the session lock, runs the checker
  * pipeline, applies the spending guards, and says whether the agent may stop or must continue
  * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
- * stop (docs/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
+ * stop (docs/design/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
  */
 import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';

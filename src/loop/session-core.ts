@@ -1,7 +1,7 @@
 /**
  * What one supervised session shares between its parts, without its streams: the resolved config,
  * the checker pipeline, the session logger, the guards, the running cost, and the environment the
- * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/architecture.md, "Start-up");
+ * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/design/architecture.md, "Start-up");
  * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
  */
 import { baselineStoresDir } from '../state/paths.js';
@@ -138,7 +138,7 @@ export class SessionCore {
     this.cost += usd;
   }
 
-  /** The session's spend: the agent's turns and every review (docs/stop-path.md, "Spending guards"). */
+  /** The session's spend: the agent's turns and every review (docs/design/stop-path.md, "Spending guards"). */
   get totalCost(): number {
     return this.cost + this.agentCost();
   }

@@ -1,5 +1,5 @@
 /**
- * Single-process mode (`--no-supervisor` or SUPERVISOR_ENABLED=false; docs/mcp.md): the tools run in this process, nothing restarts them, `/api/health` says
+ * Single-process mode (`--no-supervisor` or SUPERVISOR_ENABLED=false; docs/design/mcp.md): the tools run in this process, nothing restarts them, `/api/health` says
  * `supervisor.enabled: false`.
  */
 import { boardChannel } from './feedback/channel.js';

@@ -1,5 +1,5 @@
 /**
- * The remote observer server (docs/observer.md): HTTP for the page, WebSocket for the stream,
+ * The remote observer server (docs/design/observer.md): HTTP for the page, WebSocket for the stream,
  * both behind the token. The session owns it: it publishes output, frames and events, and calls
  * close() at the end. Nothing here ever makes the session wait; see observer-hub.ts for how.
  */

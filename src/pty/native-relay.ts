@@ -8,7 +8,7 @@
  * and the exit come out.
  *
  * RxJS loads once the relay has been spawned (nothing before the agent's start that it does not
- * need: docs/architecture.md, "Start-up"); stream frames that arrive before the caller could subscribe are held and
+ * need: docs/design/architecture.md, "Start-up"); stream frames that arrive before the caller could subscribe are held and
  * delivered, in order, right after `startNativeRelay` resolves.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The per-session state `supervisor-<session_id>.json` (docs/files.md): how many reviews ran,
+ * The per-session state `supervisor-<session_id>.json` (docs/design/files.md): how many reviews ran,
  * the limit, whether supervision is on, the last verdict. Several hooks of one session can run
  * at once (a reviewer's own stop, a second terminal): every change happens under an
  * inter-process lock and is written atomically, so no count is ever lost.

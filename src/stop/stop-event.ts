@@ -1,5 +1,5 @@
 /**
- * The Stop hook input of Claude Code (its fields: docs/claude-facts.md), validated at the entry. Everything
+ * The Stop hook input of Claude Code (its fields: docs/design/claude-facts.md), validated at the entry. Everything
  * downstream works with `StopEvent`, never with raw hook JSON.
  */
 import { errorText } from '../errors.js';

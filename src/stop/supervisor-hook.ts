@@ -1,5 +1,5 @@
 /**
- * `ccc supervisor-hook`: the Stop hook (docs/stop-path.md). Reads the hook JSON on stdin and prints
+ * `ccc supervisor-hook`: the Stop hook (docs/design/stop-path.md). Reads the hook JSON on stdin and prints
  * Claude Code's decision on stdout (a block with the feedback, or nothing to allow the stop).
  *
  * - `CCC_SUPERVISOR_HOOK=1`: this is the reviewer's own stop: allow at once, never recurse.
@@ -43,7 +43,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   if (viaProxy) return answerThroughProxy(io, input);
   if (io.env[SUPERVISED_ENV]) return 0;
   try {
-    const { decideStandalone, noteStopFailure } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/architecture.md, "Layers")
+    const { decideStandalone, noteStopFailure } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/design/architecture.md, "Layers")
     // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
     if (parsed.value.raw.hook_event_name === 'StopFailure') {
       const noted = await noteStopFailure(parsed.value, io.env);

@@ -1,4 +1,4 @@
-/** SUPERVISOR_LOG.md: the "Retry Event" Markdown of the README's Work Log, appended without losing anything. */
+/** SUPERVISOR_LOG.md: the "Retry Event" Markdown of docs/kanban.md's Work Log, appended without losing anything. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 describe('event log (SUPERVISOR_LOG.md)', () => {
-  it("formats a Retry Event exactly as the README's Work Log shows it", () => {
+  it("formats a Retry Event exactly as docs/kanban.md's Work Log shows it", () => {
     expect(formatRetryEvent({ ...record, retry: 2, maxRetries: 3 })).toBe(
       [
         '### [2026-11-22T01:02:03.456Z] Retry Event',

@@ -1,5 +1,5 @@
 /**
- * The Worker dies (SIGKILL from outside) and the connection survives: docs/mcp.md (the keeper and its worker),
+ * The Worker dies (SIGKILL from outside) and the connection survives: docs/design/mcp.md (the keeper and its worker),
  * checked with the real processes and the SDK's real Client.
  */
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';

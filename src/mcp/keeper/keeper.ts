@@ -1,5 +1,5 @@
 /**
- * The Keeper's Worker lifecycle (docs/mcp.md, "Two processes"): starts the Worker, forwards
+ * The Keeper's Worker lifecycle (docs/design/mcp.md, "Two processes"): starts the Worker, forwards
  * tool calls to it, restarts it after a crash or a failed health check, queues calls while none is
  * ready, and gives up (fatal) when the restart policy says so. The MCP connection is not here:
  * mcp-server.ts owns it and calls `call()`; whatever happens to Workers, `call()` settles.

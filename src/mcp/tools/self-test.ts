@@ -1,5 +1,5 @@
 /**
- * `self_test` (docs/mcp.md, "The tools"): checks every component and repairs the Worker when it is
+ * `self_test` (docs/design/mcp.md, "The tools"): checks every component and repairs the Worker when it is
  * dead, hung, restarting or given up. The checks run in the Keeper (the Worker may be the
  * broken part); in single-process mode the "worker" is this process and needs no repair.
  */
