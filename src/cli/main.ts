@@ -4,11 +4,15 @@
  * Claude Code waits for it at every stop, and so does a bare `ccc --version` (the parser and
  * the command table were a third of its time); everything else goes through the command table.
  * A supervised session in a terminal runs behind a front (front.ts): the process the shell waits
- * for ends only after the terminal was given back, even when ccc is killed with kill -9.
+ * for ends only after the terminal was given back, even when ccc is killed with kill -9. Every
+ * other path first checks the open-file limit: below what a session needs, one line with the fix,
+ * not the stack of a module loader that ran out.
  */
 import { statSync } from 'node:fs';
 import { isSupervisedLaunch } from './supervised-launch.js';
 import { runFront, wantsFront } from './front.js';
+import { ExitCode } from '../errors.js';
+import { descriptorShortage, isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
 
 const argv = process.argv.slice(2);
 
@@ -19,9 +23,30 @@ if (argv[0] === 'supervisor-hook') {
   const [{ versionText }, { exitQuietlyOnEpipe }] = await Promise.all([import('./version.js'), import('./quiet-epipe.js')]);
   exitQuietlyOnEpipe();
   process.stdout.write(await versionText({ cwd: process.cwd(), env: process.env }));
-} else if (wantsFront(isSupervisedLaunch(argv), process.env)) {
-  await runFront(argv);
 } else {
+  await runUnderLimit(descriptorShortage());
+}
+
+/** Refuses a run the open-file limit could not hold (src/process/open-file-limit.ts), else runs it. */
+async function runUnderLimit(shortage: string | undefined): Promise<void> {
+  if (shortage !== undefined) {
+    process.stderr.write(shortage);
+    process.exitCode = ExitCode.usage;
+    return;
+  }
+  try {
+    await run();
+  } catch (error) {
+    // Where the limit could not be read, Node's module loader is the first to run out: its EMFILE
+    // would end ccc with a stack of the loader's frames, not the fix.
+    if (!isOutOfDescriptors(error)) throw error;
+    process.stderr.write(tooFewDescriptorsMessage(undefined));
+    process.exit(ExitCode.usage);
+  }
+}
+
+async function run(): Promise<void> {
+  if (wantsFront(isSupervisedLaunch(argv), process.env)) return runFront(argv);
   if (process.env.CCC_FRONT_FD !== undefined) (await import('../process/front-link.js')).adoptFront();
   const { runCli } = await import('./run-cli.js');
   const code = await runCli(argv);

@@ -6,7 +6,8 @@
  */
 import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';
-import { isCccError } from '../errors.js';
+import { ExitCode, isCccError } from '../errors.js';
+import { isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
 import { exitQuietlyOnEpipe } from './quiet-epipe.js';
 import { isSupervisedLaunch } from './supervised-launch.js';
 
@@ -65,6 +66,10 @@ async function guarded(run: () => Promise<number>): Promise<number> {
     if (isCccError(error)) {
       process.stderr.write(`ccc: ${error.message}\n`);
       return error.exitCode;
+    }
+    if (isOutOfDescriptors(error)) {
+      process.stderr.write(tooFewDescriptorsMessage(undefined));
+      return ExitCode.usage;
     }
     process.stderr.write(`ccc: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;

@@ -21,18 +21,33 @@ export function globalConfigFile(configDir: string): string {
 
 /**
  * HOME from the given environment (tests give each run its own), else the OS's idea of it. With
- * HOME set but empty the OS's idea is "" too, and `~/.claude` would become `.claude` in whatever
- * directory ccc runs in, the project: refused instead (exit 2).
+ * HOME set but empty Node's idea is "" too, and `~/.claude` would become `.claude` in whatever
+ * directory ccc runs in, the project, while claude falls back to the account's home from the
+ * user database (docs/claude-facts.md): the two would keep the session in different places.
+ * Refused instead (exit 2), naming the home to set.
  */
 export function homeDir(env: NodeJS.ProcessEnv): string {
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
   if (!path.isAbsolute(home)) {
+    const account = accountHome();
     throw new CccError(
       'USAGE',
-      `HOME is ${home === '' ? 'empty' : `not an absolute path ("${home}")`}; set HOME to your home directory (ccc and claude keep their files under ~/.claude).`,
+      `HOME is ${home === '' ? 'empty' : `not an absolute path ("${home}")`}; set HOME to your home directory` +
+        `${account ? ` (\`export HOME=${account}\`)` : ''} and run ccc again: ccc and claude keep their files under ~/.claude, ` +
+        `and without HOME claude would keep them in the account's home while ccc looked in the project.`,
     );
   }
   return home;
+}
+
+/** The home directory the user database names for this account, if any. */
+function accountHome(): string | undefined {
+  try {
+    const home = os.userInfo().homedir;
+    return path.isAbsolute(home) ? home : undefined;
+  } catch {
+    return undefined; // no entry for this uid (a container's arbitrary user)
+  }
 }
 
 /** `~` and `~/x` become paths under `home`; `~user/x` and everything else stay as written. */

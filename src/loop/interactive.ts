@@ -349,7 +349,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
       const turns = denials.get(id) ?? new DeniedTurns();
       denials.set(id, turns);
       const denied = deniedInTurn(await frames.recent(id, 0));
-      turns.record(denied.tools, denied);
+      turns.record(denied.tools, denied, decision.iteration);
       note = turns.message();
       decision = turns.apply(decision);
       if (decision.action === 'allow' && decision.reason === 'permission-denied') {

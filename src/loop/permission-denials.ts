@@ -113,15 +113,23 @@ export function deniedStopMessage(tools: readonly string[], turns: number, inter
  */
 export class DeniedTurns {
   private turns = 0;
+  private iteration: number | undefined;
   /** The last turn's denied tools. */
   tools: string[] = [];
   private denials: TurnDenials | undefined;
 
-  /** A finished agent turn's denials; `interactive` when they come from the transcript (the TUI's deny rules). */
-  record(tools: readonly string[], interactive?: TurnDenials): void {
+  /**
+   * A finished agent turn's denials; `interactive` when they come from the transcript (the TUI's
+   * deny rules). `iteration` is the review's: one no higher than the last recorded belongs to a
+   * new task the user typed, which counts afresh as the iteration count does (the same rule as
+   * the no-progress breaker).
+   */
+  record(tools: readonly string[], interactive?: TurnDenials, iteration?: number): void {
+    const newTask = iteration !== undefined && this.iteration !== undefined && iteration <= this.iteration;
+    if (iteration !== undefined) this.iteration = iteration;
     this.tools = [...tools];
     this.denials = interactive;
-    this.turns = tools.length ? this.turns + 1 : 0;
+    this.turns = tools.length ? (newTask ? 0 : this.turns) + 1 : 0;
   }
 
   /** The line naming the last turn's denials, or undefined without any. */

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SUPERVISOR_PROMPT_MAX_BYTES } from '../../src/checkers/supervisor-prompt.js';
@@ -238,7 +239,7 @@ describe('HOME set but empty', () => {
       timeoutMs: 30_000,
     });
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toContain('HOME is empty; set HOME to your home directory');
+    expect(run.stderr).toContain(`HOME is empty; set HOME to your home directory (\`export HOME=${os.userInfo().homedir}\`) and run ccc again`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(fs.readdirSync(t.project)).toEqual(['SUPERVISOR.md']);
     // ccc --version still answers (without caching claude's version anywhere).

@@ -87,4 +87,40 @@ describe('denied tools are named, interactive', () => {
     const fed = server.byKind('agent').flatMap((r) => userTexts(r.body));
     expect(fed.some((t) => t.includes('old.txt is still there') && t.includes("denied by the user's permission settings"))).toBe(true);
   }, 240_000);
+
+  it('a new task typed after a task that ended with a denied call counts its denials afresh, as the iteration count does', async () => {
+    let reviews = 0;
+    const { server, world, h } = await fixture.launch(
+      (r: RecordedRequest): Reply => {
+        // The first task is judged complete despite its refused call; the second never is.
+        if (r.kind === 'review')
+          return ++reviews === 1
+            ? { verdict: { completed: true, feedback: 'fine as it is' } }
+            : { verdict: { completed: false, feedback: 'old.txt is still there' } };
+        return isToolResultTurn(r)
+          ? { text: 'I could not remove old.txt.' }
+          : { toolUse: { name: 'Bash', input: { command: 'rm -f old.txt', description: 'remove' } } };
+      },
+      {
+        args: ['--max-iterations', '10'],
+        prepare: (w) => {
+          fs.writeFileSync(path.join(w.cwd, 'old.txt'), 'old');
+          fs.mkdirSync(path.join(w.cwd, '.claude'), { recursive: true });
+          fs.writeFileSync(path.join(w.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }));
+        },
+      },
+    );
+    const flat = () => h.screen().replace(/\s+/g, ' ');
+    await h.type('remove old.txt\r');
+    await expect.poll(() => server.byKind('review').length, { timeout: 180_000, interval: 200 }).toBe(1);
+    await expect.poll(flat, { timeout: 60_000, interval: 200 }).toContain('ccc: review 1 (claude): complete');
+    await h.type('remove old.txt for good\r');
+    await expect.poll(flat, { timeout: 180_000, interval: 200 }).toContain("stopped supervising: the agent's Bash calls were denied in 2 turns in a row");
+    // The new task's first refused turn was its first, not the last task's second: one round of
+    // feedback with the note, then the stop for the grant at its second review.
+    expect(server.byKind('review')).toHaveLength(3);
+    const fed = server.byKind('agent').flatMap((r) => userTexts(r.body));
+    expect(fed.some((t) => t.includes('old.txt is still there') && t.includes("denied by the user's permission settings"))).toBe(true);
+    expect(readLog(world)).toMatch(/stopped supervising: the agent's Bash calls were denied in 2 turns in a row/);
+  }, 300_000);
 });

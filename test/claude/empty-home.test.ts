@@ -1,0 +1,58 @@
+/**
+ * What the real claude does with HOME set but empty: Node's os.homedir() answers "" then, which
+ * is why ccc refuses to run (src/config/config-dir.ts), and claude, which does not, falls back to
+ * the account's home from the user database and keeps its state and the session there. Run in a
+ * user and mount namespace with a scratch directory mounted over that home, so the account's real
+ * `~/.claude` is never touched; skipped where such a namespace cannot be made.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { runProcess } from '../support/run-process.js';
+
+/** Inside `unshare -r` the process is uid 0, whose home the user database names. */
+const ACCOUNT_HOME = '/root';
+
+function canMountOverHome(): boolean {
+  try {
+    execFileSync('unshare', ['-rm', 'sh', '-c', `mount --bind /tmp "${ACCOUNT_HOME}"`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(process.platform !== 'linux' || !canMountOverHome())('the real claude with HOME empty', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  afterEach(async () => {
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it("runs, and keeps its config and the session in the account's home, not in the project", async () => {
+    server = await startModelServer(() => ({ text: 'hello back' }));
+    world = makeClaudeWorld({ modelUrl: server.url, env: { HOME: '' } });
+    const accountHome = path.join(world.root, 'account-home');
+    fs.mkdirSync(accountHome);
+    const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
+    const run = await runProcess(
+      'unshare',
+      ['-rm', 'sh', '-c', script, 'sh', accountHome, ACCOUNT_HOME, claudeBin, '-p', '--output-format', 'stream-json', '--verbose', 'hello'],
+      { cwd: world.cwd, env: world.env, input: '' },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const id = /"session_id":"([^"]+)"/.exec(run.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(fs.readdirSync(world.cwd)).toEqual([]);
+    expect(fs.existsSync(path.join(accountHome, '.claude.json'))).toBe(true);
+    const projects = path.join(accountHome, '.claude', 'projects');
+    const sessions = fs.readdirSync(projects).flatMap((d) => fs.readdirSync(path.join(projects, d)));
+    expect(sessions).toContain(`${id}.jsonl`);
+    // The world's own HOME, which claude was not told about, holds nothing of this session.
+    expect(fs.existsSync(path.join(world.home, '.claude', 'projects'))).toBe(false);
+  }, 120_000);
+});
