@@ -153,7 +153,8 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
       }
       case 'error': {
         const message = str(line.message) ?? '';
-        if (open) close('failed', message, at);
+        const usage = usageOf(line.usage);
+        if (open) close('failed', message, at, usage ? { usage } : {});
         else agentError = message;
         break;
       }
