@@ -52,7 +52,8 @@ export type SupervisorEvent =
   | { kind: 'tools'; calls: ToolCall[]; more: number; at: string }
   /** A limit was reached: the agent is given one last, unreviewed turn to write down where the work stands. */
   | { kind: 'wind-down'; reason: StopReason; message: string; at: string }
-  | { kind: 'error'; message: string; at: string }
+  /** A checker failed (`usage`: what it spent before it did), or the agent did. */
+  | { kind: 'error'; message: string; usage?: Usage; at: string }
   | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; at: string };
 
 /** Why the loop let the agent stop. */

@@ -237,12 +237,18 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       duration: ms(started),
       ...spent(usage),
     });
-    deps.emit?.(event({ kind: 'error', message }));
+    deps.emit?.(event({ kind: 'error', message, ...(hasUsage(usage) ? { usage } : {}) }));
+    // What the failed review spent is spent: it counts toward the caps at the session's later stops too.
+    const withCost = (s: SessionState): SessionState => (hasUsage(usage) ? { ...s, review_cost_usd: roundUsd((s.review_cost_usd ?? 0) + usage.cost_usd) } : s);
     if (worthWaiting(data.model_failure as ModelFailureKind | undefined)) {
       // The model refused the review on a limit: no review took place, so none is counted.
-      await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, iteration: Math.max(0, s.iteration - 1) }), { logger, maxIterations: max });
+      await updateSessionState(deps.configDir, stop.sessionId, (s) => withCost({ ...s, iteration: Math.max(0, s.iteration - 1) }), {
+        logger,
+        maxIterations: max,
+      });
       return { action: 'allow', reason: 'checker-failed', message, iteration: iteration - 1, modelLimited: true };
     }
+    if (hasUsage(usage)) await updateSessionState(deps.configDir, stop.sessionId, withCost, { logger, maxIterations: max });
     return { action: 'allow', reason: 'checker-failed', message, iteration };
   }
   const { checker } = outcome;

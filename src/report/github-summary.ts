@@ -7,6 +7,7 @@
  */
 import { cacheShare, dollars, percent, totalInput } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
+import { capsSpend, capsText } from './spend-text.js';
 import type { Verification } from '../checkers/verification.js';
 import { partialReviewDetails, verificationDetails } from '../checkers/verification.js';
 import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
@@ -41,12 +42,7 @@ export function githubSummary(record: RunRecord, where: { logFile?: string; juni
     );
   }
 
-  const cap = [
-    record.capUsd === undefined ? '' : `cap ${dollars(record.capUsd)}`,
-    record.taskCapUsd === undefined ? '' : `task cap ${dollars(record.taskCapUsd)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const cap = capsText(capsSpend(record));
   lines.push(
     `**Cost:** ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}${cap ? `; ${cap}` : ''})`,
     '',

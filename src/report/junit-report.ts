@@ -14,6 +14,7 @@
  */
 import { cacheShare, dollars, percent } from '../claude/usage.js';
 import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
+import { capsSpend, capsText } from './spend-text.js';
 import { xmlAttribute, xmlText } from './xml-text.js';
 
 const NAME_CHARS = 200;
@@ -44,6 +45,7 @@ export function junitReport(record: RunRecord, where: { hostname: string; logFil
     ['agent_cost_usd', String(record.agentCostUsd)],
     ['review_cost_usd', String(record.reviewUsage.cost_usd)],
     ['review_cache_share', String(Math.round(cacheShare(record.reviewUsage) * 1000) / 1000)],
+    ...Object.entries(capsSpend(record)).flatMap(([key, usd]): Array<[string, string]> => (usd === null ? [] : [[key, String(usd)]])),
     ...(record.sessionId ? ([['session_id', record.sessionId]] as Array<[string, string]>) : []),
     ...(record.task !== undefined ? ([['task', record.task]] as Array<[string, string]>) : []),
     ...(where.logFile ? ([['log_file', where.logFile]] as Array<[string, string]>) : []),
@@ -118,6 +120,8 @@ function plainSummary(record: RunRecord, logFile: string | undefined): string {
     `reviews: ${record.reviews.length}`,
     `cost: ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}, ${percent(cacheShare(record.reviewUsage))} of review input from cache)`,
   ];
+  const caps = capsText(capsSpend(record));
+  if (caps) lines.push(`caps: ${caps}`);
   if (record.durationMs !== undefined) lines.push(`duration: ${durationText(record.durationMs)}`);
   if (record.sessionId) lines.push(`session: ${record.sessionId}`);
   if (logFile) lines.push(`log: ${logFile}`);

@@ -50,9 +50,14 @@ export interface RunRecord {
   reviewUsage: Usage;
   /** What the agent's own turns cost (the reviews are in `reviewUsage`). */
   agentCostUsd: number;
-  /** The run's cost cap and the task's, as the last verdict carried them (`supervisor.max_cost_usd`, `max_task_cost_usd`). */
+  /**
+   * The spend against the caps as the last verdict carried it: the run's cap and the task's
+   * (`supervisor.max_cost_usd`, `max_task_cost_usd`) and what the run and its task had spent then.
+   */
   capUsd?: number;
   taskCapUsd?: number;
+  spentUsd?: number;
+  taskSpentUsd?: number;
   sessionId?: string;
   startedAt?: string;
   endedAt?: string;
@@ -85,7 +90,7 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
   let agentError: string | undefined;
   let end: Line | undefined;
   let agentCostUsd = 0;
-  let caps: { capUsd?: number; taskCapUsd?: number } = {};
+  let caps: Pick<RunRecord, 'capUsd' | 'taskCapUsd' | 'spentUsd' | 'taskSpentUsd'> = {};
   let sessionId: string | undefined;
   let firstAt: string | undefined;
   let lastAt: string | undefined;
@@ -137,8 +142,12 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
           open = { review };
         }
         const usage = usageOf(line.usage);
-        const [capUsd, taskCapUsd] = [num(line.cap_usd), num(line.task_cap_usd)];
-        caps = { ...(capUsd === undefined ? {} : { capUsd }), ...(taskCapUsd === undefined ? {} : { taskCapUsd }) };
+        caps = definedOnly({
+          capUsd: usd(line.cap_usd),
+          taskCapUsd: usd(line.task_cap_usd),
+          spentUsd: usd(line.spent_usd),
+          taskSpentUsd: usd(line.task_spent_usd),
+        });
         const evidence = validEvidence(line.evidence);
         const review = reviewKindOf(line.review);
         // Derived from the verdict and its evidence, never read from the line: a log cannot claim a verification.
@@ -153,7 +162,8 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
       }
       case 'error': {
         const message = str(line.message) ?? '';
-        if (open) close('failed', message, at);
+        const usage = usageOf(line.usage);
+        if (open) close('failed', message, at, usage ? { usage } : {});
         else agentError = message;
         break;
       }
@@ -290,6 +300,16 @@ function usageOf(value: unknown): Usage | undefined {
     output_tokens: count(v.output_tokens),
     cost_usd: count(v.cost_usd),
   });
+}
+
+/** A dollar amount as a line may carry it: a finite number, not below 0. */
+function usd(value: unknown): number | undefined {
+  const n = num(value);
+  return n !== undefined && n >= 0 ? n : undefined;
+}
+
+function definedOnly<T extends Record<string, number | undefined>>(fields: T): Partial<Record<keyof T, number>> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Record<keyof T, number>>;
 }
 
 function isObject(value: unknown): boolean {

@@ -1,15 +1,16 @@
 /**
  * Many runs in one table (`ccc report`): a matrix's event logs merged for a final job. One row per
- * run (task, outcome, verification, exit code, reviews, cost, review cache share, duration) and the
+ * run (task, outcome, verification, exit code, reviews, cost, spend against the caps, review cache share, duration) and the
  * totals: runs, completed runs, verified / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
  */
 import { addUsage, cacheShare, dollars, NO_USAGE, percent, totalInput, type Usage } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
+import { capsSpend, capsText, type CapsSpend } from './spend-text.js';
 import type { Verification } from '../checkers/verification.js';
 import { VERIFICATION_MARKS } from './github-summary.js';
 import { durationText, firstLine, outcomeText, totalCost, type Outcome, type RunRecord } from './run-record.js';
 
-interface RunRow {
+interface RunRow extends CapsSpend {
   file: string;
   task: string | null;
   outcome: Outcome;
@@ -56,6 +57,7 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
       cost_usd: totalCost(record),
       agent_cost_usd: record.agentCostUsd,
       review_cost_usd: record.reviewUsage.cost_usd,
+      ...capsSpend(record),
       review_cache_share: share(record.reviewUsage),
       duration_ms: record.durationMs ?? null,
       session_id: record.sessionId ?? null,
@@ -80,7 +82,7 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
 }
 
 export function runTableMarkdown(table: RunTable): string {
-  const lines = ['| Task | Outcome | Verification | Exit | Reviews | Cost | Review cache | Duration |', '|---|---|---|---:|---:|---:|---:|---:|'];
+  const lines = ['| Task | Outcome | Verification | Exit | Reviews | Cost | Caps | Review cache | Duration |', '|---|---|---|---:|---:|---:|---|---:|---:|'];
   for (const r of table.runs) {
     const task = r.task === null ? `(no task in ${markdownText(r.file, 80)})` : markdownText(firstLine(r.task), 120);
     const cells = [
@@ -90,6 +92,7 @@ export function runTableMarkdown(table: RunTable): string {
       r.exit_code === null ? '' : String(r.exit_code),
       String(r.reviews),
       dollars(r.cost_usd),
+      capsText(r),
       r.review_cache_share === null ? '' : percent(r.review_cache_share),
       durationText(r.duration_ms ?? undefined),
     ];
@@ -97,7 +100,7 @@ export function runTableMarkdown(table: RunTable): string {
   }
   const t = table.totals;
   lines.push(
-    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${t.verified} verified, ${t.unverified} unverified, ${t.failed} failed | | ${t.reviews} | ${dollars(t.cost_usd)} | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
+    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${t.verified} verified, ${t.unverified} unverified, ${t.failed} failed | | ${t.reviews} | ${dollars(t.cost_usd)} | | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
   );
   return `${lines.join('\n')}\n`;
 }

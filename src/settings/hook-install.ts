@@ -5,6 +5,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { updateJsonObjectFile, type JsonFileChange } from './json-file.js';
 import { installStopHook, uninstallStopHook, type InstallAction, type StopHookSpec } from './stop-hook.js';
+import { installStatusLine, uninstallStatusLine } from './status-line-install.js';
 
 export interface HookFileOptions {
   file: string;
@@ -18,14 +19,19 @@ export interface HookInstallResult {
   report: string;
 }
 
-export async function installHookInFile(options: HookFileOptions & { spec: StopHookSpec }): Promise<HookInstallResult> {
+/**
+ * `statusLineDir`: where ccc's status line records each session's input (the standalone hook's
+ * agent spend, src/stop/status-line.ts); installed with the hook, wrapping the user's own line.
+ */
+export async function installHookInFile(options: HookFileOptions & { spec: StopHookSpec; statusLineDir: string }): Promise<HookInstallResult> {
   let action: InstallAction = 'unchanged';
   const change = await updateJsonObjectFile(
     options.file,
     (current) => {
       const result = installStopHook(current, options.spec, options.file);
-      action = result.action;
-      return result.settings;
+      const line = installStatusLine(result.settings, options.statusLineDir);
+      action = result.action === 'unchanged' && line.action !== 'unchanged' ? 'updated' : result.action;
+      return line.settings;
     },
     { dryRun: options.dryRun, now: options.now },
   );
@@ -36,6 +42,7 @@ export async function installHookInFile(options: HookFileOptions & { spec: StopH
     `${action === 'added' ? 'Added the ccc Stop hook to' : 'Updated the ccc Stop hook in'} ${options.file}: ${hook}.`,
     backupLine(change),
     'Every Claude Code session using this file now has its work reviewed when it stops.',
+    "Its status line (your own runs inside it, as before) tells the hook the session's cost, for the cost caps.",
     'Turn that off for one session with `ccc supervisor-mode off`; remove the hook with `ccc hook uninstall`.',
   ];
   return { change, action, report: `${lines.join('\n')}\n` };
@@ -47,8 +54,9 @@ export async function uninstallHookFromFile(options: HookFileOptions): Promise<{
     options.file,
     (current) => {
       const result = uninstallStopHook(current);
-      removed = result.removed;
-      return result.settings;
+      const line = uninstallStatusLine(result.settings);
+      removed = result.removed + (line.removed ? 1 : 0);
+      return line.settings;
     },
     { dryRun: options.dryRun, now: options.now },
   );

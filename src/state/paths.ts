@@ -41,6 +41,11 @@ export function baselineStoresDir(configDir: string): string {
   return path.join(configDir, 'ccc', 'baselines');
 }
 
+/** Where the status line `ccc hook install` puts in keeps each session's latest input (src/stop/status-line.ts); made by that line, inside the private `cccDir`. */
+export function statusLinesDir(configDir: string): string {
+  return path.join(configDir, 'ccc', 'status-lines');
+}
+
 /** `ccc --version`'s memory of claude's version (src/claude/claude-version.ts); not created here. */
 export function claudeVersionCachePath(configDir: string): string {
   return path.join(configDir, 'ccc', 'claude-version.json');

@@ -15,13 +15,41 @@ import { shellQuote } from './launch-settings.js';
 /** Writes stdin to `$1` (atomically), then pipes it to the user's command `$2` when there is one. */
 const RECORDER = 't=$(cat); printf "%s" "$t" > "$1.tmp" && mv -f "$1.tmp" "$1"; [ -z "$2" ] || printf "%s" "$t" | sh -c "$2"';
 
-type StatusLine = Record<string, unknown> & { command?: unknown };
+/**
+ * The standalone hook's recorder (installed by `ccc hook install`, for sessions ccc does not
+ * start): one file per session under `$1`, named by the input's `session_id` (checked to be a
+ * plain name), then the user's command `$2` as above. Plain sh, no JSON parser: the id is the
+ * quoted text after `"session_id"`.
+ */
+const SESSION_RECORDER =
+  't=$(cat); id=${t#*\\"session_id\\"}; id=${id#*\\"}; id=${id%%\\"*}; ' +
+  'case $id in ""|*[!A-Za-z0-9_-]*) ;; *) { [ -d "$1" ] || mkdir -p "$1"; } && printf "%s" "$t" > "$1/$id.tmp" && mv -f "$1/$id.tmp" "$1/$id.json" ;; esac; ' +
+  '[ -z "$2" ] || printf "%s" "$t" | sh -c "$2"';
+
+/** The name the session recorder runs as (`$0`): how ccc tells its own status line from the user's. */
+export const SESSION_RECORDER_NAME = 'ccc-session-status-line';
+
+export type StatusLine = Record<string, unknown> & { command?: unknown };
 
 /** The `statusLine` setting that records into `file` and keeps `theirs` (the user's status line) working. */
 export function recordingStatusLine(file: string, theirs: StatusLine | undefined): Record<string, unknown> {
-  const userCommand = theirs?.type === 'command' && typeof theirs.command === 'string' ? theirs.command : '';
-  const command = ['sh', '-c', RECORDER, 'ccc-status-line', file, userCommand].map(shellQuote).join(' ');
+  const command = ['sh', '-c', RECORDER, 'ccc-status-line', file, userCommandOf(theirs)].map(shellQuote).join(' ');
   return { ...(theirs ?? {}), type: 'command', command };
+}
+
+/** The `statusLine` setting that records each session's input under `dir` and keeps `theirs` working. */
+export function sessionRecordingStatusLine(dir: string, theirs: StatusLine | undefined): StatusLine {
+  const command = ['sh', '-c', SESSION_RECORDER, SESSION_RECORDER_NAME, dir, userCommandOf(theirs)].map(shellQuote).join(' ');
+  return { ...(theirs ?? {}), type: 'command', command };
+}
+
+function userCommandOf(line: StatusLine | undefined): string {
+  return line?.type === 'command' && typeof line.command === 'string' ? line.command : '';
+}
+
+/** Where the session recorder keeps `sessionId`'s latest status line input. */
+export function sessionStatusLineFile(dir: string, sessionId: string): string {
+  return path.join(dir, `${sessionId}.json`);
 }
 
 /**

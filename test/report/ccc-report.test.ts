@@ -108,6 +108,33 @@ describe('ccc report', () => {
     expect(rows[4]![5]).toBe(`$${json.totals.cost_usd < 0.01 ? json.totals.cost_usd.toFixed(4) : json.totals.cost_usd.toFixed(3)}`);
   });
 
+  it('a run under caps: the table (JSON and Markdown) and its JUnit report show the spend against them', async () => {
+    mode = 'limit';
+    const events = path.join(world.root, 'capped.jsonl');
+    const junit = path.join(world.root, 'capped.xml');
+    const env = { CCC_SUPERVISOR_MAX_COST_USD: '5', CCC_SUPERVISOR_MAX_TASK_COST_USD: '4' };
+    const run = await runCcc(world, ['--supervisor', '--max-iterations', '1', '--report', `events=${events}`, '--report', `junit=${junit}`, '-p', 'capped'], {
+      env,
+    });
+    expect(run.code, run.stderr).toBe(3);
+    const json = JSON.parse((await runCcc(world, ['report', '--format', 'json', events])).stdout);
+    const row = json.runs[0];
+    expect(row).toMatchObject({ cap_usd: 5, task_cap_usd: 4 });
+    // The last verdict's spend: the agent's first turn and the one review, before the wind-down turn.
+    expect(row.spent_usd).toBeCloseTo(2 * oneAnswer, 9);
+    expect(row.task_spent_usd).toBeCloseTo(2 * oneAnswer, 9);
+    const spent = `$${row.spent_usd.toFixed(2)}`;
+    const caps = `spent ${spent} of $5.00, task ${spent} of $4.00`;
+    const markdown = (await runCcc(world, ['report', events])).stdout;
+    expect(markdown).toContain('| Cost | Caps |');
+    expect(markdown).toContain(` | ${caps} | `);
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(xml).toContain('<property name="cap_usd" value="5"/>');
+    expect(xml).toContain(`<property name="spent_usd" value="${row.spent_usd}"/>`);
+    expect(xml).toContain('<property name="task_cap_usd" value="4"/>');
+    expect(xml).toContain(`caps: ${caps}`);
+  }, 120_000);
+
   it('a bad line is an error naming the file and line; nothing is printed for the others', async () => {
     const broken = path.join(world.root, 'broken.jsonl');
     const good = fs.readFileSync(logs[0]!, 'utf8').split('\n');

@@ -88,6 +88,13 @@ describe('runRecord', () => {
       reviews: [{ n: 1, result: 'failed', feedback: 'reviewer crashed', durationMs: 2000 }],
     });
     expect(cut.message).toBeUndefined();
+    // What the failed review spent before it failed is its cost, and the run's review cost without an end to say it.
+    const spent = runRecord([
+      { kind: 'iteration', n: 1, max: 20, at: at(0) },
+      { kind: 'error', message: 'no verdict', usage: usage(0.004, 90, 10), at: at(2) },
+    ]);
+    expect(spent.reviews[0]!.usage).toMatchObject({ cost_usd: 0.004 });
+    expect(spent.reviewUsage.cost_usd).toBe(0.004);
     const agent = runRecord([
       { kind: 'error', message: 'the agent exited with code 1', at: at(0) },
       { kind: 'end', exit_code: 1, at: at(1) },

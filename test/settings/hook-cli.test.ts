@@ -43,9 +43,12 @@ describe('ccc hook install / uninstall', () => {
     expect(install.stderr).toBe('');
     expect(install.code).toBe(0);
     const installed = read();
-    const { hooks, ...rest } = installed;
-    const { hooks: originalHooks, ...originalRest } = original;
+    const { hooks, statusLine, ...rest } = installed;
+    const { hooks: originalHooks, statusLine: originalLine, ...originalRest } = original;
     expect(rest).toEqual(originalRest);
+    // The user's status line (if any) runs inside ccc's recorder, which counts the session's cost for the hook.
+    expect(statusLine.command).toContain('ccc-session-status-line');
+    if (originalLine) expect(statusLine.command).toContain(originalLine.command);
     expect(hooks.PreToolUse).toEqual(originalHooks.PreToolUse);
     expect(hooks.Stop).toEqual([...originalHooks.Stop, { hooks: [{ type: 'command', command: expectedCommand, timeout: 18_661 }] }]); // the default claude checker's 600 s, its 1 s abort grace, the 60 s margin, 300 min of waiting on the model's limits
     expect(JSON.stringify(installed)).not.toContain('--state-dir');

@@ -23,12 +23,13 @@ export const registerHookCommand: RegisterCommand = (program) => {
       const { currentCccProcess, supervisorHookCommand } = await import('../../settings/ccc-command.js');
       const { installHookInFile } = await import('../../settings/hook-install.js');
       const { checkerTimeoutsSeconds, hookTimeoutSeconds } = await import('../../loop/hook-timeout.js');
-      const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+      const { statusLinesDir } = await import('../../state/paths.js');
+      const { config, configDir } = await loadConfig({ cwd: process.cwd(), env: process.env });
       const spec = {
         command: supervisorHookCommand(currentCccProcess()),
         timeout: hookTimeoutSeconds(checkerTimeoutsSeconds(config.supervisor), config.supervisor.limit_wait_minutes),
       };
-      const result = await installHookInFile({ file: await settingsFile(options), spec, dryRun: options.dryRun });
+      const result = await installHookInFile({ file: await settingsFile(options), spec, statusLineDir: statusLinesDir(configDir), dryRun: options.dryRun });
       process.stdout.write(result.report);
     });
   hook
