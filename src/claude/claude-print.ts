@@ -7,7 +7,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { CheckerLogger } from '../checkers/types.js';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
 import { readFrames } from '../frames/frame-lines.js';
 import { childRunner, type ChildRunner } from '../process/child-process.js';
@@ -133,7 +133,7 @@ function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) 
       try {
         onFrame?.(frame);
       } catch (error) {
-        logger.error('A frame listener failed', { error: (error as Error).message, frame_type: frame.type });
+        logger.error('A frame listener failed', { error: errorText(error), frame_type: frame.type });
       }
     },
   };

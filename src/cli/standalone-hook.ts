@@ -10,7 +10,7 @@ import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { reviewStop } from '../loop/review-stop.js';
 import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
-import { decisionText, errorText } from '../loop/run-ending.js';
+import { decisionText, failureText } from '../loop/run-ending.js';
 import { SessionCore } from '../loop/session-core.js';
 import { checkerTimeoutsSeconds, hookClaimWaitSeconds } from '../loop/hook-timeout.js';
 import { hookOutput } from '../stop/hook-output.js';
@@ -71,7 +71,7 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     return decision.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
   } catch (error) {
     // The hook prints the same on stderr and lets the stop through (supervisor-hook.ts).
-    session.endedAs({ mode: 'hook', how: `${errorText(error)}; stop allowed`, exitCode: 0, level: 'error' });
+    session.endedAs({ mode: 'hook', how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' });
     throw error;
   } finally {
     await session.close();

@@ -11,12 +11,12 @@ import { OUTPUT_SCHEMAS, parseAgentOutput, type AgentOutput, type CheckedOutput 
 import type { AgentRequest } from './agent-request.js';
 import type { AgentRun, AgentRunner } from './agent-runner.js';
 import { firstLine, type Progress } from './progress.js';
-import { formatFailureEvent, formatRetryEvent, type SupervisorLog } from './supervisor-log.js';
+import { formatFailureEvent, formatRetryEvent, type EventLog } from './event-log.js';
 
 export interface AgentCallDeps {
   runner: AgentRunner;
   maxRetries: number;
-  log: SupervisorLog;
+  log: EventLog;
   progress: Progress;
   logger: CheckerLogger;
   /** For the error when claude cannot be started. */

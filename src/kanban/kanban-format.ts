@@ -5,7 +5,7 @@
  * Manager wrote (other keys, key order, YAML comments), so a rewrite never loses information.
  */
 import YAML from 'yaml';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { clip, jsonText } from '../value-text.js';
 
 export const KANBAN_PHASES = ['design', 'plan', 'execute', 'validate', 'complete'] as const;
@@ -72,7 +72,7 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw invalid(file, `is not valid JSON (${(error as Error).message})`);
+    throw invalid(file, `is not valid JSON (${errorText(error)})`);
   }
 }
 
@@ -83,7 +83,7 @@ function parseYaml(text: string, file: string): unknown {
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw invalid(file, `cannot be read as YAML (${(error as Error).message})`);
+    throw invalid(file, `cannot be read as YAML (${errorText(error)})`);
   }
 }
 

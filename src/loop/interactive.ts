@@ -31,7 +31,7 @@ import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
 import { interactiveEnding } from './interactive-ending.js';
-import { decisionText, errorText } from './run-ending.js';
+import { decisionText, failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
@@ -155,7 +155,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
   } catch (error) {
-    (await settledValue(session))?.endedAs({ mode: 'interactive', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
+    (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
     throw error;
   } finally {
     received?.stop();

@@ -13,7 +13,7 @@ import { evidenceText } from '../checkers/evidence.js';
 import { verificationOf } from '../checkers/verification.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
-import { isCccError } from '../errors.js';
+import { errorText, isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { updateSessionState } from '../state/session-state.js';
 import type { SessionState } from '../state/session-state-shape.js';
@@ -228,7 +228,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     // The project went away during the review: that is the run's ending, not the checker's failure.
     requireProjectDir(stop.cwd, stop.sessionId);
     const data = isCccError(error) ? error.data : {};
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     logger.error(`checker failed; stop allowed: ${message}`, {
       ...fields,
       exit_code: data.exit_code ?? null,

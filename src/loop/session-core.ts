@@ -21,6 +21,7 @@ import type { StopGuard } from './stop-guard.js';
 import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 import { logRunEnded, type RunEnding } from './run-ending.js';
+import { errorText } from '../errors.js';
 
 export interface SessionOptions {
   resolved: ResolvedConfig;
@@ -128,7 +129,7 @@ export class SessionCore {
       try {
         entry.checker.onFrame?.(frame);
       } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${(error as Error).message}`);
+        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${errorText(error)}`);
       }
     }
   }
@@ -212,7 +213,7 @@ export class SessionCore {
       try {
         await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
       } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
+        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${errorText(error)}`);
       }
     }
     // Last, after everything the teardown may log.

@@ -24,6 +24,7 @@ import { onStdoutResize, stdoutSize, writeResetSync } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
 import { findNativeHelper } from '../native/native-helpers.js';
 import { frontFd, releaseFront } from '../process/front-link.js';
+import { errorText } from '../errors.js';
 
 /** The relay's fd for the front's socket (`--hold-fd`). */
 const HOLD_FD = 4;
@@ -144,7 +145,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     try {
       decoder.push(chunk, onFrame);
     } catch (error) {
-      reportError(`relay: ${(error as Error).message}`);
+      reportError(`relay: ${errorText(error)}`);
       channel?.destroy();
     }
   };
