@@ -17,8 +17,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return guarded(async () => supervisedPreflight(argv, process.stdout) ?? launchSupervisedFromCli(argv));
   }
   if (argv[0] !== 'mcp') exitQuietlyOnEpipe();
-  // Required, not imported: an ESM import of CommonJS scans it for export names first (commander:
-  // about 29 ms against 15, on every subcommand).
+  // Required, not imported: an ESM import of CommonJS scans it for export names first, on every
+  // subcommand (bench/results/2026-11-27-import-costs.md).
   const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof import('commander');
   const { commands } = await import('./commands/index.js');
   const program = new Command('ccc')

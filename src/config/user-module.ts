@@ -10,16 +10,16 @@ import type { Jiti } from 'jiti';
 const instances = new Map<string, Jiti>();
 
 /**
- * One jiti per transpile cache: `cacheDir` keeps transpiled files on disk (a ccc.config.ts cost
- * 200-500 ms of Babel on every launch, about 10 ms once cached); without it
- * nothing is written anywhere.
+ * One jiti per transpile cache: `cacheDir` keeps transpiled files on disk (uncached, a ccc.config.ts
+ * pays Babel on every launch, several times what a cached load costs:
+ * bench/results/2026-11-27-import-costs.md); without it nothing is written anywhere.
  */
 async function jiti(cacheDir?: string): Promise<Jiti> {
   const key = cacheDir ?? '';
   const existing = instances.get(key);
   if (existing) return existing;
-  // Required, not imported: jiti is a 190 KB CommonJS bundle, and an ESM import of it first scans
-  // the whole file for its export names (about 120 ms against 30 here).
+  // Required, not imported: jiti is a large CommonJS bundle, and an ESM import of it first scans
+  // the whole file for its export names (bench/results/2026-11-27-import-costs.md).
   const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
   const instance = createJiti(import.meta.url, {
     fsCache: cacheDir ?? false,

@@ -55,7 +55,7 @@ export function updateKanbanText(text: string, format: KanbanFormat, changes: Ka
   return format === 'json' ? updateJson(text, changes) : updateYaml(text, changes);
 }
 
-/** A fresh kanban file's text (the README example, tests). */
+/** A fresh kanban file's text (the docs/kanban.md example, tests). */
 export function formatKanban(kanban: Kanban, format: KanbanFormat): string {
   return format === 'json' ? `${JSON.stringify(kanban, null, 2)}\n` : YAML.stringify(kanban, { lineWidth: 0 });
 }

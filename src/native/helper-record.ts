@@ -4,8 +4,8 @@
  * compared before ccc runs it. A helper that was truncated, overwritten or damaged on the disk since
  * would crash or do something else (a truncated relay dies of SIGSEGV with the user's terminal in
  * raw mode); one without a record (put there by hand, or by a ccc before records) is not trusted
- * either. Hashing both binaries (about 40 KB each) costs about a millisecond (most of it the
- * first sha256 of the process).
+ * either. Hashing both small binaries costs little next to a
+ * Node start (bench/results/2026-11-27-import-costs.md).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -97,7 +97,7 @@ function proc(pid: number): { argv: string[]; ppid: number } | undefined {
 }
 
 describe('the package, packed from a clean checkout', () => {
-  it('ships what runs: the built CLI and plugins, the prebuilt helpers and their C sources; no tests, no TypeScript sources, no source maps, no install script', () => {
+  it('ships what runs: the built CLI and plugins, the prebuilt helpers and their C sources, the user docs; no tests, no TypeScript sources, no source maps, no install script', () => {
     expect(packed).toContain('dist/cli/main.js');
     expect(packed).toContain('dist/plugins/test-gate.js');
     expect(packed).toContain('dist/plugins/no-leftovers.js');
@@ -110,6 +110,8 @@ describe('the package, packed from a clean checkout', () => {
       ]),
     );
     expect(packed).toEqual(expect.arrayContaining(['native/relay.c', 'native/byte-path-rules.h', 'native/lifeline.c']));
+    // The user docs: ccc's messages point at them (the kanban file's format).
+    expect(packed).toEqual(expect.arrayContaining(['docs/kanban.md', 'docs/install.md']));
     expect(packed.filter((f) => f.startsWith('dist/relay/'))).toEqual([]);
     expect(packed.filter((f) => /\.map$|\.test\.|(^|\/)test\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     const scripts = (JSON.parse(fs.readFileSync(path.join(install('npm -g').packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> })

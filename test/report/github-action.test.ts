@@ -5,6 +5,7 @@
  * against the scripted model server with the real claude.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -71,6 +72,77 @@ describe('action.yml', () => {
     expect(install.run).not.toMatch(/allow-scripts|allowScripts/);
     const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     for (const hook of ['preinstall', 'install', 'postinstall']) expect(pkg.scripts[hook]).toBeUndefined();
+  });
+
+  describe('its install step', () => {
+    const own = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    let dir: string | undefined;
+    afterEach(() => {
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    /**
+     * Runs the install step as the runner would, with an `npm` that only records its calls (the
+     * registry is the interface faked here): `registry` is what `npm view` knows. The real build
+     * from the repository is what `npm run test:package` does.
+     */
+    async function install(registry: string[], given: Record<string, string> = {}) {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-action-install-'));
+      const bin = path.join(dir, 'bin');
+      const runnerTemp = path.join(dir, 'runner-temp');
+      fs.mkdirSync(bin);
+      fs.mkdirSync(runnerTemp);
+      const calls = path.join(dir, 'npm-calls');
+      // Each call: its working directory, then its arguments, one line.
+      fs.writeFileSync(
+        path.join(bin, 'npm'),
+        `#!/bin/sh
+printf '%s %s\n' "$PWD" "$*" >> ${JSON.stringify(calls)}
+case "$1" in
+  view) case " ${registry.join(' ')} " in *" \${2#ccc-supervisor@} "*) echo "\${2#ccc-supervisor@}" ;; *) echo "npm error 404" >&2; exit 1 ;; esac ;;
+  pack) touch "$5/ccc-supervisor-$(node -p 'require("./package.json").version').tgz" ;;
+esac
+`,
+        { mode: 0o755 },
+      );
+      fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\n', { mode: 0o755 });
+      const step = action.runs.steps.find((s) => /npm install -g "ccc-supervisor@/.test(s.run))!;
+      const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, GITHUB_ACTION_PATH: repoRoot, RUNNER_TEMP: runnerTemp, ...stepEnv(step, given) };
+      const run = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, timeoutMs: 60_000 });
+      const lines = fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n') : [];
+      return { run, runnerTemp, calls: lines.map((l) => l.split(' ')).map(([cwd, ...args]) => ({ cwd: cwd!, args: args.join(' ') })) };
+    }
+
+    it('installs the version from the registry when the registry has it', async () => {
+      const { run, calls } = await install([own]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(calls.map((c) => c.args)).toEqual([`view ccc-supervisor@${own} version`, `install -g ccc-supervisor@${own}`]);
+    });
+
+    it('builds and installs this repository when the registry has no such version, leaving the repository as it was', async () => {
+      const { run, runnerTemp, calls } = await install([]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`ccc-supervisor@${own} is not on the npm registry: installing it from this action's repository`);
+      const src = path.join(runnerTemp, 'ccc-supervisor-src');
+      expect(calls).toEqual([
+        { cwd: expect.any(String), args: `view ccc-supervisor@${own} version` },
+        { cwd: src, args: 'ci --no-audit --no-fund' },
+        { cwd: src, args: `pack --ignore-scripts --pack-destination ${runnerTemp}` },
+        { cwd: expect.any(String), args: `install -g ${path.join(runnerTemp, `ccc-supervisor-${own}.tgz`)}` },
+      ]);
+      // A copy of the sources, without the repository's own dependencies or build.
+      expect(fs.existsSync(path.join(src, 'package.json'))).toBe(true);
+      expect(fs.existsSync(path.join(src, 'src', 'cli', 'main.ts'))).toBe(true);
+      expect(fs.existsSync(path.join(src, 'node_modules'))).toBe(false);
+      expect(fs.existsSync(path.join(src, 'dist'))).toBe(false);
+    });
+
+    it('refuses a ccc-version the registry lacks and this repository is not, naming both', async () => {
+      const { run, calls } = await install([], { 'ccc-version': '9.9.9' });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toContain(`::error::ccc-supervisor@9.9.9 is not on the npm registry, and this action's repository is version ${own}`);
+      expect(calls.map((c) => c.args)).toEqual(['view ccc-supervisor@9.9.9 version']);
+    });
   });
 
   it('its run step runs ccc with the inputs and passes the outputs through', async () => {
