@@ -16,6 +16,7 @@ import { parseTranscriptCursor } from '../../src/frames/transcript-cursor.js';
 import { TranscriptReader } from '../../src/frames/transcript-reader.js';
 import { createTranscriptSummary } from '../../src/frames/transcript-summary.js';
 import { LIMIT_RESUME_NOTE } from '../../src/loop/limit-resume-note.js';
+import { countBytesRead } from '../support/bytes-read.js';
 
 let dir: string;
 let file: string;
@@ -142,7 +143,7 @@ describe('TranscriptReader', () => {
     fs.writeFileSync(file, Array.from({ length: 2000 }, (_, i) => prompt(i)).join(''));
     const size = fs.statSync(file).size;
     const reader = new TranscriptReader(file);
-    const read = await countBytesRead();
+    const read = await countBytesRead(file);
     expect((await reader.readOn()).userPrompts).toHaveLength(2000);
     expect(read.bytes()).toBeGreaterThanOrEqual(size);
     read.reset();
@@ -161,7 +162,7 @@ describe('TranscriptReader', () => {
     await first.readOn();
     const cursor = parseTranscriptCursor(JSON.parse(JSON.stringify(first.cursor())));
     fs.appendFileSync(file, `${JSON.stringify(user('second task'))}\n`);
-    const read = await countBytesRead();
+    const read = await countBytesRead(file);
     const next = new TranscriptReader(file, { from: cursor });
     const summary = await next.readOn();
     expect(summary.userPrompts).toHaveLength(1001);
@@ -230,24 +231,9 @@ describe('TranscriptReader', () => {
   it('readings asked for at once share the file: each byte is read once', async () => {
     fs.writeFileSync(file, `${JSON.stringify(user('task'))}\n`.repeat(5000));
     const reader = new TranscriptReader(file);
-    const read = await countBytesRead();
+    const read = await countBytesRead(file);
     const summaries = await Promise.all([reader.readOn(), reader.readOn(), reader.readOn()]);
     expect(summaries.map((s) => s.userPrompts.length)).toEqual([5000, 5000, 5000]);
     expect(read.bytes()).toBeLessThan(fs.statSync(file).size + 1000);
   });
 });
-
-/** Counts the bytes every FileHandle.read of this process returns from now on. */
-async function countBytesRead() {
-  const handle = await fs.promises.open(file, 'r');
-  const proto = Object.getPrototypeOf(handle) as fs.promises.FileHandle;
-  await handle.close();
-  const original = Reflect.get(proto, 'read') as (...args: unknown[]) => Promise<{ bytesRead: number }>;
-  let bytes = 0;
-  vi.spyOn(proto, 'read').mockImplementation(async function (this: fs.promises.FileHandle, ...args: unknown[]) {
-    const result = await original.apply(this, args);
-    bytes += result.bytesRead;
-    return result;
-  } as fs.promises.FileHandle['read']);
-  return { bytes: () => bytes, reset: () => (bytes = 0) };
-}
