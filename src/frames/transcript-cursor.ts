@@ -2,7 +2,7 @@
  * Where a reading of a transcript stopped, as plain JSON: the file, which file it was (device and
  * inode), the offset of the end of its last complete line, the bytes just before that offset, and
  * the summary of every line before it. The standalone Stop hook keeps it in the session state
- * (`transcript_cursor`, docs/files.md) so that the next stop, a new process, reads only what
+ * (`transcript_cursor`, docs/design/files.md) so that the next stop, a new process, reads only what
  * claude appended since. Read back strictly: anything off is no cursor, and the transcript is
  * read from the start, which costs time and loses nothing.
  */

@@ -11,6 +11,7 @@
  * stopped after, is read again from the start.
  */
 import fs from 'node:fs';
+import { errorText } from '../errors.js';
 import type { Frame } from './frame.js';
 import { frameOfLine, type FrameLogger } from './frame-lines.js';
 import { DEFAULT_MAX_LINE_BYTES, LineBuffer, type LineItem } from './line-splitter.js';
@@ -177,7 +178,7 @@ export class TranscriptReader {
         listener(frame);
       } catch (error) {
         // One listener's failure must not leave the reading half done (its offset is already past the line).
-        this.logger.warn(`a transcript frame listener threw: ${(error as Error).message}`, { file: this.file });
+        this.logger.warn(`a transcript frame listener threw: ${errorText(error)}`, { file: this.file });
       }
     }
   }

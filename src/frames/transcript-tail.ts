@@ -1,6 +1,6 @@
 /**
  * Live frames of a session transcript while Claude Code writes it (interactive mode's frames$,
- * docs/streams.md). The reading is a TranscriptReader: only new bytes are read, a partial line
+ * docs/design/streams.md). The reading is a TranscriptReader: only new bytes are read, a partial line
  * waits until it is complete, and the session's stops read on through the same reader, so the
  * frames a stop's review sees and the summary it decides on come from one reading of the file.
  */

@@ -12,6 +12,7 @@ import { readSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
 import { InMemoryReadings, type TranscriptReadings } from './transcript-readings.js';
+import { errorText } from '../errors.js';
 
 /** What reading a stop needs of `reviewStop`'s dependencies. */
 export interface StopReadDeps {
@@ -58,7 +59,7 @@ export async function readContext(stop: StopEvent, deps: StopReadDeps): Promise<
     await keepReading(readings, stop, reader, deps.logger);
     return stopContext(transcript, atHookStop, reader);
   } catch (error) {
-    deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
+    deps.logger.warn(`cannot read the transcript: ${errorText(error)}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
     return NO_CONTEXT;
   }
 }
@@ -73,7 +74,7 @@ async function keepReading(readings: TranscriptReadings, stop: StopEvent, reader
   try {
     await readings.keep(stop.sessionId, reader);
   } catch (error) {
-    logger.warn(`cannot keep where the transcript was read to; the next stop reads it from the start: ${(error as Error).message}`, {
+    logger.warn(`cannot keep where the transcript was read to; the next stop reads it from the start: ${errorText(error)}`, {
       session_id: stop.sessionId,
     });
   }

@@ -1,6 +1,6 @@
 /**
  * Where each session's transcript reading stopped, so that a stop reads only what claude wrote
- * since the last one (docs/stop-path.md, "What a stop reads"). In memory for a ccc that runs the
+ * since the last one (docs/design/stop-path.md, "What a stop reads"). In memory for a ccc that runs the
  * whole session (interactive, headless, kanban): the interactive tail's reader is the one its
  * stops read on. In the session state for the standalone hook, a new process at every stop.
  */
