@@ -16,6 +16,10 @@
  * - with BENCH_COMPARE_CLI, the other build's hook on a copy of the session (its own session state).
  *
  * Cases alternate, medians; ccc's added time is ccc − plain, per size.
+ *
+ * `benchStopReading` isolates the part that depended on the size: a stop's reading of the
+ * transcript in one process (dist/loop/stop-context.js, the standalone hook's readings), after
+ * one appended line, against one reading of the whole file (what every stop did before).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -83,6 +87,54 @@ function stopInput(world, session) {
 function removeForks(session, keep) {
   for (const name of fs.readdirSync(session.dir))
     if (name.endsWith('.jsonl') && !keep.includes(path.join(session.dir, name))) fs.rmSync(path.join(session.dir, name), { force: true });
+}
+
+/** A stop's reading after one new line, kept place from the session state, against a whole reading; ms, medians. */
+export async function benchStopReading({ sizesMb, runs }) {
+  const { readContext } = await import(path.join(ROOT, 'dist/loop/stop-context.js'));
+  const { SessionStateReadings } = await import(path.join(ROOT, 'dist/loop/transcript-readings.js'));
+  const { updateSessionState } = await import(path.join(ROOT, 'dist/state/session-state.js'));
+  const { readTranscript } = await import(path.join(ROOT, 'dist/frames/transcript.js'));
+  const logger = { info() {}, warn() {}, error() {}, debug() {} };
+  const out = {};
+  for (const mb of sizesMb) {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'bench', '.reading-'));
+    try {
+      const file = path.join(dir, 'session.jsonl');
+      generateTranscript(file, mb * MiB, { prompts: false });
+      const line = (i) => `${JSON.stringify({ type: 'assistant', message: { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text: 'done' }] } })}\n`;
+      fs.appendFileSync(file, `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'task' } })}\n${line(0)}`);
+      const stop = { sessionId: 'bench-reading', transcriptPath: file, cwd: dir, stopHookActive: false, backgroundTasks: [], raw: {} };
+      const readOnce = async () => {
+        const t0 = performance.now();
+        const context = await readContext(stop, { configDir: dir, logger, env: {}, transcripts: new SessionStateReadings(dir, logger, 20) });
+        const ms = performance.now() - t0;
+        await updateSessionState(dir, stop.sessionId, (s) => ({ ...s, transcript_frames: context.frames }));
+        return ms;
+      };
+      const first = await readOnce();
+      const stops = [];
+      const whole = [];
+      for (let i = 1; i <= runs; i++) {
+        fs.appendFileSync(file, line(i));
+        stops.push(await readOnce());
+        const t0 = performance.now();
+        await readTranscript(file);
+        whole.push(performance.now() - t0);
+      }
+      const round = (x) => Math.round(x * 10) / 10;
+      out[mb] = {
+        bytes: fs.statSync(file).size,
+        firstStopMs: round(first),
+        stopMs: round(median(stops)),
+        wholeReadMs: round(median(whole)),
+        stopsMs: stops.map(round),
+      };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
 }
 
 export async function benchTranscriptSize({ sizesMb, runs, log }) {
@@ -183,5 +235,7 @@ export async function benchTranscriptSize({ sizesMb, runs, log }) {
     const list = Object.values(sizes).map((s) => s[key]);
     return Math.max(...list) - Math.min(...list);
   };
-  return { sizes, runs, addedSpreadMs: spread('addedMs'), ownSpreadMs: spread('ownMs') };
+  log("transcript size: the stop's reading alone, in one process…");
+  const reading = await benchStopReading({ sizesMb, runs: Math.max(runs, 5) });
+  return { sizes, runs, addedSpreadMs: spread('addedMs'), ownSpreadMs: spread('ownMs'), reading };
 }
