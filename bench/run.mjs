@@ -8,8 +8,9 @@
  *   BENCH_STARTUP_RUNS=15  BENCH_PROMPT_RUNS=6
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
+ *   BENCH_TRANSCRIPT_MB=1,10,50,150  BENCH_TRANSCRIPT_RUNS=5   (the transcript-size series, real claude)
  *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000
- *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review,spend   (a subset; BENCH_ONLY=startup: the start-up section alone)
+ *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review,spend,transcript   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
  */
@@ -23,6 +24,7 @@ import { benchObserverChurn } from './observer-churn.mjs';
 import { benchKeystrokes } from './keystroke.mjs';
 import { benchReview } from './review.mjs';
 import { benchSpend } from './spend.mjs';
+import { benchTranscriptSize } from './transcript-size.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
 import { consoleReport, markdownReport } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
@@ -56,8 +58,14 @@ const config = {
   startupRuns: num('BENCH_STARTUP_RUNS', 15, 5),
   promptRuns: num('BENCH_PROMPT_RUNS', 6, 2),
   reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
+  transcriptRuns: num('BENCH_TRANSCRIPT_RUNS', 5, 2),
+  transcriptMb: (process.env.BENCH_TRANSCRIPT_MB ?? (quick ? '1,10' : '1,10,50,150')).split(',').map(Number),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,churn,frames,review,spend').split(',').map((s) => s.trim()));
+if (!config.transcriptMb.every((mb) => Number.isFinite(mb) && mb > 0))
+  throw new Error(`BENCH_TRANSCRIPT_MB=${process.env.BENCH_TRANSCRIPT_MB}: expected sizes in MiB, comma-separated`);
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'startup,hook,keystroke,throughput,memory,churn,frames,review,spend,transcript').split(',').map((s) => s.trim()),
+);
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^\w.-]/g, '_')}` : '';
 const MiB = 1024 * 1024;
 
@@ -176,6 +184,14 @@ try {
       results.spend = await benchSpend({ log });
     } catch (error) {
       results.spend = { unavailable: error.message };
+    }
+  }
+  if (only.has('transcript')) {
+    log(`transcript size: ${config.transcriptMb.join(', ')} MiB, the standalone hook against claude --resume --fork-session (real claude)…`);
+    try {
+      results.transcript = await benchTranscriptSize({ sizesMb: config.transcriptMb, runs: config.transcriptRuns, log });
+    } catch (error) {
+      results.transcript = { unavailable: error.message };
     }
   }
   if (only.has('frames')) {

@@ -140,6 +140,7 @@ export function tablesOf(r) {
     tables.push({ title: 'Review (cache share, reviewer start-up)', ...table(['what', 'ms / share', '/ plain claude -p', 'runs'], rows), notes });
   }
   if (r.spend) tables.push(...spendTables(r.spend));
+  if (r.transcript) tables.push(transcriptTable(r.transcript));
   if (r.frames) {
     const rows = [];
     const fr = r.frames;
@@ -389,4 +390,35 @@ function spendTables(s) {
       ],
     },
   ];
+}
+
+/** The transcript-size series: what ccc adds to a stop, size by size. */
+function transcriptTable(t) {
+  if ('unavailable' in t) return { title: 'Transcript size (stop → reviewer)', ...table(['size'], []), notes: [`not measured: ${t.unavailable}`] };
+  const compare = Object.values(t.sizes).some((s) => 'compareMs' in s);
+  const rows = Object.entries(t.sizes).map(([mb, s]) => [
+    `${mb} MiB`,
+    f(s.plainMs),
+    f(s.cccMs),
+    f(s.addedMs),
+    f(s.ownMs),
+    ...(compare ? [f(s.compareAddedMs), f(s.compareOwnMs)] : []),
+  ]);
+  return {
+    title: `Transcript size: a stop of a long session (ms, medians of ${t.runs})`,
+    ...table(
+      [
+        'transcript',
+        'plain claude --resume --fork-session',
+        'ccc hook → first request',
+        'ccc added',
+        "ccc's own part",
+        ...(compare ? ['added (compare build)', 'own part (compare build)'] : []),
+      ],
+      rows,
+    ),
+    notes: [
+      `Real claude against the scripted model server; a real session grown to each size by history before it; each stop after a new assistant line, the session's first stop not measured. ccc added = hook → reviewer's first request − plain fork → its first request; ccc's own part = hook spawned → reviewer spawned. Spread across sizes: added ${f(t.addedSpreadMs)} ms, own part ${f(t.ownSpreadMs)} ms.`,
+    ],
+  };
 }

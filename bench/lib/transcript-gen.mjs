@@ -8,17 +8,19 @@ import fs from 'node:fs';
 
 const MiB = 1024 * 1024;
 
-function lineAt(i) {
+function lineAt(i, { prompts = true, sessionId = '00000000-0000-4000-8000-000000000001' } = {}) {
   const uuid = `${(i * 2654435761) >>> 0}`.padStart(10, '0');
   const base = {
     parentUuid: `p-${uuid}`,
     uuid: `u-${uuid}`,
-    sessionId: '00000000-0000-4000-8000-000000000001',
+    sessionId,
     timestamp: '2026-11-22T02:00:00.000Z',
     cwd: '/work/project',
   };
   switch (i % 8) {
     case 0:
+      if (!prompts)
+        return { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${uuid}`, content: 'ok' }] } };
       return { ...base, type: 'user', message: { role: 'user', content: `Please fix the failing test number ${i} and run the whole suite again.` } };
     case 1:
     case 2:
@@ -69,11 +71,13 @@ const POOL_SIZE = 4096;
 
 /**
  * Writes about `bytes` of JSONL to `file`. With `hugeLineBytes`, one frame in the middle carries a
- * tool result of that size (valid JSON, so a parser that keeps it must parse all of it).
+ * tool result of that size (valid JSON, so a parser that keeps it must parse all of it). With
+ * `prompts: false` no line is a prompt the user typed (a session's history that adds nothing to
+ * the review request); `sessionId` goes into every line.
  * @returns {{ bytes: number, lines: number, hugeLines: number }}
  */
-export function generateTranscript(file, bytes, { hugeLineBytes = 0 } = {}) {
-  const pool = Array.from({ length: POOL_SIZE }, (_, i) => Buffer.from(JSON.stringify(lineAt(i)) + '\n'));
+export function generateTranscript(file, bytes, { hugeLineBytes = 0, prompts = true, sessionId } = {}) {
+  const pool = Array.from({ length: POOL_SIZE }, (_, i) => Buffer.from(JSON.stringify(lineAt(i, { prompts, sessionId })) + '\n'));
   const fd = fs.openSync(file, 'w');
   let written = 0;
   let lines = 0;

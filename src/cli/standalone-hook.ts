@@ -19,6 +19,7 @@ import { modelFailureSentence, stopFailureOf } from '../claude/api-error.js';
 import { worthWaiting } from '../loop/limit-wait.js';
 import { SessionLogger } from '../loop/session-logger.js';
 import { hookAgentCost } from '../stop/hook-agent-cost.js';
+import { SessionStateReadings } from '../loop/transcript-readings.js';
 
 /** The hook's answer for Claude Code (stdout), and, when the stop is allowed for any reason but a verdict, why (one stderr line). */
 export interface StandaloneAnswer {
@@ -35,7 +36,9 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   // Each stop is its own process: the reviews of the session's earlier stops count toward the caps too.
   const priorCost = (await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0;
   const agentCost = hookAgentCost(resolved.configDir, stop.sessionId);
-  const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args, priorCost, agentCost });
+  // Each stop is its own process: the transcript is read on from where the last stop's reading stopped, kept in the session state.
+  const transcripts = (logger: SessionLogger) => new SessionStateReadings(resolved.configDir, logger, resolved.config.supervisor.max_iterations);
+  const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args, priorCost, agentCost, transcripts });
   session.setSessionId(stop.sessionId);
   // One supervisor per session: a session a live ccc supervises is that ccc's to review, not this
   // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this

@@ -1,7 +1,8 @@
 /**
- * Follows a growing file (`tail -f`): hands over every byte appended after the last read, from
- * offset 0. The file may not exist yet (Claude Code creates the transcript on the first
- * message). `fs.watch` gives prompt notice where it works; a poll covers the rest (no watch
+ * Follows a growing file (`tail -f`): calls `read` whenever the file may have grown, and the
+ * reader reads what is new (transcript-reader.ts; it runs one reading at a time and lets calls
+ * that overlap share one). The file may not exist yet (Claude Code creates the transcript on the
+ * first message). `fs.watch` gives prompt notice where it works; a poll covers the rest (no watch
  * before the file exists, network file systems, a watcher lost to a rename).
  */
 import fs from 'node:fs';
@@ -9,10 +10,8 @@ import fs from 'node:fs';
 export interface FollowFileOptions {
   /** Poll interval in milliseconds (the fallback when fs.watch is silent). */
   pollMs: number;
-  /** Receives new bytes in file order; the next read waits for the returned promise. */
-  onBytes(chunk: Buffer): Promise<void> | void;
-  /** The file got shorter than what was read (truncated or replaced); reading restarts at 0. */
-  onRestart?(): void;
+  /** Reads what is new in the file. A missing file (ENOENT) is waited for; any other failure goes to `onError`. */
+  read(): Promise<unknown>;
   onError?(error: Error): void;
 }
 
@@ -21,18 +20,19 @@ export interface FileFollower {
   close(): void;
 }
 
-const READ_CHUNK_BYTES = 64 * 1024;
-
 export function followFile(file: string, options: FollowFileOptions): FileFollower {
-  let offset = 0;
   let closed = false;
-  let reading = false;
-  let readAgain = false;
   let watcher: fs.FSWatcher | undefined;
 
   const dropWatcher = () => {
     watcher?.close();
     watcher = undefined;
+  };
+  const read = () => {
+    if (closed) return;
+    options.read().catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT' && !closed) options.onError?.(error);
+    });
   };
   const ensureWatcher = () => {
     if (watcher || closed) return;
@@ -40,7 +40,7 @@ export function followFile(file: string, options: FollowFileOptions): FileFollow
       watcher = fs.watch(file, (event) => {
         // After a rename the watcher follows the old inode: let the poll set up a new one.
         if (event === 'rename') dropWatcher();
-        void pump();
+        read();
       });
       watcher.on('error', dropWatcher);
       watcher.unref();
@@ -49,59 +49,14 @@ export function followFile(file: string, options: FollowFileOptions): FileFollow
     }
   };
 
-  async function readNewBytes(): Promise<void> {
-    let handle: fs.promises.FileHandle;
-    try {
-      handle = await fs.promises.open(file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    try {
-      const { size } = await handle.stat();
-      if (size < offset) {
-        offset = 0;
-        options.onRestart?.();
-      }
-      while (offset < size && !closed) {
-        const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, size - offset));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-        if (bytesRead === 0) break;
-        offset += bytesRead;
-        await options.onBytes(buffer.subarray(0, bytesRead));
-      }
-    } finally {
-      await handle.close();
-    }
-  }
-
-  async function pump(): Promise<void> {
-    if (closed) return;
-    if (reading) {
-      readAgain = true;
-      return;
-    }
-    reading = true;
-    try {
-      do {
-        readAgain = false;
-        await readNewBytes();
-      } while (readAgain && !closed);
-    } catch (error) {
-      options.onError?.(error as Error);
-    } finally {
-      reading = false;
-    }
-  }
-
   const timer = setInterval(() => {
     ensureWatcher();
-    void pump();
+    read();
   }, options.pollMs);
   // Following a file must not by itself keep the process alive; the caller ends it with close().
   timer.unref();
   ensureWatcher();
-  void pump();
+  read();
 
   return {
     close() {

@@ -52,27 +52,6 @@ export interface FramesOptions {
   debugLines?: boolean;
 }
 
-/**
- * A logger for reading the same file several times (a transcript read again until claude has
- * flushed the turn): a skipped line is logged once per line number, not once per read. A line
- * torn mid-write grows between reads but keeps its number, so it is one warning too.
- */
-export function oncePerLine(logger: FrameLogger): FrameLogger {
-  const warned = new Set<string>();
-  return {
-    warn(message, fields) {
-      const lineNo = fields?.line_no;
-      if (typeof lineNo === 'number') {
-        const key = `${String(fields?.source)}:${lineNo}`;
-        if (warned.has(key)) return;
-        warned.add(key);
-      }
-      logger.warn(message, fields);
-    },
-    ...(logger.debug ? { debug: logger.debug.bind(logger) } : {}),
-  };
-}
-
 /** Longest excerpt of a line put into a log record. */
 const PREVIEW_CHARS = 200;
 const DEBUG_LINE_CHARS = 4096;
@@ -94,16 +73,8 @@ export function readFrames(input: Readable, options: FramesOptions, handlers: Fr
   let lineNo = 0;
   const onLine = (line: LineItem) => {
     lineNo++;
-    if (isSkippedLine(line)) {
-      logger.warn(`Skipped a ${source} line longer than the limit`, { source, line_no: lineNo, bytes: line.skippedBytes, max_line_bytes: maxLineBytes });
-      return;
-    }
-    if (options.debugLines) logger.debug?.(`${source} line`, { source, line: excerpt(line, DEBUG_LINE_CHARS) });
-    const parsed = parseFrameLine(line);
-    if ('frame' in parsed) handlers.frame(parsed.frame);
-    else if (parsed.error !== 'empty line') {
-      logger.warn(`Skipped a ${source} line: ${parsed.error}`, { source, line_no: lineNo, length: line.length, line: excerpt(line, PREVIEW_CHARS) });
-    }
+    const frame = frameOfLine(line, lineNo, { logger, source, maxLineBytes, debugLines: options.debugLines });
+    if (frame) handlers.frame(frame);
   };
   const onEnd = () => handlers.end();
   const onError = (error: Error) => handlers.error(error);
@@ -118,6 +89,29 @@ export function readFrames(input: Readable, options: FramesOptions, handlers: Fr
     lines.on('error', () => {});
     lines.destroy();
   };
+}
+
+/**
+ * The frame one line holds, or undefined: a line over the cap, or one that is not a frame, is
+ * logged at WARN with its number (`lineNo`, counted from 1); an empty line is skipped silently.
+ */
+export function frameOfLine(
+  line: LineItem,
+  lineNo: number,
+  options: Required<Pick<FramesOptions, 'logger' | 'source' | 'maxLineBytes'>> & Pick<FramesOptions, 'debugLines'>,
+): Frame | undefined {
+  const { logger, source, maxLineBytes } = options;
+  if (isSkippedLine(line)) {
+    logger.warn(`Skipped a ${source} line longer than the limit`, { source, line_no: lineNo, bytes: line.skippedBytes, max_line_bytes: maxLineBytes });
+    return undefined;
+  }
+  if (options.debugLines) logger.debug?.(`${source} line`, { source, line: excerpt(line, DEBUG_LINE_CHARS) });
+  const parsed = parseFrameLine(line);
+  if ('frame' in parsed) return parsed.frame;
+  if (parsed.error !== 'empty line') {
+    logger.warn(`Skipped a ${source} line: ${parsed.error}`, { source, line_no: lineNo, length: line.length, line: excerpt(line, PREVIEW_CHARS) });
+  }
+  return undefined;
 }
 
 /** A log-safe excerpt: bounded, control characters escaped (JSON string syntax without quotes). */

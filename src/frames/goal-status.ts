@@ -43,8 +43,9 @@ export interface GoalTracker {
   result(): SessionGoal | undefined;
 }
 
-export function createGoalTracker(): GoalTracker {
-  let goal: SessionGoal | undefined;
+/** A tracker starting from `from`, the goal an earlier reading of the same transcript left (transcript-summary.ts). */
+export function createGoalTracker(from?: SessionGoal): GoalTracker {
+  let goal: SessionGoal | undefined = from ? { ...from } : undefined;
   return {
     add(frame) {
       const status = goalStatusOf(frame);

@@ -48,51 +48,88 @@ export function splitLines(input: Readable, options: SplitLinesOptions = {}): Re
 }
 
 function createLineSplitter(maxBytes: number): Transform {
-  let kept: Buffer[] = [];
-  let length = 0;
-  let lastByte = -1;
-  let skipping = false;
-
-  const append = (segment: Buffer) => {
-    if (segment.length === 0) return;
-    length += segment.length;
-    lastByte = segment[segment.length - 1]!;
-    if (skipping) return;
-    // One byte of slack: a trailing `\r` may turn out to be part of the `\r\n` ending.
-    if (length > maxBytes + 1) {
-      skipping = true;
-      kept = [];
-    } else kept.push(segment);
-  };
-  const endLine = (): LineItem => {
-    const crlf = lastByte === 0x0d;
-    const bytes = crlf ? length - 1 : length;
-    const item: LineItem = bytes > maxBytes ? { skippedBytes: bytes } : decode(kept, bytes);
-    kept = [];
-    length = 0;
-    lastByte = -1;
-    skipping = false;
-    return item;
-  };
-
+  const lines = new LineBuffer(maxBytes);
   return new Transform({
     readableObjectMode: true,
     // The writable side decodes strings to Buffers (decodeStrings), so chunks are always bytes.
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-      let start = 0;
-      for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
-        append(chunk.subarray(start, newline));
-        this.push(endLine());
-        start = newline + 1;
-      }
-      append(chunk.subarray(start));
+      lines.push(chunk, (line) => this.push(line));
       callback();
     },
     flush(callback: TransformCallback) {
-      if (length > 0) this.push(endLine());
+      const last = lines.end();
+      if (last !== undefined) this.push(last);
       callback();
     },
   });
+}
+
+/**
+ * The framing itself, without a stream: bytes in, complete lines out, the unfinished last line
+ * carried (at most the cap of it kept). A reader that reads a file on from an offset uses it
+ * directly (transcript-reader.ts); `splitLines` wraps it in a Transform.
+ */
+export class LineBuffer {
+  private kept: Buffer[] = [];
+  private length = 0;
+  private lastByte = -1;
+  private skipping = false;
+
+  constructor(private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES) {}
+
+  /** Bytes of the unfinished last line, counted whole even where they are no longer kept. */
+  get pendingBytes(): number {
+    return this.length;
+  }
+
+  /** Hands every line that `chunk` completes to `onLine`, in order; keeps the rest. */
+  push(chunk: Buffer, onLine: (line: LineItem) => void): void {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      this.append(chunk.subarray(start, newline));
+      onLine(this.endLine());
+      start = newline + 1;
+    }
+    this.append(chunk.subarray(start));
+  }
+
+  /** The unfinished last line as a line (the input ended without a newline), or undefined; the buffer is empty after. */
+  end(): LineItem | undefined {
+    return this.length > 0 ? this.endLine() : undefined;
+  }
+
+  /** The unfinished last line as it would end now, leaving it in place. */
+  peek(): LineItem | undefined {
+    if (this.length === 0) return undefined;
+    const bytes = this.lastByte === 0x0d ? this.length - 1 : this.length;
+    return bytes > this.maxBytes ? { skippedBytes: bytes } : decode(this.kept, bytes);
+  }
+
+  /** Drops the unfinished last line. */
+  clear(): void {
+    this.kept = [];
+    this.length = 0;
+    this.lastByte = -1;
+    this.skipping = false;
+  }
+
+  private append(segment: Buffer): void {
+    if (segment.length === 0) return;
+    this.length += segment.length;
+    this.lastByte = segment[segment.length - 1]!;
+    if (this.skipping) return;
+    // One byte of slack: a trailing `\r` may turn out to be part of the `\r\n` ending.
+    if (this.length > this.maxBytes + 1) {
+      this.skipping = true;
+      this.kept = [];
+    } else this.kept.push(segment);
+  }
+
+  private endLine(): LineItem {
+    const item = this.peek() ?? '';
+    this.clear();
+    return item;
+  }
 }
 
 /** The first `bytes` bytes of the kept segments, as UTF-8 (the `\r` of `\r\n` falls outside). */

@@ -101,16 +101,40 @@ function isBlock(value: unknown): value is { type?: unknown; text?: unknown } {
   return typeof value === 'object' && value !== null;
 }
 
-/** Folds frames into a TranscriptSummary without keeping the frames. */
-export function createTranscriptSummary(): { add(frame: Frame): void; result(): TranscriptSummary } {
-  const userPrompts: string[] = [];
-  let frames = 0;
-  let lastText = '';
-  let lastMessageId: string | undefined;
-  let framesToLastAssistant = 0;
-  const goal = createGoalTracker();
-  let stopsSentBack = 0;
-  let sentBack = false;
+/**
+ * Everything the fold carries from one frame to the next, as plain JSON: a reading of a growing
+ * transcript keeps it where it stopped and goes on from there (transcript-reader.ts), in this
+ * process or, through the session state, in the next hook's.
+ */
+export interface SummaryState {
+  userPrompts: string[];
+  frames: number;
+  framesToLastAssistant: number;
+  lastText: string;
+  lastMessageId?: string;
+  goal?: SessionGoal;
+  stopsSentBack: number;
+  /** A Stop hook sent the agent back at the stop whose summary line has not come yet. */
+  sentBack: boolean;
+}
+
+export interface TranscriptFold {
+  add(frame: Frame): void;
+  result(): TranscriptSummary;
+  /** A copy of the fold's state: `createTranscriptSummary(state)` goes on from here. */
+  state(): SummaryState;
+}
+
+/** Folds frames into a TranscriptSummary without keeping the frames; from `from` when given. */
+export function createTranscriptSummary(from?: SummaryState): TranscriptFold {
+  const userPrompts: string[] = from ? [...from.userPrompts] : [];
+  let frames = from?.frames ?? 0;
+  let lastText = from?.lastText ?? '';
+  let lastMessageId = from?.lastMessageId;
+  let framesToLastAssistant = from?.framesToLastAssistant ?? 0;
+  const goal = createGoalTracker(from?.goal);
+  let stopsSentBack = from?.stopsSentBack ?? 0;
+  let sentBack = from?.sentBack ?? false;
   return {
     add(frame) {
       frames += 1;
@@ -150,6 +174,19 @@ export function createTranscriptSummary(): { add(frame: Frame): void; result(): 
         framesToLastAssistant,
         stopsSentBack,
         ...(current ? { goal: current } : {}),
+      };
+    },
+    state: () => {
+      const current = goal.result();
+      return {
+        userPrompts: [...userPrompts],
+        frames,
+        framesToLastAssistant,
+        lastText,
+        ...(lastMessageId !== undefined ? { lastMessageId } : {}),
+        ...(current ? { goal: current } : {}),
+        stopsSentBack,
+        sentBack,
       };
     },
   };

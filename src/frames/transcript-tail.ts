@@ -1,39 +1,34 @@
 /**
  * Live frames of a session transcript while Claude Code writes it (interactive mode's frames$,
- * docs/design/streams.md). Reads only new bytes, keeps partial lines until they are complete, and is
- * bounded like every other frame stream.
+ * docs/design/streams.md). The reading is a TranscriptReader: only new bytes are read, a partial line
+ * waits until it is complete, and the session's stops read on through the same reader, so the
+ * frames a stop's review sees and the summary it decides on come from one reading of the file.
  */
-import { PassThrough } from 'node:stream';
 import { Observable } from '../rx.js';
 import { followFile } from './file-follower.js';
 import type { Frame } from './frame.js';
-import { frames$, type FrameLogger } from './frame-parser.js';
+import type { TranscriptReader } from './transcript-reader.js';
 
 export interface TailTranscriptOptions {
-  /** Receives a WARN for every line that is not a frame, and when the file shrinks. */
-  logger?: FrameLogger;
-  maxLineBytes?: number;
   /** Poll interval when fs.watch gives no notice (default 500 ms). */
   pollMs?: number;
 }
 
 /**
- * Follows `file` from offset 0 (it may not exist yet) and emits its frames in order. Completes
- * when `signal` aborts (a partial last line is dropped, not reported); unsubscribing stops it too.
+ * Follows the reader's file (it may not exist yet) and emits the frames of its complete lines in
+ * order, from where the reader stands (a new reader: the start of the file). Completes when
+ * `signal` aborts; unsubscribing stops it too.
  */
-export function tailTranscript(file: string, signal: AbortSignal, options: TailTranscriptOptions = {}): Observable<Frame> {
-  const logger = options.logger ?? { warn: () => {} };
+export function tailTranscript(reader: TranscriptReader, signal: AbortSignal, options: TailTranscriptOptions = {}): Observable<Frame> {
   return new Observable<Frame>((subscriber) => {
     if (signal.aborted) {
       subscriber.complete();
       return;
     }
-    const bytes = new PassThrough();
-    const subscription = frames$(bytes, { logger, maxLineBytes: options.maxLineBytes, source: 'transcript' }).subscribe(subscriber);
-    const follower = followFile(file, {
+    const offFrame = reader.onFrame((frame) => subscriber.next(frame));
+    const follower = followFile(reader.file, {
       pollMs: options.pollMs ?? 500,
-      onBytes: (chunk) => writeWithBackpressure(bytes, chunk),
-      onRestart: () => logger.warn('The transcript got shorter; reading it again from the start', { file }),
+      read: () => reader.readOn(),
       onError: (error) => subscriber.error(error),
     });
     const onAbort = () => subscriber.complete();
@@ -41,22 +36,7 @@ export function tailTranscript(file: string, signal: AbortSignal, options: TailT
     return () => {
       signal.removeEventListener('abort', onAbort);
       follower.close();
-      subscription.unsubscribe();
-      bytes.destroy();
+      offFrame();
     };
-  });
-}
-
-/** Resolves when `stream` can take more (or is gone, so a closed follower never waits forever). */
-function writeWithBackpressure(stream: PassThrough, chunk: Buffer): Promise<void> | void {
-  if (stream.destroyed || stream.write(chunk)) return;
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
   });
 }

@@ -1,14 +1,16 @@
 /**
  * A Claude Code session transcript: JSONL at `~/.claude/projects/<project dir>/<session_id>.jsonl`
  * holding the same message shapes as stream-json (see transcript-summary.ts for the shapes).
- * A transcript can be huge, so it is only ever streamed through the bounded line splitter.
- * Following a live transcript is transcript-tail.ts (RxJS; reading one here needs none).
+ * A transcript can be huge, so it is only ever read in chunks through the bounded line splitter,
+ * and read on from where the last reading stopped (transcript-reader.ts). Following a live
+ * transcript is transcript-tail.ts (RxJS; reading one here needs none).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { homeDir } from '../config/config-dir.js';
-import { readFrames, type FrameLogger } from './frame-lines.js';
-import { createTranscriptSummary, type TranscriptSummary } from './transcript-summary.js';
+import type { FrameLogger } from './frame-lines.js';
+import { TranscriptReader } from './transcript-reader.js';
+import type { TranscriptSummary } from './transcript-summary.js';
 
 export type { TranscriptSummary } from './transcript-summary.js';
 
@@ -107,21 +109,9 @@ export interface ReadTranscriptOptions {
 
 /**
  * Reads a whole transcript and summarises it. Rejects when the file cannot be read (ENOENT
- * included: the caller knows whether a missing transcript is normal).
+ * included: the caller knows whether a missing transcript is normal). A stop reads on from where
+ * the session's last stop left off instead (transcript-reader.ts).
  */
 export function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<TranscriptSummary> {
-  const summary = createTranscriptSummary();
-  return new Promise((resolve, reject) => {
-    readFrames(
-      fs.createReadStream(file),
-      { logger: options.logger ?? silentLogger, maxLineBytes: options.maxLineBytes, source: 'transcript' },
-      {
-        frame: (frame) => summary.add(frame),
-        error: reject,
-        end: () => resolve(summary.result()),
-      },
-    );
-  });
+  return new TranscriptReader(file, options).readOn();
 }
-
-const silentLogger: FrameLogger = { warn: () => {} };

@@ -266,7 +266,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   // Where each session's transcript is, as its stop said: a `--worktree` session's is not under ccc's own directory.
   const transcripts = new Map<string, string>();
   const transcriptOf = (id: string) => transcripts.get(id) ?? transcriptPathFor(session.env, session.cwd, id);
-  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(transcriptOf(id), session.signal, { logger: session.logger }));
+  // The tail's reader is the one the session's stops read on (stop-context.ts): a stop reads only what the tail has not, and its frames reach the window first.
+  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(session.transcripts.follow(id, transcriptOf(id)), session.signal));
   graph.add(frames.frames$.subscribe((frame) => session.onFrame(frame)));
   graph.add(() => frames.stop());
 

@@ -22,6 +22,7 @@ import { event, TASK_CHARS, type EventSink, type StopReason } from './events.js'
 import { clip } from '../value-text.js';
 import { goalSendsAgentBack } from './goal-stop.js';
 import { goalStopOptions, readContext } from './stop-context.js';
+import type { TranscriptReadings } from './transcript-readings.js';
 import type { StopGuard } from './stop-guard.js';
 import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
 import { worthWaiting } from './limit-wait.js';
@@ -82,6 +83,8 @@ export interface ReviewStopDeps {
   blockCap?: number;
   /** The project when the session's first task began (SessionCore.recordTaskStart), when ccc took it. */
   taskStart?: Promise<TaskBaseline | undefined>;
+  /** Where the session's transcript reading stopped (stop-context.ts); without it a stop reads the whole transcript. */
+  transcripts?: TranscriptReadings;
 }
 
 /** Stops that end the task: the next prompt starts a new one from the project as it is then. */
@@ -115,7 +118,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   const read = await readContext(stop, deps);
   const prompts = deps.userPrompts ? [...deps.userPrompts] : read.userPrompts;
   const transcript = { ...read, promptCount: read.frames > 0 ? read.userPrompts.length : prompts.length };
-  if (transcript.atHookStop && (await goalSendsAgentBack(transcript, goalStopOptions(stop, deps)))) {
+  if (transcript.atHookStop && (await goalSendsAgentBack(transcript, goalStopOptions(read, deps)))) {
     logger.info('the /goal evaluator sends the agent back at this stop; review deferred to the stop it lets through', {
       session_id: stop.sessionId,
     });

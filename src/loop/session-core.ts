@@ -21,6 +21,7 @@ import type { StopGuard } from './stop-guard.js';
 import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 import { logRunEnded, type RunEnding } from './run-ending.js';
+import { InMemoryReadings, type TranscriptReadings } from './transcript-readings.js';
 import { errorText } from '../errors.js';
 
 export interface SessionOptions {
@@ -40,6 +41,8 @@ export interface SessionOptions {
   priorCost?: number;
   /** Claims taken before the session opened (interactive: the launch's, before claude starts); their owner releases them. */
   claims?: SessionClaims;
+  /** Where the session's transcript readings are kept between stops (default: in this process's memory). */
+  transcripts?: (logger: SessionLogger) => TranscriptReadings;
 }
 
 export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
@@ -70,6 +73,8 @@ export class SessionCore {
   sessionId?: string;
   /** The project when the session's task began (taken by `recordTaskStart`). */
   private taskStart?: Promise<TaskBaseline | undefined>;
+  /** Where each of the session's transcripts was read to: a stop reads only what is new (stop-context.ts). */
+  readonly transcripts: TranscriptReadings;
 
   constructor(options: SessionOptions) {
     this.config = options.resolved.config;
@@ -83,6 +88,7 @@ export class SessionCore {
     this.claims = options.claims ?? new SessionClaims(this.configDir, this.cwd);
     this.ownsClaims = !options.claims;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
+    this.transcripts = options.transcripts?.(this.logger) ?? new InMemoryReadings(this.logger);
     this.guards = [
       ...(options.guards ?? []),
       noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
@@ -173,6 +179,7 @@ export class SessionCore {
       signal: this.signal,
       emit: (e) => this.emit(e),
       caps: this.caps,
+      transcripts: this.transcripts,
       reportUsage: (usage) => {
         this.addCost(usage.cost_usd);
         this.reviewUsage = addUsage(this.reviewUsage, usage);

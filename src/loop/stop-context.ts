@@ -1,15 +1,17 @@
 /**
  * What a stop reads from the agent's transcript before it is reviewed: the user's prompts, the
  * agent's last text, where the transcript ends and the /goal, once claude has flushed the turn
- * the stop ends (its hook may fire before that line is written).
+ * the stop ends (its hook may fire before that line is written). The transcript is read on from
+ * where the session's last stop left it (transcript-readings.ts), so a stop costs what is new.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckerLogger } from '../checkers/types.js';
-import { readTranscript, type TranscriptSummary as Transcript } from '../frames/transcript.js';
-import { oncePerLine } from '../frames/frame-lines.js';
+import type { TranscriptReader } from '../frames/transcript-reader.js';
+import type { TranscriptSummary as Transcript } from '../frames/transcript.js';
 import { readSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
+import { InMemoryReadings, type TranscriptReadings } from './transcript-readings.js';
 import { errorText } from '../errors.js';
 
 /** What reading a stop needs of `reviewStop`'s dependencies. */
@@ -20,6 +22,8 @@ export interface StopReadDeps {
   userPrompts?: readonly string[];
   signal?: AbortSignal;
   blockCap?: number;
+  /** Where the session's transcript reading stopped. Without it the stop reads the whole transcript. */
+  transcripts?: TranscriptReadings;
 }
 
 const TRANSCRIPT_RETRIES = 80;
@@ -29,28 +33,51 @@ const FLUSH_WAIT_MS = 400;
 /** What a stop reads from the transcript; `atHookStop` when read at a hook's stop (other Stop hooks run beside it). */
 export interface StopContext extends Pick<Transcript, 'userPrompts' | 'lastAssistantText' | 'frames' | 'goal' | 'stopsSentBack'> {
   atHookStop: boolean;
+  /** The transcript read on from there (the /goal evaluator writes its answer while the stop waits). */
+  readOn(): Promise<Pick<Transcript, 'goal'>>;
 }
 
-const NO_CONTEXT: StopContext = { userPrompts: [], lastAssistantText: '', frames: 0, stopsSentBack: 0, atHookStop: false };
+const NO_CONTEXT: StopContext = {
+  userPrompts: [],
+  lastAssistantText: '',
+  frames: 0,
+  stopsSentBack: 0,
+  atHookStop: false,
+  readOn: () => Promise.resolve({}),
+};
 
 export async function readContext(stop: StopEvent, deps: StopReadDeps): Promise<StopContext> {
   if (!stop.transcriptPath) return NO_CONTEXT;
   try {
+    const readings = deps.transcripts ?? new InMemoryReadings(deps.logger);
+    const reader = await readings.open(stop.sessionId, stop.transcriptPath);
     // The caller knows the turn is over and written (headless: its `claude -p` has exited): one
-    // read records where the transcript ends, so that a later stop of this session, in whatever
+    // reading records where the transcript ends, so that a later stop of this session, in whatever
     // mode, can tell its own turn from the history before it; the goal comes from it too.
-    if (deps.userPrompts && stop.lastAssistantMessage !== undefined)
-      return stopContext(await readTranscript(stop.transcriptPath, { logger: deps.logger }), false);
-    return stopContext(await readFlushedTurn(stop, stop.transcriptPath, deps), true);
+    const atHookStop = !(deps.userPrompts && stop.lastAssistantMessage !== undefined);
+    const transcript = atHookStop ? await readFlushedTurn(stop, reader, deps) : await reader.readOn();
+    await keepReading(readings, stop, reader, deps.logger);
+    return stopContext(transcript, atHookStop, reader);
   } catch (error) {
     deps.logger.warn(`cannot read the transcript: ${errorText(error)}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
     return NO_CONTEXT;
   }
 }
 
-function stopContext(t: Transcript, atHookStop: boolean): StopContext {
+function stopContext(t: Transcript, atHookStop: boolean, reader: TranscriptReader): StopContext {
   const { userPrompts, lastAssistantText, frames, goal, stopsSentBack } = t;
-  return { userPrompts, lastAssistantText, frames, stopsSentBack, atHookStop, ...(goal ? { goal } : {}) };
+  return { userPrompts, lastAssistantText, frames, stopsSentBack, atHookStop, readOn: () => reader.readOn(), ...(goal ? { goal } : {}) };
+}
+
+/** Where the reading stopped is kept for the next stop; when it cannot be, that stop reads more, and this one goes on. */
+async function keepReading(readings: TranscriptReadings, stop: StopEvent, reader: TranscriptReader, logger: CheckerLogger): Promise<void> {
+  try {
+    await readings.keep(stop.sessionId, reader);
+  } catch (error) {
+    logger.warn(`cannot keep where the transcript was read to; the next stop reads it from the start: ${errorText(error)}`, {
+      session_id: stop.sessionId,
+    });
+  }
 }
 
 /**
@@ -62,26 +89,25 @@ function stopContext(t: Transcript, atHookStop: boolean): StopContext {
  * the `transcript_frames` recorded at the session's last review. That mark is recorded by every
  * mode (headless too), so a resumed session's history, earlier reviews included, is never taken
  * for the new turn. A stop with no new assistant line at all (the same stop twice) waits
- * FLUSH_WAIT_MS at most.
+ * FLUSH_WAIT_MS at most. Each look reads only the bytes written since the one before; in the
+ * interactive mode the reader is the live tail's, so the look also brings the frame window up to date.
  */
-async function readFlushedTurn(stop: StopEvent, file: string, deps: StopReadDeps): Promise<Transcript> {
+async function readFlushedTurn(stop: StopEvent, reader: TranscriptReader, deps: StopReadDeps): Promise<Transcript> {
   const seen = (await readSessionState(deps.configDir, stop.sessionId))?.transcript_frames ?? 0;
   const started = Date.now();
   const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
-  const logger = oncePerLine(deps.logger);
-  let t = await readTranscript(file, { logger });
+  let t = await reader.readOn();
   for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
     await sleep(TRANSCRIPT_RETRY_MS);
-    t = await readTranscript(file, { logger });
+    t = await reader.readOn();
   }
   return t;
 }
 
-export function goalStopOptions(stop: StopEvent, deps: StopReadDeps) {
+export function goalStopOptions(read: StopContext, deps: StopReadDeps) {
   const fromEnv = Number(deps.env[STOP_HOOK_BLOCK_CAP_ENV]);
-  const logger = oncePerLine(deps.logger);
   return {
-    reread: () => readTranscript(stop.transcriptPath!, { logger }),
+    reread: () => read.readOn(),
     blockCap: deps.blockCap ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 8),
     signal: deps.signal,
   };

@@ -53,6 +53,12 @@ export interface SessionState {
   review_cost_usd?: number;
   /** The session's spend (USD, as the mode counts it) when its current task began: the per-task cap counts from here. */
   task_cost_from_usd?: number;
+  /**
+   * Where the standalone hook's last reading of the transcript stopped, with the summary of what it
+   * read (frames/transcript-cursor.ts; validated where it is used: one that is not valid is read
+   * from the start, never taken for a corrupt state).
+   */
+  transcript_cursor?: unknown;
 }
 
 const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -97,6 +103,7 @@ export function parseSessionState(content: string, sessionId: string): SessionSt
   if (value.transcript_frames !== undefined) state.transcript_frames = value.transcript_frames as number;
   if (value.last_verdict !== undefined) state.last_verdict = value.last_verdict as SessionVerdict;
   if (isPlainObject(value.task_baseline)) state.task_baseline = value.task_baseline;
+  if (isPlainObject(value.transcript_cursor)) state.transcript_cursor = value.transcript_cursor;
   if (value.review_cost_usd !== undefined) state.review_cost_usd = value.review_cost_usd as number;
   if (value.task_cost_from_usd !== undefined) state.task_cost_from_usd = value.task_cost_from_usd as number;
   if (value.wind_down !== undefined) {

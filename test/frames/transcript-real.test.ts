@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
 import { readTranscript, transcriptPath, transcriptPathFor } from '../../src/frames/transcript.js';
 import { tailTranscript } from '../../src/frames/transcript-tail.js';
+import { TranscriptReader } from '../../src/frames/transcript-reader.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
 import { runProcess } from '../support/run-process.js';
@@ -33,17 +34,20 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     const hookInput = path.join(world.root, 'hook-input.jsonl');
     const marker = path.join(world.root, 'blocked-once');
     const hook = path.join(world.root, 'hook.sh');
+    const sessionId = randomUUID();
+    const file = transcriptPath(world.home, world.cwd, sessionId);
+    // The transcript as it is at each stop, to hold against the final one.
+    const atStops = path.join(world.root, 'at-stops');
+    fs.mkdirSync(atStops);
     fs.writeFileSync(
       hook,
-      `#!/bin/sh\ncat >> '${hookInput}'\necho >> '${hookInput}'\n` +
+      `#!/bin/sh\ncat >> '${hookInput}'\necho >> '${hookInput}'\ncp '${file}' '${atStops}/'"$(date +%s%N)"\n` +
         `if [ ! -e '${marker}' ]; then touch '${marker}'; echo '{"decision":"block","reason":"Please add tests"}'; fi\n`,
       { mode: 0o755 },
     );
-    const sessionId = randomUUID();
-    const file = transcriptPath(world.home, world.cwd, sessionId);
     // Follow the transcript before it exists, as interactive mode does.
     const live: Frame[] = [];
-    tailTranscript(file, stop.signal, { pollMs: 100 }).subscribe((frame) => live.push(frame));
+    tailTranscript(new TranscriptReader(file), stop.signal, { pollMs: 100 }).subscribe((frame) => live.push(frame));
 
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } };
     const run = await runProcess(
@@ -95,6 +99,13 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     // Text and tool call of one model message are two lines with the same message id.
     expect(assistants[0].message.id).toBe(assistants[1].message.id);
     expect(lines.every((l) => l.sessionId === undefined || l.sessionId === sessionId)).toBe(true);
+
+    // claude only appends: the transcript at each stop is the start of the final one, byte for byte,
+    // which is what lets a stop read on from where the last one stopped (src/frames/transcript-reader.ts).
+    const final = fs.readFileSync(file);
+    const snapshots = fs.readdirSync(atStops).map((name) => fs.readFileSync(path.join(atStops, name)));
+    expect(snapshots).toHaveLength(2);
+    for (const snapshot of snapshots) expect(final.subarray(0, snapshot.length).equals(snapshot)).toBe(true);
 
     // The live tail saw every frame the reader saw, in the same order.
     await vi.waitFor(() => expect(live).toHaveLength(summary.frames), { timeout: 20_000, interval: 100 });

@@ -9,6 +9,7 @@ import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
 import { tailTranscript } from '../../src/frames/transcript-tail.js';
+import { TranscriptReader } from '../../src/frames/transcript-reader.js';
 
 let dir: string;
 let file: string;
@@ -26,7 +27,8 @@ afterEach(() => {
 function tail(options: { pollMs?: number; logger?: { warn: (m: string, f?: Record<string, unknown>) => void } } = {}) {
   const controller = new AbortController();
   controllers.push(controller);
-  return { frames$: tailTranscript(file, controller.signal, { pollMs: 50, ...options }), controller };
+  const { logger, ...follow } = options;
+  return { frames$: tailTranscript(new TranscriptReader(file, { logger }), controller.signal, { pollMs: 50, ...follow }), controller };
 }
 
 /** Resolves with the next `n` frames; subscribes now. */
@@ -140,6 +142,6 @@ describe('tailTranscript', () => {
   it('completes at once for an already aborted signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await firstValueFrom(tailTranscript(file, controller.signal).pipe(toArray()))).toEqual([]);
+    expect(await firstValueFrom(tailTranscript(new TranscriptReader(file), controller.signal).pipe(toArray()))).toEqual([]);
   });
 });

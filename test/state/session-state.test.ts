@@ -134,6 +134,19 @@ describe('session state', () => {
     expect(await readSessionState(t.claudeDir, 's4')).toBeUndefined();
   });
 
+  it("keeps the standalone hook's transcript cursor; one that is not an object is dropped, the state is not corrupt", async () => {
+    const cursor = { v: 1, path: '/t.jsonl', offset: 10 };
+    const state = await updateSessionState(t.claudeDir, 's5', (s) => ({ ...s, transcript_cursor: cursor }));
+    expect((await readSessionState(t.claudeDir, 's5'))?.transcript_cursor).toEqual(cursor);
+    // Every other update keeps it.
+    await updateSessionState(t.claudeDir, 's5', bump);
+    expect((await readSessionState(t.claudeDir, 's5'))?.transcript_cursor).toEqual(cursor);
+    fs.writeFileSync(sessionStatePath(t.claudeDir, 's5'), JSON.stringify({ ...state, transcript_cursor: 'torn' }));
+    const read = await readSessionState(t.claudeDir, 's5');
+    expect(read?.iteration).toBe(state.iteration);
+    expect(read?.transcript_cursor).toBeUndefined();
+  });
+
   it('refuses to write a state the update function broke, and keeps the old one', async () => {
     await updateSessionState(t.claudeDir, 's', bump);
     await expect(updateSessionState(t.claudeDir, 's', (s) => ({ ...s, iteration: Number.NaN }))).rejects.toMatchObject({ code: 'INTERNAL' });
