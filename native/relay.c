@@ -17,6 +17,7 @@
  *                  'O' bytes            what the user's terminal received (only with the tee on)
  *                  'R' bytes            the last --tail-bytes of that output, sent when the tee
  *                                       is switched on: what a screen mirror needs to catch up
+ *                                       (cut to its newest bytes while ccc is behind: TEE_LIMIT)
  *                  'G' lost (u64)       the tee fell more than TEE_LIMIT behind; bytes were lost
  *                  'I' bytes            what the user typed, in batches
  *                  'S' active (u8)      the agent entered (1) or left (0) the alternate screen
@@ -258,14 +259,20 @@ static void keep_tail(const unsigned char *bytes, size_t n) {
   tail_len = tail_len + n > tail_cap ? tail_cap : tail_len + n;
 }
 
-/* The tail, oldest byte first, as one 'R' frame. */
+/* The tail, oldest byte first, as one 'R' frame, every time the tee is switched on (ccc waits for
+   it). Bounded like the tee: the queue to ccc never holds more than TEE_LIMIT of output and tails,
+   however often a slow ccc switches the tee on and off, so a tail asked for while ccc is behind
+   is cut to its newest bytes that fit, down to none. A cut tail costs the next late joiner some
+   scrollback, never a byte of the live copy or of the user's terminal. */
 static void send_tail(void) {
   if (!chan_open) return;
-  frame_header('R', tail_len);
-  size_t start = (tail_at + tail_cap - tail_len) % (tail_cap ? tail_cap : 1);
-  size_t first = tail_cap - start < tail_len ? tail_cap - start : tail_len;
+  size_t room = to_ccc.len + 5 < TEE_LIMIT ? TEE_LIMIT - to_ccc.len - 5 : 0;
+  size_t len = tail_len < room ? tail_len : room;
+  frame_header('R', len);
+  size_t start = (tail_at + tail_cap - len) % (tail_cap ? tail_cap : 1);
+  size_t first = tail_cap - start < len ? tail_cap - start : len;
   queue_push(&to_ccc, tail_ring + start, first);
-  queue_push(&to_ccc, tail_ring, tail_len - first);
+  queue_push(&to_ccc, tail_ring, len - first);
 }
 
 /* --- where ccc's own bytes may go: the rules of byte-path-rules.h, as src/pty/terminal-modes.ts applies them --- */

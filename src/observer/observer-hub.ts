@@ -15,7 +15,11 @@ import type { ScreenMirror } from './screen-mirror.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { framePool } from './frame-pool.js';
 import { ReusedBuffer } from '../pty/reused-buffer.js';
-import { trafficLog } from './traffic-log.js';
+import { trafficLog, type TrafficLog } from './traffic-log.js';
+import { OutputWatch, type OutputSource } from './output-watch.js';
+import { DisposableStore } from '../lifetime/disposable-store.js';
+
+export type { OutputSource } from './output-watch.js';
 
 /** Older events fall off the replay list a joiner gets; live observers have seen them all. */
 const MAX_EVENT_HISTORY = 1000;
@@ -23,13 +27,6 @@ export const CLOSE_TOO_MANY = 1013;
 export const CLOSE_SESSION_ENDED = 1001;
 /** At the end, a reading observer gets this long to receive what is still queued for it. */
 const END_GRACE_MS = 3000;
-/**
- * The source keeps copying this long after the last observer left. Every start of its copy sends
- * its whole tail (the relay's: 1 MiB); observers connecting and dropping around zero (a burst of
- * connections that died while their upgrade waited) restarted it dozens of times a second, and
- * the relay queued 100+ MiB of tails for a ccc busy with the sockets.
- */
-const UNWATCH_GRACE_MS = 1000;
 
 export interface ObserverHubOptions {
   hello: ObserverHello;
@@ -49,15 +46,6 @@ export interface ObserverHubOptions {
   logger: ObserverLogger;
   /** Joiners wait for `setOutputSource` before their snapshot (the source starts after the server). */
   awaitOutputSource?: boolean;
-}
-
-/**
- * Where the output comes from, when it can stop copying it while nobody watches (the native
- * relay): on at the first observer, off after the last; `watch(true)` resolves once the tail it
- * kept meanwhile was handed to `replaceTail`, so a joiner's snapshot shows the current screen.
- */
-export interface OutputSource {
-  watch(on: boolean): Promise<void>;
 }
 
 export interface ObserverHub {
@@ -86,185 +74,190 @@ export interface ObserverHub {
 }
 
 export function createObserverHub(options: ObserverHubOptions): ObserverHub {
-  const connections = new Set<ObserverConnection>();
-  const traffic = trafficLog(options.logger);
-  const history: Buffer[] = [];
-  let hello: ObserverHello = { ...options.hello };
-  const pendingOutput = new ReusedBuffer(64 * 1024, 4 * 1024 * 1024);
-  let position = 0;
-  let scheduled = false;
-  let ended = false;
-  let source: OutputSource | undefined;
-  let watching: Promise<void> | undefined;
-  let unwatchTimer: NodeJS.Timeout | undefined;
-  let sourceDecided!: () => void;
-  const sourceKnown = options.awaitOutputSource ? new Promise<void>((resolve) => (sourceDecided = resolve)) : Promise.resolve();
+  return new FanOut(options);
+}
 
-  /**
-   * The source copies output only while someone watches, and a little longer (`UNWATCH_GRACE_MS`),
-   * unless `now`: after a gap the next joiner needs a fresh tail, without the hole.
-   */
-  function updateWatch(now = false): void {
-    if (!source || ended) return;
-    if (connections.size > 0) {
-      clearTimeout(unwatchTimer);
-      unwatchTimer = undefined;
-      if (!watching) watching = source.watch(true);
-    } else if (watching && now) unwatch();
-    else if (watching && !unwatchTimer) {
-      unwatchTimer = setTimeout(unwatch, UNWATCH_GRACE_MS);
-      unwatchTimer.unref();
+/** The hub: its connections, the output batch, the event history; `end()` releases them all. */
+class FanOut implements ObserverHub {
+  readonly #options: ObserverHubOptions;
+  readonly #store = new DisposableStore();
+  readonly #connections = new Set<ObserverConnection>();
+  readonly #traffic: TrafficLog;
+  readonly #history: Buffer[] = [];
+  readonly #pendingOutput = new ReusedBuffer(64 * 1024, 4 * 1024 * 1024);
+  readonly #watch: OutputWatch;
+  #hello: ObserverHello;
+  /** Stream position after everything flushed. */
+  #position = 0;
+  #scheduled = false;
+
+  constructor(options: ObserverHubOptions) {
+    this.#options = options;
+    this.#hello = { ...options.hello };
+    this.#traffic = trafficLog(options.logger);
+    this.#watch = this.#store.add(new OutputWatch(options.awaitOutputSource ?? false));
+    // At the end the connections are said bye to and closed (see `end`), then forgotten.
+    this.#store.defer(() => this.#connections.clear());
+  }
+
+  get #ended(): boolean {
+    return this.#store.isDisposed;
+  }
+
+  get observerCount(): number {
+    return this.#connections.size;
+  }
+
+  publishPty(chunk: Buffer): void {
+    if (this.#ended || chunk.length === 0) return;
+    this.#pendingOutput.append(chunk);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#flush());
     }
   }
 
-  function unwatch(): void {
-    clearTimeout(unwatchTimer);
-    unwatchTimer = undefined;
-    if (!source || ended || connections.size > 0 || !watching) return;
-    watching = undefined;
-    void source.watch(false);
+  publishFrame(frame: object): void {
+    if (this.#ended) return;
+    const message = encodeMessage({ type: 'frame', frame });
+    if (message.length > this.#options.maxQueueBytes / 2) {
+      this.#options.logger.warn('observer: frame too large to send to observers, skipped', { bytes: message.length });
+      return;
+    }
+    this.#broadcast(message);
   }
 
-  function flush(): void {
-    scheduled = false;
-    if (pendingOutput.length === 0) return;
+  publishEvent(event: ObserverEvent): void {
+    if (this.#ended) return;
+    const message = encodeMessage({ type: 'event', event });
+    this.#history.push(message);
+    if (this.#history.length > MAX_EVENT_HISTORY) this.#history.shift();
+    this.#broadcast(message);
+  }
+
+  outputGap(lost: number): void {
+    this.#flush();
+    const reason = `observers fell behind the output (${lost} bytes missed); reconnect for a fresh screen`;
+    for (const connection of this.#connections) connection.close(CLOSE_FELL_BEHIND, reason);
+    if (this.#connections.size > 0) this.#options.logger.warn('observer: all dropped', { reason, observers: this.#connections.size });
+    this.#connections.clear();
+    this.#watch.update(0, true);
+  }
+
+  replaceTail(tail: Buffer): void {
+    if (this.#ended) return;
+    this.#flush();
+    this.#position += tail.length;
+    this.#options.mirror.replaceTail(tail);
+  }
+
+  setOutputSource(source: OutputSource | undefined): void {
+    this.#watch.setSource(source, this.#connections.size);
+  }
+
+  setSession(id: string): void {
+    this.#hello = { ...this.#hello, session_id: id };
+    this.#broadcast(this.#helloMessage());
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols === this.#hello.cols && rows === this.#hello.rows) return;
+    this.#hello = { ...this.#hello, cols, rows };
+    this.#flush();
+    this.#options.mirror.resize(cols, rows);
+    this.#broadcast(this.#helloMessage());
+  }
+
+  join(socket: ObserverSocket): ObserverConnection | undefined {
+    const { maxObservers, mirror, snapshotBytes, logger } = this.#options;
+    if (this.#ended) {
+      socket.close(CLOSE_SESSION_ENDED, 'session ended');
+      return undefined;
+    }
+    if (this.#connections.size >= maxObservers) {
+      socket.close(CLOSE_TOO_MANY, `too many observers (max ${maxObservers}); try again later`);
+      return undefined;
+    }
+    this.#flush();
+    const connection = new ObserverConnection(
+      socket,
+      this.#position,
+      () => this.#queueLimit(),
+      (dropped, reason) => this.#drop(dropped, reason),
+    );
+    this.#connections.add(connection);
+    this.#traffic.joined(this.#connections.size);
+    this.#watch.update(this.#connections.size);
+    connection.sendNow(this.#helloMessage());
+    const events = this.#history.slice();
+    // Once the source's tail arrived the stream has moved on (`replaceTail`): the snapshot starts there.
+    void this.#watch.sourceKnown
+      .then(() => this.#watch.watching)
+      // One that leaves before its screen is made (observers connecting and dropping) costs no
+      // snapshot and no line: the signal takes it out of the mirror's queue.
+      .then(() => mirror.snapshot(this.#position, snapshotBytes, connection.closedSignal))
+      .then((snapshot) => {
+        if (!connection.isOpen) return;
+        if (!snapshot) logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
+        connection.start(snapshot, events);
+      });
+    return connection;
+  }
+
+  leave(connection: ObserverConnection): void {
+    connection.markClosed();
+    if (this.#connections.delete(connection)) this.#traffic.left(this.#connections.size);
+    this.#watch.update(this.#connections.size);
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#flush();
+    this.#traffic.flush(this.#connections.size);
+    const bye = encodeMessage({ type: 'bye' });
+    for (const connection of this.#connections) {
+      connection.sendNow(bye);
+      connection.close(CLOSE_SESSION_ENDED, 'session ended', END_GRACE_MS);
+    }
+    this.#store.dispose();
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    if (this.#pendingOutput.length === 0) return;
     // Reused for the next batch: observers get the encoded message, joiners and the mirror copy.
-    const batch = pendingOutput.bytes();
-    const at = position;
-    position += batch.length;
+    const batch = this.#pendingOutput.bytes();
+    const at = this.#position;
+    this.#position += batch.length;
     let encoded: Buffer | undefined;
     let copied: Buffer | undefined;
     const encode = () => (encoded ??= encodePty(batch, false, (length) => framePool.acquire(length)));
     // Joiners waiting for their screen hold the batch: one copy for them all.
     const copy = () => (copied ??= Buffer.from(batch));
-    for (const connection of connections) connection.deliverPty(at, encode, copy);
+    for (const connection of this.#connections) connection.deliverPty(at, encode, copy);
     if (encoded) framePool.release(encoded); // each socket write holds it until it is out
-    options.mirror.write(batch);
-    pendingOutput.clear();
+    this.#options.mirror.write(batch);
+    this.#pendingOutput.clear();
   }
 
-  function broadcast(message: Buffer): void {
-    flush();
-    for (const connection of connections) connection.deliver(message);
+  #broadcast(message: Buffer): void {
+    this.#flush();
+    for (const connection of this.#connections) connection.deliver(message);
   }
 
-  const helloMessage = () => encodeMessage({ type: 'hello', session: hello, input: options.allowInput });
+  #helloMessage(): Buffer {
+    return encodeMessage({ type: 'hello', session: this.#hello, input: this.#options.allowInput });
+  }
 
-  const queueLimit = () => {
-    const share = Math.floor((options.totalQueueBytes ?? Infinity) / Math.max(1, connections.size));
-    return Math.min(options.maxQueueBytes, Math.max(options.minQueueBytes ?? 0, share));
-  };
+  #queueLimit(): number {
+    const { totalQueueBytes, maxQueueBytes, minQueueBytes } = this.#options;
+    const share = Math.floor((totalQueueBytes ?? Infinity) / Math.max(1, this.#connections.size));
+    return Math.min(maxQueueBytes, Math.max(minQueueBytes ?? 0, share));
+  }
 
-  const drop = (connection: ObserverConnection, reason: string) => {
-    connections.delete(connection);
-    traffic.dropped(reason, connections.size);
-    updateWatch();
-  };
-
-  return {
-    publishPty(chunk) {
-      if (ended || chunk.length === 0) return;
-      pendingOutput.append(chunk);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    publishFrame(frame) {
-      if (ended) return;
-      const message = encodeMessage({ type: 'frame', frame });
-      if (message.length > options.maxQueueBytes / 2) {
-        options.logger.warn('observer: frame too large to send to observers, skipped', { bytes: message.length });
-        return;
-      }
-      broadcast(message);
-    },
-    publishEvent(event) {
-      if (ended) return;
-      const message = encodeMessage({ type: 'event', event });
-      history.push(message);
-      if (history.length > MAX_EVENT_HISTORY) history.shift();
-      broadcast(message);
-    },
-    outputGap(lost) {
-      flush();
-      const reason = `observers fell behind the output (${lost} bytes missed); reconnect for a fresh screen`;
-      for (const connection of connections) connection.close(CLOSE_FELL_BEHIND, reason);
-      if (connections.size > 0) options.logger.warn('observer: all dropped', { reason, observers: connections.size });
-      connections.clear();
-      updateWatch(true);
-    },
-    replaceTail(tail) {
-      if (ended) return;
-      flush();
-      position += tail.length;
-      options.mirror.replaceTail(tail);
-    },
-    setOutputSource(next) {
-      source = next;
-      updateWatch();
-      sourceDecided?.();
-    },
-    setSession(id) {
-      hello = { ...hello, session_id: id };
-      broadcast(helloMessage());
-    },
-    resize(cols, rows) {
-      if (cols === hello.cols && rows === hello.rows) return;
-      hello = { ...hello, cols, rows };
-      flush();
-      options.mirror.resize(cols, rows);
-      broadcast(helloMessage());
-    },
-    join(socket) {
-      if (ended) {
-        socket.close(CLOSE_SESSION_ENDED, 'session ended');
-        return undefined;
-      }
-      if (connections.size >= options.maxObservers) {
-        socket.close(CLOSE_TOO_MANY, `too many observers (max ${options.maxObservers}); try again later`);
-        return undefined;
-      }
-      flush();
-      const connection = new ObserverConnection(socket, position, queueLimit, drop);
-      connections.add(connection);
-      traffic.joined(connections.size);
-      updateWatch();
-      connection.sendNow(helloMessage());
-      const events = history.slice();
-      // Once the source's tail arrived the stream has moved on (`replaceTail`): the snapshot starts there.
-      void sourceKnown
-        .then(() => watching)
-        // One that leaves before its screen is made (observers connecting and dropping) costs no
-        // snapshot and no line: the signal takes it out of the mirror's queue.
-        .then(() => options.mirror.snapshot(position, options.snapshotBytes, connection.closedSignal))
-        .then((snapshot) => {
-          if (!connection.isOpen) return;
-          if (!snapshot) options.logger.warn('observer: no screen snapshot for a joiner; it gets live output only');
-          connection.start(snapshot, events);
-        });
-      return connection;
-    },
-    leave(connection) {
-      connection.markClosed();
-      if (connections.delete(connection)) traffic.left(connections.size);
-      updateWatch();
-    },
-    get observerCount() {
-      return connections.size;
-    },
-    end() {
-      if (ended) return;
-      flush();
-      ended = true;
-      clearTimeout(unwatchTimer);
-      traffic.flush(connections.size);
-      const bye = encodeMessage({ type: 'bye' });
-      for (const connection of connections) {
-        connection.sendNow(bye);
-        connection.close(CLOSE_SESSION_ENDED, 'session ended', END_GRACE_MS);
-      }
-      connections.clear();
-    },
-  };
+  #drop(connection: ObserverConnection, reason: string): void {
+    this.#connections.delete(connection);
+    this.#traffic.dropped(reason, this.#connections.size);
+    this.#watch.update(this.#connections.size);
+  }
 }

@@ -14,10 +14,10 @@
  * further behind and ccc's memory grew with it. A joiner that leaves takes its place in the queue
  * with it, and the request itself is withdrawn when nobody waits for it any more.
  */
-import { Worker } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { ByteRing } from '../pty/byte-ring.js';
+import { spawnScreenProcess } from './screen-process.js';
 import { errorText } from '../errors.js';
 
 export interface ScreenSnapshot {
@@ -56,7 +56,7 @@ export interface ScreenMirrorOptions {
   spawnWorker?: (data: ScreenWorkerData) => ScreenWorkerPort;
 }
 
-/** What the mirror uses of its worker thread (a `Worker`). */
+/** What the mirror uses of its worker (a child process: screen-process.ts). */
 export interface ScreenWorkerPort {
   postMessage(message: MirrorRequest, transfer: ArrayBuffer[]): void;
   on(event: 'message', listener: (reply: MirrorReply) => void): unknown;
@@ -75,7 +75,7 @@ interface Joiner {
 }
 
 /**
- * The worker (a V8 isolate of its own with a terminal and its scrollback, 15–20 MB) ends when no
+ * The worker (a process with a terminal and its scrollback) ends when no
  * joiner asked for this long: a burst of joiners shares it, a flood right after does not carry it.
  */
 const IDLE_WORKER_MS = 250;
@@ -239,15 +239,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
   };
 }
 
-/**
- * The worker runs the compiled `screen-worker.js` next to this file; under vitest, which runs the
- * TypeScript sources, it loads `screen-worker.ts` through jiti's loader instead.
- */
+/** The screen worker in a process of its own (screen-process.ts). */
 export function spawnScreenWorker(data: ScreenWorkerData): ScreenWorkerPort {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const file = new URL(fromSource ? './screen-worker.ts' : './screen-worker.js', import.meta.url);
-  const worker = new Worker(file, { workerData: data, execArgv: fromSource ? ['--import', 'jiti/register'] : [] });
-  // A session that forgets to close its observer must still be able to exit.
-  worker.unref();
-  return worker;
+  return spawnScreenProcess(data);
 }

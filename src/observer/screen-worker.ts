@@ -1,14 +1,15 @@
 /**
- * Worker thread with a headless terminal (xterm.js) that the screen mirror feeds with the tail of
+ * A child process with a headless terminal (xterm.js) that the screen mirror feeds with the tail of
  * the session's output when a late joiner needs the screen. It runs off the main thread: parsing
  * terminal output costs far more than forwarding it, and with the Node proxy the user's keystrokes
- * pass through the main thread.
+ * pass through the main thread. A process, not a worker thread: what a thread's isolate allocated
+ * stays in ccc's malloc arenas after the thread ends (about 50 MB kept after a few snapshots),
+ * while a process gives everything back when it exits (screen-process.ts starts it).
  *
  * Positions are offsets in the whole output stream since the session started. A snapshot asked
  * for at position `from` is taken at the first place at or after `from` where no escape sequence
  * or UTF-8 character is open (see vt-boundary.ts), and the answer says where that was.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { createVtBoundary } from './vt-boundary.js';
@@ -24,8 +25,9 @@ interface Waiting {
   timer: NodeJS.Timeout;
 }
 
-const port = parentPort!;
-const init = workerData as ScreenWorkerData;
+const init = JSON.parse(process.argv[2] ?? '{}') as ScreenWorkerData;
+// The mirror went (ccc ended, even by kill -9): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));
 const term = new xtermHeadless.Terminal({
   cols: init.cols,
   rows: init.rows,
@@ -44,7 +46,7 @@ const answering = new Set<number>();
 const cancelled = new Set<number>();
 
 function reply(message: MirrorReply): void {
-  port.postMessage(message);
+  process.send?.(message);
 }
 
 function serialize(maxBytes: number): string {
@@ -120,7 +122,7 @@ function requestSnapshot(id: number, from: number, maxBytes: number): void {
   else waiting.push(entry);
 }
 
-port.on('message', (message: MirrorRequest) => {
+process.on('message', (message: MirrorRequest) => {
   switch (message.type) {
     case 'write':
       write(message.at, message.data);

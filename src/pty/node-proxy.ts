@@ -14,6 +14,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import tty from 'node:tty';
 import { ByteRing } from './byte-ring.js';
+import { errorText } from '../errors.js';
+import { abortOnDispose, DisposableStore, interval, listen } from '../lifetime/disposable-store.js';
 import { releaseFront } from '../process/front-link.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { Observable, Subject } from '../rx.js';
@@ -47,9 +49,13 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   const altScreen = new AltScreenTracker();
   const altScreenChange$ = new Subject<boolean>();
   const tail = new ByteRing(options.tailBytes ?? 0);
-  /** Aborted once the agent exited and the terminal was put back: every listener here goes. */
-  const running = new AbortController();
-  const until = running.signal;
+  /**
+   * Everything this proxy holds (listeners, timers, the job control), released newest first once
+   * the agent exited and its output was drained; what fails to let go is said on `errors$`.
+   */
+  const store = new DisposableStore({ onError: (error) => errors$.next(`node proxy teardown: ${errorText(error)}`) });
+  // The edges that take a signal (node-pty's listeners, the terminal's, the job control) stop with the store.
+  const { signal: until } = store.add(abortOnDispose());
   let watching = options.watching ?? false;
   const sequences = new SequenceTracker();
   let pendingInjection = '';
@@ -68,7 +74,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, altScreen.active && !altLeft);
   };
   process.once('exit', restoreTerminal);
-  until.addEventListener('abort', () => void process.off('exit', restoreTerminal), { once: true });
+  store.defer(() => void process.off('exit', restoreTerminal));
 
   /** What the terminal got goes to the copy while watching, and always into the tail. */
   const copy = (bytes: Buffer) => {
@@ -122,7 +128,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
   }, until);
 
   let nudge: NodeJS.Timeout | undefined;
-  until.addEventListener('abort', () => clearTimeout(nudge), { once: true });
+  store.defer(() => clearTimeout(nudge));
   startNodeJobControl({
     until,
     shellPid: pty.pid,
@@ -162,18 +168,18 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     pty.write(chunk);
     stdin$.next(chunk);
   };
-  terminal.input.on('data', onInput);
-  until.addEventListener('abort', () => void terminal.input.off('data', onInput), { once: true });
+  store.add(listen(terminal.input, 'data', onInput));
 
   // An injection waiting for a safe point is written once the agent has been quiet long enough.
-  const injectTimer = setInterval(
-    () => {
-      if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
-    },
-    Math.max(10, timing.injectIdleMs / 2),
+  store.add(
+    interval(
+      () => {
+        if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
+      },
+      Math.max(10, timing.injectIdleMs / 2),
+      { unref: true },
+    ),
   );
-  injectTimer.unref();
-  until.addEventListener('abort', () => clearInterval(injectTimer), { once: true });
 
   const exit = new Promise<AgentExit>((resolve) => {
     const ended = async ({ exitCode, signal }: AgentExit) => {
@@ -184,7 +190,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
         timing,
       );
       if (paused) pty.resume();
-      running.abort();
+      store.dispose();
       restoreTerminal();
       for (const s of [ptyOutput$, stdin$, tail$, gap$, errors$, altScreenChange$]) s.complete();
       resolve(signal ? { exitCode, signal } : { exitCode });
