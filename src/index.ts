@@ -12,5 +12,6 @@ export type { Frame } from './frames/frame.js';
 export { runShellCommand, tailLines } from './checkers/shell-command.js';
 export { commandEvidence } from './checkers/command-evidence.js';
 export type { ShellCommandOptions, ShellCommandResult } from './checkers/shell-command.js';
-export { CccError } from './errors.js';
-export type { ErrorCode } from './errors.js';
+/** `isCccError` knows a CccError made by any copy of this package, where `instanceof` would not. */
+export { CccError, isCccError } from './errors.js';
+export type { AnyCccError, CodeData, ErrorCode } from './errors.js';

@@ -39,7 +39,7 @@ export function validEvidence(value: unknown): Evidence[] | undefined {
 }
 
 /** Whether this command verifies: it exited 0 and ran tests that passed. */
-export function passed(e: Evidence): boolean {
+function passed(e: Evidence): boolean {
   return e.exit_code === 0 && e.not_counted === undefined && e.tests !== 0;
 }
 

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CccError, type ErrorCode } from '../errors.js';
+import { CccError, type ErrorCode, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { ABORT_GRACE_MS } from './pipeline.js';
 import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
@@ -36,7 +36,7 @@ const OUTPUT_LINES_LOGGED = 500;
 const MIN_LOAD_SECONDS = 30;
 
 /** `supervisor.plugin_max_memory_mb`'s default, for callers without a config (benchmarks, tests). */
-export const DEFAULT_PLUGIN_MEMORY_MB = 512;
+const DEFAULT_PLUGIN_MEMORY_MB = 512;
 
 /** Starts the plugin's thread and waits until it loaded; a plugin that cannot load is PLUGIN_INVALID naming it. */
 export async function startIsolatedPlugin(options: IsolatedPluginOptions): Promise<Checker & { dispose(): Promise<void> }> {
@@ -204,7 +204,7 @@ class PluginHost {
       } catch (error) {
         thread.calls.delete(id);
         call.reject(
-          new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${(error as Error).message}`, {
+          new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${errorText(error)}`, {
             data: { checker: this.name },
           }),
         );

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { importUserModule, resolvePackage } from '../config/user-module.js';
-import { CccError, isCccError } from '../errors.js';
+import { CccError, errorText, isCccError } from '../errors.js';
 import { isCheckerDefinition } from './define-checker.js';
 import type { BuildContext, PluginLoader } from './registry.js';
 import type { Checker } from './types.js';
@@ -22,7 +22,7 @@ import { kindOf } from '../value-text.js';
 const PIPELINE_OPTIONS = new Set(['timeout_seconds']);
 
 /** A path (`./x.ts`, `/abs/x.js`, `x.ts`, or the `file:` URL a definition's `module` gives) rather than a package name. */
-export function isPluginPath(specifier: string): boolean {
+function isPluginPath(specifier: string): boolean {
   return specifier.startsWith('.') || specifier.startsWith('file:') || path.isAbsolute(specifier) || /\.(c|m)?(t|j)s$/.test(specifier);
 }
 
@@ -38,7 +38,7 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   try {
     namespace = await importUserModule(file, { cacheDir: moduleCacheDir?.() });
   } catch (error) {
-    throw invalid(specifier, `failed to load (${file}): ${error instanceof Error ? error.message : String(error)}`, error);
+    throw invalid(specifier, `failed to load (${file}): ${errorText(error)}`, error);
   }
   // jiti's interop answers `.default` with the namespace itself when there is none: ask with `in`.
   if (!('default' in namespace) || namespace.default === undefined) {
@@ -65,7 +65,7 @@ export interface NamedPlugin {
 }
 
 /** What learning a plugin's name gives: the name, and the instance when learning it meant making one. */
-export interface ProbedPlugin {
+interface ProbedPlugin {
   name: string;
   checker?: LoadedPlugin;
 }
@@ -113,8 +113,8 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
     try {
       made = await exported.create(own);
     } catch (error) {
-      if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
-      throw invalid(specifier, `factory threw: ${error instanceof Error ? error.message : String(error)}`, error);
+      if (isCccError(error, 'PLUGIN_INVALID')) throw error;
+      throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
     }
     return namedBody(specifier, exported.checkerName, made);
   }
@@ -132,13 +132,13 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
   try {
     made = await (exported as (options: Record<string, unknown>) => unknown)(own);
   } catch (error) {
-    if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
-    throw invalid(specifier, `factory threw: ${error instanceof Error ? error.message : String(error)}`, error);
+    if (isCccError(error, 'PLUGIN_INVALID')) throw error;
+    throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
   }
   return validateChecker(specifier, made, 'the checker its factory returned');
 }
 
-export function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
+function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
   if (value === null || typeof value !== 'object') {
     throw invalid(specifier, `${what} is ${kindOf(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
   }

@@ -23,7 +23,7 @@ export interface PluginWorkerData {
 }
 
 /** A check's context without the functions: those come back as `log` and `usage` messages. */
-export type PortableContext = Omit<CheckContext, 'logger' | 'reportCost' | 'reportUsage'>;
+type PortableContext = Omit<CheckContext, 'logger' | 'reportCost' | 'reportUsage'>;
 
 export type SessionHook = 'onSessionStart' | 'onSessionEnd';
 

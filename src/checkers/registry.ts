@@ -11,7 +11,7 @@ import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin, type PluginProb
 import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import type { Checker } from './types.js';
 
-export { normalizeDeclaration, ruleCommandsOf };
+export { normalizeDeclaration };
 
 export interface BuildContext {
   config: CccConfig;
@@ -20,9 +20,9 @@ export interface BuildContext {
   moduleCacheDir?: () => string;
 }
 
-export type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;
+type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;
 
-export const builtInCheckers: Record<string, CheckerBuilder> = {
+const builtInCheckers: Record<string, CheckerBuilder> = {
   claude: (options, { config }) =>
     deferredChecker('claude', async () =>
       (await import('./claude-checker.js')).claudeChecker({
@@ -48,7 +48,7 @@ export interface PluginLoading {
 }
 
 /** Plugins run in a worker thread each (isolated-plugin.ts), loaded there: their code never runs in ccc's thread. */
-export const loadIsolatedPlugin: PluginLoader = async (specifier, options, context) => {
+const loadIsolatedPlugin: PluginLoader = async (specifier, options, context) => {
   const { startIsolatedPlugin } = await import('./isolated-plugin.js');
   return startIsolatedPlugin({
     specifier,
@@ -71,7 +71,7 @@ const probeIsolatedPlugin: PluginProber = async (specifier, context) => {
   });
 };
 
-export const isolatedPlugins: PluginLoading = { load: loadIsolatedPlugin, probe: probeIsolatedPlugin };
+const isolatedPlugins: PluginLoading = { load: loadIsolatedPlugin, probe: probeIsolatedPlugin };
 
 /**
  * The configured checkers, in order: a built-in by name; a plugin from `plugins` by its checker

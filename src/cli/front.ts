@@ -17,7 +17,7 @@ import type { Socket } from 'node:net';
 import { isatty } from 'node:tty';
 
 /** The fd ccc gets the front's socket on, named in its environment. */
-export const FRONT_FD_ENV = 'CCC_FRONT_FD';
+const FRONT_FD_ENV = 'CCC_FRONT_FD';
 const FRONT_FD = 3;
 
 /**

@@ -44,8 +44,8 @@ export async function withCommandSuggestion<T>(word: string | undefined, command
     return await launch();
   } catch (error) {
     const meant = word === undefined ? undefined : nearMiss(word, commands);
-    if (!isCccError(error) || error.code !== 'USAGE' || error.data.provider !== word || meant === undefined) throw error;
-    const known = Array.isArray(error.data.known) && error.data.known.length > 0 ? ` (providers: ${error.data.known.join(', ')})` : '';
+    if (!isCccError(error, 'USAGE') || error.data.provider !== word || meant === undefined) throw error;
+    const known = error.data.known && error.data.known.length > 0 ? ` (providers: ${error.data.known.join(', ')})` : '';
     throw new CccError('USAGE', `Unknown command or provider "${word}". Did you mean \`ccc ${meant}\`? See \`ccc --help\` for the commands${known}.`, {
       data: { ...error.data, command: word, suggestion: meant },
     });

@@ -20,7 +20,7 @@ import { checkSettingsPaths } from '../settings/settings-file.js';
 import { reportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
-import { errorText } from '../loop/run-ending.js';
+import { failureText } from '../loop/run-ending.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
@@ -97,7 +97,7 @@ async function runHeadlessSession(
   const plan = withOwnSessionId(options.plan, crypto.randomUUID());
   const launchId = launchSessionId(plan, session.env, io.cwd);
   const holder = launchId ? await session.claim(launchId, 'headless') : undefined;
-  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(launchId!, holder), { data: { sessionId: launchId, pid: holder.pid } });
+  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(launchId!, holder), { data: { sessionId: launchId!, pid: holder.pid } });
   const { interruptOnSignals } = await import('../loop/headless-signals.js');
   const command = [session.config.claude.command, '-p', options.task];
   // The observer (and its WebSocket server) loads only when asked for.
@@ -118,7 +118,7 @@ async function runHeadlessSession(
   } catch (error) {
     // The log's last line says how every run ended, also one ended by an error (printed by the CLI's entry).
     const exitCode = isCccError(error) ? error.exitCode : ExitCode.error;
-    session.endedAs({ mode: 'headless', how: errorText(error), exitCode, level: 'error', fields: isCccError(error) ? { code: error.code } : {} });
+    session.endedAs({ mode: 'headless', how: failureText(error), exitCode, level: 'error', fields: isCccError(error) ? { code: error.code } : {} });
     throw error;
   } finally {
     onId.unsubscribe();

@@ -12,7 +12,7 @@ import { findExecutable } from '../process/resolve-command.js';
 import { cccDir, claudeVersionCachePath } from '../state/paths.js';
 
 /** ccc's version, from the package.json two levels up from both `src/cli/` and `dist/cli/`. */
-export function cccVersion(): string {
+function cccVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
-import { CccError } from '../errors.js';
+import { CccError, errorText, isCccError } from '../errors.js';
 import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.js';
 import { guardConfigLoad } from './load-guard.js';
 import { isPlainObject } from './rules.js';
@@ -82,7 +82,7 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
       if (path.dirname(dir) === dir) return undefined;
     }
   } catch (error) {
-    if (error instanceof CccError) throw error;
+    if (isCccError(error)) throw error;
     const file = (error as { filepath?: unknown }).filepath;
     throw unreadable(typeof file === 'string' ? file : (options.configPath ?? options.cwd), error);
   }
@@ -149,7 +149,7 @@ function asObject(value: unknown, file: string): Record<string, unknown> {
 }
 
 function unreadable(file: string, error: unknown): CccError {
-  const detail = (error instanceof Error ? error.message : String(error)).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '');
+  const detail = errorText(error).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '');
   return new CccError('CONFIG_UNREADABLE', `Cannot read config file ${file}: ${detail}\nFix the file or remove it.`, {
     data: { file },
     cause: error,

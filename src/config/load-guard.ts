@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { CccError } from '../errors.js';
 
 /** A config's own work (reading a file, a quick lookup) fits well within this; a wait past it never ends. */
-export const CONFIG_LOAD_LIMIT_MS = 10_000;
+const CONFIG_LOAD_LIMIT_MS = 10_000;
 
 export async function guardConfigLoad<T>(file: string, load: () => Promise<T>, limitMs = CONFIG_LOAD_LIMIT_MS): Promise<T> {
   const onExit = (code: number) => {

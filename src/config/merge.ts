@@ -25,7 +25,7 @@ export function mergeLayers(layers: readonly LayerInput[]): MergeResult {
   return { merged, sources: sourcesOf(merged, layers) };
 }
 
-export function mergeObjects(base: Record<string, unknown>, overlay: Record<string, unknown>): Record<string, unknown> {
+function mergeObjects(base: Record<string, unknown>, overlay: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(base)) defineOwn(out, key, clone(value));
   for (const [key, value] of Object.entries(overlay)) {

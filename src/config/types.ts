@@ -18,7 +18,7 @@ export type ProviderConfig = CccConfig['providers'][string];
 /** What a user may write: every key optional, nested. */
 export type UserConfig = DeepPartial<CccConfig>;
 
-export type DeepPartial<T> = {
+type DeepPartial<T> = {
   [K in keyof T]?: T[K] extends Array<unknown> ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
 };
 

@@ -82,7 +82,7 @@ function describeIssue(issue: Issue, input: ValidateInput): string {
 }
 
 /** The layer of the nearest recorded path: `a.b[2].c` is looked up as `a.b.c`, `a.b`, `a`. */
-export function describeOrigin(path: string, input: Pick<ValidateInput, 'sources' | 'files'>): string {
+function describeOrigin(path: string, input: Pick<ValidateInput, 'sources' | 'files'>): string {
   const keys = path.replace(/\[\d+\]/g, '').split('.');
   for (let n = keys.length; n > 0; n--) {
     const candidate = keys.slice(0, n).join('.');
@@ -95,7 +95,7 @@ export function describeOrigin(path: string, input: Pick<ValidateInput, 'sources
   return below === undefined ? 'unknown layer' : describeLayer(input.sources[below]!, below, input.files);
 }
 
-export function describeLayer(layer: ConfigLayer, path: string, files: ResolvedConfig['files']): string {
+function describeLayer(layer: ConfigLayer, path: string, files: ResolvedConfig['files']): string {
   switch (layer) {
     case 'default':
       return 'built-in default';

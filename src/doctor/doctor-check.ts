@@ -1,7 +1,7 @@
 /**
  * One line of `ccc doctor`: something a ccc here has or lacks, and how to get it when it lacks it.
  */
-export type CheckStatus = 'ok' | 'missing' | 'note';
+type CheckStatus = 'ok' | 'missing' | 'note';
 
 export interface DoctorCheck {
   id: 'claude' | 'config' | 'config-dir' | 'supervisor-prompt' | 'relay' | 'lifeline' | 'mcp-store' | 'stop-hook' | 'test-command' | 'reviewer';
@@ -12,8 +12,4 @@ export interface DoctorCheck {
   needed: boolean;
   detail: string;
   fix?: string;
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 /**
  * For `ccc config`: the reviewer's instructions file a supervised run here would use, and why
- * (`./SUPERVISOR.md` beats `supervisor.prompt_path`: docs/reviewer.md).
+ * (`./SUPERVISOR.md` beats `supervisor.prompt_path`: docs/design/reviewer.md).
  */
 import path from 'node:path';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
@@ -17,8 +17,8 @@ export function promptInUse(options: { cwd: string; promptPath: string; env: Nod
       : { path: found, why: `supervisor.prompt_path; there is no ./SUPERVISOR.md (or it is empty) in ${options.cwd}` };
   } catch (error) {
     // A SUPERVISOR.md that is there but unusable (a directory, a FIFO, too large) is named as such.
-    if (isCccError(error) && error.data.problem !== undefined) {
-      return { why: error.message, ...(typeof error.data.path === 'string' ? { unusable: error.data.path } : {}) };
+    if (isCccError(error, 'PROMPT_MISSING') && error.data.problem !== undefined) {
+      return { why: error.message, ...(error.data.path === undefined ? {} : { unusable: error.data.path }) };
     }
     return { why: `none: no SUPERVISOR.md in ${options.cwd} and none at ${options.promptPath}; \`ccc init\` writes one` };
   }

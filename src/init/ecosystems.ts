@@ -44,7 +44,7 @@ export interface DetectedTest {
   workspaces?: true;
 }
 
-export interface EcosystemRow {
+interface EcosystemRow {
   ecosystem: string;
   /** The files that may mark it, the first one found is the marker. */
   markers: readonly string[];
@@ -60,7 +60,7 @@ const JUSTFILES = ['justfile', 'Justfile', '.justfile'];
 const PYTEST_MARKERS = ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'conftest.py', 'tests', 'test'];
 const GRADLE_FILES = ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'];
 
-export const ECOSYSTEMS: readonly EcosystemRow[] = [
+const ECOSYSTEMS: readonly EcosystemRow[] = [
   { ecosystem: 'node', markers: ['package.json'], detect: nodeTests },
   {
     ecosystem: 'turbo',

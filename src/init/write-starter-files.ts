@@ -14,8 +14,8 @@ import { packageResolvesFrom } from './package-resolves.js';
 import { supervisorTemplate } from './supervisor-template.js';
 import { detectTestCommands } from './test-command.js';
 
-export const SUPERVISOR_FILE = 'SUPERVISOR.md';
-export const CONFIG_FILE = 'ccc.config.ts';
+const SUPERVISOR_FILE = 'SUPERVISOR.md';
+const CONFIG_FILE = 'ccc.config.ts';
 
 export interface InitResult {
   /** Absolute paths, in the order written. */

@@ -43,7 +43,7 @@ export interface ClaudeAgentRunnerOptions {
   tracker?: AgentTracker;
 }
 
-export interface AgentTracker {
+interface AgentTracker {
   agentStarted(pid: number): void;
   agentEnded(): void;
 }

@@ -38,7 +38,7 @@ export async function readKanbanFile(ref: FileRef): Promise<KanbanDocument> {
     (problem, cause) =>
       new CccError(
         'KANBAN_INVALID',
-        `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see the README, section "ccc kanban").`,
+        `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see docs/kanban.md of ccc's package).`,
         {
           cause,
           data: { file: ref.display },
@@ -62,7 +62,7 @@ export function taskRef(kanban: FileRef, task: string, cwd: string): FileRef {
 }
 
 /** The file's permission bits, so an atomic replacement does not tighten or loosen them. */
-export async function fileMode(file: string, fallback = 0o644): Promise<number> {
+async function fileMode(file: string, fallback = 0o644): Promise<number> {
   try {
     return (await fs.stat(file)).mode & 0o777;
   } catch {

@@ -3,7 +3,7 @@
  * line when it ends, and a "still running" line every minute in between so a long task never
  * looks hung. Nothing here goes to stdout.
  */
-export interface AgentProgress {
+interface AgentProgress {
   label: string;
   role: string;
   /** 0 for the first run, n for the n-th retry: numbered as SUPERVISOR_LOG.md's `Attempt: n/max`. */
@@ -45,7 +45,7 @@ export function stderrProgress(options: StderrProgressOptions): Progress {
 }
 
 /** `850ms`, `12.3s`, `4m05s`, `1h02m`. */
-export function formatElapsed(ms: number): string {
+function formatElapsed(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const seconds = Math.floor(ms / 1000);

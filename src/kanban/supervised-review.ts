@@ -16,7 +16,7 @@ import { ExitCode } from '../errors.js';
 import { claimedMessage } from '../state/session-claims.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
-import { formatReviewLimitEvent } from './supervisor-log.js';
+import { formatReviewLimitEvent } from './event-log.js';
 import type { ImplementorReview } from './workflow.js';
 
 export interface SupervisedReviewOptions {

@@ -1,5 +1,5 @@
 /**
- * The loop of `ccc kanban` (docs/kanban.md, "The loop"). The kanban file is read afresh at every step and is the only state:
+ * The loop of `ccc kanban` (docs/design/kanban.md, "The loop"). The kanban file is read afresh at every step and is the only state:
  * read it; stop when `current` is null or the phase is complete; run the role the table picks for
  * `current`; then the Manager reconciles (`{kanban_file, done_task, tasks}`) and ccc writes the
  * Manager's `tasks` and `next_task` (as `current`) into the kanban file. ccc interprets nothing
@@ -23,7 +23,7 @@ import { routeRole } from './role.js';
 import { readTaskHeader } from './task-file.js';
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT): the kanban file is left as it was. */
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 
 /**
  * `--supervise`: reviews an Implementor answer of status ok before the Manager sees it, and may

@@ -116,7 +116,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     if (holder) {
       const claimed = claimedMessage(sessionId!, holder);
       session.logger.error(claimed);
-      throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId, pid: holder.pid } });
+      throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: sessionId!, pid: holder.pid } });
     }
     denials.record(denied);
     const deniedLine = denials.message();

@@ -1,5 +1,5 @@
 /**
- * Connects a supervised session to the remote observer (docs/observer.md): terminal bytes, frames
+ * Connects a supervised session to the remote observer (docs/design/observer.md): terminal bytes, frames
  * and supervisor events go out; observer input comes in only when `allow_input` is on. The URL is
  * printed on stderr and recorded in `sessions/<pid>.json`.
  */

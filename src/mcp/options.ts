@@ -5,19 +5,19 @@
  */
 import type { CccConfig, LogLevel, ResolvedConfig } from '../config/types.js';
 
-export type McpConfig = CccConfig['mcp'];
+type McpConfig = CccConfig['mcp'];
 
 export interface McpOptions extends McpConfig {
   /** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. The database lives in `<configDir>/ccc/`. */
   configDir: string;
   log_level: LogLevel;
-  /** Restarts are counted within this sliding window (see supervisor/restart-policy.ts). */
+  /** Restarts are counted within this sliding window (see keeper/restart-policy.ts). */
   restart_window_ms: number;
   /** A started worker that has not said `ready` by then is killed and counted as a crash. */
   ready_timeout_ms: number;
 }
 
-export const RESTART_WINDOW_MS = 10 * 60 * 1000;
+const RESTART_WINDOW_MS = 10 * 60 * 1000;
 const READY_TIMEOUT_MS = 20_000;
 
 /** `--no-supervisor` wins over `mcp.enabled` from any layer. */

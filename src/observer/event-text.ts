@@ -63,7 +63,7 @@ function spanText(ms: number): string {
 }
 
 /** `Read src/a.ts · Bash npm test · +3 more`. */
-export function toolCallsText(calls: readonly ToolCall[], more: number): string {
+function toolCallsText(calls: readonly ToolCall[], more: number): string {
   const listed = calls.map((call) => (call.input ? `${call.name} ${call.input}` : call.name));
   return [...listed, ...(more > 0 ? [`+${more} more`] : [])].join(' · ');
 }

@@ -67,7 +67,7 @@ async function watchUntilDone(target: URL, terminal: ObserveTerminal, quitReques
 }
 
 /** http(s) URLs as printed by ccc become ws(s); the token must be there one way or the other. */
-export function observerWebSocketUrl(input: string, token?: string): URL {
+function observerWebSocketUrl(input: string, token?: string): URL {
   let url: URL;
   try {
     url = new URL(input);

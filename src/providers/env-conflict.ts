@@ -26,7 +26,7 @@ export interface EnvConflict {
 }
 
 /** Reads the `env` of each settings file; missing files are skipped, corrupt ones refused. */
-export async function readSettingsEnv(files: string[]): Promise<SettingsEnvSource[]> {
+async function readSettingsEnv(files: string[]): Promise<SettingsEnvSource[]> {
   const sources: SettingsEnvSource[] = [];
   for (const file of files) {
     const { exists, value } = await readJsonObjectFile(file);
@@ -50,7 +50,7 @@ export function findEnvConflicts(providerEnv: Record<string, string>, sources: S
   return conflicts;
 }
 
-export function envConflictError(provider: string, conflicts: EnvConflict[], providerEnv: Record<string, string>, configFile = 'ccc.json'): CccError {
+function envConflictError(provider: string, conflicts: EnvConflict[], providerEnv: Record<string, string>, configFile = 'ccc.json'): CccError {
   const lines = conflicts.map(({ key, file, kind }) =>
     kind === 'override'
       ? `- ${key} in the "env" of ${file} would override the provider's ${key} (settings.json "env" wins over the environment ccc passes)`

@@ -6,7 +6,7 @@ import { environmentCredentials } from './environment-credentials.js';
 import { checkEndpoint, formatReports, type EndpointProbe, type ProviderReport } from './validate-provider.js';
 
 /** claude's endpoint when ANTHROPIC_BASE_URL is not set. */
-export const DEFAULT_ENDPOINT = 'https://api.anthropic.com';
+const DEFAULT_ENDPOINT = 'https://api.anthropic.com';
 
 export interface EnvironmentValidation {
   env: NodeJS.ProcessEnv;

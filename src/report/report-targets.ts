@@ -14,7 +14,7 @@ export interface ReportTargets {
   events?: string;
 }
 
-export const REPORT_VALUES = 'github, junit=<file>, events=<file> or none';
+const REPORT_VALUES = 'github, junit=<file>, events=<file> or none';
 
 export function reportTargets(values: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string; headless: boolean }): ReportTargets {
   const targets: ReportTargets = { github: false };

@@ -9,7 +9,7 @@ import type { Verification } from '../checkers/verification.js';
 import { VERIFICATION_MARKS } from './github-summary.js';
 import { durationText, firstLine, outcomeText, totalCost, type Outcome, type RunRecord } from './run-record.js';
 
-export interface RunRow {
+interface RunRow {
   file: string;
   task: string | null;
   outcome: Outcome;

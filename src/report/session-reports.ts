@@ -7,7 +7,7 @@
  */
 import type { Subscription } from 'rxjs';
 import type { Observable } from 'rxjs';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from '../loop/events.js';
 import { sessionLogPath } from '../state/paths.js';
@@ -87,7 +87,7 @@ export async function startReports(session: ReportedSession, options: SessionRep
         try {
           await write();
         } catch (error) {
-          problems.push(`ccc: cannot write ${what}: ${(error as Error).message}\n`);
+          problems.push(`ccc: cannot write ${what}: ${errorText(error)}\n`);
         }
       };
       if (events) await attempt(`the event log ${targets.events}`, () => events.close());
@@ -116,6 +116,6 @@ async function usable<T>(open: () => Promise<T>, kind: string, file: string): Pr
   try {
     return await open();
   } catch (error) {
-    throw new CccError('USAGE', `--report ${kind}=${file}: cannot write there (${(error as Error).message}).`, { cause: error });
+    throw new CccError('USAGE', `--report ${kind}=${file}: cannot write there (${errorText(error)}).`, { cause: error });
   }
 }

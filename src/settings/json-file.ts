@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../config/rules.js';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { describeJsonError } from './json-error.js';
 
@@ -36,7 +36,7 @@ export async function readJsonObjectFile(file: string): Promise<JsonObjectFile> 
     text = await fs.readFile(target, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: target, exists: false, text: '', value: {} };
-    throw new CccError('CONFIG_UNREADABLE', `Cannot read ${file}: ${(error as Error).message}. Check the file's permissions.`, {
+    throw new CccError('CONFIG_UNREADABLE', `Cannot read ${file}: ${errorText(error)}. Check the file's permissions.`, {
       data: { file },
       cause: error,
     });
@@ -45,7 +45,7 @@ export async function readJsonObjectFile(file: string): Promise<JsonObjectFile> 
 }
 
 /** Parses a user file's text; whitespace only counts as `{}` (an empty file holds no settings). */
-export function parseJsonObject(file: string, text: string): JsonObject {
+function parseJsonObject(file: string, text: string): JsonObject {
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -121,14 +121,14 @@ async function computeChange(file: string, change: (current: JsonObject) => Json
 }
 
 /** Keeps the user's indentation (spaces or a tab); 2 spaces for a new file. */
-export function detectIndent(text: string): string | number {
+function detectIndent(text: string): string | number {
   const match = /^\{\s*?\n([ \t]+)\S/.exec(text);
   if (!match?.[1]) return 2;
   return match[1].startsWith('\t') ? '\t' : match[1].length;
 }
 
 /** Copies the file to `<file>.bak-<timestamp>` (never overwriting an older backup). */
-export async function backupFile(file: string, now: Date): Promise<string> {
+async function backupFile(file: string, now: Date): Promise<string> {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   for (let attempt = 0; ; attempt++) {
     const candidate = `${file}.bak-${stamp}${attempt === 0 ? '' : `-${attempt}`}`;

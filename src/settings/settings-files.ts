@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { homeDir } from '../config/config-dir.js';
 
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
+function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   if (env.CLAUDE_CONFIG_DIR) return path.resolve(env.CLAUDE_CONFIG_DIR);
   return path.join(homeDir(env), '.claude');
 }

@@ -11,10 +11,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { errorText } from '../errors.js';
 
 export const SOCKET_ENV = 'CCC_HOOK_SOCKET';
 /** The abort reason of a stop whose hook process went away before the answer. */
-export const HOOK_GONE = 'the Stop hook was cancelled';
+const HOOK_GONE = 'the Stop hook was cancelled';
 export const TOKEN_ENV = 'CCC_HOOK_TOKEN';
 const MAX_LINE = 64 * 1024 * 1024;
 
@@ -64,7 +65,7 @@ export async function startStopChannel(options: { dir: string; onStop: StopReque
       socket.end(JSON.stringify({ output }) + '\n');
     } catch (error) {
       options.onError?.(error as Error);
-      socket.end(JSON.stringify({ output: '', error: (error as Error).message }) + '\n');
+      socket.end(JSON.stringify({ output: '', error: errorText(error) }) + '\n');
     } finally {
       socket.off('close', hungUp);
     }

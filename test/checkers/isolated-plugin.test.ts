@@ -10,6 +10,7 @@ import { startIsolatedPlugin } from '../../src/checkers/isolated-plugin.js';
 import { createRecordingLogger } from '../../src/log/memory-logger.js';
 import type { Usage } from '../../src/checkers/types.js';
 import { checkContext } from './check-context.js';
+import { repoRoot } from '../support/claude-env.js';
 
 let project: string;
 const started: Array<{ dispose(): Promise<void> }> = [];
@@ -176,6 +177,21 @@ describe('a plugin in its own thread', () => {
       code: 'CHECKER_FAILED',
       message: 'the gate is closed',
       data: { gate: 'main' },
+    });
+  });
+
+  it("a CccError from the plugin's own copy of the package keeps its code and data", async () => {
+    fs.copyFileSync(path.join(repoRoot, 'dist', 'errors.js'), path.join(project, 'own-copy-errors.mjs'));
+    const checker = await plugin(`
+      import { CccError } from './own-copy-errors.mjs';
+      export default { name: 'thrower', check() {
+        throw new CccError('CHECKER_FAILED', 'the gate is closed', { data: { gate: 'main' } });
+      } };`);
+    await expect(checker.check(checkContext(project), never)).rejects.toMatchObject({
+      code: 'CHECKER_FAILED',
+      message: 'the gate is closed',
+      data: { gate: 'main' },
+      exitCode: 4,
     });
   });
 

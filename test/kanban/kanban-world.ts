@@ -12,7 +12,7 @@ import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
 import type { ModelServer, RecordedRequest, Reply } from '../support/model-server.js';
 import type { ProcessResult } from '../support/run-process.js';
 
-export const NAG = '[structured-output-enforce]';
+const NAG = '[structured-output-enforce]';
 
 export interface AgentRequestInfo {
   role: 'Architect' | 'Manager' | 'Implementor' | 'Reviewer';

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type RequestKind = 'agent' | 'review' | 'goal' | 'background';
+type RequestKind = 'agent' | 'review' | 'goal' | 'background';
 
 export interface RecordedRequest {
   kind: RequestKind;
@@ -124,9 +124,9 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
 
 /**
  * The system prompt of claude's prompt-based Stop hook evaluator, which `/goal` is built on
- * (docs/claude-facts.md, "/goal"): it offers no tools and asks for `{"ok", "reason", "impossible"}`.
+ * (docs/design/claude-facts.md, "/goal"): it offers no tools and asks for `{"ok", "reason", "impossible"}`.
  */
-export const GOAL_EVALUATOR_MARK = 'You are evaluating a stop-condition hook in Claude Code';
+const GOAL_EVALUATOR_MARK = 'You are evaluating a stop-condition hook in Claude Code';
 
 /** The line ccc's review message carries (src/checkers/review-request.ts). */
 export const REVIEW_MESSAGE_MARK = 'You are reviewing the work above';

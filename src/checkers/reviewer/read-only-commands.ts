@@ -7,14 +7,14 @@
  */
 import { sedScriptPrintsOnly } from './sed-script.js';
 
-export type ReadOnlyJudgement = { ok: true } | { ok: false; reason: string };
+type ReadOnlyJudgement = { ok: true } | { ok: false; reason: string };
 
 type Judge = (args: readonly string[]) => ReadOnlyJudgement;
 
 const ANY: Judge = () => ({ ok: true });
 
 /** Commands judged by their arguments; absent: not a read-only command. */
-export const READ_ONLY: Readonly<Record<string, Judge>> = {
+const READ_ONLY: Readonly<Record<string, Judge>> = {
   cat: ANY,
   head: ANY,
   tail: ANY,

@@ -1,6 +1,6 @@
 /**
  * How the forked reviewer is started so that its first request is the agent's last request plus
- * the review message, read from the prompt cache (docs/reviewer.md, "Why it keeps the prompt cache"):
+ * the review message, read from the prompt cache (docs/design/reviewer.md, "Why it keeps the prompt cache"):
  * - the same tools: no `--json-schema` (it adds a tool); the agent's options that shape the tool
  *   list, the model and the settings are passed on unchanged;
  * - no write permission: the agent's `--allowedTools` write rules, `--permission-mode` and
@@ -80,9 +80,9 @@ function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** What the reviewer's Stop hook prints when the session has a goal: the turn ends, whatever other hooks say. */
-export const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
+const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
 
-export function guardSettings(probe: GuardProbe = guardProbe(), endAtFirstStop = false): Record<string, unknown> {
+function guardSettings(probe: GuardProbe = guardProbe(), endAtFirstStop = false): Record<string, unknown> {
   const command = [process.execPath, GUARD_SCRIPT].map(shellQuote).join(' ');
   const hooks: Record<string, unknown> = { SessionStart: [probe.hook], PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
   if (!endAtFirstStop) return { hooks };

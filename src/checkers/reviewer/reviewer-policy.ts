@@ -1,5 +1,5 @@
 /**
- * What the forked reviewer may do (docs/reviewer.md, "The read-only policy"): read files and run the project's
+ * What the forked reviewer may do (docs/design/reviewer.md, "The read-only policy"): read files and run the project's
  * verification commands, never change the project. The policy is data (built by ccc, handed to
  * the reviewer's PreToolUse guard through its environment); `decideToolUse` judges one tool call.
  *
@@ -318,7 +318,7 @@ export function runnableText(policy: ReviewerPolicy): string {
 }
 
 /** The commands as they are allowed: exactly, with any arguments (`…`), and the runners that take arguments. */
-export function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
+function runnableSummary(policy: ReviewerPolicy): { commands: string[]; runners: string[] } {
   const runners = policy.runners.filter((f) => f.family !== 'opaque' && f.shown).map((f) => `${f.words.join(' ')}${f.script === 'required' ? ' --' : ''} …`);
   const workspaces = (policy.workspaces ?? []).flatMap((tool) => WORKSPACE_USAGE[tool]);
   return { commands: [...policy.exact, ...policy.prefixes.map((p) => `${p} …`)], runners: [...runners, ...workspaces] };

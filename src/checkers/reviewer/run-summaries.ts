@@ -63,7 +63,7 @@ const GO_OK = /^ok\s+\S+\s+(?:\(cached\)|\d+(?:\.\d+)?s)(?:\s|$)/;
 /** `tests 3`, `pass 3`, `fail 0` after `#` (TAP) or `ℹ` (spec): node's runner, mocha's and deno's TAP. */
 const TAP_STAT = /^(?:#|ℹ) (pass|fail|cancelled) (\d+)$/;
 
-export const PARSERS = {
+const PARSERS = {
   pytest: (lines) =>
     sumLines(lines, PYTEST_LINE, (m) => {
       const c = countsOf(m[1]!);
@@ -234,7 +234,7 @@ const FAMILY_FORMATS: Readonly<Record<Family, readonly Format[] | 'any'>> = {
 };
 
 /** The output as lines a parser reads: colours and carriage-return redraws removed. */
-export function outputLines(text: string): string[] {
+function outputLines(text: string): string[] {
   const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   return plain.split('\n').map((raw) => {
     const line = raw.replace(/\r$/, '');

@@ -28,7 +28,7 @@ export type TaskBaseline =
 /** `[path relative to the project, size in bytes, modification time in ms]`. */
 export type BaselineFile = [string, number, number];
 
-export const MAX_FILES = 2_000;
+const MAX_FILES = 2_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
 /** Baseline stores not touched for this long are removed (a task's review is over long before). */

@@ -1,6 +1,6 @@
 /**
  * `ccc sessions [--json]`: the supervised sessions running now (the `sessions/<pid>.json` of
- * docs/files.md whose process is alive): pid, cwd, session id, iteration, last verdict and the
+ * docs/design/files.md whose process is alive): pid, cwd, session id, iteration, last verdict and the
  * observer URL, so a URL that scrolled away under the TUI can be found again; and the
  * `ccc mcp` servers running now (`mcp-servers/<pid>.json`) with their feedback page's address,
  * which an MCP client's log may show with the token redacted.
@@ -39,7 +39,7 @@ export const registerSessionsCommand: RegisterCommand = (program) => {
     });
 };
 
-export interface McpServerView {
+interface McpServerView {
   pid: number;
   mode: McpServerRecord['mode'];
   cwd: string;
@@ -53,7 +53,7 @@ function mcpServerView(record: McpServerRecord): McpServerView {
   return { pid: record.pid, mode: record.mode, cwd: record.cwd, startedAt: record.started_at, pageUrl: record.page_url, healthUrl: record.health_url };
 }
 
-export function formatMcpServer(s: McpServerView): string {
+function formatMcpServer(s: McpServerView): string {
   return [
     `ccc mcp  pid ${s.pid}  (${s.mode} mode)`,
     `  cwd       ${s.cwd}`,

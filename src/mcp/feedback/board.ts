@@ -4,7 +4,7 @@
  * answer and withdraws it when done; the page lists `pending()` and posts `answer()`.
  * A question is answered at most once; an answer to a withdrawn question is refused.
  */
-export interface PendingQuestion {
+interface PendingQuestion {
   id: string;
   question: string;
   askedAt: string;

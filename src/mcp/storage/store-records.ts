@@ -31,7 +31,7 @@ function isRecord(value: unknown): value is StoreRecord {
 }
 
 /** A question put to the human, with its outcome once it has one (`pending` until then). */
-export interface FeedbackRow {
+interface FeedbackRow {
   id: string;
   question: string;
   askedAt: string;
@@ -42,7 +42,7 @@ export interface FeedbackRow {
   settledAt?: string;
 }
 
-export type RestartRow = Omit<Extract<StoreRecord, { type: 'restart' }>, 'type'>;
+type RestartRow = Omit<Extract<StoreRecord, { type: 'restart' }>, 'type'>;
 
 export interface StoreContents {
   feedback: FeedbackRow[];

@@ -33,7 +33,7 @@ const argsSchema = z.object({
   timeout_seconds: z.number().min(1).max(3600).optional(),
 });
 
-export function parseCollectFeedbackArgs(args: unknown): { question: string; timeoutSeconds: number } {
+function parseCollectFeedbackArgs(args: unknown): { question: string; timeoutSeconds: number } {
   const parsed = argsSchema.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');

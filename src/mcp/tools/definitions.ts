@@ -1,6 +1,6 @@
 /**
- * The tools of `ccc mcp` as `tools/list` shows them. The Supervisor answers `self_test` itself (it
- * must work when the Worker is dead); the Worker runs the others. The Supervisor lists the
+ * The tools of `ccc mcp` as `tools/list` shows them. The Keeper answers `self_test` itself (it
+ * must work when the Worker is dead); the Worker runs the others. The Keeper lists the
  * Worker's tools from the Worker's own `ready` message, and from `workerTools()` until the first
  * Worker is ready, so `tools/list` answers even when no Worker ever starts.
  */
@@ -16,7 +16,7 @@ export const selfTestTool: Tool = {
   inputSchema: { type: 'object', properties: {} },
 };
 
-export const supervisorStatusTool: Tool = {
+const supervisorStatusTool: Tool = {
   name: 'supervisor_status',
   description:
     'Lists the running supervised Claude Code sessions (started with `ccc --supervisor`): their iteration, iteration ' +
@@ -24,7 +24,7 @@ export const supervisorStatusTool: Tool = {
   inputSchema: { type: 'object', properties: {} },
 };
 
-export const collectFeedbackTool: Tool = {
+const collectFeedbackTool: Tool = {
   name: 'collect_feedback',
   description:
     'Asks the human a question and waits for the answer, which they give on a local web page (its URL is in the server ' +

@@ -1,7 +1,7 @@
 /** A real `ws` client that records everything an observer receives, for the observer tests. */
 import WebSocket from 'ws';
 
-export interface Received {
+interface Received {
   type: string;
   [key: string]: unknown;
 }
