@@ -7,7 +7,7 @@
  * tests again and confirms: the verdict shows it was verified by `npm test`.
  *
  *   npm run demo                  headless (`ccc --supervisor -p …`), works without a terminal
- *   npm run demo -- --interactive the Claude Code TUI through the proxy (type a task, then /exit)
+ *   npm run demo -- --interactive the Claude Code TUI through the proxy, the task its first prompt (then /exit)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -71,8 +71,13 @@ fs.writeFileSync(path.join(project, 'check.js'), `${check}\n`);
 fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'node check.js' } }, null, 2));
 
 const task = 'Create hello.txt containing the word hello.';
-const args = interactive ? ['--supervisor', '--', '--allowedTools', 'Bash'] : ['--supervisor', '-p', task, '--', '--allowedTools', 'Bash'];
-process.stderr.write(`demo: project ${project}\ndemo: ccc ${args.join(' ')}\n${interactive ? `demo: type: ${task}\n` : ''}\n`);
+// Interactive, the task is claude's first prompt (a positional word, before the variadic
+// --allowedTools): the TUI takes the whole screen the moment it starts, so a "type this" line
+// printed before it is wiped before anyone can read it. What to do is said before the TUI starts,
+// and it waits for Enter on a terminal.
+const args = interactive ? ['--supervisor', '--', task, '--allowedTools', 'Bash'] : ['--supervisor', '-p', task, '--', '--allowedTools', 'Bash'];
+process.stderr.write(`demo: project ${project}\ndemo: ccc ${args.map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ')}\n`);
+if (interactive) readyToStart();
 const child = spawn(process.execPath, [cccBin, ...args], { cwd: project, env: world.env, stdio: 'inherit' });
 const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
 
@@ -87,3 +92,21 @@ if (log) process.stderr.write(`demo: the supervisor log:\n${fs.readFileSync(path
 await server.close();
 world.cleanup();
 process.exit(code);
+
+/** Says what the interactive demo does and how to leave it, then waits for Enter when a person is at the terminal. */
+function readyToStart(): void {
+  process.stderr.write(
+    `demo: Claude Code starts with the task "${task}" as its first prompt: watch the reviewer catch the agent's false "done".\n` +
+      'demo: when ccc says "review 2 (claude): complete", type /exit and press Enter to leave.\n',
+  );
+  if (!process.stdin.isTTY) return;
+  process.stderr.write('demo: press Enter to start.');
+  // A blocking read of the terminal on a descriptor of its own: reading through process.stdin
+  // would make Node switch the terminal, which ccc inherits next, to non-blocking mode.
+  const tty = fs.openSync('/dev/tty', 'r');
+  try {
+    fs.readSync(tty, Buffer.alloc(256));
+  } finally {
+    fs.closeSync(tty);
+  }
+}
