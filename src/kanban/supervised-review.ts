@@ -8,9 +8,8 @@
  * resumes the Implementor: a run past the limit would be paid for and never reviewed.
  */
 import { transcriptPathFor } from '../frames/transcript.js';
-import { exitCodeFor, renderEvent } from '../loop/headless.js';
+import { exitCodeFor } from '../loop/headless.js';
 import { reviewStop } from '../loop/review-stop.js';
-import { inertText } from '../pty/inert-text.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 import { ExitCode } from '../errors.js';
 import { claimedMessage } from '../state/session-claims.js';
@@ -18,6 +17,7 @@ import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
 import { formatReviewLimitEvent } from './supervisor-log.js';
 import type { ImplementorReview } from './workflow.js';
+import { reportersFor } from '../supervise/reporters.js';
 
 export interface SupervisedReviewOptions {
   session: SupervisorSession;
@@ -28,9 +28,10 @@ export interface SupervisedReviewOptions {
 
 export function supervisedReview(options: SupervisedReviewOptions): ImplementorReview {
   const { session } = options;
-  // A verdict's feedback is the model's text: no escape sequence of it may reach the terminal.
-  const say = (text: string) => options.write(inertText(text));
+  // The reviews' progress lines (inert: a verdict's feedback is the model's text) on the run's stderr.
+  let attached: Promise<void> | undefined;
   return async (request, first) => {
+    await (attached ??= reportersFor({ mode: 'kanban', write: options.write }).then((reporters) => reporters.forEach((r) => void session.reporters.add(r))));
     // The card's session is claimed for its reviews (one supervisor per session: a `ccc --supervisor
     // -- --continue` started meanwhile would pick this newest session) and released when they end.
     const claimed = new Set<string>();
@@ -71,7 +72,7 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
           backgroundTasks: [],
           raw: {},
         },
-        { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal, emit: (e) => say(renderEvent(e)) },
+        { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal },
       );
       // A kanban task has no wind-down turn: the board's own retry rule decides what happens next.
       if (decision.action !== 'block') {

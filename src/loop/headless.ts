@@ -3,9 +3,9 @@
  * for CI. Each agent turn is a `claude -p` run: the first with the task and the user's claude
  * arguments as given, every later one with the checker's feedback, resuming exactly the agent's
  * own session (its id and working directory from the turn's frames; see session-flags.ts).
- * Between turns the same `reviewStop` as the interactive proxy decides. The agent's text goes to
- * stdout, progress to stderr; with `--json`, stdout carries ccc's event stream as JSON lines
- * instead. The run ends by naming the session and its log on stderr.
+ * Between turns the same `reviewStop` as the interactive proxy decides. What the run shows (the
+ * agent's text and progress lines, or `--json` lines) is its reporters' (src/supervise/reporters.ts),
+ * fed by the session's events and frames. The run ends by naming the session and its log on stderr.
  */
 import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
@@ -13,16 +13,12 @@ import { CccError, ExitCode } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
-import { event, type EventSink, type StopReason, type SupervisorEvent } from './events.js';
-import { ReplaySubject } from 'rxjs';
-import { reviewSummary } from './review-summary.js';
-import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
-import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage.js';
+import { event, type EventSink, type StopReason } from './events.js';
+import { runCost } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
-import { spendText } from './cost-cap.js';
-import { limitWaits, resumeTimeText, waitOutLimit, worthWaiting } from './limit-wait.js';
+import { limitWaits, waitOutLimit, worthWaiting } from './limit-wait.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { DeniedTurns, deniedTools } from './permission-denials.js';
 import type { SupervisorSession } from './supervisor-session.js';
@@ -38,18 +34,16 @@ export interface HeadlessOptions {
   /** Which session each agent turn is in: the user's flags on the first, the agent's own id after. */
   plan: SessionPlan;
   json: boolean;
-  stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
+/** The most frames of the agent a review is given (`ctx.frames`): the last ones. */
+const RECENT_FRAMES = 500;
+
 export async function runHeadless(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
-  // The last frames of the agent, replayed into each review's context.
-  const recent = new ReplaySubject<Frame>(500);
-  const keepRecent = session.frames$.subscribe(recent);
   try {
-    return await loop(session, options, recent);
+    return await loop(session, options);
   } finally {
-    keepRecent.unsubscribe();
     options.stderr.write(whereItIs(session));
   }
 }
@@ -61,17 +55,14 @@ function whereItIs(session: SupervisorSession): string {
   return `ccc: session ${id}, log ${sessionLogPath(session.configDir, id)}\nccc: continue it under supervision with \`ccc --supervisor -p "<next task>" -- --resume ${id}\`\n`;
 }
 
-async function loop(session: SupervisorSession, options: HeadlessOptions, recent: ReplaySubject<Frame>): Promise<number> {
-  let lastError: string | undefined;
+async function loop(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
   const emit: EventSink = (e) => {
     // A review cancelled by a signal is part of that signal's ending, which says so itself: one "stopped", not two.
     if (e.kind === 'stopped' && e.reason === 'cancelled' && session.interruption) return;
     session.emit(e);
-    if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
-    // A verdict's text is the model's: no escape sequence reaches the terminal. A stop for the error just shown is not shown again.
-    else if (!(e.kind === 'stopped' && e.message === lastError)) options.stderr.write(inertText(renderEvent(e)));
-    if (e.kind === 'error') lastError = e.message;
   };
+  // The agent's last frames, for each review's context: a plain bounded array.
+  const recent: Frame[] = [];
   let sessionId: string | undefined;
   // The session's working directory: claude's `--worktree` moves the session into a new checkout,
   // and the reviewer must verify that one.
@@ -93,9 +84,9 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
     return runAgentTurn(session, args, text, (frame) => {
       if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') cwd = frame.cwd;
       if (frame.type === 'result') denied = deniedTools(frame);
-      session.onFrame(frame);
-      if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
-      else writeAgentText(frame, options.stdout);
+      recent.push(frame);
+      if (recent.length > RECENT_FRAMES) recent.splice(0, recent.length - RECENT_FRAMES);
+      session.onFrame(frame); // the reporters: the agent's text or `--json` lines, observers, the CI reports
       toolCalls.add(toolCallsOf(frame));
     }).finally(() => toolCalls.flush());
   };
@@ -156,7 +147,7 @@ async function loop(session: SupervisorSession, options: HeadlessOptions, recent
           raw: {},
         },
         // The run's first turn is its task, new whatever the session's history holds; every later one answers a block.
-        { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], newTask: turn === 1, emit },
+        { ...session.reviewDeps(), frames: [...recent], userPrompts: [options.task], newTask: turn === 1, emit },
       );
       if (session.interruption) return interrupted(session, emit, session.interruption);
       if (!(decision.action === 'allow' && decision.modelLimited)) break;
@@ -210,13 +201,6 @@ async function windDownTurn(
   if (result.exitCode !== 0)
     session.logger.warn(`the wind-down turn failed: ${agentFailure(result)}`, { exit_code: result.exitCode, stderr: result.stderrTail });
   return finish(session, emit, exitCodeFor(decision), { action: 'allow', reason: decision.reason, message: woundDownMessage(decision.message) });
-}
-
-/** What a ReplaySubject holds now: it replays its buffer synchronously to a new subscriber. */
-function replayed<T>(subject: ReplaySubject<T>): T[] {
-  const items: T[] = [];
-  subject.subscribe((item) => items.push(item)).unsubscribe();
-  return items;
 }
 
 function runAgentTurn(session: SupervisorSession, args: string[], message: string, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
@@ -285,80 +269,4 @@ function interrupted(session: SupervisorSession, emit: EventSink, why: { message
   emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
   emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
   return why.exitCode;
-}
-
-/** The agent's answer as text for people (a terminal, a CI log, observers): inert like the feedback; `--json` keeps it exact. */
-function writeAgentText(frame: Frame, out: NodeJS.WritableStream) {
-  if (frame.type !== 'assistant') return;
-  const content = (frame.message as { content?: Array<{ type: string; text?: string }> } | undefined)?.content;
-  for (const block of content ?? []) {
-    if (block.type !== 'text' || !block.text) continue;
-    const text = inertText(block.text.replace(/\r\n/g, '\n'));
-    out.write(text.endsWith('\n') ? text : `${text}\n`);
-  }
-}
-
-/** Human-readable progress on stderr. */
-export function renderEvent(e: SupervisorEvent): string {
-  switch (e.kind) {
-    case 'iteration':
-      return `ccc: review ${e.n}/${e.max}\n`;
-    case 'checker':
-      return e.state === 'start'
-        ? `ccc:   ${e.checker} checking…\n`
-        : e.state === 'done'
-          ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n`
-          : `ccc:   ${e.checker} failed\n`;
-    case 'verdict':
-      return e.completed
-        ? `ccc: ✓ complete (${verdictDetails(e)})
-`
-        : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
-    case 'stopped':
-      return `ccc: stopped: ${e.message}\n`;
-    case 'waiting': {
-      const until = new Date(e.until);
-      return `ccc: waiting on the model's limit until ${resumeTimeText(until, until.getTime() - Date.parse(e.at))}, then resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`;
-    }
-    case 'wait-over':
-      return e.outcome === 'resumed'
-        ? `ccc: the wait is over; resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`
-        : "ccc: gave up waiting on the model's limit (supervisor.limit_wait_minutes)\n";
-    case 'wind-down':
-      return `ccc: ${e.message}; asking the agent to write down where the work stands (one last turn, not reviewed)\n`;
-    case 'error':
-      return `ccc: error: ${e.message}\n`;
-    case 'end': {
-      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE);
-      return summary ? `ccc: ${summary}\n` : '';
-    }
-    default:
-      return '';
-  }
-}
-
-/**
- * `claude, verified by: npm test, $0.0061, 97% cached, spent $0.42 of $5.00, review: forked`. The
- * run's spend is shown against a cap only: without one, the run's last line sums the reviews and
- * `--json`, the log and `ccc report` carry the spend.
- */
-function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = verificationDetails(e.completed, e.evidence);
-  const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
-  const capped = e.spent_usd !== undefined && (e.cap_usd !== undefined || e.task_cap_usd !== undefined);
-  const run = !capped ? [] : [spendText({ ...e, spent_usd: e.spent_usd!, task_spent_usd: e.task_spent_usd ?? e.spent_usd! })];
-  const kind = reviewKindDetails(e.review);
-  return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...run, ...(kind ? [kind] : [])].join(', ');
-}
-
-/** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */
-const FEEDBACK_LINES = 15;
-
-/** The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all. */
-function feedbackLines(text: string): string {
-  const [first = '', ...rest] = text.trim().split(/\r?\n/);
-  const clip = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line);
-  const shown = rest.slice(0, FEEDBACK_LINES).map((line) => `ccc:   │ ${clip(line)}\n`);
-  const more = rest.length > FEEDBACK_LINES ? `ccc:   │ … ${rest.length - FEEDBACK_LINES} more lines in the log\n` : '';
-  return `${clip(first)}\n${shown.join('')}${more}`;
 }
