@@ -8,7 +8,7 @@
  * resumes the Implementor: a run past the limit would be paid for and never reviewed.
  */
 import { transcriptPathFor } from '../frames/transcript.js';
-import { exitCodeFor } from '../loop/headless.js';
+import { exitCodeFor } from '../supervise/exit-codes.js';
 import { reviewStop } from '../loop/review-stop.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 import { ExitCode } from '../errors.js';

@@ -13,7 +13,7 @@ import { CccError, ExitCode } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
-import { event, type EventSink, type StopReason } from './events.js';
+import { event, type EventSink } from './events.js';
 import { runCost } from '../claude/usage.js';
 import { reviewStop, type StopDecision } from './review-stop.js';
 import { agentTurnArgs, type SessionPlan } from './session-flags.js';
@@ -28,6 +28,7 @@ import { isProjectGone, requireProjectDir } from './project-dir.js';
 import { toolCallsOf } from '../frames/tool-calls.js';
 import { ToolCallFeed } from './tool-call-feed.js';
 import { decisionText } from './run-ending.js';
+import { exitCodeFor } from '../supervise/exit-codes.js';
 
 export interface HeadlessOptions {
   task: string;
@@ -226,22 +227,6 @@ function agentFailure(result: ClaudePrintResult): string {
   if (failure) return modelFailureSentence('agent', failure);
   const lastLine = result.stderrTail.trim().split('\n').pop();
   return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
-}
-
-export function exitCodeFor(decision: Pick<StopDecision & { reason: StopReason }, 'reason'>): number {
-  switch (decision.reason) {
-    case 'completed':
-    case 'disabled':
-    case 'recursion':
-    case 'background-tasks':
-      return ExitCode.completed;
-    case 'checker-failed':
-      return ExitCode.checkerFailed;
-    case 'permission-denied':
-      return ExitCode.usage; // the run cannot succeed until the user grants the tools: a fix to the invocation, not a limit
-    default:
-      return ExitCode.limit;
-  }
 }
 
 function finish(
