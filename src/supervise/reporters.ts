@@ -5,7 +5,7 @@
  * |---|---|
  * | headless | progress lines on stderr and the agent's text on stdout, or `--json` lines on stdout; observers; the CI reports `--report` names |
  * | interactive | the terminal title; observers; the summary line after the TUI |
- * | kanban review | progress lines on stderr |
+ * | kanban review | progress lines on stderr; the Review Limit Event in kanban's log |
  * | hook | none: the hook's answer is its only output, and the log line every review writes |
  *
  * The CI reports' modules load only when a report is wanted.
@@ -18,6 +18,7 @@ import { jsonReporter } from './reporters/json.js';
 import { observerReporter } from './reporters/observer.js';
 import { progressReporter } from './reporters/progress.js';
 import { summaryReporter, type ReviewTally } from './reporters/summary.js';
+import { reviewLimitReporter, type ReviewLimitLog } from './reporters/review-limit.js';
 
 type Observed = Pick<ObserverServer, 'publishEvent' | 'publishFrame'>;
 
@@ -36,7 +37,7 @@ export type ReporterPlan =
       observer?: Observed;
     }
   | { mode: 'interactive'; title: ReviewTitle; stderr: NodeJS.WritableStream; tally: ReviewTally; observer?: Observed }
-  | { mode: 'kanban'; write: (text: string) => void }
+  | { mode: 'kanban'; write: (text: string) => void; reviewLimits: ReviewLimitLog }
   | { mode: 'hook' };
 
 export async function reportersFor(plan: ReporterPlan): Promise<Reporter[]> {
@@ -51,7 +52,7 @@ export async function reportersFor(plan: ReporterPlan): Promise<Reporter[]> {
     case 'interactive':
       return [plan.title, ...(plan.observer ? [observerReporter(plan.observer)] : []), summaryReporter(plan.stderr, plan.tally)];
     case 'kanban':
-      return [progressReporter({ write: plan.write })];
+      return [progressReporter({ write: plan.write }), reviewLimitReporter(plan.reviewLimits)];
     case 'hook':
       return [];
   }

@@ -80,6 +80,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     if (session.interruption) return interrupted();
     if (answered !== 'next') return finish(answered.end);
   }
+  if (session.interruption) return interrupted();
   const ending = driver.ended();
   return ending ? ended(ending) : { exitCode: 0 };
 
@@ -95,7 +96,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
 
   /** The run ends on a decision: its exit code, `stopped` (unless completed or said already), the log's line, `end`. */
   function finish(decision: StopDecision): SupervisedRun {
-    const exitCode = driver.mode === 'hook' || decision.action !== 'allow' ? 0 : exitCodeFor(decision);
+    const exitCode = driver.mode === 'hook' || decision.action === 'block' ? 0 : exitCodeFor(decision);
     if (decision.action === 'allow' && decision.reason !== 'completed' && stoppedSaid !== decision)
       emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
     const reason = decision.action === 'block' ? {} : { reason: decision.reason };
