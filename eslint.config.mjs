@@ -41,7 +41,7 @@ export default tseslint.config(
   },
   {
     // Start-up: `import … from 'rxjs'` loads RxJS's whole CommonJS index (every operator, ~85 ms of
-    // CPU), so only modules that load after the agent's spawn may import it (docs/architecture.md,
+    // CPU), so only modules that load after the agent's spawn may import it (docs/design/architecture.md,
     // "Start-up"); the rest take Observable, Subject and ReplaySubject from src/rx.ts. Adding a
     // module here is a claim that it loads after the spawn: check it with bench/startup-modules.mjs.
     files: ['src/**/*.ts'],

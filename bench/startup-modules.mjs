@@ -1,5 +1,5 @@
 // The modules each start-up path loads before the agent's spawn (or, for paths that spawn no
-// agent, in the whole run): the measurement behind docs/architecture.md, "Start-up". Runs the
+// agent, in the whole run): the measurement behind docs/design/architecture.md, "Start-up". Runs the
 // built CLI (npm run build first) with bench/startup-modules/preload.mjs, offline (claude gets an
 // unreachable API), in a private HOME. Interactive paths run under script(1) for a terminal.
 // Usage: node bench/startup-modules.mjs   (prints one list per path)

@@ -67,6 +67,11 @@ function defaultExitCode(code: ErrorCode): number {
   }
 }
 
+/** An error's message, or the thrown value as text when it is not an Error. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function isCccError(error: unknown): error is CccError {
   return error instanceof CccError;
 }

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import { errorText } from './errors.js';
 
 /**
  * claude -p refuses piped stdin past 10 MiB ("piped stdin input exceeds 10MB", counted in UTF-16
@@ -63,7 +64,7 @@ function problemOf(file: string, stat: fs.Stats, maxBytes: number | undefined): 
 function failure(file: string, error: unknown): UserFileProblem {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', message: `${file} does not exist` };
-  return { kind: 'unreadable', message: `${file} cannot be read (${(error as Error).message})`, cause: error };
+  return { kind: 'unreadable', message: `${file} cannot be read (${errorText(error)})`, cause: error };
 }
 
 /** Reads `file` as UTF-8 when it is a regular file no larger than `maxBytes`. */

@@ -13,7 +13,7 @@
  *
  * Every verdict says what kind of review it was (`ReviewKind`): `forked`; `compacted` when the fork
  * was over the model's window and claude summarized it and sent the review again (its
- * `compact_boundary` frame, docs/claude-facts.md), so the reviewer saw the conversation only as
+ * `compact_boundary` frame, docs/design/claude-facts.md), so the reviewer saw the conversation only as
  * summarized; `fresh` when even that failed and a new session with the same guard and evidence
  * rules was given the task, the agent's last message and the change (reviewer/project-change.ts).
  */
@@ -71,7 +71,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
         return { ...verdict, review: compacted ? 'compacted' : 'forked' };
       } catch (error) {
         if (!isCccError(error) || error.data.model_failure !== 'context-full') throw error;
-        // claude already compacted the fork and sent it again (docs/claude-facts.md): the conversation
+        // claude already compacted the fork and sent it again (docs/design/claude-facts.md): the conversation
         // does not fit even summarized. A new session given the task and the change still fits.
         ctx.logger.warn(
           "the forked review does not fit the model's window even compacted; reviewing afresh: the task, the agent's last message and the change",

@@ -5,7 +5,7 @@
  *   definition. Its name is known without calling `create`, and calling it in `ccc.config.ts`
  *   (`checkers: [testGate({ command: 'npm test' })]`) gives the declaration `{ use: <module>,
  *   ...options }`: the plugin still runs in its own thread, where `create` is called (see
- *   docs/reviewer.md, "Plugins, each in its own worker thread"). Without `module` the declaration
+ *   docs/design/reviewer.md, "Plugins, each in its own worker thread"). Without `module` the declaration
  *   names the checker (`{ use: name, ...options }`), which resolves through config `plugins`.
  * - `defineChecker({ name, check })`: a checker object, for a plugin without options.
  * - `defineChecker((options) => ({ name, check }))`: a factory; to learn its name ccc calls it

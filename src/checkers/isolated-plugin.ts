@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CccError, type ErrorCode } from '../errors.js';
+import { CccError, type ErrorCode, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { ABORT_GRACE_MS } from './pipeline.js';
 import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
@@ -204,7 +204,7 @@ class PluginHost {
       } catch (error) {
         thread.calls.delete(id);
         call.reject(
-          new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${(error as Error).message}`, {
+          new CccError('CHECKER_FAILED', `checker "${this.name}": its context could not be sent to the plugin: ${errorText(error)}`, {
             data: { checker: this.name },
           }),
         );

@@ -7,7 +7,7 @@
 import { validEvidence } from './evidence.js';
 import { reviewKindOf } from './verification.js';
 import { readVerdictShape } from './verdict-shape.js';
-import { CccError, isCccError } from '../errors.js';
+import { CccError, errorText, isCccError } from '../errors.js';
 import { NO_USAGE, type Usage } from '../claude/usage.js';
 import type { CheckContext, Checker, UsageReport, Verdict } from './types.js';
 import { clip, jsonText } from '../value-text.js';
@@ -132,6 +132,6 @@ export function validateVerdict(checker: string, value: unknown): Verdict {
 function asCheckerError(checker: string, error: unknown): CccError {
   if (isCccError(error))
     return error.data.checker ? error : new CccError(error.code, `checker "${checker}": ${error.message}`, { data: { ...error.data, checker }, cause: error });
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return new CccError('CHECKER_FAILED', `checker "${checker}" threw: ${message}`, { data: { checker }, cause: error });
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { importUserModule, resolvePackage } from '../config/user-module.js';
-import { CccError, isCccError } from '../errors.js';
+import { CccError, errorText, isCccError } from '../errors.js';
 import { isCheckerDefinition } from './define-checker.js';
 import type { BuildContext, PluginLoader } from './registry.js';
 import type { Checker } from './types.js';
@@ -38,7 +38,7 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   try {
     namespace = await importUserModule(file, { cacheDir: moduleCacheDir?.() });
   } catch (error) {
-    throw invalid(specifier, `failed to load (${file}): ${error instanceof Error ? error.message : String(error)}`, error);
+    throw invalid(specifier, `failed to load (${file}): ${errorText(error)}`, error);
   }
   // jiti's interop answers `.default` with the namespace itself when there is none: ask with `in`.
   if (!('default' in namespace) || namespace.default === undefined) {
@@ -114,7 +114,7 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
       made = await exported.create(own);
     } catch (error) {
       if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
-      throw invalid(specifier, `factory threw: ${error instanceof Error ? error.message : String(error)}`, error);
+      throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
     }
     return namedBody(specifier, exported.checkerName, made);
   }
@@ -133,7 +133,7 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
     made = await (exported as (options: Record<string, unknown>) => unknown)(own);
   } catch (error) {
     if (isCccError(error) && error.code === 'PLUGIN_INVALID') throw error;
-    throw invalid(specifier, `factory threw: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
   }
   return validateChecker(specifier, made, 'the checker its factory returned');
 }

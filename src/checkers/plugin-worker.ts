@@ -8,7 +8,7 @@
  * loop that never yields, writes to stdout) ends or blocks this thread only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isCccError } from '../errors.js';
+import { errorText, isCccError } from '../errors.js';
 import { importPluginModule, instantiatePlugin } from './plugin-loader.js';
 import type { FromWorker, LogLevel, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
 import { isCheckerDefinition } from './define-checker.js';
@@ -23,7 +23,7 @@ function send(message: FromWorker): void {
 
 function portable(error: unknown): PortableError {
   if (isCccError(error)) return { message: error.message, code: error.code, data: cloneable(error.data) };
-  return { message: error instanceof Error ? error.message : String(error) };
+  return { message: errorText(error) };
 }
 
 /** Fields as a message can carry them: what structured clone refuses (functions) goes as its JSON. */
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
         try {
           checker.onFrame?.(message.frame);
         } catch (error) {
-          logger.warn(`checker "${checker.name}" onFrame threw: ${error instanceof Error ? error.message : String(error)}`);
+          logger.warn(`checker "${checker.name}" onFrame threw: ${errorText(error)}`);
         }
         break;
       case 'session':

@@ -1,6 +1,6 @@
 /**
  * The message the forked reviewer receives. The supervisor prompt goes in the user message
- * itself: on `--resume` a system prompt may not replace the recorded one (docs/reviewer.md). It is
+ * itself: on `--resume` a system prompt may not replace the recorded one (docs/design/reviewer.md). It is
  * the only new text of the review request (everything before it is the agent's own conversation,
  * read from the cache), so it stays short. The verdict comes back as a JSON object at the end of
  * the answer: no `--json-schema`, whose extra tool would break the cache.

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { commonOptions, invalidOption, nonBlank, parseCheckerOptions, stringList } from './checker-options.js';
+import { errorText } from '../errors.js';
 
 export interface MessageRule {
   /** As written in config, for feedback. */
@@ -64,6 +65,6 @@ function compile(source: string): RegExp | string {
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
-    return (error as Error).message;
+    return errorText(error);
   }
 }

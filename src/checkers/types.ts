@@ -1,5 +1,5 @@
 /**
- * The checker contract (docs/reviewer.md). A checker reviews the agent's work each time the agent
+ * The checker contract (docs/design/reviewer.md). A checker reviews the agent's work each time the agent
  * stops and answers with a Verdict. Checkers run in a pipeline, in configured order; the first
  * "not completed" ends the round and its feedback becomes the agent's next message.
  *

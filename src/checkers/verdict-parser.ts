@@ -1,5 +1,5 @@
 /**
- * Turns what a reviewer answered into a Verdict (docs/reviewer.md). The reviewer runs without
+ * Turns what a reviewer answered into a Verdict (docs/design/reviewer.md). The reviewer runs without
  * `--json-schema` (it would change the tool list and lose the prompt cache), so its verdict is in
  * the `result` text: a verdict object in fences or bare, amid prose, or the completion marker on a
  * line of its own. `structured_output` is read first for callers that do pass a schema, whose

@@ -39,7 +39,7 @@ export function modelFailure(result: Pick<ClaudePrintResult, 'resultFrame' | 'ap
 
 /**
  * The failure claude's StopFailure hook names, the one word of a refused turn in the TUI
- * (docs/claude-facts.md, "A turn refused in the TUI"): `error` is `rate_limit` for a 429 and
+ * (docs/design/claude-facts.md, "A turn refused in the TUI"): `error` is `rate_limit` for a 429 and
  * `server_error` for a 529, whose status is only in the message (`API Error: 529 Overloaded…`).
  */
 export function stopFailureOf(input: Record<string, unknown>): ModelFailure | undefined {

@@ -1,5 +1,5 @@
 /**
- * One `claude -p … --output-format stream-json --verbose` run, as the reviewer (docs/reviewer.md)
+ * One `claude -p … --output-format stream-json --verbose` run, as the reviewer (docs/design/reviewer.md)
  * and headless mode use it. The caller gives the complete argument list; this adds nothing.
  * Stdout goes through the bounded line splitter and the tolerant frame parser: a bad line is a
  * WARN, never the end of the run. Frames are counted and handed to `onFrame`, not kept, so a
@@ -7,7 +7,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { CheckerLogger } from '../checkers/types.js';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
 import { readFrames } from '../frames/frame-lines.js';
 import { childRunner, type ChildRunner } from '../process/child-process.js';
@@ -133,7 +133,7 @@ function collectFrames(logger: CheckerLogger, onFrame: ((frame: Frame) => void) 
       try {
         onFrame?.(frame);
       } catch (error) {
-        logger.error('A frame listener failed', { error: (error as Error).message, frame_type: frame.type });
+        logger.error('A frame listener failed', { error: errorText(error), frame_type: frame.type });
       }
     },
   };

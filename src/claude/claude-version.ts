@@ -11,6 +11,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
+import { errorText } from '../errors.js';
 import { clip } from '../value-text.js';
 
 const run = promisify(execFile);
@@ -48,7 +49,7 @@ interface ExecutableKey {
  * is the program's text: control characters are dropped before it reaches a terminal.
  */
 function failureText(error: unknown): string {
-  const first = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  const first = errorText(error).split('\n')[0]!;
   const stderr = (error as { stderr?: unknown }).stderr;
   const said =
     typeof stderr === 'string'

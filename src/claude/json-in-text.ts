@@ -1,7 +1,7 @@
 /**
  * Finds a JSON object in what a model wrote as text: in fences or bare, amid prose. `--json-schema`
  * structured output is the normal path for every answer ccc asks claude for, but it has failed
- * across claude releases (docs/claude-facts.md), so the `result` text is always searched as a fallback.
+ * across claude releases (docs/design/claude-facts.md), so the `result` text is always searched as a fallback.
  * The object that starts last wins: models put their final answer at the end.
  */
 

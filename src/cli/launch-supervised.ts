@@ -20,7 +20,7 @@ import { checkSettingsPaths } from '../settings/settings-file.js';
 import { reportTargets, type ReportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
-import { errorText } from '../loop/run-ending.js';
+import { failureText } from '../loop/run-ending.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
@@ -122,7 +122,7 @@ async function runHeadlessSession(
   } catch (error) {
     // The log's last line says how every run ended, also one ended by an error (printed by the CLI's entry).
     const exitCode = isCccError(error) ? error.exitCode : ExitCode.error;
-    session.endedAs({ mode: 'headless', how: errorText(error), exitCode, level: 'error', fields: isCccError(error) ? { code: error.code } : {} });
+    session.endedAs({ mode: 'headless', how: failureText(error), exitCode, level: 'error', fields: isCccError(error) ? { code: error.code } : {} });
     throw error;
   } finally {
     onId.unsubscribe();

@@ -2,7 +2,7 @@
  * Parses the command line with commander and dispatches to the command table. Errors of class
  * CccError print their message and exit with their code; anything else is a bug (exit 1).
  * The supervised launch skips the parser and the table; commands load what they run on their own
- * (otherwise every start paid for every command's modules: docs/architecture.md, "Start-up").
+ * (otherwise every start paid for every command's modules: docs/design/architecture.md, "Start-up").
  */
 import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';

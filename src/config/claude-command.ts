@@ -2,7 +2,7 @@
  * The configured claude command (CCC_CLAUDE, else `claude.command` from the files, else the
  * default) without loading the whole configuration when nothing can change it: `ccc --version`
  * needs this one value, and zod, the schema and the file loaders cost more than the rest of it
- * (docs/architecture.md, "Start-up"). When a config file may exist it is read the usual way; when it cannot be read, the
+ * (docs/design/architecture.md, "Start-up"). When a config file may exist it is read the usual way; when it cannot be read, the
  * answer is what CCC_CLAUDE or the default says (`--version` never fails over a broken config).
  */
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Whether cosmiconfig has anything to find: a directory from `cwd` up to the root holding one of
  * the project config names. Most starts have none, and then cosmiconfig (and its parsers) need not
- * load at all (every launch paid for it; docs/architecture.md, "Start-up"). A package.json counts only when it has a `ccc`
+ * load at all (every launch paid for it; docs/design/architecture.md, "Start-up"). A package.json counts only when it has a `ccc`
  * key or cannot be parsed, so that cosmiconfig still reads and reports it; the answer may say yes
  * where cosmiconfig then finds nothing, never the reverse.
  */

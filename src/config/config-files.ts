@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.js';
 import { guardConfigLoad } from './load-guard.js';
 import { isPlainObject } from './rules.js';
@@ -149,7 +149,7 @@ function asObject(value: unknown, file: string): Record<string, unknown> {
 }
 
 function unreadable(file: string, error: unknown): CccError {
-  const detail = (error instanceof Error ? error.message : String(error)).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '');
+  const detail = errorText(error).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '');
   return new CccError('CONFIG_UNREADABLE', `Cannot read config file ${file}: ${detail}\nFix the file or remove it.`, {
     data: { file },
     cause: error,

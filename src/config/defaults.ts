@@ -1,5 +1,5 @@
 /**
- * The built-in defaults: the lowest configuration layer (README.md, "Configuration").
+ * The built-in defaults: the lowest configuration layer (docs/configuration.md).
  * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `supervisor.max_task_cost_usd`, `supervisor.reviewer.model`,
  * `current_provider`) are
  * "unset" on purpose: no token means a random one per session, no cost cap means none.

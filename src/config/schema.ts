@@ -1,5 +1,5 @@
 /**
- * The one schema of the configuration (README.md, "Configuration"): validation, the types (types.ts infers
+ * The one schema of the configuration (docs/configuration.md): validation, the types (types.ts infers
  * them from here) and the "must be …" text of every key (each rule's description, see rules.ts).
  * ccc's own sections are strict: an unknown key is an error. `providers`, `settings` and checker
  * options are open, because they belong to Claude Code or to a plugin, not to ccc.
@@ -58,7 +58,12 @@ export const configSchema = z
         checkers: z.array(checkerDeclaration).min(1).describe('a non-empty list of checker names or { use, ...options } objects'),
         /** Same feedback this many times in a row with an unchanged work tree ends the loop. */
         no_progress_limit: integer(1),
-        /** Stop when what the agent and the reviews spent in the run (USD; docs/stop-path.md, "Cost cap") reaches this; unset = no cap. */
+        /**
+         * Stop when what this run spent reaches this (USD; unset = no cap): each claude run's own cost, never a
+         * resumed session's earlier spend. Every review, plus the agent's turns (headless: each turn's result
+         * frame; interactive: claude's status line); the standalone hook counts the reviews only
+         * (docs/running.md, "Spending guards").
+         */
         max_cost_usd: unsettable(numberAbove(0)),
         /** The same for one task (from the user's prompt to the next one; headless: the run); unset = no cap. */
         max_task_cost_usd: unsettable(numberAbove(0)),

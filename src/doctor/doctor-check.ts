@@ -13,7 +13,3 @@ export interface DoctorCheck {
   detail: string;
   fix?: string;
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -11,7 +11,8 @@ import { detectTestCommands } from '../init/test-command.js';
 import { readJsonObjectFile } from '../settings/json-file.js';
 import { projectSettingsPath, userSettingsPath } from '../settings/settings-files.js';
 import { uninstallStopHook } from '../settings/stop-hook.js';
-import { errorText, type DoctorCheck } from './doctor-check.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { errorText } from '../errors.js';
 import type { Place } from './session-checks.js';
 
 export async function stopHookCheck(place: Place): Promise<DoctorCheck> {

@@ -1,6 +1,6 @@
 /**
  * For `ccc config`: the reviewer's instructions file a supervised run here would use, and why
- * (`./SUPERVISOR.md` beats `supervisor.prompt_path`: docs/reviewer.md).
+ * (`./SUPERVISOR.md` beats `supervisor.prompt_path`: docs/design/reviewer.md).
  */
 import path from 'node:path';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';

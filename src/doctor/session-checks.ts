@@ -11,7 +11,8 @@ import { findExecutable } from '../process/resolve-command.js';
 import { promptInUse } from './prompt-in-use.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { cccDir, claudeVersionCachePath } from '../state/paths.js';
-import { errorText, type DoctorCheck } from './doctor-check.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { errorText } from '../errors.js';
 
 export interface Place {
   cwd: string;

@@ -3,7 +3,8 @@
  */
 import fs from 'node:fs';
 import { readMcpStore, sqliteStorePath, storePath } from '../mcp/storage/mcp-store.js';
-import { errorText, type DoctorCheck } from './doctor-check.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { errorText } from '../errors.js';
 import type { Place } from './session-checks.js';
 
 export function storeCheck(place: Place): DoctorCheck {

@@ -3,12 +3,13 @@
  * that holds a JSON object with a string `type` is a Frame. Anything else (progress noise,
  * binary garbage, a line cut short by a crash) is logged at WARN and skipped: one bad line never
  * ends the stream. Plain callbacks, no RxJS: the standalone Stop hook reads a transcript with
- * them and loads no RxJS (docs/architecture.md, "Start-up: what loads before the agent's spawn"); `frames$` (frame-parser.ts) is the
+ * them and loads no RxJS (docs/design/architecture.md, "Start-up: what loads before the agent's spawn"); `frames$` (frame-parser.ts) is the
  * Observable of the same.
  */
 import type { Readable } from 'node:stream';
 import type { Frame } from './frame.js';
 import { DEFAULT_MAX_LINE_BYTES, isSkippedLine, splitLines, type LineItem } from './line-splitter.js';
+import { errorText } from '../errors.js';
 
 /** The part of a logger the frame pipeline uses; `CheckerLogger` and ccc's logger fit. */
 export interface FrameLogger {
@@ -29,7 +30,7 @@ export function parseFrameLine(line: string): ParsedLine {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: looksBinary(text) ? 'binary data' : `invalid JSON (${(error as Error).message})` };
+    return { error: looksBinary(text) ? 'binary data' : `invalid JSON (${errorText(error)})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'not a JSON object' };
   if (typeof (value as { type?: unknown }).type !== 'string') return { error: 'JSON object without a string "type"' };

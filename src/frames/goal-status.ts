@@ -9,7 +9,7 @@
  *   impossible `{met:false, failed:true, condition, reason, …}` (both end the goal).
  *
  * The tracker folds those, with the agent's messages and the user's prompts around them, into the
- * goal the current task carries (docs/stop-path.md, "A /goal beside ccc").
+ * goal the current task carries (docs/design/stop-path.md, "A /goal beside ccc").
  */
 import type { Frame } from './frame.js';
 

@@ -1,5 +1,5 @@
 /**
- * Bounded line framing over a byte stream: every frame stream is bounded (docs/streams.md).
+ * Bounded line framing over a byte stream: every frame stream is bounded (docs/design/streams.md).
  *
  * Partial lines carry across chunks; `\n` and `\r\n` end a line; a line over the cap is skipped:
  * its bytes are counted, never kept, so a 50 MB line costs at most the cap in memory. A skipped

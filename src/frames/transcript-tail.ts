@@ -1,6 +1,6 @@
 /**
  * Live frames of a session transcript while Claude Code writes it (interactive mode's frames$,
- * docs/streams.md). Reads only new bytes, keeps partial lines until they are complete, and is
+ * docs/design/streams.md). Reads only new bytes, keeps partial lines until they are complete, and is
  * bounded like every other frame stream.
  */
 import { PassThrough } from 'node:stream';

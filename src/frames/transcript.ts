@@ -56,7 +56,7 @@ function projectTranscriptDir(env: NodeJS.ProcessEnv, cwd: string): string {
 
 /**
  * The session `claude --continue` would continue in `cwd`: the project's most recently written
- * transcript (docs/claude-facts.md, "Sessions"); with `interactive`, the newest one not made in
+ * transcript (docs/design/claude-facts.md, "Sessions"); with `interactive`, the newest one not made in
  * print mode, which the TUI's `--continue` skips. Undefined when the project has none.
  */
 export function newestSessionId(env: NodeJS.ProcessEnv, cwd: string, options: { interactive?: boolean } = {}): string | undefined {

@@ -69,7 +69,8 @@ const IMPORTED_HEAD = `import { defineConfig } from 'ccc-supervisor';
 export default defineConfig({`;
 
 const PLAIN_HEAD = `// ccc-supervisor is not installed in this project, so nothing is imported. For types and
-// completion in your editor: npm install --save-dev ccc-supervisor, then write
+// completion in your editor: npm install --save-dev ./ccc-supervisor-<version>.tgz (from its tarball,
+// see its docs/install.md), then write
 // import { defineConfig } from 'ccc-supervisor'; and export default defineConfig({ … }).
 export default {`;
 

@@ -1,5 +1,5 @@
 /**
- * One agent call under the retry rule (docs/kanban.md, "The retry rule"): an answer that is not in the
+ * One agent call under the retry rule (docs/design/kanban.md, "The retry rule"): an answer that is not in the
  * required format is logged as a Retry Event and the SAME invocation (the very same argument
  * array and message) runs again, up to `maxRetries` times; after that the call fails. A claude
  * that exits without an answer counts as an answer in the wrong format. Interruption (Ctrl-C)
@@ -11,12 +11,12 @@ import { OUTPUT_SCHEMAS, parseAgentOutput, type AgentOutput, type CheckedOutput 
 import type { AgentRequest } from './agent-request.js';
 import type { AgentRun, AgentRunner } from './agent-runner.js';
 import { firstLine, type Progress } from './progress.js';
-import { formatFailureEvent, formatRetryEvent, type SupervisorLog } from './supervisor-log.js';
+import { formatFailureEvent, formatRetryEvent, type EventLog } from './event-log.js';
 
 export interface AgentCallDeps {
   runner: AgentRunner;
   maxRetries: number;
-  log: SupervisorLog;
+  log: EventLog;
   progress: Progress;
   logger: CheckerLogger;
   /** For the error when claude cannot be started. */

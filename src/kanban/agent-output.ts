@@ -1,8 +1,8 @@
 /**
  * The one thing ccc checks about an agent's work: the shape of its answer, never its content
- * (docs/kanban.md, "The answer"). `{status, message}` for every agent; the Manager's
+ * (docs/design/kanban.md, "The answer"). `{status, message}` for every agent; the Manager's
  * reconciliation also returns `tasks` and `next_task`. The structured output of `--json-schema`
- * is the normal path; the result text is searched as a fallback (docs/claude-facts.md).
+ * is the normal path; the result text is searched as a fallback (docs/design/claude-facts.md).
  */
 import { isJsonObject, lastJsonObject } from '../claude/json-in-text.js';
 

@@ -1,7 +1,7 @@
 /**
  * What one agent run is given: the claude arguments and the message on stdin. Built once per
  * agent call and reused as is for every retry, because the retry rule demands the exact same
- * inputs (docs/kanban.md, "The retry rule"): nothing here may depend on time, attempt or randomness.
+ * inputs (docs/design/kanban.md, "The retry rule"): nothing here may depend on time, attempt or randomness.
  */
 import { OUTPUT_SCHEMAS, type OutputContract } from './agent-output.js';
 import type { RolePrompt } from './role-prompts.js';

@@ -38,7 +38,7 @@ export async function readKanbanFile(ref: FileRef): Promise<KanbanDocument> {
     (problem, cause) =>
       new CccError(
         'KANBAN_INVALID',
-        `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see the README, section "ccc kanban").`,
+        `The kanban file ${ref.display} ${problem}. Give the path of a kanban file (JSON or YAML, see docs/kanban.md of ccc's package).`,
         {
           cause,
           data: { file: ref.display },

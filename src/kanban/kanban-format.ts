@@ -1,11 +1,11 @@
 /**
- * The kanban file (docs/kanban.md): the source of truth of a workflow, in JSON or YAML.
+ * The kanban file (docs/design/kanban.md): the source of truth of a workflow, in JSON or YAML.
  * `parseKanban` validates the whole shape once and names the file and the key in every error;
  * `updateKanbanText` changes only the keys ccc owns and keeps everything else the user or the
  * Manager wrote (other keys, key order, YAML comments), so a rewrite never loses information.
  */
 import YAML from 'yaml';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { clip, jsonText } from '../value-text.js';
 
 export const KANBAN_PHASES = ['design', 'plan', 'execute', 'validate', 'complete'] as const;
@@ -63,7 +63,7 @@ export function formatKanban(kanban: Kanban, format: KanbanFormat): string {
 function invalid(file: string, problem: string): CccError {
   return new CccError(
     'KANBAN_INVALID',
-    `The kanban file ${file} ${problem}. Fix it (the format is in the README, section "ccc kanban") and run ccc kanban again.`,
+    `The kanban file ${file} ${problem}. Fix it (the format is in docs/kanban.md of ccc's package) and run ccc kanban again.`,
     { data: { file } },
   );
 }
@@ -72,7 +72,7 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw invalid(file, `is not valid JSON (${(error as Error).message})`);
+    throw invalid(file, `is not valid JSON (${errorText(error)})`);
   }
 }
 
@@ -83,7 +83,7 @@ function parseYaml(text: string, file: string): unknown {
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    throw invalid(file, `cannot be read as YAML (${(error as Error).message})`);
+    throw invalid(file, `cannot be read as YAML (${errorText(error)})`);
   }
 }
 

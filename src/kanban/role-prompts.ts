@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ConfigLayer } from '../config/types.js';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { fileRef, type FileRef } from './kanban-file.js';
 import { readText } from './read-text.js';
 import { ROLES, type Role } from './role.js';
@@ -64,7 +64,7 @@ async function listDir(dir: string): Promise<string[] | undefined> {
     return await fs.readdir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CccError('CONFIG_INVALID', `The roles directory ${dir} (kanban.roles_dir) cannot be read: ${(error as Error).message}.`, { cause: error });
+    throw new CccError('CONFIG_INVALID', `The roles directory ${dir} (kanban.roles_dir) cannot be read: ${errorText(error)}.`, { cause: error });
   }
 }
 

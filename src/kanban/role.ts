@@ -1,5 +1,5 @@
 /**
- * The three roles and the role table (docs/kanban.md, "Roles") that picks one for the current task.
+ * The three roles and the role table (docs/design/kanban.md, "Roles") that picks one for the current task.
  * Only the execute phase asks the task file: there the table's "Implementor" is the task header's
  * `role`, which defaults to Implementor.
  */

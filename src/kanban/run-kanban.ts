@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load.js';
 import type { LogLevel, ResolvedConfig } from '../config/types.js';
 import { createLogger } from '../log/logger.js';
 import { ExitCode, isCccError } from '../errors.js';
-import { errorText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
+import { failureText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
 import { SupervisorSession } from '../loop/supervisor-session.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { cccDir } from '../state/paths.js';
@@ -22,7 +22,7 @@ import { fileRef, readKanbanFile, taskRef, type FileRef } from './kanban-file.js
 import { lockKanban } from './kanban-lock.js';
 import { stderrProgress } from './progress.js';
 import { loadRolePrompts } from './role-prompts.js';
-import { supervisorLog } from './supervisor-log.js';
+import { eventLog } from './event-log.js';
 import { readTaskHeader } from './task-file.js';
 import { supervisedReview } from './supervised-review.js';
 import { runWorkflow } from './workflow.js';
@@ -80,7 +80,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
     const call: AgentCallDeps = {
       runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
       maxRetries: config.kanban.max_retries,
-      log: supervisorLog(kanban),
+      log: eventLog(kanban),
       progress,
       logger,
       claudeCommand,
@@ -105,7 +105,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
     say(outcome.message);
     return outcome.exitCode;
   } catch (error) {
-    ending = { mode: 'kanban', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
+    ending = { mode: 'kanban', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
     throw error;
   } finally {
     await lock.release();

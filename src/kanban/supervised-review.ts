@@ -19,7 +19,7 @@ import { supervise } from '../supervise/supervise.js';
 import { exitCodeFor } from '../supervise/exit-codes.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
-import { formatReviewLimitEvent } from './supervisor-log.js';
+import { formatReviewLimitEvent } from './event-log.js';
 import type { ImplementorReview } from './workflow.js';
 
 export interface SupervisedReviewOptions {

@@ -4,7 +4,7 @@
  * reads the header; the body belongs to the agents.
  */
 import YAML from 'yaml';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import type { FileRef } from './kanban-file.js';
 import { readText } from './read-text.js';
 import { parseRole, ROLES, type Role } from './role.js';
@@ -34,7 +34,7 @@ export function parseTaskHeader(text: string, file: string): TaskHeader {
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (cause) {
-    throw invalidTask(file, `has a front-matter header that cannot be read (${(cause as Error).message})`);
+    throw invalidTask(file, `has a front-matter header that cannot be read (${errorText(cause)})`);
   }
   if (value === null || value === undefined) return { fields: {} };
   if (typeof value !== 'object' || Array.isArray(value)) throw invalidTask(file, 'has a front-matter header that is not a set of key: value lines');

@@ -1,5 +1,5 @@
 /**
- * The loop of `ccc kanban` (docs/kanban.md, "The loop"). The kanban file is read afresh at every step and is the only state:
+ * The loop of `ccc kanban` (docs/design/kanban.md, "The loop"). The kanban file is read afresh at every step and is the only state:
  * read it; stop when `current` is null or the phase is complete; run the role the table picks for
  * `current`; then the Manager reconciles (`{kanban_file, done_task, tasks}`) and ccc writes the
  * Manager's `tasks` and `next_task` (as `current`) into the kanban file. ccc interprets nothing

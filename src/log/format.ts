@@ -1,5 +1,5 @@
 /**
- * The log line (README.md, "Files"), exactly:
+ * The log line (docs/configuration.md, "Files"), exactly:
  *   [2026-11-22T01:02:03.456Z] [INFO] [module] key=value key2="with space" message
  * One entry is always one line: values that would be ambiguous (empty, whitespace, quotes, `=`,
  * backslashes, control characters) are JSON-quoted, and line breaks in the message are escaped.

@@ -14,6 +14,7 @@ import type { CheckerLogger } from '../checkers/types.js';
 import type { LogLevel } from '../config/types.js';
 import { isSurvivableWriteError, showWarning, warnWriteFailed } from '../state/write-failure.js';
 import { formatLogLine, type LevelName } from './format.js';
+import { errorText } from '../errors.js';
 
 export interface Logger extends CheckerLogger {
   /** A logger for another module, with `fields` added to every line. */
@@ -95,7 +96,7 @@ function createSink(options: LoggerOptions): (line: string) => void {
       fileBroken = true;
       if (isSurvivableWriteError(error)) warnWriteFailed(file, error);
       // Through showWarning: while a TUI owns the terminal the line waits for the terminal to be the user's again.
-      else showWarning(`ccc: cannot write log file ${file}: ${(error as Error).message}; logging to it stops.\n`);
+      else showWarning(`ccc: cannot write log file ${file}: ${errorText(error)}; logging to it stops.\n`);
     }
   };
 }
@@ -106,7 +107,7 @@ let warnedOutOfDescriptors = false;
 function warnOutOfDescriptors(file: string, error: unknown): void {
   if (warnedOutOfDescriptors) return;
   warnedOutOfDescriptors = true;
-  showWarning(`ccc: WARN: lines of ${file} were lost (${(error as Error).message}); raise the open-file limit (ulimit -n).\n`);
+  showWarning(`ccc: WARN: lines of ${file} were lost (${errorText(error)}); raise the open-file limit (ulimit -n).\n`);
 }
 
 /** Appends the line, or nothing: a write the full disk cut short is cut off again, so no torn line stays. */

@@ -1,7 +1,7 @@
 /**
  * The environment a supervised agent runs with, in a leaf module: the interactive launch builds it
  * before the session object exists, so that nothing but the spawn's own needs runs before claude
- * starts (docs/architecture.md, "Start-up: what loads before the agent's spawn").
+ * starts (docs/design/architecture.md, "Start-up: what loads before the agent's spawn").
  */
 import { SUPERVISED_ENV } from './supervised-env.js';
 

@@ -1,5 +1,5 @@
 /**
- * The agent's frames in an interactive session, as one stream graph (docs/streams.md):
+ * The agent's frames in an interactive session, as one stream graph (docs/design/streams.md):
  *
  *   sessionId$ ─ distinctUntilChanged ─ switchMap(tail that session's transcript) ─ frames$ (shared)
  *                                                                                   └─ scan → window$

@@ -1,7 +1,7 @@
 /**
  * The agent's own turn refused on the model's limit in the TUI, waited out and resumed. claude
  * fires no Stop hook for it, only StopFailure, whose answer it ignores, and then waits for the
- * user (docs/claude-facts.md, "A turn refused in the TUI"). So ccc waits on the session's
+ * user (docs/design/claude-facts.md, "A turn refused in the TUI"). So ccc waits on the session's
  * schedule (limit-wait.ts), then types its note into the agent's pty as a user would; that turn
  * ends with a Stop and is reviewed as usual, and one refused again is waited out again until the
  * waiting budget is spent. The user typing meanwhile, at the terminal or from an observer, has
@@ -53,7 +53,7 @@ export class AgentLimitWait {
       const outcome = await waitOutLimit({ ...this.deps, signal: AbortSignal.any([this.deps.signal, tookOver.signal]) }, 'agent', said);
       if (outcome === 'waited') {
         // As a bracketed paste, then Enter: the note as plain text in one read is taken for a paste,
-        // whose Enter is a newline, not a submit (docs/claude-facts.md, "A turn refused in the TUI").
+        // whose Enter is a newline, not a submit (docs/design/claude-facts.md, "A turn refused in the TUI").
         this.deps.type(`\x1b[200~${LIMIT_RESUME_NOTE}\x1b[201~\r`);
         this.deps.emit(event({ kind: 'phase', phase: 'agent' }));
       } else if (outcome === 'spent') {

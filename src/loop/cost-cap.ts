@@ -1,5 +1,5 @@
 /**
- * The cost caps (docs/stop-path.md, "Cost cap"): what the agent and the reviews spent, for the run
+ * The cost caps (docs/design/stop-path.md, "Cost cap"): what the agent and the reviews spent, for the run
  * (`supervisor.max_cost_usd`) and for the current task (`supervisor.max_task_cost_usd`, counted
  * from the spend when the task began). Checked after each "not completed" verdict, so the loop
  * stops before spending another agent turn once a cap is reached.

@@ -1,6 +1,6 @@
 /**
  * What the supervisor does, as events: shown on stderr in headless mode, as JSON lines with
- * `--json`, sent to observers (docs/observer.md), and logged.
+ * `--json`, sent to observers (docs/design/observer.md), and logged.
  */
 import type { Evidence } from '../checkers/evidence.js';
 import type { ReviewKind } from '../checkers/types.js';

@@ -1,7 +1,7 @@
 /**
  * When are two pieces of checker feedback "essentially the same"? Reviewers rephrase a little
  * and tools print changing numbers (durations, counts, line numbers, temp paths), so equality is
- * too strict. The rule, documented in the README:
+ * too strict. The rule, documented in docs/running.md ("Spending guards"):
  *   1. normalize: lowercase; every number becomes `#`; every path-like token (with a `/`) becomes
  *      `<path>`; every other non-letter character is a separator;
  *   2. compare the sets of words: Jaccard similarity (shared / all distinct) of at least 0.8.

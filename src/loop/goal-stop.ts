@@ -1,5 +1,5 @@
 /**
- * A `/goal` beside ccc at a stop (docs/stop-path.md, "A /goal beside ccc"). Claude Code runs the
+ * A `/goal` beside ccc at a stop (docs/design/stop-path.md, "A /goal beside ccc"). Claude Code runs the
  * goal's evaluator and ccc's Stop hook side by side, and when both block it sends the agent both
  * reasons. While the evaluator sends the agent back, ccc lets that be the stop's one message and
  * reviews at the stop the goal lets through (met, impossible, cleared, or one claude would not

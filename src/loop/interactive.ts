@@ -4,13 +4,13 @@
  * private stop channel; each is decided by `reviewStop`, and the answer goes back to claude as the
  * hook's output (a block with the feedback, or nothing). The agent's exit code is ours.
  *
- * The agent starts first (docs/architecture.md, "Start-up"): before the spawn only what it needs (the stop channel, the
+ * The agent starts first (docs/design/architecture.md, "Start-up"): before the spawn only what it needs (the stop channel, the
  * hook settings, the environment; and with `--observe` the observer, whose URL must be printed
  * before the TUI covers the screen). The session object, its log, the running-session record,
  * the transcript tail (it reads from offset 0), the title updater and plugins' `onSessionStart`
  * follow once claude has had its start to itself: at the first keystroke, the first stop, the
  * agent's exit, or SETTLE_MS after the spawn, whichever comes first (with observers at once).
- * Stops wait for the session. The streams are laid out in docs/streams.md.
+ * Stops wait for the session. The streams are laid out in docs/design/streams.md.
  */
 import crypto from 'node:crypto';
 import { once } from 'node:events';
@@ -31,7 +31,7 @@ import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
 import { interactiveEnding } from './interactive-ending.js';
-import { decisionText, errorText } from './run-ending.js';
+import { decisionText, failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
@@ -154,7 +154,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
   } catch (error) {
-    (await settledValue(session))?.endedAs({ mode: 'interactive', how: errorText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
+    (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
     throw error;
   } finally {
     received?.stop();
@@ -211,7 +211,7 @@ interface GraphEdges {
 }
 
 /**
- * The session's streams, wired once the session is open (docs/streams.md):
+ * The session's streams, wired once the session is open (docs/design/streams.md):
  *
  *   sessionId$ ─► the input log and the running-session record follow the current session
  *   sessionId$ ─ switchMap(tail that transcript) ─► frames$ ─► session.onFrame

@@ -3,7 +3,7 @@
  * rate limit (429: a per-minute limit or a subscription's usage window) or an overloaded model
  * (529), claude has already retried and given up; ccc waits and resumes the same session.
  *
- * claude reports no reset time (docs/claude-facts.md, "Rate limits and the context window"), so the
+ * claude reports no reset time (docs/design/claude-facts.md, "Rate limits and the context window"), so the
  * wait is a schedule: `supervisor.limit_retry_seconds` first, doubling, at most MAX_STEP_MS a step,
  * until `supervisor.limit_wait_minutes` in all (0: no waiting). Nothing is sent while waiting; each
  * resume is one request, which a still-limited API refuses at no cost. The schedule starts afresh

@@ -1,5 +1,5 @@
 /**
- * The no-progress breaker (docs/stop-path.md, "Spending guards"): when the same checker gives essentially the same
+ * The no-progress breaker (docs/design/stop-path.md, "Spending guards"): when the same checker gives essentially the same
  * feedback `limit` times in a row (feedback-similarity.ts) and the work tree did not change
  * between those reviews (work-tree-fingerprint.ts), more iterations would only burn the budget:
  * stop and hand back to the user. Only "not completed" verdicts are recorded; a review with a

@@ -3,7 +3,7 @@
  * mode nobody can approve a call, so without `--allowedTools` or a permission mode every edit is
  * refused: the result frame lists those calls in `permission_denials`. In the TUI a call a
  * `permissions.deny` rule matches is refused without asking: its transcript line carries
- * `permissionDecision: {decision: "reject", source: "config", ruleSource}` (docs/claude-facts.md).
+ * `permissionDecision: {decision: "reject", source: "config", ruleSource}` (docs/design/claude-facts.md).
  * Unnamed, either looks like an agent making no progress.
  */
 import type { Frame } from '../frames/frame.js';

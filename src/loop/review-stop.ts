@@ -3,7 +3,7 @@
  * the standalone Stop hook. It counts the iteration under the session lock, runs the checker
  * pipeline, applies the spending guards, and says whether the agent may stop or must continue
  * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
- * stop (docs/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
+ * stop (docs/design/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
  */
 import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';
@@ -13,7 +13,7 @@ import { evidenceText } from '../checkers/evidence.js';
 import { verificationOf } from '../checkers/verification.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
-import { isCccError } from '../errors.js';
+import { errorText, isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { updateSessionState } from '../state/session-state.js';
 import type { SessionState } from '../state/session-state-shape.js';
@@ -228,7 +228,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     // The project went away during the review: that is the run's ending, not the checker's failure.
     requireProjectDir(stop.cwd, stop.sessionId);
     const data = isCccError(error) ? error.data : {};
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     logger.error(`checker failed; stop allowed: ${message}`, {
       ...fields,
       exit_code: data.exit_code ?? null,

@@ -6,6 +6,7 @@
  */
 import type { CheckerLogger } from '../checkers/types.js';
 import type { StopDecision } from './review-stop.js';
+import { errorText } from '../errors.js';
 
 export type RunMode = 'headless' | 'interactive' | 'kanban' | 'hook';
 
@@ -35,6 +36,6 @@ export function decisionText(decision: StopDecision): string {
 }
 
 /** An error's words for the ending it caused. */
-export function errorText(error: unknown): string {
-  return `error: ${error instanceof Error ? error.message : String(error)}`;
+export function failureText(error: unknown): string {
+  return `error: ${errorText(error)}`;
 }

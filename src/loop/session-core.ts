@@ -1,7 +1,7 @@
 /**
  * What one supervised session shares between its parts, without its streams: the resolved config,
  * the checker pipeline, the session logger, the guards, the running cost, and the environment the
- * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/architecture.md, "Start-up");
+ * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/design/architecture.md, "Start-up");
  * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
  */
 import { baselineStoresDir } from '../state/paths.js';
@@ -22,6 +22,7 @@ import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 import { logRunEnded, type RunEnding } from './run-ending.js';
 import { ReporterSet } from '../supervise/reporter.js';
+import { errorText } from '../errors.js';
 
 export interface SessionOptions {
   resolved: ResolvedConfig;
@@ -68,7 +69,7 @@ export class SessionCore {
    * Everyone who hears of the session's events and frames (src/supervise/reporters.ts attaches
    * them); closed by the run with how it ended. A reporter that throws is logged, not fatal.
    */
-  readonly reporters = new ReporterSet((error) => this.logger.warn(`a reporter failed: ${(error as Error).message}`));
+  readonly reporters = new ReporterSet((error) => this.logger.warn(`a reporter failed: ${errorText(error)}`));
   private cost = 0;
   private readonly agentCost: () => number;
   private readonly guards: StopGuard[];
@@ -137,7 +138,7 @@ export class SessionCore {
       try {
         entry.checker.onFrame?.(frame);
       } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${(error as Error).message}`);
+        this.logger.warn(`checker "${entry.checker.name}" onFrame threw: ${errorText(error)}`);
       }
     }
   }
@@ -146,7 +147,7 @@ export class SessionCore {
     this.cost += usd;
   }
 
-  /** The session's spend: the agent's turns and every review (docs/stop-path.md, "Spending guards"). */
+  /** The session's spend: the agent's turns and every review (docs/design/stop-path.md, "Spending guards"). */
   get totalCost(): number {
     return this.cost + this.agentCost();
   }
@@ -221,7 +222,7 @@ export class SessionCore {
       try {
         await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });
       } catch (error) {
-        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${(error as Error).message}`);
+        this.logger.warn(`checker "${entry.checker.name}" onSessionEnd threw: ${errorText(error)}`);
       }
     }
     // Last, after everything the teardown may log.

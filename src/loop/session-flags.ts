@@ -96,7 +96,7 @@ export function agentTurnArgs(plan: SessionPlan, agentSessionId: string | undefi
 /**
  * The session the first agent turn runs in, when it can be known before claude starts: the id of
  * `--resume <uuid>` or `--session-id <uuid>`, or the newest session for `--continue` (the TUI's
- * `--continue` skips sessions made in print mode: docs/claude-facts.md, "Sessions"). A fork's or a
+ * `--continue` skips sessions made in print mode: docs/design/claude-facts.md, "Sessions"). A fork's or a
  * new session's id is claude's to choose (ccc claims it once claude names it).
  */
 export function launchSessionId(plan: SessionPlan, env: NodeJS.ProcessEnv, cwd: string, mode: SupervisedMode = 'headless'): string | undefined {

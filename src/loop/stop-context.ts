@@ -10,6 +10,7 @@ import { oncePerLine } from '../frames/frame-lines.js';
 import { readSessionState } from '../state/session-state.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { STOP_HOOK_BLOCK_CAP_ENV } from './agent-env.js';
+import { errorText } from '../errors.js';
 
 /** What reading a stop needs of `reviewStop`'s dependencies. */
 export interface StopReadDeps {
@@ -42,7 +43,7 @@ export async function readContext(stop: StopEvent, deps: StopReadDeps): Promise<
       return stopContext(await readTranscript(stop.transcriptPath, { logger: deps.logger }), false);
     return stopContext(await readFlushedTurn(stop, stop.transcriptPath, deps), true);
   } catch (error) {
-    deps.logger.warn(`cannot read the transcript: ${(error as Error).message}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
+    deps.logger.warn(`cannot read the transcript: ${errorText(error)}`, { session_id: stop.sessionId, transcript_path: stop.transcriptPath });
     return NO_CONTEXT;
   }
 }

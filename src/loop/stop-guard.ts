@@ -1,5 +1,5 @@
 /**
- * Spending guards (docs/stop-path.md, "Spending guards"): after a "not completed" verdict, a guard may end the loop
+ * Spending guards (docs/design/stop-path.md, "Spending guards"): after a "not completed" verdict, a guard may end the loop
  * and hand back to the user instead of sending the feedback (no progress, cost cap). Guards keep
  * their own state across stops of one process; in hook mode they read the session state.
  */

@@ -1,6 +1,6 @@
 /**
  * The MCP side of `ccc mcp`, on the official SDK (no hand-written JSON-RPC): `tools/list` and
- * `tools/call` go to a `ToolBackend` (the Supervisor's, or the in-process one of
+ * `tools/call` go to a `ToolBackend` (the Keeper's, or the in-process one of
  * `--no-supervisor`). A call the client cancels is aborted through `extra.signal`; the SDK then
  * sends no response for it, whatever the backend returns (checked in test/mcp/cancel.test.ts).
  */

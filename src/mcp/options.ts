@@ -11,7 +11,7 @@ export interface McpOptions extends McpConfig {
   /** `$CCC_CONFIG_DIR` or `~/.claude`, absolute. The database lives in `<configDir>/ccc/`. */
   configDir: string;
   log_level: LogLevel;
-  /** Restarts are counted within this sliding window (see supervisor/restart-policy.ts). */
+  /** Restarts are counted within this sliding window (see keeper/restart-policy.ts). */
   restart_window_ms: number;
   /** A started worker that has not said `ready` by then is killed and counted as a crash. */
   ready_timeout_ms: number;

@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createLogger } from '../log/logger.js';
 import type { McpOptions } from './options.js';
 import { startSingleProcessServer } from './run-single-process.js';
-import { startSupervisedServer } from './supervisor/run-supervisor.js';
+import { startKeeperServer } from './keeper/run-keeper.js';
 
 export interface McpIo {
   stdin: Readable;
@@ -22,8 +22,8 @@ export async function runMcp(options: McpOptions, io: McpIo): Promise<number> {
     pid: process.pid,
     config_dir: options.configDir,
   });
-  const running = await (options.enabled ? startSupervisedServer : startSingleProcessServer)(options, io.env, logger);
-  // The Supervisor's job is to keep the connection: a stray rejection somewhere is logged, not fatal.
+  const running = await (options.enabled ? startKeeperServer : startSingleProcessServer)(options, io.env, logger);
+  // The Keeper's job is to keep the connection: a stray rejection somewhere is logged, not fatal.
   const onRejection = (reason: unknown) => logger.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
   process.on('unhandledRejection', onRejection);
   const ended = new Promise<string>((resolve) => {

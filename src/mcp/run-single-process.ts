@@ -1,5 +1,5 @@
 /**
- * Single-process mode (`--no-supervisor` or SUPERVISOR_ENABLED=false; docs/mcp.md): the tools run in this process, nothing restarts them, `/api/health` says
+ * Single-process mode (`--no-supervisor` or SUPERVISOR_ENABLED=false; docs/design/mcp.md): the tools run in this process, nothing restarts them, `/api/health` says
  * `supervisor.enabled: false`.
  */
 import { boardChannel } from './feedback/channel.js';
@@ -9,7 +9,7 @@ import type { Logger } from '../log/logger.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpOptions } from './options.js';
 import { startServices } from './services.js';
-import type { RunningMcp } from './supervisor/run-supervisor.js';
+import type { RunningMcp } from './keeper/run-keeper.js';
 import { selfTestTool, workerTools } from './tools/definitions.js';
 import { runSelfTest, type SelfTestHost } from './tools/self-test.js';
 import { jsonResult, runTool } from './tools/tool-runner.js';

@@ -14,6 +14,7 @@ import { removeStaleRecords } from '../loop/running-session.js';
 import { isProcessAlive } from '../process/process-alive.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { cccDir } from '../state/paths.js';
+import { errorText } from '../errors.js';
 
 export const MCP_SERVERS_DIR = 'mcp-servers';
 
@@ -73,7 +74,7 @@ export async function readRunningMcpServers(configDir: string, isAlive: (pid: nu
     } catch (error) {
       // Gone between the listing and the read: that server just exited.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      problems.push({ file, error: error instanceof Error ? error.message : String(error) });
+      problems.push({ file, error: errorText(error) });
       continue;
     }
     if (!parsed.success) {

@@ -13,6 +13,7 @@ import type { McpOptions } from './options.js';
 import { registerMcpServer } from './running-server.js';
 import { openMcpStoreSafely, type McpStore } from './storage/mcp-store.js';
 import type { ComponentHealth } from './tools/self-test.js';
+import { errorText } from '../errors.js';
 
 export interface McpServices {
   store: McpStore;
@@ -39,7 +40,7 @@ export async function startServices(options: McpOptions, logger: Logger, health:
     // Clients that keep this log may redact the token (Claude Code does): `ccc sessions` has it too.
     logger.info(`feedback page: ${http.pageUrl} (\`ccc sessions\` lists it)`, { health: http.healthUrl });
   } catch (error) {
-    httpError = `cannot listen on 127.0.0.1:${options.http_port}: ${error instanceof Error ? error.message : String(error)}`;
+    httpError = `cannot listen on 127.0.0.1:${options.http_port}: ${errorText(error)}`;
     logger.error(`${httpError}; collect_feedback has no web page (set mcp.http_port or CCC_MCP_HTTP_PORT to a free port, or 0 for any)`);
   }
   const registration = await registerMcpServer(options.configDir, {
@@ -48,7 +49,7 @@ export async function startServices(options: McpOptions, logger: Logger, health:
     cwd: process.cwd(),
     ...(http ? { page_url: http.pageUrl, health_url: http.healthUrl } : {}),
   }).catch((error: unknown) => {
-    logger.warn(`cannot record this server for \`ccc sessions\`: ${error instanceof Error ? error.message : String(error)}`);
+    logger.warn(`cannot record this server for \`ccc sessions\`: ${errorText(error)}`);
     return undefined;
   });
   return {
@@ -63,7 +64,7 @@ export async function startServices(options: McpOptions, logger: Logger, health:
         if (!response.ok) return { status: 'failed', url: http.pageUrl, detail: `GET /api/health answered ${response.status}` };
         return { status: 'ok', url: http.pageUrl };
       } catch (error) {
-        return { status: 'failed', url: http.pageUrl, detail: `GET /api/health failed: ${error instanceof Error ? error.message : String(error)}` };
+        return { status: 'failed', url: http.pageUrl, detail: `GET /api/health failed: ${errorText(error)}` };
       }
     },
     checkDatabase() {

@@ -1,5 +1,5 @@
 /**
- * Entry point of the Worker process, forked by the Supervisor (`dist/mcp/worker-main.js`), which
+ * Entry point of the Worker process, forked by the Keeper (`dist/mcp/worker-main.js`), which
  * passes the resolved config dir and log level in CCC_CONFIG_DIR and CCC_SUPERVISOR_LOG_LEVEL.
  * Not meant to be started by hand: without an IPC channel it refuses to run.
  */

@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorText } from '../errors.js';
 
 export const RECORD_FILE = 'SHA256SUMS';
 
@@ -55,7 +56,7 @@ export function recordMismatch(file: string, record: Map<string, string> = readR
   try {
     found = fileHash(file);
   } catch (error) {
-    return `${file} cannot be read (${error instanceof Error ? error.message : String(error)})`;
+    return `${file} cannot be read (${errorText(error)})`;
   }
   return found === recorded ? undefined : `${file} does not match what ccc built (sha256 ${found.slice(0, 12)}…, recorded ${recorded.slice(0, 12)}…)`;
 }

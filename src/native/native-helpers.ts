@@ -22,6 +22,7 @@ import { findExecutable } from '../process/resolve-command.js';
 import { compileHelper, compilerCommand, HELPERS, helperSources, probeHelper, type HelperName } from './helper-build.js';
 import { helperCacheDir, helperCacheKey, packageRoot, packageVersion, platformName } from './helper-key.js';
 import { readRecord, recordHelpers, recordMismatch } from './helper-record.js';
+import { errorText } from '../errors.js';
 
 /** package: dist/relay; cache: set up earlier; prebuilt / compiled: set up by this call. */
 export type HelperOrigin = 'package' | 'cache' | 'prebuilt' | 'compiled' | 'missing';
@@ -78,7 +79,7 @@ function fromCache(names: HelperName[], root: string, options: LocateOptions): H
   try {
     dir = helperCacheDir(options.configDir, helperCacheKey(root));
   } catch (error) {
-    return names.map((name) => ({ name, origin: 'missing', reason: `its C source is not in the package (${message(error)})` }));
+    return names.map((name) => ({ name, origin: 'missing', reason: `its C source is not in the package (${errorText(error)})` }));
   }
   const record = readRecord(dir);
   const damaged = new Map<HelperName, string>();
@@ -115,7 +116,7 @@ function setUp(names: HelperName[], dir: string, root: string, options: LocateOp
       states.filter((s) => s.path).map((s) => s.name),
     );
   } catch (error) {
-    states = names.map((name) => ({ name, origin: 'missing', reason: `cannot write ${dir}: ${message(error)}` }));
+    states = names.map((name) => ({ name, origin: 'missing', reason: `cannot write ${dir}: ${errorText(error)}` }));
   }
   states = states.map((s) => {
     const mismatch = damaged.get(s.name);
@@ -216,8 +217,4 @@ function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

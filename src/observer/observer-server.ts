@@ -1,11 +1,11 @@
 /**
- * The remote observer server (docs/observer.md): HTTP for the page, WebSocket for the stream,
+ * The remote observer server (docs/design/observer.md): HTTP for the page, WebSocket for the stream,
  * both behind the token. The session owns it: it publishes output, frames and events, and calls
  * close() at the end. Nothing here ever makes the session wait; see observer-hub.ts for how.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { createObserverHub, type OutputSource } from './observer-hub.js';
 import { acceptObserverSockets } from './observer-sockets.js';
 import { servePage } from './observer-page.js';
@@ -114,7 +114,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
   const http = createServer((request, response) => {
     if (!admits(request)) return refuseRequest(response);
     servePage(request, response, token).catch((error: unknown) => {
-      logger.warn('observer: page request failed', { error: error instanceof Error ? error.message : String(error) });
+      logger.warn('observer: page request failed', { error: errorText(error) });
       response.destroy();
     });
   });

@@ -1,5 +1,5 @@
 /**
- * The observer wire protocol (docs/observer.md, "The protocol"). Every message is one JSON text frame with a
+ * The observer wire protocol (docs/design/observer.md, "The protocol"). Every message is one JSON text frame with a
  * `type`. A joiner receives, in this order: `hello`, one `pty` message with `snapshot: true`
  * (the serialized screen), the events so far, then live `pty`, `frame` and `event` messages, and
  * `bye` when the session ends. `hello` is sent again when the session id or the user's terminal

@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { ByteRing } from '../pty/byte-ring.js';
+import { errorText } from '../errors.js';
 
 export interface ScreenSnapshot {
   /** Stream position the snapshot was taken at; live output from here on follows it. */
@@ -148,7 +149,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     alive = false;
     options.logger.warn('observer: screen mirror stopped; late joiners get live output only', {
       reason,
-      error: error instanceof Error ? error.message : error,
+      error: error === undefined ? undefined : errorText(error),
     });
     asked = undefined;
     settle(joiners, undefined);

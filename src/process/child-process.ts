@@ -1,7 +1,7 @@
 /**
  * The child-process edge. Every child ccc starts (the reviewer `claude -p`, hook and rule
  * commands) goes through a ChildRunner, so checkers can be unit-tested with the fake beside this
- * file and the real one guarantees these cleanup rules (docs/architecture.md, "Data flow"):
+ * file and the real one guarantees these cleanup rules (docs/design/architecture.md, "Data flow"):
  * - arguments are an array, never a shell string (except `shell: true`, for the commands a user
  *   wrote into a rule checker on purpose);
  * - the child leads its own process group (`detached`), so a timeout or an abort kills the WHOLE

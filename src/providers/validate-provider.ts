@@ -6,6 +6,7 @@
  * only prove something is listening there).
  */
 import type { ProviderConfig } from '../config/types.js';
+import { errorText } from '../errors.js';
 
 export interface ProviderReport {
   name: string;
@@ -88,5 +89,5 @@ function isTimeout(error: unknown): boolean {
 /** fetch hides the reason in `cause` (ECONNREFUSED, ENOTFOUND…). */
 function describeFetchError(error: unknown): string {
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return cause?.code ?? cause?.message ?? errorText(error);
 }

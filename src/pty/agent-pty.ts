@@ -8,7 +8,7 @@ import type { AgentExit } from './byte-path.js';
 
 /**
  * node-pty (a native addon) loads on the first spawn: with the native relay, which is the usual
- * byte path, a supervised launch never needs it (docs/architecture.md, "Start-up"). A require, so the spawn stays synchronous.
+ * byte path, a supervised launch never needs it (docs/design/architecture.md, "Start-up"). A require, so the spawn stays synchronous.
  */
 const spawnPty = (file: string, args: string[], options: IPtyForkOptions): IPty =>
   (createRequire(import.meta.url)('@lydell/node-pty') as typeof import('@lydell/node-pty')).spawn(file, args, options);

@@ -8,7 +8,7 @@
  * and the exit come out.
  *
  * RxJS loads once the relay has been spawned (nothing before the agent's start that it does not
- * need: docs/architecture.md, "Start-up"); stream frames that arrive before the caller could subscribe are held and
+ * need: docs/design/architecture.md, "Start-up"); stream frames that arrive before the caller could subscribe are held and
  * delivered, in order, right after `startNativeRelay` resolves.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -24,6 +24,7 @@ import { onStdoutResize, stdoutSize, writeResetSync } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
 import { findNativeHelper } from '../native/native-helpers.js';
 import { frontFd, releaseFront } from '../process/front-link.js';
+import { errorText } from '../errors.js';
 
 /** The relay's fd for the front's socket (`--hold-fd`). */
 const HOLD_FD = 4;
@@ -144,7 +145,7 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     try {
       decoder.push(chunk, onFrame);
     } catch (error) {
-      reportError(`relay: ${(error as Error).message}`);
+      reportError(`relay: ${errorText(error)}`);
       channel?.destroy();
     }
   };

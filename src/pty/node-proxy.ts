@@ -28,7 +28,7 @@ import { AltScreenTracker, SequenceTracker } from './terminal-modes.js';
 import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
 
 export function startNodeProxy(options: BytePathOptions): BytePath {
-  releaseFront(); // nothing here outlives ccc to give the terminal back: the front need not wait (docs/byte-path.md)
+  releaseFront(); // nothing here outlives ccc to give the terminal back: the front need not wait (docs/design/byte-path.md)
   const terminal = processTerminal();
   // node-pty runs a command it cannot find as a child that prints execvp's error and exits 1; the
   // relay reports it as 127 without touching the terminal, and so does this path.

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net, { type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { errorText } from '../errors.js';
 
 /** The relay's frames are read in pieces of at most this much. */
 const READ_BUFFER_BYTES = 64 * 1024;
@@ -46,7 +47,7 @@ export async function openRelayChannel(onChunk: (chunk: Buffer) => void, onError
     });
     return { ours, theirs: await accepted };
   } catch (error) {
-    onError(`relay: no private socket for the relay (${(error as Error).message}); using a pipe`);
+    onError(`relay: no private socket for the relay (${errorText(error)}); using a pipe`);
     return { ours: undefined, theirs: 'pipe' };
   } finally {
     server?.close();

@@ -1,6 +1,6 @@
 /**
  * The user's terminal edge: raw mode, size, resize events, output with backpressure, and a
- * restore that puts everything back on every exit path (docs/byte-path.md, "Exit and terminal restore").
+ * restore that puts everything back on every exit path (docs/design/byte-path.md, "Exit and terminal restore").
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

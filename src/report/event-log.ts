@@ -3,7 +3,7 @@
  * `kind` per line, blank lines skipped. Anything else is an error that names the file and line,
  * so a truncated artifact or a log mixed with other output is found, not silently miscounted.
  */
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 
 export function parseEventLog(text: string, file: string): unknown[] {
   const lines: unknown[] = [];
@@ -15,7 +15,7 @@ export function parseEventLog(text: string, file: string): unknown[] {
     try {
       value = JSON.parse(row);
     } catch (error) {
-      throw badLine(file, i + 1, `not JSON (${(error as Error).message})`, row);
+      throw badLine(file, i + 1, `not JSON (${errorText(error)})`, row);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { kind?: unknown }).kind !== 'string') {
       throw badLine(file, i + 1, 'not a ccc event (a JSON object with a "kind")', row);

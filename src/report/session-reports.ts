@@ -6,7 +6,7 @@
  * anything runs); closing one never throws: a report that cannot be written is said on stderr and
  * the run keeps its exit code (its log and events hold everything).
  */
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from '../loop/events.js';
 import { sessionLogPath } from '../state/paths.js';
@@ -139,7 +139,7 @@ async function attempt(options: CiReportOptions, what: string, write: () => Prom
   try {
     await write();
   } catch (error) {
-    options.stderr.write(`ccc: cannot write ${what}: ${(error as Error).message}\n`);
+    options.stderr.write(`ccc: cannot write ${what}: ${errorText(error)}\n`);
   }
 }
 
@@ -147,6 +147,6 @@ async function usable<T>(open: () => Promise<T>, kind: string, file: string): Pr
   try {
     return await open();
   } catch (error) {
-    throw new CccError('USAGE', `--report ${kind}=${file}: cannot write there (${(error as Error).message}).`, { cause: error });
+    throw new CccError('USAGE', `--report ${kind}=${file}: cannot write there (${errorText(error)}).`, { cause: error });
   }
 }

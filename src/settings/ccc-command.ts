@@ -1,7 +1,7 @@
 /**
  * The absolute command line that runs this very `ccc`, for hook commands written into
  * `settings.json` (`/usr/local/bin/ccc supervisor-hook` and nothing more, no `--state-dir`:
- * docs/stop-path.md, "`ccc supervisor-hook`").
+ * docs/design/stop-path.md, "`ccc supervisor-hook`").
  *
  * Claude Code runs hook commands through a shell with its own PATH, so the command must not rely
  * on PATH finding `ccc`:

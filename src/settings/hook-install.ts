@@ -1,5 +1,5 @@
 /**
- * `ccc hook install|uninstall`: puts ccc's Stop hook (docs/stop-path.md) into a Claude Code settings
+ * `ccc hook install|uninstall`: puts ccc's Stop hook (docs/design/stop-path.md) into a Claude Code settings
  * file (or takes it out) through the safe writer, and says what happened in the user's words.
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';

@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../config/rules.js';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { describeJsonError } from './json-error.js';
 
@@ -36,7 +36,7 @@ export async function readJsonObjectFile(file: string): Promise<JsonObjectFile> 
     text = await fs.readFile(target, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: target, exists: false, text: '', value: {} };
-    throw new CccError('CONFIG_UNREADABLE', `Cannot read ${file}: ${(error as Error).message}. Check the file's permissions.`, {
+    throw new CccError('CONFIG_UNREADABLE', `Cannot read ${file}: ${errorText(error)}. Check the file's permissions.`, {
       data: { file },
       cause: error,
     });

@@ -1,5 +1,5 @@
 /**
- * ccc's Stop hook entry (`<ccc> supervisor-hook`, docs/stop-path.md) and how it is merged into
+ * ccc's Stop hook entry (`<ccc> supervisor-hook`, docs/design/stop-path.md) and how it is merged into
  * (and taken out of) a Claude Code `settings.json` object. Pure functions over parsed JSON: the file I/O is json-file.ts.
  *
  * Merging rules, so that nothing of the user's is ever lost:

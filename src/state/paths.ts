@@ -1,5 +1,5 @@
 /**
- * Where ccc keeps its per-session files (docs/files.md), all under `<config dir>/ccc/`,
+ * Where ccc keeps its per-session files (docs/design/files.md), all under `<config dir>/ccc/`,
  * mode 0700. Session ids come from hook JSON, i.e. from outside: they are checked before they
  * become part of a file name, so `../` or `/` can never steer a write elsewhere.
  */

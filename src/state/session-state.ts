@@ -1,5 +1,5 @@
 /**
- * The per-session state `supervisor-<session_id>.json` (docs/files.md): how many reviews ran,
+ * The per-session state `supervisor-<session_id>.json` (docs/design/files.md): how many reviews ran,
  * the limit, whether supervision is on, the last verdict. Several hooks of one session can run
  * at once (a reviewer's own stop, a second terminal): every change happens under an
  * inter-process lock and is written atomically, so no count is ever lost.
@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
 import type { CheckerLogger } from '../checkers/types.js';
 import { defaultConfig } from '../config/defaults.js';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { isSurvivableWriteError, showWarning, warnWriteFailed } from './write-failure.js';
 import { cccDir, sessionStateFileName, sessionStatePath } from './paths.js';
@@ -76,7 +76,7 @@ export async function updateSessionState(
     const onDisk = await updateOnDisk(file, sessionId, update, options);
     if ('state' in onDisk) return onDisk.state;
     if (options.saveOrFail) {
-      throw new CccError('CONFIG_DIR_UNUSABLE', `Cannot save the session state ${file}: ${(onDisk.failed as Error).message}.`, {
+      throw new CccError('CONFIG_DIR_UNUSABLE', `Cannot save the session state ${file}: ${errorText(onDisk.failed)}.`, {
         cause: onDisk.failed,
         data: { file },
       });
@@ -183,7 +183,7 @@ async function acquire(file: string, logger: CheckerLogger | undefined): Promise
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error; // ENOSPC, EROFS, ENOENT…: the caller decides
       if (attempt >= LOCK_RETRY.attempts) {
-        throw new CccError('INTERNAL', `Could not lock ${file}: ${(error as Error).message}. If no other ccc is running, delete ${file}.lock.`, {
+        throw new CccError('INTERNAL', `Could not lock ${file}: ${errorText(error)}. If no other ccc is running, delete ${file}.lock.`, {
           cause: error,
           data: { file },
         });

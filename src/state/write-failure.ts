@@ -6,6 +6,7 @@
  * writes fail after it.
  */
 import path from 'node:path';
+import { errorText } from '../errors.js';
 
 const SURVIVABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'ENOENT']);
 
@@ -36,7 +37,7 @@ export function warnWriteFailed(file: string, error: unknown, stderr: NodeJS.Wri
   if (warned) return;
   warned = true;
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = (error as Error).message ?? String(error);
+  const reason = errorText(error);
   const fix = code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some space' : code === 'EROFS' ? 'Make it writable' : 'Check the directory';
   showWarning(
     `ccc: WARN: cannot write in ${path.dirname(file)} (${reason}); the session goes on with its state in memory, without saving ` +

@@ -24,7 +24,7 @@ export function shellQuote(arg: string): string {
 
 /**
  * The Stop hook, and the same command as the StopFailure hook: a turn the model refused ends with
- * no Stop, only StopFailure (docs/claude-facts.md, "A turn refused in the TUI"), which is how ccc
+ * no Stop, only StopFailure (docs/design/claude-facts.md, "A turn refused in the TUI"), which is how ccc
  * learns that the agent's turn met the model's limit.
  */
 export function stopHookSettings(hook: HookCommand): Record<string, unknown> {

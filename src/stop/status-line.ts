@@ -61,7 +61,7 @@ export function statusLineFile(dir: string, pid: number): string {
 /**
  * The agent's cost so far as the status line last saw it (0 before its first run). claude runs
  * the line after the Stop hook, so at a stop this may not yet count the turn that just ended;
- * read after the review, it does (docs/claude-facts.md, "The status line").
+ * read after the review, it does (docs/design/claude-facts.md, "The status line").
  */
 export function recordedAgentCost(file: string): number {
   const input = readJson(file) as { cost?: { total_cost_usd?: unknown } } | undefined;

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { errorText } from '../errors.js';
 
 export const SOCKET_ENV = 'CCC_HOOK_SOCKET';
 /** The abort reason of a stop whose hook process went away before the answer. */
@@ -64,7 +65,7 @@ export async function startStopChannel(options: { dir: string; onStop: StopReque
       socket.end(JSON.stringify({ output }) + '\n');
     } catch (error) {
       options.onError?.(error as Error);
-      socket.end(JSON.stringify({ output: '', error: (error as Error).message }) + '\n');
+      socket.end(JSON.stringify({ output: '', error: errorText(error) }) + '\n');
     } finally {
       socket.off('close', hungUp);
     }

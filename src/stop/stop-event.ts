@@ -1,7 +1,9 @@
 /**
- * The Stop hook input of Claude Code (its fields: docs/claude-facts.md), validated at the entry. Everything
+ * The Stop hook input of Claude Code (its fields: docs/design/claude-facts.md), validated at the entry. Everything
  * downstream works with `StopEvent`, never with raw hook JSON.
  */
+import { errorText } from '../errors.js';
+
 export interface StopEvent {
   sessionId: string;
   transcriptPath?: string;
@@ -27,7 +29,7 @@ export function parseStopInput(text: string): ParseResult<StopEvent> {
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
-    return { ok: false, error: `hook input is not JSON (${(error as Error).message})` };
+    return { ok: false, error: `hook input is not JSON (${errorText(error)})` };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'hook input is not a JSON object' };
   const raw = value as Record<string, unknown>;

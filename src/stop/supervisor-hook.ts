@@ -1,5 +1,5 @@
 /**
- * `ccc supervisor-hook`: the Stop hook (docs/stop-path.md). Reads the hook JSON on stdin and prints
+ * `ccc supervisor-hook`: the Stop hook (docs/design/stop-path.md). Reads the hook JSON on stdin and prints
  * Claude Code's decision on stdout (a block with the feedback, or nothing to allow the stop).
  *
  * - `CCC_SUPERVISOR_HOOK=1`: this is the reviewer's own stop: allow at once, never recurse.
@@ -11,7 +11,7 @@
  * Malformed input is a one-line explanation on stderr and never a block.
  */
 import type { Readable, Writable } from 'node:stream';
-import { isCccError } from '../errors.js';
+import { errorText, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { SUPERVISED_ENV } from '../loop/supervised-env.js';
 import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from './stop-channel.js';
@@ -43,7 +43,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   if (viaProxy) return answerThroughProxy(io, input);
   if (io.env[SUPERVISED_ENV]) return 0;
   try {
-    const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js'); // up the layers: the hook's own run, loaded only when no ccc runs this session (docs/architecture.md, "Layers")
+    const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js'); // up the layers: the hook's own run, loaded only when no ccc runs this session (docs/design/architecture.md, "Layers")
     // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
     if (parsed.value.raw.hook_event_name === 'StopFailure') {
       const noted = await noteStopFailure(parsed.value, io.env);
@@ -56,7 +56,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
     if (allowedBecause) io.stderr.write(`ccc supervisor-hook: ${inertText(allowedBecause).replace(/\s*\n\s*/g, ' ')}; stop allowed\n`);
   } catch (error) {
     // One line for every failure, as for every other way the stop is let through (docs/exit-codes.md).
-    const message = isCccError(error) ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    const message = isCccError(error) ? error.message : `unexpected error: ${errorText(error)}`;
     io.stderr.write(`ccc supervisor-hook: ${message}; stop allowed\n`);
   }
   return 0;
@@ -73,7 +73,7 @@ async function answerThroughProxy(io: HookIo, input: string): Promise<number> {
     const output = await askStopChannel(socket, token, input);
     if (output) io.stdout.write(output + '\n');
   } catch (error) {
-    io.stderr.write(`ccc supervisor-hook: cannot reach the supervising ccc (${(error as Error).message}); stop allowed\n`);
+    io.stderr.write(`ccc supervisor-hook: cannot reach the supervising ccc (${errorText(error)}); stop allowed\n`);
   }
   return 0;
 }

@@ -11,7 +11,7 @@ import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
 import type { StopDecision } from '../loop/review-stop.js';
 import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
-import { errorText } from '../loop/run-ending.js';
+import { failureText } from '../loop/run-ending.js';
 import { SessionCore } from '../loop/session-core.js';
 import { checkerTimeoutsSeconds, hookClaimWaitSeconds } from '../loop/hook-timeout.js';
 import { hookOutput } from '../stop/hook-output.js';
@@ -69,7 +69,7 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     return decision?.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
   } catch (error) {
     // The hook prints the same on stderr and lets the stop through (supervisor-hook.ts).
-    session.endedAs({ mode: 'hook', how: `${errorText(error)}; stop allowed`, exitCode: 0, level: 'error' });
+    session.endedAs({ mode: 'hook', how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' });
     throw error;
   } finally {
     await session.close();
@@ -138,7 +138,7 @@ export async function claimWhenHooksAreDone(
 /**
  * The hook given a StopFailure (a user may wire `ccc supervisor-hook` to it too): the agent's turn
  * failed, so there is no work to review, and claude ignores this hook's answer, so no hook can
- * resume the turn, nor wait it out to any use (docs/stop-path.md, "The agent's limit and the
+ * resume the turn, nor wait it out to any use (docs/design/stop-path.md, "The agent's limit and the
  * standalone hook"). What it can do is say so in the session's log; the returned line is the one
  * logged.
  */

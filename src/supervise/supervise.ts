@@ -1,5 +1,5 @@
 /**
- * The supervised run, once for every mode (docs/stop-path.md, "The loop"): for each stop the
+ * The supervised run, once for every mode (docs/design/stop-path.md, "The loop"): for each stop the
  * driver brings, claim its session, review it within the model's limits, apply the denial rule and
  * the last-iteration rule, let the driver answer; at the end, the exit code, the `stopped` and
  * `end` events and the log's last line, each once.

@@ -6,7 +6,7 @@ import { readSources, unexplainedUpwardImports } from '../../scripts/import-laye
 const check = (files: Record<string, string>): string[] => unexplainedUpwardImports(new Map(Object.entries(files)));
 const lowModule = "import { CccError } from '../errors.js';\nexport const x = CccError;\n";
 
-describe('the layer rule (docs/architecture.md, "Layers")', () => {
+describe('the layer rule (docs/design/architecture.md, "Layers")', () => {
   it('holds for src/: every runtime import that goes up the layers says why', () => {
     expect(unexplainedUpwardImports(readSources(path.join(import.meta.dirname, '..', '..', 'src')))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * The reviewer's answer → Verdict, in the order docs/reviewer.md gives: structured output, a verdict
+ * The reviewer's answer → Verdict, in the order docs/design/reviewer.md gives: structured output, a verdict
  * object in the result text, the completion marker on its own line, else unparseable.
  */
 import fc from 'fast-check';

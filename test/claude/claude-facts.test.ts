@@ -1,5 +1,5 @@
 /**
- * Pins the behaviours of the real `claude` CLI that ccc relies on (docs/claude-facts.md), against
+ * Pins the behaviours of the real `claude` CLI that ccc relies on (docs/design/claude-facts.md), against
  * the scripted model server. If an upgrade of @anthropic-ai/claude-code changes one, this fails
  * first and says which.
  */

@@ -57,7 +57,7 @@ describe('runClaudePrint with a scripted child', () => {
       'Skipped a claude stdout line: not a JSON object',
       expect.stringContaining('Skipped a claude stdout line: invalid JSON'),
     ]);
-    // The command at DEBUG, then every raw line at DEBUG (the log's debug lines, docs/files.md).
+    // The command at DEBUG, then every raw line at DEBUG (the log's debug lines, docs/design/files.md).
     const debug = logger.records.filter((r) => r.level === 'debug');
     expect(debug[0]).toMatchObject({ message: 'Running claude', fields: { command: 'claude', args: ['-p', 'x'] } });
     expect(debug.filter((r) => r.message === 'claude stdout line')).toHaveLength(5);

@@ -2,7 +2,7 @@
  * What the real claude (2.1.330) does when a resumed session's request is over the model's context
  * window (HTTP 400, `invalid_request_error`, "prompt is too long: N tokens > M maximum"), as a
  * forked review (`--fork-session --resume <id> -p`) or the headless agent's next turn
- * (`--resume <id> -p`) meets it (docs/claude-facts.md, "A resumed session over the window"):
+ * (`--resume <id> -p`) meets it (docs/design/claude-facts.md, "A resumed session over the window"):
  * - claude compacts the conversation itself: it sends summarization requests (the conversation up
  *   to the new message, with its compaction instructions appended, never the new message), streams
  *   `system`/`status` frames (`compacting`, then `compact_result`), and on success a

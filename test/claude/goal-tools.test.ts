@@ -1,6 +1,6 @@
 /**
  * Pins that the model-callable goal tools of claude 2.1.330 (`SetGoal`, `GetGoal`, `PauseGoal`)
- * are off in the offline test world (docs/claude-facts.md, "/goal"): the agent cannot set, read or
+ * are off in the offline test world (docs/design/claude-facts.md, "/goal"): the agent cannot set, read or
  * pause a goal, only the user's `/goal` can. A goal SetGoal set would be recorded as `/goal`'s is
  * (the same `goal_status` set record), so ccc reads both alike; this test fails first when an
  * upgrade turns the tools on, so that path gets its own test.

@@ -1,6 +1,6 @@
 /**
- * Pins Claude Code's `/goal` (docs/claude-facts.md, "/goal"), the session goal ccc supervises
- * beside (docs/stop-path.md, "A /goal beside ccc"): how it is set in print mode, what its
+ * Pins Claude Code's `/goal` (docs/design/claude-facts.md, "/goal"), the session goal ccc supervises
+ * beside (docs/design/stop-path.md, "A /goal beside ccc"): how it is set in print mode, what its
  * evaluator is asked and by which model, how its answer reaches the agent and the transcript,
  * and what happens when another Stop hook blocks at the same stop.
  */

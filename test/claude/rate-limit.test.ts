@@ -2,7 +2,7 @@
  * What the real claude (2.1.330) does when the model answers 429 or a request does not fit the
  * context window, against a scripted server that sends the headers the real API sends
  * (`retry-after`, `anthropic-ratelimit-*-reset`). The facts a wait on a limit has to build on
- * (docs/claude-facts.md, "Rate limits and the context window"):
+ * (docs/design/claude-facts.md, "Rate limits and the context window"):
  * - claude waits `retry-after` itself between its retries when it is short, and gives up at once,
  *   without a retry, when it is long (an hour: a usage window);
  * - none of its outputs carries the reset time: not the `api_retry` frames, not the result frame,

@@ -1,5 +1,5 @@
 /**
- * Pins a surprise of the real claude (docs/claude-facts.md): Claude Code stops honouring Stop-hook
+ * Pins a surprise of the real claude (docs/design/claude-facts.md): Claude Code stops honouring Stop-hook
  * blocks after a number in a row (8 by default) unless CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it.
  * This is why ccc sets the variable for every agent it starts.
  */

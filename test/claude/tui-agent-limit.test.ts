@@ -1,6 +1,6 @@
 /**
  * What the real claude (2.1.330) does in its TUI when the model refuses the agent's own turn on a
- * limit, which the interactive wait on the agent's limits is built on (docs/claude-facts.md, "A
+ * limit, which the interactive wait on the agent's limits is built on (docs/design/claude-facts.md, "A
  * turn refused in the TUI"):
  * - no Stop hook fires; the StopFailure hook does, told the session, the transcript and the error's
  *   kind (`rate_limit` for a 429, `server_error` for a 529, whose message names the status), and its

@@ -24,7 +24,7 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: string; exi
 }
 
 describe('layering', () => {
-  it('uses the documented defaults (README, Configuration) when nothing is configured', async () => {
+  it('uses the documented defaults (docs/configuration.md) when nothing is configured', async () => {
     const r = await loadConfig({ cwd: t.project, env: t.env });
     expect(r.config.supervisor).toEqual({
       max_iterations: 20,

@@ -1,6 +1,6 @@
 /**
  * The transcript as the real claude (2.1.330) writes it, with a Stop hook that blocks once:
- * pins the shapes ccc reads (docs/claude-facts.md) and checks readTranscript/tailTranscript on it.
+ * pins the shapes ccc reads (docs/design/claude-facts.md) and checks readTranscript/tailTranscript on it.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';

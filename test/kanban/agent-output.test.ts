@@ -1,4 +1,4 @@
-/** The output-format check of docs/kanban.md: structured output first, the result text as fallback; fuzzed. */
+/** The output-format check of docs/design/kanban.md: structured output first, the result text as fallback; fuzzed. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AGENT_STATUSES, checkAgentOutput, parseAgentOutput } from '../../src/kanban/agent-output.js';

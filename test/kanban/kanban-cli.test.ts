@@ -1,6 +1,6 @@
 /**
  * `ccc kanban` end to end: the built CLI, the real claude as every role agent, the scripted model
- * server playing the agents. What the README promises for `ccc kanban`.
+ * server playing the agents. What docs/kanban.md promises for `ccc kanban`.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

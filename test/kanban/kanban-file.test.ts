@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileRef, linkTarget, readKanbanFile, writeKanbanChanges } from '../../src/kanban/kanban-file.js';
-import { supervisorLog } from '../../src/kanban/supervisor-log.js';
+import { eventLog } from '../../src/kanban/event-log.js';
 
 let dir: string;
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ describe('writes through a symlink', () => {
     const root = setup();
     fs.mkdirSync(path.join(root, 'logs'));
     fs.symlinkSync('logs/supervisor.md', path.join(root, 'SUPERVISOR_LOG.md'));
-    const log = supervisorLog(fileRef('kanban.yaml', root));
+    const log = eventLog(fileRef('kanban.yaml', root));
     await log.append('### one\n');
     await log.append('### two\n');
     expect(fs.lstatSync(path.join(root, 'SUPERVISOR_LOG.md')).isSymbolicLink()).toBe(true);

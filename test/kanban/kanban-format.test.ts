@@ -93,7 +93,7 @@ describe('parseKanban', () => {
     expect(isCccError(caught) && caught.code).toBe('KANBAN_INVALID');
     expect((caught as Error).message).toMatch(message);
     expect((caught as Error).message).toMatch(
-      /^The kanban file board\/kanban\.x .*Fix it \(the format is in the README, section "ccc kanban"\) and run ccc kanban again\.$/,
+      /^The kanban file board\/kanban\.x .*Fix it \(the format is in docs\/kanban\.md of ccc's package\) and run ccc kanban again\.$/,
     );
   });
 
@@ -195,7 +195,7 @@ describe('updateKanbanText', () => {
     );
   });
 
-  it('keeps the comments of the README example when the workflow completes', () => {
+  it('keeps the comments of the docs/kanban.md example when the workflow completes', () => {
     const readme = [
       'phase: execute          # design | plan | execute | validate | complete',
       'current: tasks/002-parser.md   # the task to work on; null = nothing to do',

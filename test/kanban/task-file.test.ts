@@ -82,7 +82,7 @@ describe('parseTaskHeader', () => {
   });
 });
 
-describe('routeRole (the role table of docs/kanban.md)', () => {
+describe('routeRole (the role table of docs/design/kanban.md)', () => {
   it.each<[string, 'review' | undefined, Role | undefined, Role]>([
     ['design', undefined, 'Implementor', 'Architect'],
     ['plan', undefined, undefined, 'Manager'],

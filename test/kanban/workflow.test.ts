@@ -12,7 +12,7 @@ import type { AgentInvocation } from '../../src/kanban/agent-runner.js';
 import { createFakeAgentRunner, type FakeAgentAnswer } from '../../src/kanban/fake-agent-runner.js';
 import { fileRef } from '../../src/kanban/kanban-file.js';
 import { loadRolePrompts } from '../../src/kanban/role-prompts.js';
-import { supervisorLog } from '../../src/kanban/supervisor-log.js';
+import { eventLog } from '../../src/kanban/event-log.js';
 import { runWorkflow, type WorkflowOutcome } from '../../src/kanban/workflow.js';
 
 const TASKS = ['tasks/a.md', 'tasks/b.md'];
@@ -61,7 +61,7 @@ async function run(
     call: {
       runner,
       maxRetries: options.maxRetries ?? 3,
-      log: supervisorLog(kanban),
+      log: eventLog(kanban),
       progress,
       logger: silent,
       claudeCommand: 'claude',

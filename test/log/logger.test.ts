@@ -1,4 +1,4 @@
-/** The structured log: the log line format of docs/files.md exactly, level filtering, children, files. */
+/** The structured log: the log line format of docs/design/files.md exactly, level filtering, children, files. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

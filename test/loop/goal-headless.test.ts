@@ -1,5 +1,5 @@
 /**
- * `ccc --supervisor -p "/goal …"` (docs/stop-path.md, "A /goal beside ccc"), on the real claude:
+ * `ccc --supervisor -p "/goal …"` (docs/design/stop-path.md, "A /goal beside ccc"), on the real claude:
  * the goal's evaluator loops inside each `claude -p` turn, and ccc's reviewer, after the turn,
  * judges the goal's condition as part of the task.
  */

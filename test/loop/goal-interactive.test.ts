@@ -1,5 +1,5 @@
 /**
- * A `/goal` typed in the TUI of a supervised session (docs/stop-path.md, "A /goal beside ccc"),
+ * A `/goal` typed in the TUI of a supervised session (docs/design/stop-path.md, "A /goal beside ccc"),
  * on the real claude: one message to the agent per stop, and ccc's reviewer judges the goal's
  * condition as part of the task.
  */

@@ -1,7 +1,7 @@
 /**
  * Every verdict of the claude reviewer says what kind of review it was, on the real claude: the
  * first review is an ordinary fork (`review: forked`); the second fork is over the model's window
- * once, so claude compacts it and sends the review again on its summary (docs/claude-facts.md), and
+ * once, so claude compacts it and sends the review again on its summary (docs/design/claude-facts.md), and
  * that verdict says `review: compacted`: in the `--json` verdict, the progress line, the log and
  * `ccc sessions`.
  */

@@ -40,6 +40,8 @@ async function onePrice(world: ClaudeWorld): Promise<number> {
 
 const garbage: Reply = { text: 'Hmm, I am not sure.' };
 
+// Each case runs a supervised claude, a review with a retry, then a plain claude for the price: on a
+// loaded 2-core machine that sum outlasts the default 60 s bound, which only the inner waits should set.
 describe("a review's cost is the reviewer's own", () => {
   let server: ModelServer;
   let world: ClaudeWorld;
@@ -73,7 +75,7 @@ describe("a review's cost is the reviewer's own", () => {
     const end = events.find((e) => e.kind === 'end') as { review_usage: { cost_usd: number } };
     expect(end.review_usage.cost_usd).toBeCloseTo(3 * price, 9);
     expect(readLog(world)).toMatch(new RegExp(`cost_usd=${costs[1]} spent_usd=[0-9.]+ task_spent_usd=[0-9.]+ review finished`));
-  });
+  }, 150_000);
 
   it('interactive: the verdict, the title and `ccc sessions` show the review at its price, the retry counted once', async () => {
     const launched = await fixture.launch(scenario((n) => (n === 0 ? garbage : { verdict: { completed: true, feedback: 'fine' } })));
@@ -92,5 +94,5 @@ describe("a review's cost is the reviewer's own", () => {
     expect(session!.lastVerdict.cost_usd).toBeCloseTo(2 * price, 9);
     const text = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });
     expect(text.stdout).toContain(`verdict   complete (claude, unverified, ${dollars(2 * price)}, spent $`);
-  });
+  }, 150_000);
 });

@@ -103,7 +103,7 @@ describe('ccc mcp under the real claude', () => {
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     const w = world;
-    // As the README says, in this claude world: the server uses the default config dir (~/.claude), as `ccc sessions` does.
+    // As docs/mcp.md says, in this claude world: the server uses the default config dir (~/.claude), as `ccc sessions` does.
     const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '--', process.execPath, cccBin, 'mcp'], { cwd: w.cwd, env: w.env });
     expect(add.code, add.stderr).toBe(0);
     const claude = spawn(
@@ -164,7 +164,7 @@ describe('ccc mcp under the real claude', () => {
     expect(serverLog).not.toContain(token);
   });
 
-  it('registers with `claude mcp add ccc -- … mcp` as the README says, and claude finds it connected', async () => {
+  it('registers with `claude mcp add ccc -- … mcp` as docs/mcp.md says, and claude finds it connected', async () => {
     server = await startModelServer(() => ({ text: 'unused' }));
     world = makeClaudeWorld({ modelUrl: server.url }); // offline: nothing may reach the real API
     const configDir = path.join(world.root, 'ccc-config');

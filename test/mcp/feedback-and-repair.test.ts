@@ -82,7 +82,7 @@ describe('self_test auto-repair', () => {
     server = await startMcpProcess({ env: { SUPERVISOR_RESTART_DELAY_MS: '60000' } });
     const deadPid = await waitHealthy(server);
     process.kill(deadPid, 'SIGKILL');
-    await until(() => server!.stderr().includes('worker stopped: killed by SIGKILL'), 'the supervisor noticed');
+    await until(() => server!.stderr().includes('worker stopped: killed by SIGKILL'), 'the keeper noticed');
     expect((await server.health()).supervisor.workerStatus).toBe('restarting');
 
     const result = await server.callJson<SelfTestResult>('self_test');

@@ -1,17 +1,17 @@
 /** The IPC message parsers: valid messages pass, anything else is refused without throwing. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSupervisorMessage, parseWorkerMessage } from '../../src/mcp/ipc/protocol.js';
+import { parseKeeperMessage, parseWorkerMessage } from '../../src/mcp/ipc/protocol.js';
 
 describe('IPC protocol', () => {
   it('accepts the messages each side sends', () => {
-    expect(parseSupervisorMessage({ type: 'call', id: 3, name: 'self_test', arguments: {} })).toEqual({
+    expect(parseKeeperMessage({ type: 'call', id: 3, name: 'self_test', arguments: {} })).toEqual({
       type: 'call',
       id: 3,
       name: 'self_test',
       arguments: {},
     });
-    expect(parseSupervisorMessage({ type: 'cancel', id: 3 })).toEqual({ type: 'cancel', id: 3 });
+    expect(parseKeeperMessage({ type: 'cancel', id: 3 })).toEqual({ type: 'cancel', id: 3 });
     expect(parseWorkerMessage({ type: 'ready', pid: 42, tools: [{ name: 't', inputSchema: { type: 'object' } }] })).toMatchObject({ type: 'ready', pid: 42 });
     expect(parseWorkerMessage({ type: 'result', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } })).toMatchObject({ type: 'result', id: 1 });
     expect(parseWorkerMessage({ type: 'pong', seq: 9 })).toEqual({ type: 'pong', seq: 9 });
@@ -20,15 +20,15 @@ describe('IPC protocol', () => {
   it('refuses malformed messages: a result that is not a tool result, a tool without a schema, a negative id', () => {
     expect(parseWorkerMessage({ type: 'result', id: 1, result: { content: 'hi' } })).toBeUndefined();
     expect(parseWorkerMessage({ type: 'ready', pid: 42, tools: [{ name: 't' }] })).toBeUndefined();
-    expect(parseSupervisorMessage({ type: 'call', id: -1, name: 'x', arguments: {} })).toBeUndefined();
-    expect(parseSupervisorMessage({ type: 'reboot' })).toBeUndefined();
+    expect(parseKeeperMessage({ type: 'call', id: -1, name: 'x', arguments: {} })).toBeUndefined();
+    expect(parseKeeperMessage({ type: 'reboot' })).toBeUndefined();
   });
 
   it('never throws on arbitrary input', () => {
     fc.assert(
       fc.property(fc.anything(), (value) => {
         parseWorkerMessage(value);
-        parseSupervisorMessage(value);
+        parseKeeperMessage(value);
       }),
     );
     fc.assert(
@@ -42,7 +42,7 @@ describe('IPC protocol', () => {
         }),
         (value) => {
           parseWorkerMessage(value);
-          parseSupervisorMessage(value);
+          parseKeeperMessage(value);
         },
       ),
     );

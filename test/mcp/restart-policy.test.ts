@@ -1,6 +1,6 @@
 /** The restart window rule of restart-policy.ts. */
 import { describe, expect, it } from 'vitest';
-import { createRestartPolicy } from '../../src/mcp/supervisor/restart-policy.js';
+import { createRestartPolicy } from '../../src/mcp/keeper/restart-policy.js';
 
 const minute = 60_000;
 

@@ -42,13 +42,13 @@ describe('ccc mcp over stdio', () => {
     expect(server.transportErrors).toEqual([]); // stdout carried nothing but protocol
     expect(server.stderr()).toMatch(/\[INFO\] \[mcp-supervisor\] .*starting in supervisor mode/);
 
-    const supervisorPid = server.transport.pid!;
+    const keeperPid = server.transport.pid!;
     await server.close();
     server = undefined;
-    await until(() => !isAlive(supervisorPid) && !isAlive(workerPid), 'supervisor and worker exit');
+    await until(() => !isAlive(keeperPid) && !isAlive(workerPid), 'keeper and worker exit');
   });
 
-  it('never leaves the worker behind, even when the supervisor is killed with SIGKILL', async () => {
+  it('never leaves the worker behind, even when the keeper process is killed with SIGKILL', async () => {
     server = await startMcpProcess();
     const health = await server.health();
     const workerPid = health.worker.pid!;

@@ -1,6 +1,6 @@
 /**
  * The store's crash-safety, with real processes: two writers append to one store at once (as the
- * Supervisor and the Worker do) and each is killed with SIGKILL in the middle of its writes. The
+ * Keeper and the Worker do) and each is killed with SIGKILL in the middle of its writes. The
  * store opens again with every record either process had finished, whole, and nothing else broken.
  */
 import { spawn } from 'node:child_process';

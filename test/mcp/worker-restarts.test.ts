@@ -1,5 +1,5 @@
 /**
- * The Worker dies (SIGKILL from outside) and the connection survives: docs/mcp.md (the supervisor and its worker),
+ * The Worker dies (SIGKILL from outside) and the connection survives: docs/design/mcp.md (the keeper and its worker),
  * checked with the real processes and the SDK's real Client.
  */
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -43,7 +43,7 @@ describe('a Worker killed from outside', () => {
     server = await startMcpProcess({ env: { CCC_MCP_TEST_TOOLS: '1', SUPERVISOR_RESTART_DELAY_MS: '1500' } });
     const firstPid = await waitHealthy(server);
     process.kill(firstPid, 'SIGKILL');
-    await until(() => server!.stderr().includes('worker stopped: killed by SIGKILL'), 'the supervisor noticed');
+    await until(() => server!.stderr().includes('worker stopped: killed by SIGKILL'), 'the keeper noticed');
     const queued = await server.callJson<{ pid: number }>('test_sleep', { ms: 1 });
     expect(queued.pid).not.toBe(firstPid);
     expect((await server.health()).supervisor.restartCount).toBe(1);
@@ -56,7 +56,7 @@ describe('a Worker killed from outside', () => {
     server = await startMcpProcess({ env: { SUPERVISOR_RESTART_DELAY_MS: '30000', SUPERVISOR_QUEUE_TIMEOUT_MS: '300' } });
     const firstPid = await waitHealthy(server);
     process.kill(firstPid, 'SIGKILL');
-    await until(() => server!.stderr().includes('worker stopped'), 'the supervisor noticed');
+    await until(() => server!.stderr().includes('worker stopped'), 'the keeper noticed');
     const result = await server.call('supervisor_status');
     expect(result.isError).toBe(true);
     expect(resultText(result)).toBe(

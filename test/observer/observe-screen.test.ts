@@ -52,7 +52,7 @@ describe('finding and watching a supervised session', () => {
 
     const listed = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });
     expect(listed.code).toBe(0);
-    // The session is ccc's: in a terminal it runs behind its front process (the one the shell waits for, docs/byte-path.md).
+    // The session is ccc's: in a terminal it runs behind its front process (the one the shell waits for, docs/design/byte-path.md).
     const listedPid = Number(/^pid (\d+) {2}session /m.exec(listed.stdout)?.[1]);
     expect(parentOf(listedPid)).toBe(session.pty.pid);
     expect(listed.stdout).toContain(`  cwd       ${world.cwd}\n`);

@@ -1,6 +1,6 @@
 /**
  * The real ChildRunner against tiny real processes: exit codes, bounded output, stdin, spawn
- * failures, and the whole-tree kill on timeout and abort (README, When things go wrong).
+ * failures, and the whole-tree kill on timeout and abort (docs/guarantees.md).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { runChild } from '../../src/process/child-process.js';

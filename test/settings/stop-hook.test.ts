@@ -17,7 +17,7 @@ const userSettings = () => ({
   },
 });
 
-describe('installing the Stop hook (docs/stop-path.md)', () => {
+describe('installing the Stop hook (docs/design/stop-path.md)', () => {
   it('adds one Stop entry with the absolute ccc command and the review timeout plus a margin', () => {
     const { settings, action } = installStopHook({}, spec, SRC);
     expect(action).toBe('added');

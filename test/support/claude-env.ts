@@ -1,7 +1,7 @@
 /**
  * A private world for one test that runs the real `claude`: its own HOME (so nothing of the
  * developer's leaks in or out), a project directory, and the environment that points claude at
- * the scripted model server (docs/claude-facts.md).
+ * the scripted model server (docs/design/claude-facts.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -124,7 +124,7 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
 
 /**
  * The system prompt of claude's prompt-based Stop hook evaluator, which `/goal` is built on
- * (docs/claude-facts.md, "/goal"): it offers no tools and asks for `{"ok", "reason", "impossible"}`.
+ * (docs/design/claude-facts.md, "/goal"): it offers no tools and asks for `{"ok", "reason", "impossible"}`.
  */
 export const GOAL_EVALUATOR_MARK = 'You are evaluating a stop-condition hook in Claude Code';
 

@@ -22,7 +22,7 @@ export function isForkedReview(request: RecordedRequest): boolean {
   return at > 0 || request.text.includes(COMPACTED_MARK);
 }
 
-/** How claude begins a conversation it compacted (docs/claude-facts.md). */
+/** How claude begins a conversation it compacted (docs/design/claude-facts.md). */
 const COMPACTED_MARK = 'This session is being continued from a previous conversation';
 
 /** A summarization request of claude's own compaction: its instructions ask for a `<summary>`. */

@@ -1,7 +1,7 @@
 /**
  * One entry of `supervisor.reviewer.allow`, in Claude Code's permission rule syntax. A leaf: the
  * config schema validates rules with it, and must not bring the reviewer policy's shell parser
- * (shell-quote) into every start (docs/architecture.md, "Start-up").
+ * (shell-quote) into every start (docs/design/architecture.md, "Start-up").
  */
 export type AllowRule = { ok: true; tool: string; command?: string; prefix: boolean } | { ok: false; reason: string };
 

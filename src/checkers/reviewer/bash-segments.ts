@@ -7,6 +7,7 @@
  * is allowed.
  */
 import { parse, type ParseEntry } from 'shell-quote';
+import { errorText } from '../../errors.js';
 
 export interface Segment {
   /** The words of one simple command, quotes removed. */
@@ -25,7 +26,7 @@ export function parseBashCommand(command: string): ParsedCommand {
   try {
     entries = parse(withoutHarmlessRedirections(command), (name) => ({ op: `$${name}` }));
   } catch (error) {
-    return { ok: false, reason: `it cannot be parsed (${(error as Error).message})` };
+    return { ok: false, reason: `it cannot be parsed (${errorText(error)})` };
   }
   const segments: Segment[] = [];
   let current: Segment = { words: [] };

@@ -4,12 +4,13 @@
  * Exit 2 on any failure refuses the call (fail closed).
  */
 import { guardAnswer, POLICY_ENV } from './guard-hook.js';
+import { errorText } from '../../errors.js';
 
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
 try {
   process.stdout.write(guardAnswer(Buffer.concat(chunks).toString('utf8'), process.env[POLICY_ENV]) + '\n');
 } catch (error) {
-  process.stderr.write(`ccc reviewer guard: ${(error as Error).message}; the tool call is refused\n`);
+  process.stderr.write(`ccc reviewer guard: ${errorText(error)}; the tool call is refused\n`);
   process.exitCode = 2;
 }

@@ -2,7 +2,7 @@
  * Proof that claude loaded the reviewer's guard before the review can call a tool. The guard is a
  * hook from ccc's `--settings`; claude drops every such hook under `--bare` and when settings say
  * `disableAllHooks` or (managed) `allowManagedHooksOnly`, and nothing would notice: the reviewer
- * would review with whatever the user's settings allow (docs/claude-facts.md).
+ * would review with whatever the user's settings allow (docs/design/claude-facts.md).
  *
  * The same settings carry a SessionStart hook that writes a per-launch nonce to stderr (stdout
  * would become context for the model and change the request). With `--include-hook-events`

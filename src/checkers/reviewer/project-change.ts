@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { ChildRunner } from '../../process/child-process.js';
 import { readOnlyGitText } from '../../process/read-only-git.js';
 import { baselineGitEnv, projectFiles, workTreeObject, type TaskBaseline } from './task-baseline.js';
+import { errorText } from '../../errors.js';
 
 /** About 10k tokens: far inside any model's window, with room for the reviewer's own tool results. */
 export const MAX_CHANGE_CHARS = 40_000;
@@ -124,7 +125,7 @@ async function fileText(file: string): Promise<string> {
     if (bytes.includes(0)) return `(binary, ${stat.size} bytes)`;
     return bytes.toString('utf8').trimEnd();
   } catch (error) {
-    return `(unreadable: ${(error as Error).message})`;
+    return `(unreadable: ${errorText(error)})`;
   }
 }
 

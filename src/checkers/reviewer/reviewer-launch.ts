@@ -1,6 +1,6 @@
 /**
  * How the forked reviewer is started so that its first request is the agent's last request plus
- * the review message, read from the prompt cache (docs/reviewer.md, "Why it keeps the prompt cache"):
+ * the review message, read from the prompt cache (docs/design/reviewer.md, "Why it keeps the prompt cache"):
  * - the same tools: no `--json-schema` (it adds a tool); the agent's options that shape the tool
  *   list, the model and the settings are passed on unchanged;
  * - no write permission: the agent's `--allowedTools` write rules, `--permission-mode` and

@@ -1,5 +1,5 @@
 /**
- * What the forked reviewer may do (docs/reviewer.md, "The read-only policy"): read files and run the project's
+ * What the forked reviewer may do (docs/design/reviewer.md, "The read-only policy"): read files and run the project's
  * verification commands, never change the project. The policy is data (built by ccc, handed to
  * the reviewer's PreToolUse guard through its environment); `decideToolUse` judges one tool call.
  *

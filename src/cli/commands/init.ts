@@ -17,7 +17,7 @@ export const registerInitCommand: RegisterCommand = (program) => {
         : 'No test command was found: add yours to the rule checker in ccc.config.ts.';
       const plain = result.importsCcc
         ? ''
-        : 'ccc-supervisor is not installed in this project, so ccc.config.ts exports a plain object (no import); `npm install --save-dev ccc-supervisor` for its types.\n';
+        : 'ccc-supervisor is not installed in this project, so ccc.config.ts exports a plain object (no import); for its types, install ccc-supervisor into the project from its tarball (`npm install --save-dev ./ccc-supervisor-<version>.tgz`: it is not on the npm registry yet; see its docs/install.md).\n';
       process.stdout.write(`Wrote ${names}.\n${rule}\n${plain}Edit SUPERVISOR.md to say what "done" means in this project, then run \`ccc --supervisor\`.\n`);
     });
 };

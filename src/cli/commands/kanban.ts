@@ -1,6 +1,6 @@
 /**
  * `ccc kanban <kanban file> [options] [-- claude args…]`: run the kanban workflow
- * (docs/kanban.md). Ctrl-C (or SIGTERM) stops the running agent and leaves the kanban file as it was before it.
+ * (docs/design/kanban.md). Ctrl-C (or SIGTERM) stops the running agent and leaves the kanban file as it was before it.
  */
 import type { Command } from 'commander';
 import type { LogLevel } from '../../config/types.js';

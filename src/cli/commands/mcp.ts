@@ -1,5 +1,5 @@
 /**
- * `ccc mcp [--no-supervisor]`: the MCP server on stdio (docs/mcp.md).
+ * `ccc mcp [--no-supervisor]`: the MCP server on stdio (docs/design/mcp.md).
  * Configuration comes from the usual layers, with the SUPERVISOR_* variables (config/env-overrides.ts).
  */
 import type { RegisterCommand } from './index.js';

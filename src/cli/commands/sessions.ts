@@ -1,6 +1,6 @@
 /**
  * `ccc sessions [--json]`: the supervised sessions running now (the `sessions/<pid>.json` of
- * docs/files.md whose process is alive): pid, cwd, session id, iteration, last verdict and the
+ * docs/design/files.md whose process is alive): pid, cwd, session id, iteration, last verdict and the
  * observer URL, so a URL that scrolled away under the TUI can be found again; and the
  * `ccc mcp` servers running now (`mcp-servers/<pid>.json`) with their feedback page's address,
  * which an MCP client's log may show with the token redacted.

@@ -15,7 +15,7 @@ export interface FeedbackChannel {
   ask(question: FeedbackQuestion, signal: AbortSignal): Promise<string | undefined>;
 }
 
-/** The web page channel over a board living in this process (single-process mode, and the Supervisor). */
+/** The web page channel over a board living in this process (single-process mode, and the Keeper). */
 export function boardChannel(board: FeedbackBoard): FeedbackChannel {
   return {
     name: 'web',

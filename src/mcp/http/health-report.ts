@@ -1,5 +1,5 @@
 /**
- * The body of `GET /api/health` (docs/mcp.md): overall status plus the Supervisor
+ * The body of `GET /api/health` (docs/design/mcp.md): overall status plus the Keeper
  * fields `enabled`, `pid`, `workerStatus`, `restartCount`.
  */
 export interface HealthReport {

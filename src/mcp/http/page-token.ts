@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../state/atomic-file.js';
 import { cccDir } from '../../state/paths.js';
+import { errorText } from '../../errors.js';
 
 export const PAGE_TOKEN_FILE = 'mcp-page-token';
 /** What ccc writes: 18 random bytes in base64url (24 characters); longer ones are accepted. */
@@ -47,7 +48,7 @@ export async function loadPageToken(configDir: string, warn: (message: string) =
     return token;
   } catch (error) {
     warn(
-      `cannot keep the feedback page's token in ${file} (${error instanceof Error ? error.message : String(error)}); this run uses a token of its own, so the page's address changes at every start`,
+      `cannot keep the feedback page's token in ${file} (${errorText(error)}); this run uses a token of its own, so the page's address changes at every start`,
     );
     return newPageToken();
   }

@@ -1,18 +1,18 @@
 /**
- * The messages between the Supervisor and the Worker over the Node IPC channel of
+ * The messages between the Keeper and the Worker over the Node IPC channel of
  * `child_process.fork`. Both sides validate what they receive: a malformed message is logged and
  * dropped, never trusted (a Worker may be half-dead or a different build).
  *
- * Lifecycle: the Worker sends `ready` once, after which the Supervisor may send `call`s. Each
- * `call` gets exactly one `result` unless the Supervisor sent `cancel` for it first (then none).
+ * Lifecycle: the Worker sends `ready` once, after which the Keeper may send `call`s. Each
+ * `call` gets exactly one `result` unless the Keeper sent `cancel` for it first (then none).
  * `ping`/`pong` carry a sequence number so a late pong of a missed ping is recognised as stale.
  * `feedback-*` messages let the Worker's `collect_feedback` show its question on the web page
- * that the Supervisor serves (the page outlives Worker restarts).
+ * that the Keeper serves (the page outlives Worker restarts).
  */
 import { z } from 'zod';
 import { CallToolResultSchema, ToolSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
-export type SupervisorMessage =
+export type KeeperMessage =
   | { type: 'call'; id: number; name: string; arguments: Record<string, unknown> }
   | { type: 'cancel'; id: number; reason?: string }
   | { type: 'ping'; seq: number }
@@ -29,7 +29,7 @@ export type WorkerMessage =
 const id = z.number().int().nonnegative();
 const questionId = z.string().min(1).max(200);
 
-const supervisorMessage = z.discriminatedUnion('type', [
+const keeperMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('call'), id, name: z.string().min(1), arguments: z.record(z.unknown()) }),
   z.object({ type: z.literal('cancel'), id, reason: z.string().optional() }),
   z.object({ type: z.literal('ping'), seq: id }),
@@ -45,9 +45,9 @@ const workerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('feedback-close'), questionId }),
 ]);
 
-/** A message from the Supervisor, or undefined when `value` is not one. */
-export function parseSupervisorMessage(value: unknown): SupervisorMessage | undefined {
-  const parsed = supervisorMessage.safeParse(value);
+/** A message from the Keeper, or undefined when `value` is not one. */
+export function parseKeeperMessage(value: unknown): KeeperMessage | undefined {
+  const parsed = keeperMessage.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -2,7 +2,7 @@
  * The store of `ccc mcp`: `<configDir>/ccc/mcp.jsonl`, one JSON record per line (store-records.ts).
  * It keeps the questions put to the human with their outcomes, and every Worker restart, across
  * runs; nothing in ccc reads them back but `self_test`'s check, so an append-only file is all it
- * needs, and it needs no native module. The Supervisor and the Worker each hold it open for
+ * needs, and it needs no native module. The Keeper and the Worker each hold it open for
  * appending: every record is one write(2) to an O_APPEND file, so the two never interleave and a
  * crash (kill -9 included) leaves every finished record whole; each is flushed to the disk before
  * the call returns. A store from before (SQLite, `mcp.db`) is imported once (sqlite-import.ts).
@@ -12,9 +12,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RestartRecord } from '../supervisor/restart-log.js';
+import type { RestartRecord } from '../keeper/restart-log.js';
 import { importSqliteStore } from './sqlite-import.js';
 import { encodeRecord, foldRecords, type StoreRecord } from './store-records.js';
+import { errorText } from '../../errors.js';
 
 export type FeedbackOutcome = 'answered' | 'no_answer' | 'cancelled';
 
@@ -65,7 +66,7 @@ export function openMcpStore(configDir: string, onError: (message: string) => vo
       fs.fdatasyncSync(fd);
     } catch (error) {
       needsNewline = true;
-      onError(`store write failed (${what}): ${error instanceof Error ? error.message : String(error)}`);
+      onError(`store write failed (${what}): ${errorText(error)}`);
     }
   };
   return {
@@ -83,9 +84,7 @@ function importOnce(sqliteFile: string, file: string, onError: (message: string)
   try {
     importSqliteStore(sqliteFile, file);
   } catch (error) {
-    onError(
-      `could not import the earlier store ${sqliteFile} (${error instanceof Error ? error.message : String(error)}); it is left as it was, and ${file} starts empty`,
-    );
+    onError(`could not import the earlier store ${sqliteFile} (${errorText(error)}); it is left as it was, and ${file} starts empty`);
   }
 }
 
@@ -118,13 +117,13 @@ function checkStore(file: string, fd: number): { ok: true } | { ok: false; error
     }
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorText(error) };
   }
 }
 
 /** Stands in for a store that could not be opened: records nothing, reports why. */
 export function brokenStore(file: string, cause: unknown): McpStore {
-  const error = `cannot open ${file}: ${cause instanceof Error ? cause.message : String(cause)}`;
+  const error = `cannot open ${file}: ${errorText(cause)}`;
   return {
     path: file,
     recordQuestion: () => {},

@@ -1,6 +1,6 @@
 /**
- * The tools of `ccc mcp` as `tools/list` shows them. The Supervisor answers `self_test` itself (it
- * must work when the Worker is dead); the Worker runs the others. The Supervisor lists the
+ * The tools of `ccc mcp` as `tools/list` shows them. The Keeper answers `self_test` itself (it
+ * must work when the Worker is dead); the Worker runs the others. The Keeper lists the
  * Worker's tools from the Worker's own `ready` message, and from `workerTools()` until the first
  * Worker is ready, so `tools/list` answers even when no Worker ever starts.
  */

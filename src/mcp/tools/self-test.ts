@@ -1,11 +1,11 @@
 /**
- * `self_test` (docs/mcp.md, "The tools"): checks every component and repairs the Worker when it is
- * dead, hung, restarting or given up. The checks run in the Supervisor (the Worker may be the
+ * `self_test` (docs/design/mcp.md, "The tools"): checks every component and repairs the Worker when it is
+ * dead, hung, restarting or given up. The checks run in the Keeper (the Worker may be the
  * broken part); in single-process mode the "worker" is this process and needs no repair.
  */
 import os from 'node:os';
-import type { RepairOutcome } from '../supervisor/supervisor.js';
-import type { RestartRecord } from '../supervisor/restart-log.js';
+import type { RepairOutcome } from '../keeper/keeper.js';
+import type { RestartRecord } from '../keeper/restart-log.js';
 
 export type ComponentStatus = 'ok' | 'restarted' | 'failed' | 'disabled';
 

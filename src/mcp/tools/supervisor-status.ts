@@ -1,5 +1,5 @@
 /**
- * `supervisor_status`: the running supervised sessions (from their files, docs/files.md). A session is
+ * `supervisor_status`: the running supervised sessions (from their files, docs/design/files.md). A session is
  * `<configDir>/ccc/sessions/<pid>.json` (loop/running-session.ts) whose pid is still alive (a file
  * left behind by a killed `ccc` is skipped, not reported as running); once its session id is
  * known, its progress is `supervisor-<session_id>.json` (state/session-state-shape.ts) and the

@@ -4,6 +4,7 @@
  * it twice, as text (what most clients show the model) and as `structuredContent`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorText } from '../../errors.js';
 
 export interface ToolContext {
   /** Aborts when the client cancels the call (or the server shuts down). */
@@ -42,7 +43,7 @@ export async function runTool(
   try {
     return jsonResult(await handler(args, context));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const code = error instanceof ToolInputError ? 'INVALID_ARGUMENTS' : 'TOOL_FAILED';
     return { isError: true, content: [{ type: 'text', text: `[${code}] ${name}: ${message}` }] };
   }

@@ -1,13 +1,13 @@
 /**
- * The web-page channel as seen from the Worker: the page lives in the Supervisor (it outlives
+ * The web-page channel as seen from the Worker: the page lives in the Keeper (it outlives
  * Worker restarts), so the Worker opens and withdraws questions over IPC and receives the answers
- * the Supervisor relays.
+ * the Keeper relays.
  */
 import { askUntilAborted, type FeedbackChannel } from '../feedback/channel.js';
 import type { WorkerMessage } from '../ipc/protocol.js';
 
 export interface IpcFeedbackChannel extends FeedbackChannel {
-  /** Called with an answer the Supervisor relayed. */
+  /** Called with an answer the Keeper relayed. */
   deliver(questionId: string, answer: string): void;
 }
 

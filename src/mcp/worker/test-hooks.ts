@@ -1,6 +1,6 @@
 /**
  * TEST HOOKS. Environment variables that only the test suite sets, to make a Worker misbehave on
- * purpose so the Supervisor's repairs can be checked against a real process. They are read here
+ * purpose so the Keeper's repairs can be checked against a real process. They are read here
  * and nowhere else; nothing in normal use sets them.
  *
  *   CCC_MCP_TEST_CRASH_AT_START  the Worker exits with code 70 before saying `ready`

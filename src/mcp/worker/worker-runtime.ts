@@ -1,9 +1,9 @@
 /**
- * The Worker process: runs the tools for the Supervisor over IPC. It says `ready` once its tools
+ * The Worker process: runs the tools for the Keeper over IPC. It says `ready` once its tools
  * are set up, answers each `call` exactly once (unless cancelled first, then never), answers
- * pings, and exits when the Supervisor goes away (the IPC channel closes), so it never outlives it.
+ * pings, and exits when the Keeper goes away (the IPC channel closes), so it never outlives it.
  */
-import { parseSupervisorMessage, type WorkerMessage } from '../ipc/protocol.js';
+import { parseKeeperMessage, type WorkerMessage } from '../ipc/protocol.js';
 import type { Logger } from '../../log/logger.js';
 import { openControllingTerminal, terminalChannel } from '../feedback/terminal-channel.js';
 import { openMcpStoreSafely } from '../storage/mcp-store.js';
@@ -53,7 +53,7 @@ export function runWorker(options: WorkerRuntimeOptions): { stop(): void } {
   const running = new Map<number, AbortController>();
 
   const undoMessage = port.onMessage((raw) => {
-    const message = parseSupervisorMessage(raw);
+    const message = parseKeeperMessage(raw);
     if (!message) return logger.warn('dropped a malformed message from the supervisor', { message: JSON.stringify(raw)?.slice(0, 200) });
     switch (message.type) {
       case 'call':

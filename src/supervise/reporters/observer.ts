@@ -1,5 +1,5 @@
 /**
- * Observers (`--observe`, docs/observer.md) see the run's events and the agent's frames as they
+ * Observers (`--observe`, docs/design/observer.md) see the run's events and the agent's frames as they
  * happen: the hub fans each out to every observer without waiting for any of them.
  */
 import type { ObserverServer } from '../../observer/observer-server.js';

@@ -1,21 +1,21 @@
 /**
- * A fake Worker process for unit tests of the Supervisor: the test decides when it is ready,
+ * A fake Worker process for unit tests of the Keeper: the test decides when it is ready,
  * what it answers, whether it answers pings, and when it dies.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { SupervisorMessage } from '../../../src/mcp/ipc/protocol.js';
-import type { WorkerExit, WorkerProcess, WorkerSpawner } from '../../../src/mcp/supervisor/worker-process.js';
+import type { KeeperMessage } from '../../../src/mcp/ipc/protocol.js';
+import type { WorkerExit, WorkerProcess, WorkerSpawner } from '../../../src/mcp/keeper/worker-process.js';
 
 export interface FakeWorker extends WorkerProcess {
   generation: number;
-  received: SupervisorMessage[];
+  received: KeeperMessage[];
   answerPings: boolean;
   alive: boolean;
   sayReady(tools?: Tool[]): void;
   reply(id: number, text: string): void;
   emit(message: unknown): void;
   die(exit?: Partial<WorkerExit>): void;
-  calls(): Array<Extract<SupervisorMessage, { type: 'call' }>>;
+  calls(): Array<Extract<KeeperMessage, { type: 'call' }>>;
 }
 
 export const defaultTools: Tool[] = [{ name: 'echo', inputSchema: { type: 'object' } }];
@@ -66,7 +66,7 @@ export function createFakeSpawner(setup: (worker: FakeWorker) => void = (w) => w
           for (const listener of [...exitListeners]) listener({ code: exit.code ?? null, signal: exit.signal ?? null, error: exit.error });
         });
       },
-      calls: () => worker.received.filter((m): m is Extract<SupervisorMessage, { type: 'call' }> => m.type === 'call'),
+      calls: () => worker.received.filter((m): m is Extract<KeeperMessage, { type: 'call' }> => m.type === 'call'),
     };
     workers.push(worker);
     setup(worker);

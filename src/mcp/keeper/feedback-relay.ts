@@ -1,5 +1,5 @@
 /**
- * The web page lives in the Supervisor (so it outlives Worker restarts), but `collect_feedback`
+ * The web page lives in the Keeper (so it outlives Worker restarts), but `collect_feedback`
  * runs in a Worker: this relay shows the questions a Worker opens on the board, routes the answers
  * back to that same Worker, and withdraws a dead Worker's questions with it.
  */

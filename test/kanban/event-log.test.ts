@@ -1,10 +1,10 @@
-/** SUPERVISOR_LOG.md: the "Retry Event" Markdown of the README's Work Log, appended without losing anything. */
+/** SUPERVISOR_LOG.md: the "Retry Event" Markdown of docs/kanban.md's Work Log, appended without losing anything. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileRef } from '../../src/kanban/kanban-file.js';
-import { formatFailureEvent, formatRetryEvent, supervisorLog } from '../../src/kanban/supervisor-log.js';
+import { formatFailureEvent, formatRetryEvent, eventLog } from '../../src/kanban/event-log.js';
 
 const record = {
   at: new Date('2026-11-22T01:02:03.456Z'),
@@ -21,8 +21,8 @@ afterEach(() => {
   dir = undefined;
 });
 
-describe('supervisor log', () => {
-  it("formats a Retry Event exactly as the README's Work Log shows it", () => {
+describe('event log (SUPERVISOR_LOG.md)', () => {
+  it("formats a Retry Event exactly as docs/kanban.md's Work Log shows it", () => {
     expect(formatRetryEvent({ ...record, retry: 2, maxRetries: 3 })).toBe(
       [
         '### [2026-11-22T01:02:03.456Z] Retry Event',
@@ -59,7 +59,7 @@ describe('supervisor log', () => {
 
   it('shows a schema in full once per log and points to that entry afterwards', async () => {
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-log-')));
-    const log = supervisorLog(fileRef('kanban.yaml', dir));
+    const log = eventLog(fileRef('kanban.yaml', dir));
     const manager = { ...record, agent: 'Manager', expected: { type: 'object', required: ['status', 'message', 'tasks', 'next_task'] } };
     await log.append((existing) => formatRetryEvent({ ...record, retry: 1, maxRetries: 3 }, existing));
     await log.append((existing) => formatRetryEvent({ ...manager, at: new Date('2026-11-22T01:05:00.000Z'), retry: 1, maxRetries: 3 }, existing));
@@ -81,7 +81,7 @@ describe('supervisor log', () => {
   it('starts the file with the heading and appends entries after what is there', async () => {
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-log-')));
     const root = dir;
-    const log = supervisorLog(fileRef('board/kanban.yaml', root));
+    const log = eventLog(fileRef('board/kanban.yaml', root));
     fs.mkdirSync(path.join(root, 'board'));
     await log.append('### one\n');
     await log.append('### two\n');

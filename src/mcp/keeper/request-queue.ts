@@ -1,7 +1,7 @@
 /**
  * Tool calls that arrive while no Worker is ready (starting, restarting) wait here, in arrival
  * order, until one is ready, their deadline passes (`queue_timeout_ms` after arrival), their
- * client cancels them, or the Supervisor gives up (fatal) or shuts down. Every waiter settles
+ * client cancels them, or the Keeper gives up (fatal) or shuts down. Every waiter settles
  * exactly once with one of those outcomes; the caller turns a non-`ready` outcome into the
  * matching answer (or, for `aborted`, into no answer at all).
  */
@@ -12,7 +12,7 @@ export interface RequestQueue {
   wait(signal: AbortSignal, deadline: number): Promise<QueueOutcome>;
   /** Lets every waiter go, oldest first (a Worker is ready). */
   releaseAll(): void;
-  /** Settles every waiter with `outcome` (the Supervisor gave up, or is shutting down). */
+  /** Settles every waiter with `outcome` (the Keeper gave up, or is shutting down). */
   rejectAll(outcome: 'fatal' | 'stopped'): void;
   size(): number;
 }

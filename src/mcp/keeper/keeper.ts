@@ -1,5 +1,5 @@
 /**
- * The Supervisor's Worker lifecycle (docs/mcp.md, "Two processes"): starts the Worker, forwards
+ * The Keeper's Worker lifecycle (docs/design/mcp.md, "Two processes"): starts the Worker, forwards
  * tool calls to it, restarts it after a crash or a failed health check, queues calls while none is
  * ready, and gives up (fatal) when the restart policy says so. The MCP connection is not here:
  * mcp-server.ts owns it and calls `call()`; whatever happens to Workers, `call()` settles.
@@ -19,10 +19,11 @@ import type { WorkerSpawner } from './worker-process.js';
 import { errorResult, fatalResult, unavailableResult, workerCrashedResult } from './call-errors.js';
 import { createFeedbackRelay } from './feedback-relay.js';
 import { createRestartLog, type RestartLog, type RestartRecord } from './restart-log.js';
+import { errorText } from '../../errors.js';
 
 export type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
 
-export interface SupervisorSnapshot {
+export interface KeeperSnapshot {
   workerStatus: WorkerStatus;
   workerPid: number | null;
   restartCount: number;
@@ -39,7 +40,7 @@ export type RepairOutcome =
   | { kind: 'restarted'; previousPid: number | null; newPid: number | null; reason: string }
   | { kind: 'failed'; previousPid: number | null; reason: string; error: string };
 
-export interface McpSupervisorOptions {
+export interface McpKeeperOptions {
   options: Pick<
     McpOptions,
     | 'max_restart_attempts'
@@ -61,18 +62,18 @@ export interface McpSupervisorOptions {
   onRestart?: (record: RestartRecord) => void;
 }
 
-export interface McpSupervisor {
+export interface McpKeeper {
   start(): void;
   /** The result for the client, or 'cancelled' (the SDK then sends nothing). Never rejects. */
   call(request: ToolCallRequest): Promise<CallToolResult | 'cancelled'>;
   tools(): Tool[];
-  snapshot(): SupervisorSnapshot;
+  snapshot(): KeeperSnapshot;
   /** self_test: checks the Worker and restarts it if it is dead, hung, restarting or fatal. */
   repair(): Promise<RepairOutcome>;
   stop(): void;
 }
 
-export function createMcpSupervisor(deps: McpSupervisorOptions): McpSupervisor {
+export function createMcpKeeper(deps: McpKeeperOptions): McpKeeper {
   const { options, logger } = deps;
   const policy = createRestartPolicy({ maxAttempts: options.max_restart_attempts, windowMs: options.restart_window_ms });
   const queue = createRequestQueue();
@@ -214,7 +215,7 @@ export function createMcpSupervisor(deps: McpSupervisorOptions): McpSupervisor {
       return { kind: 'restarted', previousPid: previous.pid, newPid: conn.pid ?? null, reason: previous.reason };
     } catch (error) {
       const reason = previous?.reason ?? 'the worker was starting';
-      return { kind: 'failed', previousPid: previous?.pid ?? null, reason, error: error instanceof Error ? error.message : String(error) };
+      return { kind: 'failed', previousPid: previous?.pid ?? null, reason, error: errorText(error) };
     }
   }
 

@@ -1,12 +1,12 @@
 /**
- * The edge between the Supervisor and a Worker child process: spawn, send, receive, exit, kill.
+ * The edge between the Keeper and a Worker child process: spawn, send, receive, exit, kill.
  * The real one forks `dist/mcp/worker-main.js` with an IPC channel; unit tests use a fake with the
  * same shape (test/mcp/support/fake-worker.ts).
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SupervisorMessage } from '../ipc/protocol.js';
+import type { KeeperMessage } from '../ipc/protocol.js';
 
 export interface WorkerExit {
   code: number | null;
@@ -18,7 +18,7 @@ export interface WorkerExit {
 export interface WorkerProcess {
   readonly pid: number | undefined;
   /** Sends a message; silently dropped when the channel is already closed (the exit event follows). */
-  send(message: SupervisorMessage): void;
+  send(message: KeeperMessage): void;
   /** Raw IPC messages; the caller validates them. Returns the undo. */
   onMessage(listener: (message: unknown) => void): () => void;
   /** Fires once, when the process has exited or failed to start. Returns the undo. */

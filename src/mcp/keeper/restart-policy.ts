@@ -2,7 +2,7 @@
  * When a crashed Worker may be restarted.
  *
  * The rule: a Worker that stops is restarted unless `maxAttempts` restarts already happened within
- * the last `windowMs` (10 minutes by default); then the Supervisor gives up and enters the fatal
+ * the last `windowMs` (10 minutes by default); then the Keeper gives up and enters the fatal
  * state. Counting inside a sliding window rather than over the whole life of the process means a
  * long-lived server (an IDE open for a week) is not condemned by a few crashes days apart, while a
  * Worker that crashes at every start is given up on after `maxAttempts` quick restarts.

@@ -1,13 +1,15 @@
 /**
- * `SUPERVISOR_LOG.md` beside the kanban file: the `## Supervisor Log` (docs/kanban.md), one
- * "Retry Event" per rescheduled agent in the Markdown format README shows, a "Failure Event"
- * when the retries are used up, and under `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a crash never leaves half an entry.
+ * Kanban's event log: `SUPERVISOR_LOG.md` beside the kanban file, under `## Supervisor Log`
+ * (docs/design/kanban.md; those user-facing names stay), one "Retry Event" per rescheduled agent in the
+ * Markdown format docs/kanban.md shows, a "Failure Event" when the retries are used up, and under
+ * `--supervise` a "Review Limit Event" when the reviews are. Appended with an atomic rewrite, so a
+ * crash never leaves half an entry.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeThrough, type FileRef } from './kanban-file.js';
 
-export const SUPERVISOR_LOG_FILE = 'SUPERVISOR_LOG.md';
+export const EVENT_LOG_FILE = 'SUPERVISOR_LOG.md';
 const HEADING = '## Supervisor Log';
 /** A huge answer is cut in the log; its start says enough about the format it has. */
 const MAX_RECEIVED_CHARS = 16 * 1024;
@@ -122,15 +124,15 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-export interface SupervisorLog {
+export interface EventLog {
   readonly file: FileRef;
   /** An entry, or a function that writes it knowing what the log holds so far. */
   append(entry: string | ((log: string) => string)): Promise<void>;
 }
 
-export function supervisorLog(kanban: FileRef): SupervisorLog {
+export function eventLog(kanban: FileRef): EventLog {
   const dir = path.dirname(kanban.path);
-  const file: FileRef = { path: path.join(dir, SUPERVISOR_LOG_FILE), display: path.join(path.dirname(kanban.display), SUPERVISOR_LOG_FILE) };
+  const file: FileRef = { path: path.join(dir, EVENT_LOG_FILE), display: path.join(path.dirname(kanban.display), EVENT_LOG_FILE) };
   return {
     file,
     async append(entry) {

@@ -1,5 +1,5 @@
 /**
- * Periodic IPC health check of one Worker (docs/mcp.md, "Two processes").
+ * Periodic IPC health check of one Worker (docs/design/mcp.md, "Two processes").
  *
  * Every `intervalMs` it pings; a pong within `timeoutMs` marks the Worker healthy and clears the
  * miss count. A missed ping while the Worker has tool calls in flight is not counted: a Worker busy

@@ -1,5 +1,5 @@
 /**
- * The Supervisor's view of one running Worker: waits for `ready`, forwards tool calls and matches
+ * The Keeper's view of one running Worker: waits for `ready`, forwards tool calls and matches
  * their results by id, forwards cancellations, pings, and settles every pending call when the
  * Worker exits. One connection per Worker process; a restart makes a new one.
  *

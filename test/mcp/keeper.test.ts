@@ -1,15 +1,15 @@
 /**
- * The Supervisor's Worker lifecycle against fake Workers: forwarding, exactly-once answers,
+ * The Keeper's Worker lifecycle against fake Workers: forwarding, exactly-once answers,
  * queueing, restarts, the fatal state, health checks, cancellation, repair, the feedback relay.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createFeedbackBoard } from '../../src/mcp/feedback/board.js';
 import { createRecordingLogger } from '../../src/log/memory-logger.js';
-import { createMcpSupervisor, type McpSupervisor, type McpSupervisorOptions } from '../../src/mcp/supervisor/supervisor.js';
+import { createMcpKeeper, type McpKeeper, type McpKeeperOptions } from '../../src/mcp/keeper/keeper.js';
 import { createFakeSpawner, defaultTools, until, type FakeWorker } from './support/fake-worker.js';
 
-const fastOptions: McpSupervisorOptions['options'] = {
+const fastOptions: McpKeeperOptions['options'] = {
   max_restart_attempts: 5,
   restart_delay_ms: 10,
   health_interval_ms: 10_000,
@@ -20,20 +20,16 @@ const fastOptions: McpSupervisorOptions['options'] = {
   ready_timeout_ms: 10_000,
 };
 
-let supervisor: McpSupervisor | undefined;
+let keeper: McpKeeper | undefined;
 afterEach(() => {
-  supervisor?.stop();
+  keeper?.stop();
   vi.useRealTimers();
 });
 
-function start(
-  spawn: ReturnType<typeof createFakeSpawner>,
-  overrides: Partial<McpSupervisorOptions['options']> = {},
-  extra: Partial<McpSupervisorOptions> = {},
-) {
+function start(spawn: ReturnType<typeof createFakeSpawner>, overrides: Partial<McpKeeperOptions['options']> = {}, extra: Partial<McpKeeperOptions> = {}) {
   const events = { toolsChanged: 0, fatal: [] as string[] };
   const board = createFeedbackBoard();
-  supervisor = createMcpSupervisor({
+  keeper = createMcpKeeper({
     options: { ...fastOptions, ...overrides },
     spawn,
     logger: createRecordingLogger(),
@@ -43,11 +39,11 @@ function start(
     onFatal: (message) => events.fatal.push(message),
     ...extra,
   });
-  supervisor.start();
-  return { supervisor, events, board };
+  keeper.start();
+  return { keeper, events, board };
 }
 
-const call = (s: McpSupervisor, signal = new AbortController().signal) => s.call({ name: 'echo', arguments: { x: 1 }, signal });
+const call = (s: McpKeeper, signal = new AbortController().signal) => s.call({ name: 'echo', arguments: { x: 1 }, signal });
 const text = (result: CallToolResult | 'cancelled') => (result === 'cancelled' ? 'cancelled' : (result.content[0] as { text: string }).text);
 
 async function nextCall(worker: FakeWorker, count: number) {
@@ -55,25 +51,25 @@ async function nextCall(worker: FakeWorker, count: number) {
   return worker.calls()[count - 1]!;
 }
 
-describe('McpSupervisor', () => {
+describe('McpKeeper', () => {
   it('forwards a call and answers it once, ignoring a duplicate result', async () => {
     const spawn = createFakeSpawner();
-    const { supervisor } = start(spawn);
-    const pending = call(supervisor);
+    const { keeper } = start(spawn);
+    const pending = call(keeper);
     const worker = spawn.workers[0]!;
     const forwarded = await nextCall(worker, 1);
     expect(forwarded).toMatchObject({ name: 'echo', arguments: { x: 1 } });
     worker.reply(forwarded.id, 'first');
     worker.reply(forwarded.id, 'second');
     expect(text(await pending)).toBe('first');
-    expect(supervisor.snapshot().inFlight).toBe(0);
+    expect(keeper.snapshot().inFlight).toBe(0);
   });
 
   it('relays progress of a running call to the caller', async () => {
     const spawn = createFakeSpawner();
-    const { supervisor } = start(spawn);
+    const { keeper } = start(spawn);
     const updates: unknown[] = [];
-    const pending = supervisor.call({ name: 'echo', arguments: {}, signal: new AbortController().signal, onProgress: (u) => updates.push(u) });
+    const pending = keeper.call({ name: 'echo', arguments: {}, signal: new AbortController().signal, onProgress: (u) => updates.push(u) });
     const forwarded = await nextCall(spawn.workers[0]!, 1);
     spawn.workers[0]!.emit({ type: 'progress', id: forwarded.id, progress: 10, total: 300, message: 'waiting' });
     spawn.workers[0]!.reply(forwarded.id, 'done');
@@ -83,10 +79,10 @@ describe('McpSupervisor', () => {
 
   it('queues calls that arrive before the worker is ready and forwards them in order', async () => {
     const spawn = createFakeSpawner(() => {});
-    const { supervisor } = start(spawn);
-    const first = call(supervisor);
-    const second = supervisor.call({ name: 'echo', arguments: { x: 2 }, signal: new AbortController().signal });
-    await until(() => supervisor.snapshot().queued === 2, 'two queued calls');
+    const { keeper } = start(spawn);
+    const first = call(keeper);
+    const second = keeper.call({ name: 'echo', arguments: { x: 2 }, signal: new AbortController().signal });
+    await until(() => keeper.snapshot().queued === 2, 'two queued calls');
     const worker = spawn.workers[0]!;
     expect(worker.calls()).toHaveLength(0);
     worker.sayReady();
@@ -99,17 +95,17 @@ describe('McpSupervisor', () => {
 
   it('answers an in-flight call with WORKER_CRASHED when the worker dies, restarts it, and serves later calls', async () => {
     const spawn = createFakeSpawner();
-    const { supervisor } = start(spawn);
-    const inFlight = call(supervisor);
+    const { keeper } = start(spawn);
+    const inFlight = call(keeper);
     await nextCall(spawn.workers[0]!, 1);
     spawn.workers[0]!.die({ signal: 'SIGKILL' });
     expect(text(await inFlight)).toMatch(/^\[WORKER_CRASHED\] .*killed by SIGKILL/);
-    const later = call(supervisor);
+    const later = call(keeper);
     await until(() => spawn.workers.length === 2, 'a second worker');
     const forwarded = await nextCall(spawn.workers[1]!, 1);
     spawn.workers[1]!.reply(forwarded.id, 'after restart');
     expect(text(await later)).toBe('after restart');
-    const snapshot = supervisor.snapshot();
+    const snapshot = keeper.snapshot();
     expect(snapshot.restartCount).toBe(1);
     expect(snapshot.history[0]).toMatchObject({ trigger: 'crash', previousPid: spawn.workers[0]!.pid, newPid: spawn.workers[1]!.pid, outcome: 'ready' });
     expect(spawn.workers[1]!.generation).toBe(2);
@@ -117,56 +113,56 @@ describe('McpSupervisor', () => {
 
   it('answers a queued call with WORKER_UNAVAILABLE when no worker is ready within queue_timeout_ms', async () => {
     const spawn = createFakeSpawner();
-    const { supervisor } = start(spawn, { restart_delay_ms: 60_000, queue_timeout_ms: 30 });
-    await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
+    const { keeper } = start(spawn, { restart_delay_ms: 60_000, queue_timeout_ms: 30 });
+    await until(() => keeper.snapshot().workerStatus === 'healthy', 'ready');
     spawn.workers[0]!.die({ code: 1 });
-    await until(() => supervisor.snapshot().workerStatus === 'restarting', 'restarting');
-    const result = await call(supervisor);
+    await until(() => keeper.snapshot().workerStatus === 'restarting', 'restarting');
+    const result = await call(keeper);
     expect(text(result)).toMatch(/^\[WORKER_UNAVAILABLE\] The ccc MCP worker is temporarily unavailable/);
     expect(result !== 'cancelled' && result.isError).toBe(true);
   });
 
   it('gives up after max_restart_attempts restarts in the window, reports it, and answers calls with WORKER_FATAL', async () => {
     const spawn = createFakeSpawner((worker) => worker.die({ code: 70 }));
-    const { supervisor, events } = start(spawn, { max_restart_attempts: 2 });
-    await until(() => supervisor.snapshot().workerStatus === 'fatal', 'fatal');
+    const { keeper, events } = start(spawn, { max_restart_attempts: 2 });
+    await until(() => keeper.snapshot().workerStatus === 'fatal', 'fatal');
     expect(spawn.workers).toHaveLength(3); // the first start and 2 restarts
     expect(events.fatal).toHaveLength(1);
     expect(events.fatal[0]).toMatch(/restarted 2 times in the last 10 minutes.*max_restart_attempts=2/);
-    expect(text(await call(supervisor))).toMatch(/^\[WORKER_FATAL\] .*self_test/);
-    expect(supervisor.tools()).toEqual(defaultTools);
+    expect(text(await call(keeper))).toMatch(/^\[WORKER_FATAL\] .*self_test/);
+    expect(keeper.tools()).toEqual(defaultTools);
   });
 
-  it('answers calls waiting in the queue when the supervisor enters the fatal state', async () => {
+  it('answers calls waiting in the queue when the keeper enters the fatal state', async () => {
     const spawn = createFakeSpawner((worker) => worker.die({ code: 70 }));
-    const { supervisor } = start(spawn, { max_restart_attempts: 1, restart_delay_ms: 50 });
-    const queued = call(supervisor);
+    const { keeper } = start(spawn, { max_restart_attempts: 1, restart_delay_ms: 50 });
+    const queued = call(keeper);
     expect(text(await queued)).toMatch(/^\[WORKER_FATAL\]/);
   });
 
   it('forwards a cancellation, resolves the call as cancelled, and drops a late result', async () => {
     const spawn = createFakeSpawner();
-    const { supervisor } = start(spawn);
+    const { keeper } = start(spawn);
     const controller = new AbortController();
-    const pending = call(supervisor, controller.signal);
+    const pending = call(keeper, controller.signal);
     const forwarded = await nextCall(spawn.workers[0]!, 1);
     controller.abort('user pressed escape');
     expect(await pending).toBe('cancelled');
     expect(spawn.workers[0]!.received).toContainEqual({ type: 'cancel', id: forwarded.id, reason: 'user pressed escape' });
     spawn.workers[0]!.reply(forwarded.id, 'too late');
-    expect(supervisor.snapshot().inFlight).toBe(0);
+    expect(keeper.snapshot().inFlight).toBe(0);
   });
 
   it('drops a call cancelled while queued without ever forwarding it', async () => {
     const spawn = createFakeSpawner(() => {});
-    const { supervisor } = start(spawn);
+    const { keeper } = start(spawn);
     const controller = new AbortController();
-    const pending = call(supervisor, controller.signal);
-    await until(() => supervisor.snapshot().queued === 1, 'queued');
+    const pending = call(keeper, controller.signal);
+    await until(() => keeper.snapshot().queued === 1, 'queued');
     controller.abort();
     expect(await pending).toBe('cancelled');
     spawn.workers[0]!.sayReady();
-    await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
+    await until(() => keeper.snapshot().workerStatus === 'healthy', 'ready');
     expect(spawn.workers[0]!.calls()).toHaveLength(0);
   });
 
@@ -176,12 +172,12 @@ describe('McpSupervisor', () => {
       worker.sayReady();
     });
     const logger = createRecordingLogger();
-    const { supervisor } = start(spawn, { health_interval_ms: 5, health_timeout_ms: 5 }, { logger });
+    const { keeper } = start(spawn, { health_interval_ms: 5, health_timeout_ms: 5 }, { logger });
     await until(() => spawn.workers.length === 2, 'a restart');
     const misses = logger.lines.filter((l) => l.message.includes('health check missed'));
     expect(misses.map((l) => l.message.match(/missed \((\d)\/3\)/)?.[1])).toEqual(['1', '2', '3']);
-    await until(() => supervisor.snapshot().history[0]?.outcome === 'ready', 'restart settled');
-    expect(supervisor.snapshot().history[0]).toMatchObject({ trigger: 'health_check', reason: '3 health checks missed in a row' });
+    await until(() => keeper.snapshot().history[0]?.outcome === 'ready', 'restart settled');
+    expect(keeper.snapshot().history[0]).toMatchObject({ trigger: 'health_check', reason: '3 health checks missed in a row' });
   });
 
   it('does not restart a worker that misses pings while a tool call runs (busy, not hung)', async () => {
@@ -189,12 +185,12 @@ describe('McpSupervisor', () => {
       worker.answerPings = false;
       worker.sayReady();
     });
-    const { supervisor } = start(spawn, { health_interval_ms: 5, health_timeout_ms: 5 });
-    const pending = call(supervisor);
+    const { keeper } = start(spawn, { health_interval_ms: 5, health_timeout_ms: 5 });
+    const pending = call(keeper);
     const forwarded = await nextCall(spawn.workers[0]!, 1);
     const pingsBefore = spawn.workers[0]!.received.filter((m) => m.type === 'ping').length;
     await until(() => spawn.workers[0]!.received.filter((m) => m.type === 'ping').length >= pingsBefore + 6, 'six more pings');
-    expect(supervisor.snapshot().workerStatus).toBe('busy');
+    expect(keeper.snapshot().workerStatus).toBe('busy');
     spawn.workers[0]!.reply(forwarded.id, 'done');
     expect(text(await pending)).toBe('done');
     expect(spawn.workers).toHaveLength(1);
@@ -204,33 +200,33 @@ describe('McpSupervisor', () => {
     const spawn = createFakeSpawner((worker) =>
       worker.sayReady(worker.generation === 3 ? [...defaultTools, { name: 'extra', inputSchema: { type: 'object' } }] : defaultTools),
     );
-    const { supervisor, events } = start(spawn);
-    await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
+    const { keeper, events } = start(spawn);
+    await until(() => keeper.snapshot().workerStatus === 'healthy', 'ready');
     spawn.workers[0]!.die();
-    await until(() => spawn.workers.length === 2 && supervisor.snapshot().workerStatus === 'healthy', 'second ready');
+    await until(() => spawn.workers.length === 2 && keeper.snapshot().workerStatus === 'healthy', 'second ready');
     expect(events.toolsChanged).toBe(0);
     spawn.workers[1]!.die();
-    await until(() => supervisor.tools().length === 2, 'new tools');
+    await until(() => keeper.tools().length === 2, 'new tools');
     expect(events.toolsChanged).toBe(1);
   });
 
   describe('repair (self_test)', () => {
     it('reports ok for a healthy worker', async () => {
       const spawn = createFakeSpawner();
-      const { supervisor } = start(spawn);
-      expect(await supervisor.repair()).toEqual({ kind: 'ok', pid: spawn.workers[0]!.pid });
+      const { keeper } = start(spawn);
+      expect(await keeper.repair()).toEqual({ kind: 'ok', pid: spawn.workers[0]!.pid });
       expect(spawn.workers).toHaveLength(1);
     });
 
     it('restarts a dead worker at once instead of waiting for the restart delay', async () => {
       const spawn = createFakeSpawner();
-      const { supervisor } = start(spawn, { restart_delay_ms: 60_000 });
-      await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
+      const { keeper } = start(spawn, { restart_delay_ms: 60_000 });
+      await until(() => keeper.snapshot().workerStatus === 'healthy', 'ready');
       spawn.workers[0]!.die({ signal: 'SIGKILL' });
-      await until(() => supervisor.snapshot().workerStatus === 'restarting', 'restarting');
-      const outcome = await supervisor.repair();
+      await until(() => keeper.snapshot().workerStatus === 'restarting', 'restarting');
+      const outcome = await keeper.repair();
       expect(outcome).toEqual({ kind: 'restarted', previousPid: spawn.workers[0]!.pid, newPid: spawn.workers[1]!.pid, reason: 'killed by SIGKILL' });
-      expect(supervisor.snapshot().history).toMatchObject([{ trigger: 'self_test', outcome: 'ready' }]);
+      expect(keeper.snapshot().history).toMatchObject([{ trigger: 'self_test', outcome: 'ready' }]);
     });
 
     it('kills and restarts a worker that does not answer a ping and runs nothing', async () => {
@@ -240,9 +236,9 @@ describe('McpSupervisor', () => {
       });
       // A fake clock: the unanswered ping's time limit and any restart delay pass when the test says.
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-      const { supervisor } = start(spawn);
-      await vi.waitFor(() => expect(supervisor.snapshot().workerStatus).toBe('healthy'));
-      const repaired = supervisor.repair();
+      const { keeper } = start(spawn);
+      await vi.waitFor(() => expect(keeper.snapshot().workerStatus).toBe('healthy'));
+      const repaired = keeper.repair();
       await vi.advanceTimersByTimeAsync(fastOptions.health_timeout_ms); // the ping goes unanswered
       const outcome = await repaired;
       expect(outcome).toMatchObject({ kind: 'restarted', previousPid: spawn.workers[0]!.pid, newPid: spawn.workers[1]!.pid });
@@ -250,24 +246,24 @@ describe('McpSupervisor', () => {
       // A restart the killed worker's exit had scheduled would be due now: none may start.
       await vi.advanceTimersByTimeAsync(fastOptions.restart_delay_ms);
       expect(spawn.workers).toHaveLength(2);
-      expect(supervisor.snapshot().workerStatus).toBe('healthy');
+      expect(keeper.snapshot().workerStatus).toBe('healthy');
     });
 
     it('tries again from the fatal state and reports a failure when the new worker dies too', async () => {
       const spawn = createFakeSpawner((worker) => worker.die({ code: 70 }));
-      const { supervisor } = start(spawn, { max_restart_attempts: 0 });
-      await until(() => supervisor.snapshot().workerStatus === 'fatal', 'fatal');
-      const outcome = await supervisor.repair();
+      const { keeper } = start(spawn, { max_restart_attempts: 0 });
+      await until(() => keeper.snapshot().workerStatus === 'fatal', 'fatal');
+      const outcome = await keeper.repair();
       expect(outcome).toMatchObject({ kind: 'failed', error: 'exited with code 70' });
       expect(spawn.workers).toHaveLength(2);
-      expect(supervisor.snapshot().workerStatus).toBe('fatal');
+      expect(keeper.snapshot().workerStatus).toBe('fatal');
     });
   });
 
   it('shows a question the worker opens on the board, relays the answer, and withdraws it when the worker dies', async () => {
     const spawn = createFakeSpawner();
-    const { supervisor, board } = start(spawn);
-    await until(() => supervisor.snapshot().workerStatus === 'healthy', 'ready');
+    const { keeper, board } = start(spawn);
+    await until(() => keeper.snapshot().workerStatus === 'healthy', 'ready');
     const worker = spawn.workers[0]!;
     worker.emit({ type: 'feedback-open', questionId: 'q1', question: 'Which database?' });
     worker.emit({ type: 'feedback-open', questionId: 'q2', question: 'Ship it?' });

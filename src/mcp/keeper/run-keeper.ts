@@ -1,7 +1,7 @@
 /**
- * Supervisor mode (the default): this process holds the MCP connection, the HTTP server and the
- * database, answers `self_test` itself, and forwards every other tool call to a restartable Worker
- * process.
+ * Keeper mode (the default; `/api/health` and `self_test` call it `supervisor`): this process holds
+ * the MCP connection, the HTTP server and the database, answers `self_test` itself, and forwards
+ * every other tool call to a restartable Worker process.
  */
 import { randomUUID } from 'node:crypto';
 import { healthReport } from '../http/health-report.js';
@@ -13,7 +13,7 @@ import { selfTestTool, workerTools } from '../tools/definitions.js';
 import { runSelfTest, type SelfTestHost } from '../tools/self-test.js';
 import { jsonResult } from '../tools/tool-runner.js';
 import { readTestHooks } from '../worker/test-hooks.js';
-import { createMcpSupervisor } from './supervisor.js';
+import { createMcpKeeper } from './keeper.js';
 import { createForkSpawner } from './worker-process.js';
 
 export interface RunningMcp {
@@ -21,11 +21,11 @@ export interface RunningMcp {
   close(): Promise<void>;
 }
 
-export async function startSupervisedServer(options: McpOptions, env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningMcp> {
+export async function startKeeperServer(options: McpOptions, env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningMcp> {
   const startedAt = Date.now();
   const runId = randomUUID();
   const services = await startServices(options, logger, () => {
-    const snapshot = supervisor.snapshot();
+    const snapshot = keeper.snapshot();
     return healthReport({
       mode: 'supervisor',
       startedAt,
@@ -35,7 +35,7 @@ export async function startSupervisedServer(options: McpOptions, env: NodeJS.Pro
     });
   });
   const workerEnv = { ...env, CCC_CONFIG_DIR: options.configDir, CCC_SUPERVISOR_LOG_LEVEL: options.log_level };
-  const supervisor = createMcpSupervisor({
+  const keeper = createMcpKeeper({
     options,
     spawn: createForkSpawner({ env: workerEnv }),
     logger,
@@ -48,9 +48,9 @@ export async function startSupervisedServer(options: McpOptions, env: NodeJS.Pro
   const host: SelfTestHost = {
     mode: 'supervisor',
     startedAt,
-    repair: () => supervisor.repair(),
+    repair: () => keeper.repair(),
     restarts: () => {
-      const snapshot = supervisor.snapshot();
+      const snapshot = keeper.snapshot();
       return { history: snapshot.history, count: snapshot.restartCount, maxAttempts: options.max_restart_attempts, windowMs: options.restart_window_ms };
     },
     webServer: () => services.checkWebServer(options.health_timeout_ms),
@@ -58,16 +58,16 @@ export async function startSupervisedServer(options: McpOptions, env: NodeJS.Pro
   };
   const mcp = createMcpServer(
     {
-      tools: () => [selfTestTool, ...supervisor.tools()],
-      call: async (request) => (request.name === selfTestTool.name ? jsonResult({ ...(await runSelfTest(host)) }) : supervisor.call(request)),
+      tools: () => [selfTestTool, ...keeper.tools()],
+      call: async (request) => (request.name === selfTestTool.name ? jsonResult({ ...(await runSelfTest(host)) }) : keeper.call(request)),
     },
     logger,
   );
-  supervisor.start();
+  keeper.start();
   return {
     mcp,
     async close() {
-      supervisor.stop();
+      keeper.stop();
       await services.close();
     },
   };

@@ -1,5 +1,5 @@
 /**
- * The restart history of this Supervisor run (self_test's `diagnostics.restartHistory`, and the
+ * The restart history of this Keeper run (self_test's `diagnostics.restartHistory`, and the
  * `restartCount` of `/api/health`). A record is added when a restart begins and settled when the
  * new Worker is ready or fails; `onSettled` persists it (the database keeps it across runs).
  */

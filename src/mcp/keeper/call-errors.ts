@@ -1,5 +1,5 @@
 /**
- * The answers the Supervisor gives in place of the Worker's. They are tool results with
+ * The answers the Keeper gives in place of the Worker's. They are tool results with
  * `isError: true` (not JSON-RPC errors) so the agent's model reads them, as the MCP spec asks for
  * errors a model can act on; each starts with a stable code in brackets and says what to do.
  */
