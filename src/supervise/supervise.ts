@@ -115,7 +115,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     const why = session.interruption!;
     const ending = { exitCode: why.exitCode, how: `interrupted: ${why.message}`, level: 'warn' as const };
     if (driver.endsRun) {
-      session.endedAs({ mode: driver.mode, ...ending, fields: { reviews: session.reviews, ...driver.endingFields?.() } });
+      session.endedAs({ mode: driver.mode, ...ending, fields: { ...driver.endingFields?.(), reviews: session.reviews } });
       emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
       emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
     }
@@ -129,7 +129,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
       how: ending.how,
       exitCode: ending.exitCode,
       level: ending.level ?? 'info',
-      fields: { ...ending.fields, reviews: session.reviews, ...driver.endingFields?.() },
+      fields: { ...driver.endingFields?.(), ...ending.fields, reviews: session.reviews },
     });
     emit(event({ kind: 'end', exit_code: ending.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
   }
