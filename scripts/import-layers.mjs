@@ -14,7 +14,7 @@ export const LAYERS = [
   ['state', 'log', 'config', 'process', 'native'],
   ['frames', 'claude', 'settings', 'pty', 'input', 'stop', 'init'],
   ['observer', 'checkers'],
-  ['loop', 'report'],
+  ['loop', 'report', 'supervise'],
   ['providers', 'mcp', 'kanban', 'doctor'],
   ['cli', 'index.ts'],
 ];

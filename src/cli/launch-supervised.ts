@@ -17,7 +17,7 @@ import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { checkSettingsPaths } from '../settings/settings-file.js';
-import { reportTargets } from '../report/report-targets.js';
+import { reportTargets, type ReportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
 import { failureText } from '../loop/run-ending.js';
@@ -72,14 +72,11 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   }
   const { SupervisorSession } = await import('../loop/supervisor-session.js');
   const session = new SupervisorSession(setup);
-  const { startSessionReports } = await import('../report/start-reports.js');
-  const reporting = await startSessionReports(session, reports, { env, json: args.json, stdout: io.stdout, stderr: io.stderr });
-  await session.start();
   let code: number | undefined;
   try {
-    return (code = await runHeadlessSession(session, { task: mode.task, plan, json: args.json, observe }, io));
+    return (code = await runHeadlessSession(session, { task: mode.task, plan, json: args.json, observe, reports }, io));
   } finally {
-    await reporting.finish(code);
+    await session.reporters.close({ exitCode: code, sessionId: session.sessionId });
     await session.close();
   }
 }
@@ -87,7 +84,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
 /** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
 async function runHeadlessSession(
   session: SupervisorSession,
-  options: { task: string; plan: SessionPlan; json: boolean; observe: boolean },
+  options: { task: string; plan: SessionPlan; json: boolean; observe: boolean; reports: ReportTargets },
   io: LaunchIo,
 ): Promise<number> {
   const { registerRunningSession } = await import('../loop/running-session.js');
@@ -103,18 +100,25 @@ async function runHeadlessSession(
   // The observer (and its WebSocket server) loads only when asked for.
   const observing = options.observe ? await import('../loop/observe-session.js') : undefined;
   const observer = observing ? await observing.observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
+  // Observers see the text ccc prints while the run goes (the reports' last words come after they are gone).
+  const publish = (chunk: Buffer) => observer?.publishPty(chunk);
+  const shown = observing && observer ? { stdout: observing.teeStream(io.stdout, publish), stderr: observing.teeStream(io.stderr, publish) } : io;
+  const { reportersFor } = await import('../supervise/reporters.js');
+  try {
+    // A report file that cannot be written is a usage error (exit 2) before the session starts.
+    const plan = { mode: 'headless', json: options.json, shown, stdout: io.stdout, stderr: io.stderr, reports: options.reports, observer } as const;
+    for (const reporter of await reportersFor({ ...plan, env: session.env, configDir: session.configDir })) session.reporters.add(reporter);
+  } catch (error) {
+    observer?.detach();
+    await observer?.close();
+    throw error;
+  }
+  await session.start();
   const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
   const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
-  const publish = (chunk: Buffer) => observer?.publishPty(chunk);
   const restoreSignals = interruptOnSignals(session);
   try {
-    return await runHeadless(session, {
-      task: options.task,
-      plan,
-      json: options.json,
-      stdout: observing && observer ? observing.teeStream(io.stdout, publish) : io.stdout,
-      stderr: observing && observer ? observing.teeStream(io.stderr, publish) : io.stderr,
-    });
+    return await runHeadless(session, { task: options.task, plan, json: options.json, stderr: shown.stderr });
   } catch (error) {
     // The log's last line says how every run ended, also one ended by an error (printed by the CLI's entry).
     const exitCode = isCccError(error) ? error.exitCode : ExitCode.error;

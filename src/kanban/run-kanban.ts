@@ -110,6 +110,8 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   } finally {
     await lock.release();
     if (ending) session?.endedAs(ending);
+    // The reviews' reporters settle first (the Review Limit Event the stop message points at).
+    await session?.reporters.close({ exitCode: ending?.exitCode ?? undefined, sessionId: session.sessionId });
     await session?.close();
     // kanban.log's last line for this run, after everything the teardown logs.
     if (ending) logRunEnded(logger, ending);

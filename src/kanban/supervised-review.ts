@@ -1,19 +1,22 @@
 /**
- * `ccc kanban --supervise`: an Implementor's `ok` goes through the supervisor loop (the checker
- * pipeline, `reviewStop`) before the Manager sees it. While the checker finds the work incomplete,
- * the Implementor's own session is resumed (`--resume <session>`) with the feedback, under the
- * same output schema and the same retry rule; the answer it gives then is reviewed again. The
- * loop's limits (iterations, no progress, cost cap) and a failing checker stop the workflow with
- * the exit codes of a headless supervised run. At the iteration limit the loop stops before it
- * resumes the Implementor: a run past the limit would be paid for and never reviewed.
+ * `ccc kanban --supervise`: an Implementor's `ok` goes through the supervisor loop (`supervise`,
+ * src/supervise/supervise.ts, with this file's driver) before the Manager sees it. While the
+ * checker finds the work incomplete, the Implementor's own session is resumed (`--resume
+ * <session>`) with the feedback, under the same output schema and the same retry rule; the answer
+ * it gives then is reviewed again. The loop's limits (iterations, no progress, cost cap) and a
+ * failing checker stop the workflow with the exit codes of a headless supervised run. At the
+ * iteration limit the loop stops before it resumes the Implementor: a run past the limit would be
+ * paid for and never reviewed.
  */
 import { transcriptPathFor } from '../frames/transcript.js';
-import { exitCodeFor, renderEvent } from '../loop/headless.js';
-import { reviewStop } from '../loop/review-stop.js';
-import { inertText } from '../pty/inert-text.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
+import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
+import type { StopDecision } from '../loop/review-stop.js';
 import { ExitCode } from '../errors.js';
-import { claimedMessage } from '../state/session-claims.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
+import { reportersFor } from '../supervise/reporters.js';
+import { supervise } from '../supervise/supervise.js';
+import { exitCodeFor } from '../supervise/exit-codes.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
 import { formatReviewLimitEvent } from './event-log.js';
@@ -26,85 +29,128 @@ export interface SupervisedReviewOptions {
   write: (text: string) => void;
 }
 
+type Answer = Parameters<ImplementorReview>[1];
+type Reviewed = Awaited<ReturnType<ImplementorReview>>;
+
 export function supervisedReview(options: SupervisedReviewOptions): ImplementorReview {
   const { session } = options;
-  // A verdict's feedback is the model's text: no escape sequence of it may reach the terminal.
-  const say = (text: string) => options.write(inertText(text));
+  const max = session.config.supervisor.max_iterations;
+  let card = '';
+  // The reviews' progress lines (inert: a verdict's feedback is the model's text) and the Review Limit Event in the log.
+  const log = options.call.log;
+  const reviewLimits = {
+    maxIterations: max,
+    write: async (record: { reviews: number; checker: string; feedback: string }) => {
+      const at = (options.call.now ?? (() => new Date()))();
+      await log.append(formatReviewLimitEvent({ at, task: card, maxIterations: max, ...record })).catch((error: Error) => {
+        options.write(`ccc kanban: cannot write ${log.file.display}: ${error.message}\n`);
+      });
+    },
+  };
+  let attached: Promise<void> | undefined;
   return async (request, first) => {
+    await (attached ??= reportersFor({ mode: 'kanban', write: options.write, reviewLimits }).then((reporters) => {
+      for (const reporter of reporters) session.reporters.add(reporter);
+    }));
+    card = request.label;
     // The card's session is claimed for its reviews (one supervisor per session: a `ccc --supervisor
     // -- --continue` started meanwhile would pick this newest session) and released when they end.
-    const claimed = new Set<string>();
+    const driver = new KanbanReviewDriver(session, options.call, request, first);
     try {
-      return await reviewCard(request, first, claimed);
+      const run = await supervise(driver, session);
+      return driver.reviewed(run.decision, run.ending);
     } finally {
-      for (const id of claimed) session.releaseClaim(id);
+      for (const id of driver.claimed) session.releaseClaim(id);
     }
   };
+}
 
-  async function reviewCard(request: AgentRequest, first: Parameters<ImplementorReview>[1], claimed: Set<string>): ReturnType<ImplementorReview> {
-    let answer = first;
-    for (let turn = 1; ; turn++) {
-      const sessionId = answer.run.sessionId;
+/** A card's reviews: its stops are the Implementor's answers; a block resumes its session with the feedback. */
+class KanbanReviewDriver implements AgentDriver {
+  readonly mode = 'kanban';
+  readonly blockPaysTurn = true;
+  /** A kanban task has no wind-down turn: the board's own retry rule decides what happens next. */
+  readonly windsDown = false;
+  /** The card's reviews are part of the board's run, which ends it. */
+  readonly endsRun = false;
+  readonly waits: LimitWaits;
+  readonly claimed = new Set<string>();
+  private answer_: Answer;
+  /** The resumed Implementor's answer when it was not an `ok` to review: the card's outcome as it is. */
+  private unreviewed: Reviewed | undefined;
+  private ending: DriverEnding | undefined;
+  private turn = 0;
+
+  constructor(
+    private readonly session: SupervisorSession,
+    private readonly call: AgentCallDeps,
+    private readonly request: AgentRequest,
+    first: Answer,
+  ) {
+    this.answer_ = first;
+    const { limit_retry_seconds: retrySeconds, limit_wait_minutes: maxMinutes } = session.config.supervisor;
+    this.waits = limitWaits({ retrySeconds, maxMinutes });
+  }
+
+  async *stops(): AsyncIterable<DriverStop> {
+    while (!this.unreviewed) {
+      this.turn++;
+      const sessionId = this.answer_.run.sessionId;
       if (!sessionId) {
-        return {
-          kind: 'stopped',
-          exitCode: ExitCode.checkerFailed,
-          message: `The Implementor run for ${request.label} reported no session id, so it cannot be reviewed.`,
-        };
+        const how = `The Implementor run for ${this.request.label} reported no session id, so it cannot be reviewed.`;
+        this.ending = { exitCode: ExitCode.checkerFailed, how };
+        return;
       }
-      if (!claimed.has(sessionId)) {
-        const holder = await session.claim(sessionId, 'kanban');
-        if (holder)
-          return { kind: 'stopped', exitCode: ExitCode.usage, message: `The review of ${request.label} did not start: ${claimedMessage(sessionId, holder)}` };
-        claimed.add(sessionId);
-      }
-      session.setSessionId(sessionId);
+      this.claimed.add(sessionId);
       // The cost cap of the supervisor loop counts the agent's turns as well as the reviews.
-      session.addCost(answer.run.costUsd);
-      const decision = await reviewStop(
-        {
+      this.session.addCost(this.answer_.run.costUsd);
+      yield {
+        event: {
           sessionId,
-          transcriptPath: transcriptPathFor(session.env, session.cwd, sessionId),
-          cwd: session.cwd,
-          stopHookActive: turn > 1,
-          lastAssistantMessage: answer.output.message,
+          transcriptPath: transcriptPathFor(this.session.env, this.session.cwd, sessionId),
+          cwd: this.session.cwd,
+          stopHookActive: this.turn > 1,
+          lastAssistantMessage: this.answer_.output.message,
           backgroundTasks: [],
           raw: {},
         },
-        { ...session.reviewDeps(), userPrompts: [request.stdin], signal: options.call.signal, emit: (e) => say(renderEvent(e)) },
-      );
-      // A kanban task has no wind-down turn: the board's own retry rule decides what happens next.
-      if (decision.action !== 'block') {
-        const exitCode = exitCodeFor(decision);
-        if (exitCode === ExitCode.completed) return { kind: 'answered', ...answer };
-        return { kind: 'stopped', exitCode, message: `The review of ${request.label} ended without confirming the work: ${decision.message}` };
-      }
-      const max = session.config.supervisor.max_iterations;
-      if (decision.iteration >= max) {
-        // The next stop would be past the limit and allowed unreviewed: do not pay for that run.
-        const why = `the iteration limit (${max}) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run`;
-        const log = options.call.log;
-        await log.append(
-          formatReviewLimitEvent({
-            at: (options.call.now ?? (() => new Date()))(),
-            task: request.label,
-            reviews: decision.iteration,
-            maxIterations: max,
-            checker: decision.checker,
-            feedback: decision.feedback,
-          }),
-        );
-        return {
-          kind: 'stopped',
-          exitCode: ExitCode.limit,
-          message: `The review of ${request.label} ended without confirming the work: ${why}. The last feedback is in ${log.file.display}.`,
-        };
-      }
-      const resumed = resumeRequest(request, sessionId, decision.feedback, turn);
-      const result = await callAgent(resumed, options.call);
-      if (result.kind !== 'answered' || result.output.status !== 'ok') return result;
-      answer = result;
+        context: { userPrompts: [this.request.stdin], ...(this.call.signal ? { signal: this.call.signal } : {}) },
+      };
     }
+  }
+
+  async notSupervised(stop: DriverStop, message: string): Promise<DriverEnding> {
+    this.claimed.delete(stop.event.sessionId);
+    return { exitCode: ExitCode.usage, how: `The review of ${this.request.label} did not start: ${message}` };
+  }
+
+  async answer(stop: DriverStop, decision: StopDecision): Promise<Answered> {
+    if (decision.action !== 'block') return { end: decision };
+    const result = await callAgent(resumeRequest(this.request, stop.event.sessionId, decision.feedback, this.turn), this.call);
+    if (result.kind !== 'answered' || result.output.status !== 'ok') this.unreviewed = result;
+    else this.answer_ = result;
+    return 'next';
+  }
+
+  ended(): DriverEnding | undefined {
+    return this.ending;
+  }
+
+  /** The card's outcome for the board: the answer, once confirmed; else why the review stopped it. */
+  reviewed(decision: StopDecision | undefined, ending: DriverEnding | undefined): Reviewed {
+    if (this.unreviewed) return this.unreviewed;
+    if (ending) return { kind: 'stopped', exitCode: ending.exitCode, message: ending.how };
+    if (!decision || decision.action === 'block') throw new Error('a kanban review ended without a decision');
+    const exitCode = exitCodeFor(decision);
+    if (exitCode === ExitCode.completed) return { kind: 'answered', ...this.answer_ };
+    const max = this.session.config.supervisor.max_iterations;
+    const stopped = `The review of ${this.request.label} ended without confirming the work`;
+    // The last-iteration rule (its limit carries the last verdict): the next stop would be past the limit and allowed unreviewed.
+    if (decision.action === 'allow' && decision.reason === 'limit' && decision.verdict) {
+      const why = `the iteration limit (${max}) was reached with the work still incomplete; the Implementor is not run again, since nothing would review that run`;
+      return { kind: 'stopped', exitCode, message: `${stopped}: ${why}. The last feedback is in ${this.call.log.file.display}.` };
+    }
+    return { kind: 'stopped', exitCode, message: `${stopped}: ${decision.message}` };
   }
 }
 

@@ -56,20 +56,32 @@ export type SupervisorEvent =
   | { kind: 'error'; message: string; usage?: Usage; at: string }
   | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; at: string };
 
-/** Why the loop let the agent stop. */
-export type StopReason =
-  | 'completed'
-  | 'limit'
-  | 'no-progress'
-  | 'permission-denied'
-  | 'cost-cap'
-  | 'checker-failed'
-  | 'disabled'
-  | 'background-tasks'
-  | 'goal'
-  | 'recursion'
-  | 'cancelled'
-  | 'interrupted';
+/**
+ * Why the loop let the agent stop: the one list, which the reports (src/report/run-record.ts),
+ * the exit codes (src/supervise/exit-codes.ts) and the session state read back.
+ */
+export const STOP_REASONS = [
+  'completed',
+  'limit',
+  'no-progress',
+  'permission-denied',
+  'cost-cap',
+  'checker-failed',
+  'disabled',
+  'background-tasks',
+  /** The /goal evaluator sent the agent back: the stop is let through unreviewed and the agent keeps working; never a run's end. */
+  'goal',
+  'recursion',
+  'cancelled',
+  /** Ended from outside (a signal). */
+  'interrupted',
+] as const;
+
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export function isStopReason(value: unknown): value is StopReason {
+  return (STOP_REASONS as readonly unknown[]).includes(value);
+}
 
 /** The most characters of the task a verdict event carries. */
 export const TASK_CHARS = 500;

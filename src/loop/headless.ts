@@ -1,55 +1,53 @@
 /**
  * `ccc --supervisor -p "<task>"` (or the task on stdin): the supervised loop without a terminal,
- * for CI. Each agent turn is a `claude -p` run: the first with the task and the user's claude
- * arguments as given, every later one with the checker's feedback, resuming exactly the agent's
- * own session (its id and working directory from the turn's frames; see session-flags.ts).
- * Between turns the same `reviewStop` as the interactive proxy decides. The agent's text goes to
- * stdout, progress to stderr; with `--json`, stdout carries ccc's event stream as JSON lines
- * instead. The run ends by naming the session and its log on stderr.
+ * for CI. The headless driver of `supervise` (src/supervise/supervise.ts): each agent turn is a
+ * `claude -p` run, the first with the task and the user's claude arguments as given, every later
+ * one with the checker's feedback, resuming exactly the agent's own session (its id and working
+ * directory from the turn's frames; see session-flags.ts); the end of each turn is a stop. What
+ * the run shows (the agent's text and progress lines, or `--json` lines) is its reporters'
+ * (src/supervise/reporters.ts), fed by the session's events and frames. The run ends by naming
+ * the session and its log on stderr.
  */
 import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
+import { runCost } from '../claude/usage.js';
 import { CccError, ExitCode } from '../errors.js';
-import { inertText } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
-import { transcriptPathFor } from '../frames/transcript.js';
-import { event, type EventSink, type StopReason, type SupervisorEvent } from './events.js';
-import { ReplaySubject } from 'rxjs';
-import { reviewSummary } from './review-summary.js';
-import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
-import { cacheShare, dollars, NO_USAGE, percent, runCost } from '../claude/usage.js';
-import { reviewStop, type StopDecision } from './review-stop.js';
-import { agentTurnArgs, type SessionPlan } from './session-flags.js';
-import { endWindDown, windDownMessage, woundDownMessage } from './wind-down.js';
-import { spendText } from './cost-cap.js';
-import { limitWaits, resumeTimeText, waitOutLimit, worthWaiting } from './limit-wait.js';
-import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
-import { DeniedTurns, deniedTools } from './permission-denials.js';
-import type { SupervisorSession } from './supervisor-session.js';
-import { sessionLogPath } from '../state/paths.js';
-import { claimedMessage } from '../state/session-claims.js';
-import { isProjectGone, requireProjectDir } from './project-dir.js';
 import { toolCallsOf } from '../frames/tool-calls.js';
+import { transcriptPathFor } from '../frames/transcript.js';
+import { inertText } from '../pty/inert-text.js';
+import { sessionLogPath } from '../state/paths.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
+import { supervise } from '../supervise/supervise.js';
+import { event } from './events.js';
+import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
+import { limitWaits, waitOutLimit, worthWaiting, type LimitWaits } from './limit-wait.js';
+import { DeniedTurns, deniedTools } from './permission-denials.js';
+import { isProjectGone, requireProjectDir } from './project-dir.js';
+import type { StopDecision } from './review-stop.js';
+import { agentTurnArgs, type SessionPlan } from './session-flags.js';
+import type { SupervisorSession } from './supervisor-session.js';
 import { ToolCallFeed } from './tool-call-feed.js';
-import { decisionText } from './run-ending.js';
+import { endWindDown, woundDownMessage } from './wind-down.js';
 
 export interface HeadlessOptions {
   task: string;
   /** Which session each agent turn is in: the user's flags on the first, the agent's own id after. */
   plan: SessionPlan;
   json: boolean;
-  stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
+/** The most frames of the agent a review is given (`ctx.frames`): the last ones. */
+const RECENT_FRAMES = 500;
+
 export async function runHeadless(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
-  // The last frames of the agent, replayed into each review's context.
-  const recent = new ReplaySubject<Frame>(500);
-  const keepRecent = session.frames$.subscribe(recent);
   try {
-    return await loop(session, options, recent);
+    session.emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
+    // The project before the agent touches it: a fresh review is given the change since (task-baseline.ts).
+    await session.recordTaskStart();
+    return (await supervise(new HeadlessDriver(session, options), session)).exitCode;
   } finally {
-    keepRecent.unsubscribe();
     options.stderr.write(whereItIs(session));
   }
 }
@@ -61,180 +59,169 @@ function whereItIs(session: SupervisorSession): string {
   return `ccc: session ${id}, log ${sessionLogPath(session.configDir, id)}\nccc: continue it under supervision with \`ccc --supervisor -p "<next task>" -- --resume ${id}\`\n`;
 }
 
-async function loop(session: SupervisorSession, options: HeadlessOptions, recent: ReplaySubject<Frame>): Promise<number> {
-  let lastError: string | undefined;
-  const emit: EventSink = (e) => {
-    // A review cancelled by a signal is part of that signal's ending, which says so itself: one "stopped", not two.
-    if (e.kind === 'stopped' && e.reason === 'cancelled' && session.interruption) return;
-    session.emit(e);
-    if (options.json) options.stdout.write(JSON.stringify(e) + '\n');
-    // A verdict's text is the model's: no escape sequence reaches the terminal. A stop for the error just shown is not shown again.
-    else if (!(e.kind === 'stopped' && e.message === lastError)) options.stderr.write(inertText(renderEvent(e)));
-    if (e.kind === 'error') lastError = e.message;
-  };
-  let sessionId: string | undefined;
-  // The session's working directory: claude's `--worktree` moves the session into a new checkout,
-  // and the reviewer must verify that one.
-  let cwd = session.cwd;
-  let message = options.task;
-  let turn = 0;
-  emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
-  // The project before the agent touches it: a fresh review is given the change since (task-baseline.ts).
-  await session.recordTaskStart();
-  // The tools claude refused the agent in its last turn (its result frame's permission_denials).
-  let denied: string[] = [];
-  // Agent turns in a row with denied calls: at the limit the run stops for the grant, not for "no progress".
-  const denials = new DeniedTurns();
-  // The agent's tool calls, paced (tool-call-feed.ts); a turn's calls are all out before its review.
-  const toolCalls = new ToolCallFeed(emit);
-  const runTurn = (text: string) => {
-    const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(options.plan, sessionId)];
-    denied = [];
-    return runAgentTurn(session, args, text, (frame) => {
-      if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') cwd = frame.cwd;
-      if (frame.type === 'result') denied = deniedTools(frame);
-      session.onFrame(frame);
-      if (options.json) options.stdout.write(JSON.stringify({ kind: 'frame', frame }) + '\n');
-      else writeAgentText(frame, options.stdout);
-      toolCalls.add(toolCallsOf(frame));
-    }).finally(() => toolCalls.flush());
-  };
-  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
-  const waitDeps = { logger: session.logger, emit, waits, maxMinutes: session.config.supervisor.limit_wait_minutes, signal: session.signal };
-  for (;;) {
-    turn++;
-    if (session.interruption) return interrupted(session, emit, session.interruption);
-    requireProjectDir(cwd, sessionId);
-    emit(event({ kind: 'phase', phase: 'agent' }));
-    const result = await runTurn(message);
-    if (result.spawnError && isProjectGone(result.spawnError)) requireProjectDir(cwd, sessionId);
-    if (result.spawnError) throw result.spawnError;
-    sessionId = result.sessionId ?? sessionId;
-    if (sessionId) session.setSessionId(sessionId); // the log exists even when the first turn fails
-    // The session claude chose (a fork, a new one, a `--continue` that raced ours): another live ccc's is not reviewed here.
-    const holder = sessionId ? await session.claim(sessionId, 'headless') : undefined;
-    if (holder) {
-      const claimed = claimedMessage(sessionId!, holder);
-      session.logger.error(claimed);
-      throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: sessionId!, pid: holder.pid } });
-    }
-    denials.record(denied);
-    const deniedLine = denials.message();
-    if (deniedLine) {
-      session.logger.warn(deniedLine, { turn, tools: denied.join(' ') });
-      if (!options.json) options.stderr.write(inertText(`ccc: ${deniedLine}\n`));
-    }
-    if (session.interruption) return interrupted(session, emit, session.interruption);
-    if (result.exitCode !== 0 || !sessionId) {
-      const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
-      const failure = modelFailure(result);
-      const said = agentFailure(result);
-      session.logger.error(`agent turn failed: ${said}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
-      emit(event({ kind: 'error', message: said }));
-      if (worthWaiting(failure?.kind)) {
-        const waited = await waitOutLimit(waitDeps, 'agent', said);
-        if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
-        if (waited === 'waited') {
-          // The refused turn's message is already in the session when it has one: the agent is asked to go on.
-          if (sessionId) message = LIMIT_RESUME_NOTE;
+/** Stops are the ends of `claude -p` turns; a block is the next turn's message, paid for. */
+class HeadlessDriver implements AgentDriver {
+  readonly mode = 'headless';
+  readonly blockPaysTurn = true;
+  readonly windsDown = true;
+  readonly endsRun = true;
+  readonly waits: LimitWaits;
+  /** The agent's last frames, for each review's context: a plain bounded array. */
+  private readonly recent: Frame[] = [];
+  private sessionId: string | undefined;
+  /** The session's working directory: claude's `--worktree` moves the session into a new checkout, and the reviewer must verify that one. */
+  private cwd: string;
+  /** The next turn's message: the task, then each block's feedback (with the note on denied calls). */
+  private message: string;
+  /** The tools claude refused the agent in its last turn (its result frame's permission_denials). */
+  private denied: string[] = [];
+  /** Agent turns in a row with denied calls: at the limit the run stops for the grant, not for "no progress". */
+  private readonly deniedTurns = new DeniedTurns();
+  /** The agent's tool calls, paced (tool-call-feed.ts); a turn's calls are all out before its review. */
+  private readonly toolCalls: ToolCallFeed;
+  private ending: DriverEnding | undefined;
+
+  constructor(
+    private readonly session: SupervisorSession,
+    private readonly options: HeadlessOptions,
+  ) {
+    this.cwd = session.cwd;
+    this.message = options.task;
+    this.toolCalls = new ToolCallFeed((e) => session.emit(e));
+    const { limit_retry_seconds: retrySeconds, limit_wait_minutes: maxMinutes } = session.config.supervisor;
+    this.waits = limitWaits({ retrySeconds, maxMinutes });
+  }
+
+  async *stops(): AsyncIterable<DriverStop> {
+    const { session } = this;
+    for (let turn = 1; ; turn++) {
+      if (session.interruption) return;
+      requireProjectDir(this.cwd, this.sessionId);
+      session.emit(event({ kind: 'phase', phase: 'agent' }));
+      const result = await this.runTurn(this.message);
+      if (result.spawnError && isProjectGone(result.spawnError)) requireProjectDir(this.cwd, this.sessionId);
+      if (result.spawnError) throw result.spawnError;
+      this.sessionId = result.sessionId ?? this.sessionId;
+      if (this.sessionId) session.setSessionId(this.sessionId); // the log exists even when the first turn fails
+      this.deniedTurns.record(this.denied);
+      const deniedLine = this.deniedTurns.message();
+      if (deniedLine) {
+        session.logger.warn(deniedLine, { turn, tools: this.denied.join(' ') });
+        if (!this.options.json) this.options.stderr.write(inertText(`ccc: ${deniedLine}\n`));
+      }
+      if (session.interruption) return;
+      if (result.exitCode !== 0 || !this.sessionId) {
+        if (await this.waitedOut(result, turn)) {
           turn--;
           continue;
         }
+        return;
       }
-      return finish(session, emit, code, undefined, said);
-    }
-    let decision: StopDecision;
-    for (;;) {
-      decision = await reviewStop(
-        {
+      const sessionId = this.sessionId;
+      yield {
+        event: {
           sessionId,
-          transcriptPath: transcriptPathFor(session.env, cwd, sessionId),
-          cwd,
+          transcriptPath: transcriptPathFor(session.env, this.cwd, sessionId),
+          cwd: this.cwd,
           stopHookActive: turn > 1,
           lastAssistantMessage: result.resultText ?? '',
           backgroundTasks: [],
           raw: {},
         },
         // The run's first turn is its task, new whatever the session's history holds; every later one answers a block.
-        { ...session.reviewDeps(), frames: replayed(recent), userPrompts: [options.task], newTask: turn === 1, emit },
-      );
-      if (session.interruption) return interrupted(session, emit, session.interruption);
-      if (!(decision.action === 'allow' && decision.modelLimited)) break;
-      // The model refused the review on a limit: the same stop is reviewed again once the wait is over.
-      const waited = await waitOutLimit(waitDeps, 'reviewer', decision.message);
-      if (waited === 'interrupted') return interrupted(session, emit, session.interruption!);
-      if (waited === 'spent') break;
+        context: { frames: [...this.recent], userPrompts: [this.options.task], newTask: turn === 1 },
+      };
     }
-    waits.reset();
-    decision = denials.apply(decision);
-    if (decision.action === 'allow' && decision.reason === 'permission-denied') {
-      session.logger.warn(`stopped: ${decision.message}`, { iteration: decision.iteration, tools: denied.join(' ') });
-      return finish(session, emit, exitCodeFor(decision), decision);
-    }
-    if (decision.action === 'block') {
-      const max = session.config.supervisor.max_iterations;
-      // No review is left for the turn this feedback would start: stop before paying for a run
-      // nothing would verify; the agent's last turn, if any, is the wind-down.
-      if (decision.iteration >= max) {
-        const stop = `the iteration limit (${max}) was reached without the checker confirming completion; the agent was not run again with the last feedback (it is in the log)`;
-        session.logger.warn(`iteration limit reached (${max}); the last feedback was not sent to the agent`, { iteration: `${decision.iteration}/${max}` });
-        const limit = { action: 'allow', reason: 'limit', message: stop, iteration: decision.iteration } as const;
-        if (!session.config.supervisor.wind_down) return finish(session, emit, ExitCode.limit, limit);
-        emit(event({ kind: 'wind-down', reason: 'limit', message: stop }));
-        return windDownTurn(session, emit, { ...limit, action: 'wind-down', feedback: windDownMessage(stop) }, (m) => runTurn(m));
-      }
-      message = decision.feedback; // with the note on denied calls (DeniedTurns.apply)
-      continue;
-    }
-    if (decision.action === 'wind-down') return windDownTurn(session, emit, decision, (m) => runTurn(m));
-    return finish(session, emit, exitCodeFor(decision), decision);
   }
-}
 
-/**
- * The agent's last turn at a limit (wind-down.ts): the wind-down message, not reviewed, its cost
- * counted like any turn's; then the run ends with the limit's reason and exit code, whatever
- * that turn did.
- */
-async function windDownTurn(
-  session: SupervisorSession,
-  emit: EventSink,
-  decision: Extract<StopDecision, { action: 'wind-down' }>,
-  runTurn: (message: string) => Promise<ClaudePrintResult>,
-): Promise<number> {
-  emit(event({ kind: 'phase', phase: 'agent' }));
-  session.logger.warn(`${decision.message}; the agent is asked to write down where the work stands (one last turn, not reviewed)`);
-  const result = await runTurn(decision.feedback);
-  if (session.sessionId) await endWindDown(session.configDir, session.sessionId, session.logger);
-  if (session.interruption) return interrupted(session, emit, session.interruption);
-  if (result.exitCode !== 0)
-    session.logger.warn(`the wind-down turn failed: ${agentFailure(result)}`, { exit_code: result.exitCode, stderr: result.stderrTail });
-  return finish(session, emit, exitCodeFor(decision), { action: 'allow', reason: decision.reason, message: woundDownMessage(decision.message) });
-}
+  /** A failed turn: waited out when the model refused it on a limit (true: run it again), else the run's ending. */
+  private async waitedOut(result: ClaudePrintResult, turn: number): Promise<boolean> {
+    const { session } = this;
+    const code = result.exitCode && result.exitCode !== 0 ? result.exitCode : ExitCode.error;
+    const said = agentFailure(result);
+    session.logger.error(`agent turn failed: ${said}`, { turn, exit_code: result.exitCode, stderr: result.stderrTail });
+    session.emit(event({ kind: 'error', message: said }));
+    if (worthWaiting(modelFailure(result)?.kind)) {
+      const { logger, signal } = session;
+      const waited = await waitOutLimit(
+        { logger, emit: (e) => session.emit(e), waits: this.waits, maxMinutes: session.config.supervisor.limit_wait_minutes, signal },
+        'agent',
+        said,
+      );
+      if (waited === 'interrupted') return false;
+      if (waited === 'waited') {
+        // The refused turn's message is already in the session when it has one: the agent is asked to go on.
+        if (this.sessionId) this.message = LIMIT_RESUME_NOTE;
+        return true;
+      }
+    }
+    this.ending = { exitCode: code, how: `agent failed: ${said}`, level: 'error', fields: { reason: 'agent-failed' } };
+    return false;
+  }
 
-/** What a ReplaySubject holds now: it replays its buffer synchronously to a new subscriber. */
-function replayed<T>(subject: ReplaySubject<T>): T[] {
-  const items: T[] = [];
-  subject.subscribe((item) => items.push(item)).unsubscribe();
-  return items;
-}
+  async notSupervised(stop: DriverStop, message: string, pid: number): Promise<never> {
+    this.session.logger.error(message);
+    throw new CccError('SESSION_SUPERVISED', message, { data: { sessionId: stop.event.sessionId, pid } });
+  }
 
-function runAgentTurn(session: SupervisorSession, args: string[], message: string, onFrame: (f: Frame) => void): Promise<ClaudePrintResult> {
-  session.logger.debug('agent turn', { command: [session.config.claude.command, ...args].join(' ') });
-  return runClaudePrint({
-    command: session.config.claude.command,
-    args,
-    stdin: message,
-    cwd: session.cwd,
-    env: session.agentEnv(),
-    logger: session.logger,
-    signal: session.signal, // ended from outside: the turn stops with it
-    onFrame: (frame) => {
-      // A resumed turn's total_cost_usd is the whole session's so far: only this turn's cost counts.
-      if (frame.type === 'result') session.addCost(runCost(frame));
-      onFrame(frame);
-    },
-  });
+  async denials(): Promise<DeniedTurns> {
+    return this.deniedTurns;
+  }
+
+  async answer(_stop: DriverStop, decision: StopDecision): Promise<Answered> {
+    if (decision.action === 'block') {
+      this.message = decision.feedback; // with the note on denied calls (DeniedTurns.apply)
+      return 'next';
+    }
+    if (decision.action === 'wind-down') return { end: await this.windDownTurn(decision) };
+    return { end: decision };
+  }
+
+  ended(): DriverEnding | undefined {
+    return this.ending;
+  }
+
+  /**
+   * The agent's last turn at a limit (wind-down.ts): the wind-down message, not reviewed, its cost
+   * counted like any turn's; then the run ends with the limit's reason and exit code, whatever
+   * that turn did.
+   */
+  private async windDownTurn(decision: Extract<StopDecision, { action: 'wind-down' }>): Promise<StopDecision> {
+    const { session } = this;
+    session.emit(event({ kind: 'phase', phase: 'agent' }));
+    session.logger.warn(`${decision.message}; the agent is asked to write down where the work stands (one last turn, not reviewed)`);
+    const result = await this.runTurn(decision.feedback);
+    if (session.sessionId) await endWindDown(session.configDir, session.sessionId, session.logger);
+    if (result.exitCode !== 0 && !session.interruption)
+      session.logger.warn(`the wind-down turn failed: ${agentFailure(result)}`, { exit_code: result.exitCode, stderr: result.stderrTail });
+    return { action: 'allow', reason: decision.reason, message: woundDownMessage(decision.message) };
+  }
+
+  private runTurn(text: string): Promise<ClaudePrintResult> {
+    const { session } = this;
+    const args = ['-p', '--output-format', 'stream-json', '--verbose', ...agentTurnArgs(this.options.plan, this.sessionId)];
+    this.denied = [];
+    session.logger.debug('agent turn', { command: [session.config.claude.command, ...args].join(' ') });
+    return runClaudePrint({
+      command: session.config.claude.command,
+      args,
+      stdin: text,
+      cwd: session.cwd,
+      env: session.agentEnv(),
+      logger: session.logger,
+      signal: session.signal, // ended from outside: the turn stops with it
+      onFrame: (frame) => {
+        // A resumed turn's total_cost_usd is the whole session's so far: only this turn's cost counts.
+        if (frame.type === 'result') session.addCost(runCost(frame));
+        if (frame.type === 'system' && frame.subtype === 'init' && typeof frame.cwd === 'string') this.cwd = frame.cwd;
+        if (frame.type === 'result') this.denied = deniedTools(frame);
+        this.recent.push(frame);
+        if (this.recent.length > RECENT_FRAMES) this.recent.splice(0, this.recent.length - RECENT_FRAMES);
+        session.onFrame(frame); // the reporters: the agent's text or `--json` lines, observers, the CI reports
+        this.toolCalls.add(toolCallsOf(frame));
+      },
+    }).finally(() => this.toolCalls.flush());
+  }
 }
 
 function agentFailure(result: ClaudePrintResult): string {
@@ -242,123 +229,4 @@ function agentFailure(result: ClaudePrintResult): string {
   if (failure) return modelFailureSentence('agent', failure);
   const lastLine = result.stderrTail.trim().split('\n').pop();
   return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
-}
-
-export function exitCodeFor(decision: Pick<StopDecision & { reason: StopReason }, 'reason'>): number {
-  switch (decision.reason) {
-    case 'completed':
-    case 'disabled':
-    case 'recursion':
-    case 'background-tasks':
-      return ExitCode.completed;
-    case 'checker-failed':
-      return ExitCode.checkerFailed;
-    case 'permission-denied':
-      return ExitCode.usage; // the run cannot succeed until the user grants the tools: a fix to the invocation, not a limit
-    default:
-      return ExitCode.limit;
-  }
-}
-
-function finish(
-  session: SupervisorSession,
-  emit: EventSink,
-  code: number,
-  decision?: Extract<StopDecision, { action: 'allow' }>,
-  agentFailed?: string,
-): number {
-  if (decision && decision.reason !== 'completed') emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
-  session.endedAs({
-    mode: 'headless',
-    how: decision ? decisionText(decision) : `agent failed: ${agentFailed ?? 'no session'}`,
-    exitCode: code,
-    level: decision ? 'info' : 'error',
-    fields: { reason: decision?.reason ?? 'agent-failed', reviews: session.reviews },
-  });
-  emit(event({ kind: 'end', exit_code: code, reviews: session.reviews, review_usage: session.reviewUsage }));
-  return code;
-}
-
-/** Ended from outside (headless-signals.ts): the reason is shown and logged, the exit code is the signal's. */
-function interrupted(session: SupervisorSession, emit: EventSink, why: { message: string; exitCode: number }): number {
-  session.endedAs({ mode: 'headless', how: `interrupted: ${why.message}`, exitCode: why.exitCode, level: 'warn', fields: { reviews: session.reviews } });
-  emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
-  emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
-  return why.exitCode;
-}
-
-/** The agent's answer as text for people (a terminal, a CI log, observers): inert like the feedback; `--json` keeps it exact. */
-function writeAgentText(frame: Frame, out: NodeJS.WritableStream) {
-  if (frame.type !== 'assistant') return;
-  const content = (frame.message as { content?: Array<{ type: string; text?: string }> } | undefined)?.content;
-  for (const block of content ?? []) {
-    if (block.type !== 'text' || !block.text) continue;
-    const text = inertText(block.text.replace(/\r\n/g, '\n'));
-    out.write(text.endsWith('\n') ? text : `${text}\n`);
-  }
-}
-
-/** Human-readable progress on stderr. */
-export function renderEvent(e: SupervisorEvent): string {
-  switch (e.kind) {
-    case 'iteration':
-      return `ccc: review ${e.n}/${e.max}\n`;
-    case 'checker':
-      return e.state === 'start'
-        ? `ccc:   ${e.checker} checking…\n`
-        : e.state === 'done'
-          ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n`
-          : `ccc:   ${e.checker} failed\n`;
-    case 'verdict':
-      return e.completed
-        ? `ccc: ✓ complete (${verdictDetails(e)})
-`
-        : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
-    case 'stopped':
-      return `ccc: stopped: ${e.message}\n`;
-    case 'waiting': {
-      const until = new Date(e.until);
-      return `ccc: waiting on the model's limit until ${resumeTimeText(until, until.getTime() - Date.parse(e.at))}, then resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`;
-    }
-    case 'wait-over':
-      return e.outcome === 'resumed'
-        ? `ccc: the wait is over; resuming the ${e.who === 'agent' ? "agent's turn" : 'review'}\n`
-        : "ccc: gave up waiting on the model's limit (supervisor.limit_wait_minutes)\n";
-    case 'wind-down':
-      return `ccc: ${e.message}; asking the agent to write down where the work stands (one last turn, not reviewed)\n`;
-    case 'error':
-      return `ccc: error: ${e.message}\n`;
-    case 'end': {
-      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE);
-      return summary ? `ccc: ${summary}\n` : '';
-    }
-    default:
-      return '';
-  }
-}
-
-/**
- * `claude, verified by: npm test, $0.0061, 97% cached, spent $0.42 of $5.00, review: forked`. The
- * run's spend is shown against a cap only: without one, the run's last line sums the reviews and
- * `--json`, the log and `ccc report` carry the spend.
- */
-function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = verificationDetails(e.completed, e.evidence);
-  const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
-  const capped = e.spent_usd !== undefined && (e.cap_usd !== undefined || e.task_cap_usd !== undefined);
-  const run = !capped ? [] : [spendText({ ...e, spent_usd: e.spent_usd!, task_spent_usd: e.task_spent_usd ?? e.spent_usd! })];
-  const kind = reviewKindDetails(e.review);
-  return [e.checker, ...(evidence ? [evidence] : []), ...spent, ...run, ...(kind ? [kind] : [])].join(', ');
-}
-
-/** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */
-const FEEDBACK_LINES = 15;
-
-/** The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all. */
-function feedbackLines(text: string): string {
-  const [first = '', ...rest] = text.trim().split(/\r?\n/);
-  const clip = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line);
-  const shown = rest.slice(0, FEEDBACK_LINES).map((line) => `ccc:   │ ${clip(line)}\n`);
-  const more = rest.length > FEEDBACK_LINES ? `ccc:   │ … ${rest.length - FEEDBACK_LINES} more lines in the log\n` : '';
-  return `${clip(first)}\n${shown.join('')}${more}`;
 }

@@ -33,7 +33,6 @@ import { event, type SupervisorEvent } from './events.js';
 import { interactiveEnding } from './interactive-ending.js';
 import { decisionText, failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
-import { reviewSummary } from './review-summary.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
 import type { Stop, StopPipe } from './interactive-stops.js';
@@ -131,7 +130,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     return (opened = early ?? (await openSession(setup)));
   });
   const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
-    sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId }),
+    sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId, stderr: options.stderr }),
   );
   function logError(message: string): void {
     session.then(
@@ -180,9 +179,8 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     claims.releaseAll();
     // The URL printed before the TUI started has scrolled away under it.
     if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
-    // After the TUI is gone and the terminal restored: what this session's reviews cost.
-    const summary = current && reviewSummary(current.reviews, current.reviewUsage);
-    if (summary) options.stderr.write(`ccc: ${summary}\n`);
+    // After the TUI is gone and the terminal restored: the reporters' last words (what this session's reviews cost).
+    await current?.reporters.close({ sessionId: current.sessionId });
     // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
     // for a session claude saved (one the user never wrote to has nothing to continue).
     const id = current?.sessionId;
@@ -209,6 +207,7 @@ interface GraphEdges {
   recorder: InputRecorder;
   running: RunningSession;
   launchId: string | undefined;
+  stderr: NodeJS.WritableStream;
 }
 
 /**
@@ -234,6 +233,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     { limitWaits, reviewWithinLimits },
     { AgentLimitWait },
     { DeniedTurns, deniedInTurn },
+    { reportersFor },
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-stops.js'),
@@ -248,9 +248,14 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
     import('./limit-wait.js'),
     import('./agent-limit-wait.js'),
     import('./permission-denials.js'),
+    import('../supervise/reporters.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();
+  // The title, observers and the summary line hear the session's events and frames (attached
+  // before the transcript tail starts: no frame is missed) until the run closes them.
+  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
+  for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer })) session.reporters.add(reporter);
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
   // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
@@ -279,8 +284,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
 
   if (observer) graph.add(connectObserver(observer, proxy, (data) => agentLimit.onInput(data)));
 
-  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
-  graph.add(session.events$.subscribe((e) => title.onEvent(e)));
   // Typing hands the title back to claude, and the turn back to the user (a wait on the agent's
   // limit ends); the terminal's replies to claude's queries are not typing.
   graph.add(

@@ -1,10 +1,10 @@
 /**
- * Connects a supervised session to the remote observer (docs/design/observer.md): terminal bytes, frames
- * and supervisor events go out; observer input comes in only when `allow_input` is on. The URL is
- * printed on stderr and recorded in `sessions/<pid>.json`.
+ * Starts the remote observer of a supervised session (docs/design/observer.md) and keeps it on the
+ * session's id: terminal bytes go out from the byte path, frames and supervisor events through its
+ * reporter (src/supervise/reporters/observer.ts); observer input comes in only when `allow_input`
+ * is on. The URL is printed on stderr and recorded in `sessions/<pid>.json`.
  */
 import { Writable } from 'node:stream';
-import type { Subscription } from 'rxjs';
 import { startObserver, type ObserverServer } from '../observer/observer-server.js';
 import type { SupervisorSession } from './supervisor-session.js';
 
@@ -35,16 +35,8 @@ export async function observeSession(
   options.stderr.write(`Observer: ${server.url}\n`);
   session.logger.info('observer started', { url: server.url.replace(/token=[^&]+/, 'token=…') });
   session.observerUrl = server.url;
-  const subscriptions: Subscription[] = [
-    session.events$.subscribe((e) => server.publishEvent(e)),
-    session.frames$.subscribe((frame) => server.publishFrame(frame)),
-    session.sessionId$.subscribe((id) => server.setSession(id)),
-  ];
-  return Object.assign(server, {
-    detach: () => {
-      for (const s of subscriptions) s.unsubscribe();
-    },
-  });
+  const onId = session.sessionId$.subscribe((id) => server.setSession(id));
+  return Object.assign(server, { detach: () => onId.unsubscribe() });
 }
 
 /** Headless runs have no pty: observers see the text ccc prints, with newlines a terminal renders. */

@@ -12,17 +12,21 @@ import { dollars } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { SupervisorEvent } from './events.js';
 import { spendText } from './cost-cap.js';
+import type { Reporter } from '../supervise/reporter.js';
 
 /** How long a verdict keeps the title against claude's retitling. */
 export const VERDICT_FRESH_MS = 30_000;
 /** How soon after claude's own title the verdict is back. */
 const REASSERT_MS = 1000;
 
-export interface ReviewTitle {
+/** The interactive run's reporter on the terminal title. */
+export interface ReviewTitle extends Reporter {
   onEvent(e: SupervisorEvent): void;
   /** The user typed: claude's turn and its title are theirs again. */
   onInput(): void;
+  /** No more titles (the timers end). */
   stop(): void;
+  close(): Promise<void>;
 }
 
 export function reviewTitleUpdater(inject: (bytes: string) => void, options: { freshMs?: number } = {}): ReviewTitle {
@@ -82,6 +86,9 @@ export function reviewTitleUpdater(inject: (bytes: string) => void, options: { f
     stop() {
       stopTimer();
       stopReasserting();
+    },
+    async close() {
+      this.stop();
     },
   };
 }

@@ -18,7 +18,7 @@ import type { Frame } from '../frames/frame.js';
 import { updateSessionState } from '../state/session-state.js';
 import type { SessionState } from '../state/session-state-shape.js';
 import type { StopEvent } from '../stop/stop-event.js';
-import { event, TASK_CHARS, type EventSink, type StopReason } from './events.js';
+import { event, isStopReason, TASK_CHARS, type EventSink, type StopReason } from './events.js';
 import { clip } from '../value-text.js';
 import { goalSendsAgentBack } from './goal-stop.js';
 import { goalStopOptions, readContext } from './stop-context.js';
@@ -337,11 +337,9 @@ function roundUsd(usd: number): number {
   return Math.round(usd * 1e10) / 1e10;
 }
 
-const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>(['limit', 'cost-cap', 'no-progress']);
-
-/** A reason read back from the session state: one of the limits that wind down, else the iteration limit. */
+/** A reason read back from the session state (a limit that winds down): a stop reason, else the iteration limit. */
 function asStopReason(reason: string): StopReason {
-  return STOP_REASONS.has(reason) ? (reason as StopReason) : 'limit';
+  return isStopReason(reason) ? reason : 'limit';
 }
 
 function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, emit: EventSink | undefined, evidence: Evidence[][]) {

@@ -22,6 +22,7 @@ import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 import { logRunEnded, type RunEnding } from './run-ending.js';
 import { InMemoryReadings, type TranscriptReadings } from './transcript-readings.js';
+import { ReporterSet } from '../supervise/reporter.js';
 import { errorText } from '../errors.js';
 
 export interface SessionOptions {
@@ -67,6 +68,11 @@ export class SessionCore {
   reviewUsage: Usage = NO_USAGE;
   /** Verdicts given in this session. */
   reviews = 0;
+  /**
+   * Everyone who hears of the session's events and frames (src/supervise/reporters.ts attaches
+   * them); closed by the run with how it ended. A reporter that throws is logged, not fatal.
+   */
+  readonly reporters = new ReporterSet((error) => this.logger.warn(`a reporter failed: ${errorText(error)}`));
   private cost = 0;
   private readonly agentCost: () => number;
   private readonly guards: StopGuard[];
@@ -125,12 +131,15 @@ export class SessionCore {
     this.logger.bind(id);
   }
 
-  /** The core only counts verdicts; SupervisorSession streams the events. */
+  /** Counts the verdicts and hands the event to the reporters. */
   emit(event: SupervisorEvent): void {
     if (event.kind === 'verdict') this.reviews += 1;
+    this.reporters.onEvent(event);
   }
 
+  /** The agent's frame, to the reporters and then to each checker's `onFrame`. */
   onFrame(frame: Frame): void {
+    this.reporters.onFrame(frame);
     for (const entry of this.pipeline) {
       try {
         entry.checker.onFrame?.(frame);

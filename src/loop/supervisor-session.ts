@@ -1,20 +1,17 @@
 /**
- * A supervised session with its streams: what SessionCore holds (config, pipeline, logger, guards,
- * cost, the agent's environment) plus the events, the frames and the session id as RxJS subjects,
- * for the title, the observer and the headless output. Built once at the entry (interactive or
- * headless), torn down in `close()`.
+ * A supervised session with its stream: what SessionCore holds (config, pipeline, logger, guards,
+ * cost, the agent's environment, the reporters of its events and frames) plus the session id as
+ * an RxJS subject, which the input log, the running-session record, the observer and the
+ * transcript tail follow. Built once at the entry (interactive, headless, kanban), torn down in
+ * `close()`.
  */
-import { ReplaySubject, Subject } from '../rx.js';
-import type { Frame } from '../frames/frame.js';
-import type { SupervisorEvent } from './events.js';
+import { ReplaySubject } from '../rx.js';
 import { SessionCore, type SessionOptions } from './session-core.js';
 
 export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV } from './session-core.js';
 export type SupervisorSessionOptions = SessionOptions;
 
 export class SupervisorSession extends SessionCore {
-  readonly events$ = new Subject<SupervisorEvent>();
-  readonly frames$ = new Subject<Frame>();
   /** The session id once known (replayed to late subscribers such as the observer). */
   readonly sessionId$ = new ReplaySubject<string>(1);
 
@@ -24,20 +21,8 @@ export class SupervisorSession extends SessionCore {
     this.sessionId$.next(id);
   }
 
-  override emit(event: SupervisorEvent): void {
-    super.emit(event);
-    this.events$.next(event);
-  }
-
-  override onFrame(frame: Frame): void {
-    this.frames$.next(frame);
-    super.onFrame(frame);
-  }
-
   override async close(): Promise<void> {
     await super.close();
-    this.events$.complete();
-    this.frames$.complete();
     this.sessionId$.complete();
   }
 }

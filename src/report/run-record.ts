@@ -10,10 +10,13 @@ import { reviewKindOf, verificationOf, type Verification } from '../checkers/ver
 import type { ReviewKind } from '../checkers/types.js';
 import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
-import type { StopReason } from '../loop/events.js';
+import { isStopReason, type StopReason } from '../loop/events.js';
 
-/** How the run ended: a stop reason of the loop, `error` (the agent failed), or `unfinished` (no end event). */
-export type Outcome = Exclude<StopReason, 'goal' | 'interrupted'> | 'error' | 'unfinished';
+/**
+ * How the run ended: a stop reason of the loop that ends a run (every one but `goal`, which sends
+ * the agent back to work), `error` (the agent failed), or `unfinished` (no end event).
+ */
+export type Outcome = Exclude<StopReason, 'goal'> | 'error' | 'unfinished';
 
 export type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
 
@@ -63,21 +66,6 @@ export interface RunRecord {
   endedAt?: string;
   durationMs?: number;
 }
-
-const OUTCOMES: ReadonlySet<string> = new Set<Outcome>([
-  'completed',
-  'limit',
-  'no-progress',
-  'permission-denied',
-  'cost-cap',
-  'checker-failed',
-  'disabled',
-  'background-tasks',
-  'recursion',
-  'cancelled',
-  'error',
-  'unfinished',
-]);
 
 type Line = Record<string, unknown>;
 
@@ -192,7 +180,7 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
     outcome = 'unfinished';
     message = agentError ?? stopped?.message;
   } else if (stopped) {
-    outcome = OUTCOMES.has(stopped.reason) ? (stopped.reason as Outcome) : 'error';
+    outcome = isStopReason(stopped.reason) && stopped.reason !== 'goal' ? stopped.reason : 'error';
     message = stopped.message;
   } else if (agentError !== undefined) {
     outcome = 'error';
@@ -253,6 +241,8 @@ export function outcomeText(outcome: Outcome): string {
       return 'nested supervised run';
     case 'cancelled':
       return 'review cancelled';
+    case 'interrupted':
+      return 'interrupted';
     case 'error':
       return 'agent error';
     case 'unfinished':

@@ -1,32 +1,24 @@
 /**
- * The reports of one headless run, fed by the session's streams and written when it ends: the
- * GitHub Actions job summary, outputs and annotation, the JUnit file, the event log file. Started
- * before the agent's first turn (a report file that cannot be written is a usage error, exit 2,
- * before anything runs); `finish` never throws: a report that cannot be written is said on
- * stderr and the run keeps its exit code (its log and events hold everything).
+ * The reports of one headless run, as reporters (src/supervise/reporter.ts), one per `--report`
+ * name as vitest keys its reporters by name: the GitHub Actions job summary, outputs and
+ * annotation (`github`), the JUnit file (`junit`), the event log file (`events`). Made before the
+ * agent's first turn (a report file that cannot be written is a usage error, exit 2, before
+ * anything runs); closing one never throws: a report that cannot be written is said on stderr and
+ * the run keeps its exit code (its log and events hold everything).
  */
-import type { Subscription } from 'rxjs';
-import type { Observable } from 'rxjs';
 import { CccError, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from '../loop/events.js';
 import { sessionLogPath } from '../state/paths.js';
+import type { Reporter, RunEnd } from '../supervise/reporter.js';
 import { githubReport } from './github-report.js';
 import { junitReport } from './junit-report.js';
 import type { ReportTargets } from './report-targets.js';
-import type { ReportFiles, EventLogWriter } from './report-files.js';
-import { runRecord } from './run-record.js';
+import type { ReportFiles } from './report-files.js';
+import { runRecord, type RunRecord } from './run-record.js';
 import { stopCommandsToken } from './github-commands.js';
 
-/** What the reports need of the session. */
-export interface ReportedSession {
-  readonly events$: Observable<SupervisorEvent>;
-  readonly frames$: Observable<Frame>;
-  readonly sessionId?: string;
-  readonly configDir: string;
-}
-
-export interface SessionReportsOptions {
+export interface CiReportOptions {
   targets: ReportTargets;
   env: NodeJS.ProcessEnv;
   /** `--json`: stdout carries JSON lines only, so workflow commands go to stderr. */
@@ -35,28 +27,44 @@ export interface SessionReportsOptions {
   stderr: NodeJS.WritableStream;
   files: ReportFiles;
   hostname: string;
+  /** Where the session logs are (a report names the run's log when it exists). */
+  configDir: string;
 }
 
-export interface SessionReports {
-  finish(exitCode?: number): Promise<void>;
+/** What every report of the run shares: the run's lines as the record reads them, and where its log is. */
+interface RunLines {
+  record(end: RunEnd): RunRecord;
+  logFile(end: RunEnd): string | undefined;
 }
 
-export async function startReports(session: ReportedSession, options: SessionReportsOptions): Promise<SessionReports> {
-  const { targets, files } = options;
-  if (targets.junit) await usable(() => files.checkWritable(targets.junit!), 'junit', targets.junit);
-  const events: EventLogWriter | undefined = targets.events ? await usable(() => files.openEventLog(targets.events!), 'events', targets.events) : undefined;
+type ReportName = 'junit' | 'events' | 'github';
 
-  // Only what the record needs: every event, the result frames, and a frame when the session id changes.
+/** The reports by `--report` name; each is made only when asked for, in this order. */
+const CI_REPORTERS: Record<ReportName, (options: CiReportOptions, run: RunLines) => Promise<Reporter>> = {
+  junit: junitReporter,
+  events: eventsReporter,
+  github: githubReporter,
+};
+
+/** The reporters `targets` asks for, the first of them collecting the run's lines for the others. */
+export async function ciReporters(options: CiReportOptions): Promise<Reporter[]> {
+  const names = (Object.keys(CI_REPORTERS) as ReportName[]).filter((name) => (name === 'github' ? options.targets.github : options.targets[name]));
+  if (names.length === 0) return [];
+  const lines = runLines(options);
+  const reporters = [lines.reporter];
+  for (const name of names) reporters.push(await CI_REPORTERS[name](options, lines));
+  return reporters;
+}
+
+/** Only what the record needs: every event, the result frames, and a frame when the session id changes. */
+function runLines(options: CiReportOptions): RunLines & { reporter: Reporter } {
   const lines: unknown[] = [];
   let lastSessionId: unknown;
-  const subscriptions: Subscription[] = [
-    session.events$.subscribe((event) => {
-      lines.push(event);
-      events?.write(event);
-    }),
-    session.frames$.subscribe((frame) => {
-      events?.write({ kind: 'frame', frame });
-      if (frame.type === 'result' || frame.session_id !== lastSessionId) {
+  return {
+    reporter: {
+      onEvent: (event: SupervisorEvent) => void lines.push(event),
+      onFrame(frame: Frame) {
+        if (frame.type !== 'result' && frame.session_id === lastSessionId) return;
         lastSessionId = frame.session_id;
         lines.push({
           kind: 'frame',
@@ -67,49 +75,72 @@ export async function startReports(session: ReportedSession, options: SessionRep
             model_usage_since_last_result: frame.model_usage_since_last_result,
           },
         });
-      }
-    }),
-  ];
-
-  // Model text printed in the run (the agent's answers on stdout) must not be read as commands.
-  const commandsOff = targets.github && !options.json ? stopCommandsToken() : undefined;
-  if (commandsOff) options.stdout.write(`::stop-commands::${commandsOff}\n`);
-
-  let finished = false;
-  return {
-    async finish(exitCode?: number) {
-      if (finished) return;
-      finished = true;
-      for (const s of subscriptions) s.unsubscribe();
-      if (commandsOff) options.stdout.write(`::${commandsOff}::\n`);
-      const problems: string[] = [];
-      const attempt = async (what: string, write: () => Promise<void>) => {
-        try {
-          await write();
-        } catch (error) {
-          problems.push(`ccc: cannot write ${what}: ${errorText(error)}\n`);
-        }
-      };
-      if (events) await attempt(`the event log ${targets.events}`, () => events.close());
+      },
+    },
+    record(end) {
       const record = runRecord(lines);
-      if (record.exitCode === undefined && exitCode !== undefined) record.exitCode = exitCode;
-      const log = session.sessionId ? sessionLogPath(session.configDir, session.sessionId) : undefined;
-      const logFile = log && files.exists(log) ? log : undefined;
-      if (targets.junit)
-        await attempt(`the JUnit report ${targets.junit}`, () => files.replace(targets.junit!, junitReport(record, { hostname: options.hostname, logFile })));
-      if (targets.github) {
-        const github = githubReport(record, { logFile, junitFile: targets.junit, eventsFile: targets.events });
-        const summary = options.env.GITHUB_STEP_SUMMARY;
-        const outputs = options.env.GITHUB_OUTPUT;
-        if (summary) await attempt(`the job summary ${summary}`, () => files.append(summary, github.summary));
-        else problems.push('ccc: GITHUB_STEP_SUMMARY is not set: no job summary\n');
-        if (outputs) await attempt(`the step outputs ${outputs}`, () => files.append(outputs, github.outputs));
-        else problems.push('ccc: GITHUB_OUTPUT is not set: no step outputs\n');
-        (options.json ? options.stderr : options.stdout).write(`${github.annotation}\n`);
-      }
-      for (const problem of problems) options.stderr.write(problem);
+      if (record.exitCode === undefined && end.exitCode !== undefined) record.exitCode = end.exitCode;
+      return record;
+    },
+    logFile(end) {
+      const log = end.sessionId ? sessionLogPath(options.configDir, end.sessionId) : undefined;
+      return log && options.files.exists(log) ? log : undefined;
     },
   };
+}
+
+async function junitReporter(options: CiReportOptions, run: RunLines): Promise<Reporter> {
+  const file = options.targets.junit!;
+  await usable(() => options.files.checkWritable(file), 'junit', file);
+  return {
+    onEvent: () => {},
+    close: (end) =>
+      attempt(options, `the JUnit report ${file}`, () =>
+        options.files.replace(file, junitReport(run.record(end), { hostname: options.hostname, logFile: run.logFile(end) })),
+      ),
+  };
+}
+
+async function eventsReporter(options: CiReportOptions): Promise<Reporter> {
+  const file = options.targets.events!;
+  const log = await usable(() => options.files.openEventLog(file), 'events', file);
+  return {
+    onEvent: (event) => log.write(event),
+    onFrame: (frame) => log.write({ kind: 'frame', frame }),
+    close: () => attempt(options, `the event log ${file}`, () => log.close()),
+  };
+}
+
+async function githubReporter(options: CiReportOptions, run: RunLines): Promise<Reporter> {
+  // Model text printed in the run (the agent's answers on stdout) must not be read as commands.
+  const commandsOff = !options.json ? stopCommandsToken() : undefined;
+  if (commandsOff) options.stdout.write(`::stop-commands::${commandsOff}\n`);
+  return {
+    onEvent: () => {},
+    async close(end) {
+      if (commandsOff) options.stdout.write(`::${commandsOff}::\n`);
+      const { targets, env } = options;
+      const github = githubReport(run.record(end), { logFile: run.logFile(end), junitFile: targets.junit, eventsFile: targets.events });
+      const summary = env.GITHUB_STEP_SUMMARY;
+      const outputs = env.GITHUB_OUTPUT;
+      const unset: string[] = [];
+      if (summary) await attempt(options, `the job summary ${summary}`, () => options.files.append(summary, github.summary));
+      else unset.push('ccc: GITHUB_STEP_SUMMARY is not set: no job summary\n');
+      if (outputs) await attempt(options, `the step outputs ${outputs}`, () => options.files.append(outputs, github.outputs));
+      else unset.push('ccc: GITHUB_OUTPUT is not set: no step outputs\n');
+      (options.json ? options.stderr : options.stdout).write(`${github.annotation}\n`);
+      for (const line of unset) options.stderr.write(line);
+    },
+  };
+}
+
+/** Writes a report; one that cannot be written is said on stderr, and the run goes on. */
+async function attempt(options: CiReportOptions, what: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    options.stderr.write(`ccc: cannot write ${what}: ${errorText(error)}\n`);
+  }
 }
 
 async function usable<T>(open: () => Promise<T>, kind: string, file: string): Promise<T> {

@@ -43,7 +43,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   if (viaProxy) return answerThroughProxy(io, input);
   if (io.env[SUPERVISED_ENV]) return 0;
   try {
-    const { decideStandalone, noteStopFailure } = await import('../cli/standalone-hook.js'); // up the layers: the hook's own entry, loaded only when no ccc runs this session (docs/design/architecture.md, "Layers")
+    const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js'); // up the layers: the hook's own run, loaded only when no ccc runs this session (docs/design/architecture.md, "Layers")
     // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
     if (parsed.value.raw.hook_event_name === 'StopFailure') {
       const noted = await noteStopFailure(parsed.value, io.env);

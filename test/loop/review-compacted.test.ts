@@ -12,7 +12,7 @@ import { startModelServer, type ModelServer, type RecordedRequest, type Reply } 
 import { bashCall, isCompaction, reviewStep, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 import type { SupervisorEvent } from '../../src/loop/events.js';
-import { renderEvent } from '../../src/loop/headless.js';
+import { renderEvent } from '../../src/supervise/reporters/progress.js';
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -1,14 +1,14 @@
 /**
- * The reports of a session, fed by its streams, with the file edge faked: what is written where,
- * and that a report which cannot be written is said on stderr without failing the run.
+ * The reports of a session as its reporters, fed its events and frames, with the file edge faked:
+ * what is written where, and that a report which cannot be written is said on stderr without
+ * failing the run.
  */
 import { PassThrough } from 'node:stream';
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../src/frames/frame.js';
-import { event, type SupervisorEvent } from '../../src/loop/events.js';
+import { event } from '../../src/loop/events.js';
 import type { ReportFiles } from '../../src/report/report-files.js';
-import { startReports } from '../../src/report/session-reports.js';
+import { ciReporters, type CiReportOptions } from '../../src/report/session-reports.js';
+import { ReporterSet } from '../../src/supervise/reporter.js';
 import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
 
 function fakeFiles(failing: string[] = []) {
@@ -31,29 +31,31 @@ function text(stream: PassThrough): string {
   return (stream.read() as Buffer | null)?.toString('utf8') ?? '';
 }
 
-function session() {
-  return { events$: new Subject<SupervisorEvent>(), frames$: new Subject<Frame>(), sessionId: 'abc', configDir: '/nowhere' };
+/** The reports as a run holds them: one set, closed with how the run ended. */
+async function startReports(options: Omit<CiReportOptions, 'configDir'>) {
+  const set = new ReporterSet((error) => {
+    throw error;
+  });
+  for (const reporter of await ciReporters({ ...options, configDir: '/nowhere' })) set.add(reporter);
+  return { set, finish: (exitCode: number) => set.close({ exitCode, sessionId: 'abc' }) };
 }
 
-function playRun(s: ReturnType<typeof session>) {
-  s.events$.next(event({ kind: 'start', task: 'do it' }));
-  s.frames$.next({ type: 'system', session_id: 'abc' });
-  s.frames$.next({ type: 'result', session_id: 'abc', model_usage_since_last_result: { m: { costUSD: 0.5 } } });
-  s.events$.next(event({ kind: 'iteration', n: 1, max: 3 }));
-  s.events$.next(
-    event({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1, evidence: [{ command: 'npm test', exit_code: 0 }] }),
-  );
-  s.events$.next(event({ kind: 'end', exit_code: 0, reviews: 1 }));
+function playRun({ set }: { set: ReporterSet }) {
+  set.onEvent(event({ kind: 'start', task: 'do it' }));
+  set.onFrame({ type: 'system', session_id: 'abc' });
+  set.onFrame({ type: 'result', session_id: 'abc', model_usage_since_last_result: { m: { costUSD: 0.5 } } });
+  set.onEvent(event({ kind: 'iteration', n: 1, max: 3 }));
+  set.onEvent(event({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1, evidence: [{ command: 'npm test', exit_code: 0 }] }));
+  set.onEvent(event({ kind: 'end', exit_code: 0, reviews: 1 }));
 }
 
 describe('startReports', () => {
   it('GitHub, JUnit and the event log from the streams; commands off while the run prints', async () => {
-    const s = session();
     const { files, written, eventLog } = fakeFiles();
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const env = { GITHUB_STEP_SUMMARY: '/gh/summary', GITHUB_OUTPUT: '/gh/output' };
-    const reports = await startReports(s, {
+    const reports = await startReports({
       targets: { github: true, junit: '/r/junit.xml', events: '/r/events.jsonl' },
       env,
       json: false,
@@ -62,7 +64,7 @@ describe('startReports', () => {
       files,
       hostname: 'h',
     });
-    playRun(s);
+    playRun(reports);
     await reports.finish(0);
     await reports.finish(0);
     expect(runnerOutputs(written.get('/gh/output')!)).toMatchObject({
@@ -88,11 +90,10 @@ describe('startReports', () => {
   });
 
   it('a report that cannot be written, or GitHub files that are not set, is said on stderr; the others are still written', async () => {
-    const s = session();
     const { files, written } = fakeFiles(['/gh/summary']);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
-    const reports = await startReports(s, {
+    const reports = await startReports({
       targets: { github: true, junit: '/r/junit.xml' },
       env: { GITHUB_STEP_SUMMARY: '/gh/summary' },
       json: true,
@@ -101,7 +102,7 @@ describe('startReports', () => {
       files,
       hostname: 'h',
     });
-    playRun(s);
+    playRun(reports);
     await expect(reports.finish(0)).resolves.toBeUndefined();
     expect(written.has('/r/junit.xml')).toBe(true);
     const err = text(stderr);
@@ -114,7 +115,7 @@ describe('startReports', () => {
   it('a JUnit file that cannot be written is a usage error before the run', async () => {
     const { files } = fakeFiles(['/r/junit.xml']);
     await expect(
-      startReports(session(), {
+      startReports({
         targets: { github: false, junit: '/r/junit.xml' },
         env: {},
         json: false,

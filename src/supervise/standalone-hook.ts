@@ -1,6 +1,7 @@
 /**
  * The Stop hook deciding on its own, in a Claude Code session that ccc did not start (installed
- * with `ccc hook install`). Same config, pipeline and `reviewStop` as the proxy.
+ * with `ccc hook install`): the hook's driver of `supervise` (supervise.ts), one stop per process,
+ * with the same config, pipeline and rules as a supervised run. No RxJS: `SessionCore` only.
  */
 import { buildPipeline } from '../checkers/registry.js';
 import { CccError } from '../errors.js';
@@ -8,9 +9,9 @@ import { claimedMessage, type SessionClaimRecord } from '../state/session-claims
 import { loadConfig } from '../config/load.js';
 import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
-import { reviewStop } from '../loop/review-stop.js';
-import { limitWaits, reviewWithinLimits } from '../loop/limit-wait.js';
-import { decisionText, failureText } from '../loop/run-ending.js';
+import type { StopDecision } from '../loop/review-stop.js';
+import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
+import { failureText } from '../loop/run-ending.js';
 import { SessionCore } from '../loop/session-core.js';
 import { checkerTimeoutsSeconds, hookClaimWaitSeconds } from '../loop/hook-timeout.js';
 import { hookOutput } from '../stop/hook-output.js';
@@ -20,6 +21,8 @@ import { worthWaiting } from '../loop/limit-wait.js';
 import { SessionLogger } from '../loop/session-logger.js';
 import { hookAgentCost } from '../stop/hook-agent-cost.js';
 import { SessionStateReadings } from '../loop/transcript-readings.js';
+import type { AgentDriver, Answered, DriverStop } from './driver.js';
+import { supervise } from './supervise.js';
 
 /** The hook's answer for Claude Code (stdout), and, when the stop is allowed for any reason but a verdict, why (one stderr line). */
 export interface StandaloneAnswer {
@@ -59,27 +62,59 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: stop.sessionId, pid: holder.pid } });
   }
   session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
-  const started = Date.now();
   try {
     // A review refused on the model's limit is waited out inside this process (its hook's
     // `timeout` covers the waiting budget); claude killing the hook is the only other end of it.
-    const { limit_wait_minutes: maxMinutes, limit_retry_seconds: retrySeconds } = resolved.config.supervisor;
-    const decision = await reviewWithinLimits(() => reviewStop(stop, session.reviewDeps()), {
-      logger: session.logger,
-      emit: (e) => session.emit(e),
-      waits: limitWaits({ retrySeconds, maxMinutes }),
-      maxMinutes,
-      signal: new AbortController().signal,
-    });
-    session.endedAs({ mode: 'hook', how: decisionText(decision), exitCode: 0, fields: { decision: decision.action, duration: `${Date.now() - started}ms` } });
-    const output = hookOutput(decision, { showVerdict: false });
-    return decision.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
+    const driver = new HookDriver(
+      stop,
+      limitWaits({ retrySeconds: resolved.config.supervisor.limit_retry_seconds, maxMinutes: resolved.config.supervisor.limit_wait_minutes }),
+    );
+    const { decision } = await supervise(driver, session);
+    const output = decision ? hookOutput(decision, { showVerdict: false }) : '';
+    return decision?.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
   } catch (error) {
     // The hook prints the same on stderr and lets the stop through (supervisor-hook.ts).
     session.endedAs({ mode: 'hook', how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' });
     throw error;
   } finally {
     await session.close();
+  }
+}
+
+/** One stop, claimed already (claimWhenHooksAreDone); its decision is the hook's answer, and the run's end. */
+class HookDriver implements AgentDriver {
+  readonly mode = 'hook';
+  /** claude continues the session itself after a block: the stop past the limit is reviewStop's to allow. */
+  readonly blockPaysTurn = false;
+  readonly windsDown = true;
+  readonly endsRun = true;
+  private readonly started = Date.now();
+  private action: StopDecision['action'] | undefined;
+
+  constructor(
+    private readonly stop: StopEvent,
+    readonly waits: LimitWaits,
+  ) {}
+
+  async *stops(): AsyncIterable<DriverStop> {
+    yield { event: this.stop };
+  }
+
+  async notSupervised(_stop: DriverStop, message: string, pid: number): Promise<never> {
+    throw new CccError('SESSION_SUPERVISED', message, { data: { sessionId: this.stop.sessionId, pid } });
+  }
+
+  async answer(_stop: DriverStop, decision: StopDecision): Promise<Answered> {
+    this.action = decision.action;
+    return { end: decision };
+  }
+
+  ended(): undefined {
+    return undefined;
+  }
+
+  endingFields(): Record<string, unknown> {
+    return { decision: this.action, duration: `${Date.now() - this.started}ms` };
   }
 }
 

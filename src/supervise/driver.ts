@@ -1,0 +1,64 @@
+/**
+ * Where a supervised run's stops come from and how their decisions are answered: one AgentDriver
+ * per mode (headless `claude -p` turns, kanban's Implementor, the standalone Stop hook, the
+ * interactive TUI's hook), driven by the one loop, `supervise` (supervise.ts), as the MCP SDK's
+ * Protocol drives any Transport. The loop's rules (claims, reviews within the model's limits, the
+ * denial rule, the last-iteration rule, exit codes, stop and end events, the log's last line) are
+ * the loop's; a driver only moves stops and answers.
+ */
+import type { LimitWaits } from '../loop/limit-wait.js';
+import type { DeniedTurns } from '../loop/permission-denials.js';
+import type { ReviewStopDeps, StopDecision } from '../loop/review-stop.js';
+import type { RunMode } from '../loop/run-ending.js';
+import type { StopEvent } from '../stop/stop-event.js';
+import type { CccError } from '../errors.js';
+
+/** What a mode knows of a stop beyond claude's Stop hook input, for its review. */
+export type StopContext = Pick<ReviewStopDeps, 'frames' | 'recentFrames' | 'userPrompts' | 'newTask' | 'blockCap' | 'signal'>;
+
+export interface DriverStop {
+  event: StopEvent;
+  context?: StopContext;
+}
+
+/** A run that ended without a decision ending it: the agent failed, or exited (interactive). */
+export interface DriverEnding {
+  exitCode: number;
+  /** How it ended, in a few words, for the log's last line. */
+  how: string;
+  level?: 'info' | 'warn' | 'error';
+  fields?: Record<string, unknown>;
+}
+
+/** After an answer: the next stop, or the run ends with this decision. */
+export type Answered = 'next' | { end: Extract<StopDecision, { action: 'allow' }> | StopDecision };
+
+export interface AgentDriver {
+  readonly mode: RunMode;
+  /**
+   * A block starts a paid agent turn (headless, kanban): at the last review the loop stops before
+   * it, since nothing would review that turn. Interactive and the hook: claude goes on by itself,
+   * and the stop that comes past the limit is allowed by `reviewStop`.
+   */
+  readonly blockPaysTurn: boolean;
+  /** A limit gives the agent one last, unreviewed turn (`supervisor.wind_down`); kanban's board decides instead. */
+  readonly windsDown: boolean;
+  /** The run's exit code, log line and end event are the run's (kanban: a card's reviews are part of the board's run). */
+  readonly endsRun: boolean;
+  /** The schedule of waits on the model's limits, shared with the driver's own (the agent's refused turns). */
+  readonly waits: LimitWaits;
+  /** The stops, one at a time: the next is asked for once the last is answered. Ends when the agent does. */
+  stops(): AsyncIterable<DriverStop>;
+  /** Another live ccc supervises the stop's session: 'next' when that stop is let through, else the driver throws. */
+  notSupervised(stop: DriverStop, message: string, holderPid: number): Promise<'next' | DriverEnding>;
+  /** A review that ended in a CccError (the project went away): interactive lets the stop through; absent, the error ends the run. */
+  notReviewed?(stop: DriverStop, error: CccError): Promise<'next'>;
+  /** The turn's denied tool calls, recorded, when the denial rule applies to this decision. */
+  denials?(stop: DriverStop, decision: StopDecision): Promise<DeniedTurns | undefined>;
+  /** Answers the decision: block → the feedback to the agent, wind-down → its last turn, allow → the stop goes through. */
+  answer(stop: DriverStop, decision: StopDecision): Promise<Answered>;
+  /** How the run ended once the stops did without a decision ending it. */
+  ended(): DriverEnding | undefined;
+  /** More fields for the log's last line. */
+  endingFields?(): Record<string, unknown>;
+}

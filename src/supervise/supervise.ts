@@ -1,0 +1,136 @@
+/**
+ * The supervised run, once for every mode (docs/design/stop-path.md, "The loop"): for each stop the
+ * driver brings, claim its session, review it within the model's limits, apply the denial rule and
+ * the last-iteration rule, let the driver answer; at the end, the exit code, the `stopped` and
+ * `end` events and the log's last line, each once.
+ */
+import type { StopDecision } from '../loop/review-stop.js';
+import { reviewStop } from '../loop/review-stop.js';
+import { reviewWithinLimits } from '../loop/limit-wait.js';
+import { decisionText } from '../loop/run-ending.js';
+import { event, type SupervisorEvent } from '../loop/events.js';
+import { windDownMessage } from '../loop/wind-down.js';
+import type { SessionCore } from '../loop/session-core.js';
+import { claimedMessage } from '../state/session-claims.js';
+import { isCccError } from '../errors.js';
+import type { AgentDriver, DriverEnding } from './driver.js';
+import { exitCodeFor } from './exit-codes.js';
+
+/** What the session offers the loop. */
+export type SupervisedSession = Pick<
+  SessionCore,
+  'config' | 'logger' | 'claim' | 'setSessionId' | 'reviewDeps' | 'emit' | 'endedAs' | 'interruption' | 'reviews' | 'reviewUsage' | 'signal'
+>;
+
+/** How the run ended: on a stop's decision, or as the driver says (the agent failed or exited, or was interrupted). */
+export interface SupervisedRun {
+  exitCode: number;
+  decision?: StopDecision;
+  ending?: DriverEnding;
+}
+
+export async function supervise(driver: AgentDriver, session: SupervisedSession): Promise<SupervisedRun> {
+  const { logger } = session;
+  const { max_iterations: max, limit_wait_minutes: maxMinutes } = session.config.supervisor;
+  let stoppedSaid: StopDecision | undefined;
+  const emit = (e: SupervisorEvent) => {
+    // A review cancelled by a signal is part of that signal's ending, which says so itself: one "stopped", not two.
+    if (e.kind === 'stopped' && e.reason === 'cancelled' && session.interruption) return;
+    session.emit(e);
+  };
+
+  for await (const stop of driver.stops()) {
+    if (session.interruption) return interrupted();
+    const { sessionId } = stop.event;
+    session.setSessionId(sessionId); // the log follows the stop's session
+    const holder = await session.claim(sessionId, driver.mode);
+    if (holder) {
+      const refused = await driver.notSupervised(stop, claimedMessage(sessionId, holder), holder.pid);
+      if (refused === 'next') continue;
+      return ended(refused);
+    }
+
+    let decision: StopDecision;
+    try {
+      const review = () => reviewStop(stop.event, { ...session.reviewDeps(), ...stop.context, emit });
+      decision = await reviewWithinLimits(review, { logger, emit, waits: driver.waits, maxMinutes, signal: stop.context?.signal ?? session.signal });
+    } catch (error) {
+      if (!isCccError(error) || !driver.notReviewed) throw error;
+      await driver.notReviewed(stop, error);
+      continue;
+    }
+    if (session.interruption) return interrupted();
+
+    // The denial rule: turns in a row with calls the permission settings refused end supervision for the grant.
+    const denials = await driver.denials?.(stop, decision);
+    if (denials) {
+      decision = denials.apply(decision);
+      if (decision.action === 'allow' && decision.reason === 'permission-denied') {
+        logger.warn(`stopped supervising: ${decision.message}`, { iteration: decision.iteration, tools: denials.tools.join(' ') });
+        emit(event({ kind: 'stopped', reason: 'permission-denied', message: decision.message }));
+        stoppedSaid = decision;
+      }
+    }
+
+    // The last-iteration rule: no review is left for the turn this feedback would start, so stop
+    // before paying for a run nothing would verify; the agent's last turn, if any, is the wind-down.
+    if (decision.action === 'block' && driver.blockPaysTurn && decision.iteration >= max) decision = lastIteration(decision);
+
+    const answered = await driver.answer(stop, decision);
+    if (session.interruption) return interrupted();
+    if (answered !== 'next') return finish(answered.end);
+  }
+  if (session.interruption) return interrupted();
+  const ending = driver.ended();
+  return ending ? ended(ending) : { exitCode: 0 };
+
+  function lastIteration(block: Extract<StopDecision, { action: 'block' }>): StopDecision {
+    const message = `the iteration limit (${max}) was reached without the checker confirming completion; the agent was not run again with the last feedback (it is in the log)`;
+    logger.warn(`iteration limit reached (${max}); the last feedback was not sent to the agent`, { iteration: `${block.iteration}/${max}` });
+    if (!(driver.windsDown && session.config.supervisor.wind_down)) {
+      return { action: 'allow', reason: 'limit', message, iteration: block.iteration, verdict: block.verdict, checker: block.checker };
+    }
+    emit(event({ kind: 'wind-down', reason: 'limit', message }));
+    return { action: 'wind-down', reason: 'limit', message, feedback: windDownMessage(message), iteration: block.iteration };
+  }
+
+  /** The run ends on a decision: its exit code, `stopped` (unless completed or said already), the log's line, `end`. */
+  function finish(decision: StopDecision): SupervisedRun {
+    const exitCode = driver.mode === 'hook' || decision.action === 'block' ? 0 : exitCodeFor(decision);
+    if (decision.action === 'allow' && decision.reason !== 'completed' && stoppedSaid !== decision)
+      emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
+    const reason = decision.action === 'block' ? {} : { reason: decision.reason };
+    endRun({ exitCode, how: decisionText(decision), fields: reason });
+    return { exitCode, decision };
+  }
+
+  /** The run ends as the driver says (the agent failed or exited). */
+  function ended(ending: DriverEnding): SupervisedRun {
+    endRun(ending);
+    return { exitCode: ending.exitCode, ending };
+  }
+
+  /** Ended from outside (a signal): the reason is shown and logged, the exit code is the signal's. */
+  function interrupted(): SupervisedRun {
+    const why = session.interruption!;
+    const ending = { exitCode: why.exitCode, how: `interrupted: ${why.message}`, level: 'warn' as const };
+    if (driver.endsRun) {
+      session.endedAs({ mode: driver.mode, ...ending, fields: { ...driver.endingFields?.(), reviews: session.reviews } });
+      emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
+      emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
+    }
+    return { exitCode: why.exitCode, ending };
+  }
+
+  function endRun(ending: DriverEnding): void {
+    if (!driver.endsRun) return;
+    session.endedAs({
+      mode: driver.mode,
+      how: ending.how,
+      exitCode: ending.exitCode,
+      level: ending.level ?? 'info',
+      fields: { ...driver.endingFields?.(), ...ending.fields, reviews: session.reviews },
+    });
+    emit(event({ kind: 'end', exit_code: ending.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
+  }
+}
