@@ -8,7 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../state/atomic-file.js';
 
-export interface EventLogWriter {
+interface EventLogWriter {
   write(line: unknown): void;
   /** Ends the file; rejects with the first write error, if any. */
   close(): Promise<void>;

@@ -14,11 +14,11 @@ import type { StopEvent } from '../stop/stop-event.js';
 import type { CccError } from '../errors.js';
 
 /** What a mode knows of a stop beyond claude's Stop hook input, for its review. */
-export type StopContext = Pick<ReviewStopDeps, 'frames' | 'recentFrames' | 'userPrompts' | 'newTask' | 'blockCap' | 'signal'>;
+type StopReviewInputs = Pick<ReviewStopDeps, 'frames' | 'recentFrames' | 'userPrompts' | 'newTask' | 'blockCap' | 'signal'>;
 
 export interface DriverStop {
   event: StopEvent;
-  context?: StopContext;
+  context?: StopReviewInputs;
 }
 
 /** A run that ended without a decision ending it: the agent failed, or exited (interactive). */
