@@ -61,8 +61,8 @@ export const configSchema = z
         /**
          * Stop when what this run spent reaches this (USD; unset = no cap): each claude run's own cost, never a
          * resumed session's earlier spend. Every review, plus the agent's turns (headless: each turn's result
-         * frame; interactive: claude's status line); the standalone hook counts the reviews only
-         * (docs/running.md, "Spending guards").
+         * frame; interactive and the standalone hook: claude's status line, recorded by ccc's status line
+         * command, which runs the user's own) (docs/running.md, "Spending guards").
          */
         max_cost_usd: unsettable(numberAbove(0)),
         /** The same for one task (from the user's prompt to the next one; headless: the run); unset = no cap. */
