@@ -5,6 +5,7 @@
  * takes the screen (a hint printed after the start would be wiped), gives claude the task as its
  * first prompt, and the user only watches.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './support/claude-env.js';
@@ -22,7 +23,7 @@ describe('npm run demo', () => {
     expect(run.stderr).toContain('the model server saw 3 agent requests and 4 review requests; hello.txt exists.');
   }, 120_000);
 
-  it('--interactive: the hint stays readable until Enter, then the task is the first prompt and the second review confirms it', async () => {
+  it('--interactive: the hint stays readable until Enter, the task is the first prompt, the second review confirms it, and /exit ends the demo', async () => {
     const viteNode = path.join(repoRoot, 'node_modules', '.bin', 'vite-node');
     const h = startPty(viteNode, [path.join(repoRoot, 'demo', 'run-demo.ts'), '--interactive'], { cwd: repoRoot, env: process.env });
     try {
@@ -32,6 +33,20 @@ describe('npm run demo', () => {
       expect(hint).toContain('type /exit');
       h.press('\r');
       await h.waitForScreen(/Stop says: ccc: review 2 \(claude\): complete/, 180_000);
+      await h.waitForScreen(/❯\s*\n/, 30_000);
+      await h.type('/exit');
+      await h.waitForScreen(/❯\s\/exit/, 30_000); // the TUI took the command: Enter runs it
+      h.press('\r');
+      const exit = await h.exited;
+      expect(exit.exitCode, h.screen()).toBe(0);
+      const output = h.output().toString('utf8');
+      expect(output).toContain('demo: ccc exited 0');
+      // the terminal is given back: the cursor shown and bracketed paste off after the TUI's last use of them
+      expect(output.lastIndexOf('\x1b[?25h')).toBeGreaterThan(output.lastIndexOf('\x1b[?25l'));
+      expect(output.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(output.lastIndexOf('\x1b[?2004h'));
+      expect(output.lastIndexOf('\x1b[?2004h')).toBeGreaterThan(-1);
+      const project = /demo: project (\S+)/.exec(output)![1]!;
+      expect(fs.existsSync(path.dirname(project))).toBe(false); // the throw-away HOME and project are gone
     } finally {
       h.kill();
     }
