@@ -37,7 +37,14 @@ describe('npm run demo', () => {
       await h.type('/exit');
       await h.waitForScreen(/❯\s\/exit/, 30_000); // the TUI took the command: Enter runs it
       h.press('\r');
-      const exit = await h.exited;
+      // a deadline rather than the test's timeout, so a hang says what it hung on and shows the screen
+      const exit = await new Promise<{ exitCode: number }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the demo did not end within 60 s of /exit\n--- screen ---\n${h.screen()}`)), 60_000);
+        void h.exited.then((e) => {
+          clearTimeout(timer);
+          resolve(e);
+        });
+      });
       expect(exit.exitCode, h.screen()).toBe(0);
       const output = h.output().toString('utf8');
       expect(output).toContain('demo: ccc exited 0');
