@@ -3,7 +3,8 @@
  * request and every compaction of claude's is answered 400 `prompt is too long`, so ccc reviews
  * afresh, given the change since the task began. The task begins when the session is launched
  * (ccc records the project then, before the user types): the agent's committed fix and its new file
- * are in the fresh reviewer's message, a note left in the project before the launch is not.
+ * are in the fresh reviewer's message, a note left in the project before the launch is not. A task
+ * that ends begins the next one: the second task's fresh review holds its own change only.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,4 +71,36 @@ describe('a fresh review in an interactive session', () => {
     expect(reviewer.seen.map((s) => [s.call.input.command, s.isError])).toEqual([['npm test', false]]);
     expect(readLog(world)).toMatch(/completed=true checker=claude review=fresh .*review finished/);
   }, 200_000);
+
+  it("a second task's fresh review is given the change since that task began: the first task's fix is not in it", async () => {
+    const reviewer = scriptedReviewer([bashCall('npm test')], { completed: true, feedback: 'done; npm test passes' });
+    const second = (r: RecordedRequest): Reply =>
+      isToolResultTurn(r)
+        ? { text: 'Wrote the docs.' }
+        : { toolUse: { name: 'Bash', input: { command: "printf 'DOCS-6180: add adds.\\n' > DOCS.md", description: 'write docs' } } };
+    const { h, server } = await fixture.launch(
+      (r) =>
+        (r.kind === 'review' && isForkedReview(r)) || isCompaction(r)
+          ? tooLong
+          : r.kind === 'review'
+            ? reviewer.scenario(r)
+            : r.text.includes(SECOND_TASK)
+              ? second(r)
+              : agent(r),
+      { args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'], prepare: (w) => project(w.cwd) },
+    );
+    await h.type('fix add so that the tests pass');
+    h.press('\r');
+    await h.waitForScreen(/review 1 \(claude\): complete/, 150_000);
+    await h.type(SECOND_TASK);
+    h.press('\r');
+    const freshOfSecond = () => server.byKind('review').filter((r) => !isForkedReview(r) && r.text.includes('Wrote the docs.'));
+    await expect.poll(() => reviewer.seen.length, { timeout: 150_000 }).toBe(2);
+    const [fresh] = freshOfSecond();
+    expect(fresh?.text).toContain('+DOCS-6180');
+    expect(fresh?.text).not.toContain('+exports.add = (a, b) => a + b; // FIXED-5923');
+    expect(fresh?.text).not.toContain('+NEW-FILE-3371');
+  }, 300_000);
 });
+
+const SECOND_TASK = 'now write DOCS.md';
