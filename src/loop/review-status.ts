@@ -5,7 +5,8 @@
  * test`, or `unverified`), what the review cost and what the run spent against its cap. Claude Code retitles the terminal as it works
  * and when its turn ends (`✳ Claude Code`), which would wipe the verdict at once: while the verdict
  * is fresh (VERDICT_FRESH_MS, or until the user types or the next review starts) it is written
- * again every REASSERT_MS, so the last title the terminal got is ccc's.
+ * again every REASSERT_MS, so the last title the terminal got is ccc's. A wait on the model's limit
+ * is held the same way until the wait is over, which the title then says.
  */
 import { partialReviewDetails, verificationDetails } from '../checkers/verification.js';
 import { dollars } from '../claude/usage.js';
@@ -74,6 +75,11 @@ export function reviewTitleUpdater(inject: (bytes: string) => void, options: { f
       } else if (e.kind === 'waiting') {
         stopTimer();
         hold(`ccc: waiting on the model's limit until ${new Date(e.until).toTimeString().slice(0, 5)}`);
+      } else if (e.kind === 'wait-over' && e.outcome === 'resumed') {
+        // Said once, not held: the wait's title would otherwise be written again over the resumed
+        // turn for the rest of its freshness, and claude's own working title is the right one next.
+        stopReasserting();
+        title(e.who === 'agent' ? "ccc: the model's limit is over: the agent works again" : "ccc: the model's limit is over: reviewing again");
       } else if (e.kind === 'wind-down') {
         stopTimer();
         hold(`ccc: winding down: ${e.message.slice(0, 70)}`);

@@ -51,7 +51,13 @@ describe('waiting out the model limits in an interactive session', () => {
     const log = readLog(world);
     expect(log).toMatch(WAITING_LOGGED);
     expect(log).toMatch(/resuming the agent's turn/);
-    expect(h.output().toString('utf8')).toMatch(/ccc: waiting on the model's limit until \d\d:\d\d/);
+    // The wait is a title while it lasts; the wait over, the title says the agent works again and
+    // the wait's title is not written again over the resumed turn.
+    const output = h.output().toString('utf8');
+    const waited = output.lastIndexOf("ccc: waiting on the model's limit until");
+    const resumed = output.lastIndexOf("ccc: the model's limit is over: the agent works again");
+    expect(waited).toBeGreaterThan(-1);
+    expect(resumed).toBeGreaterThan(waited);
   }, 120_000);
 
   it('the user typing during the wait takes the turn over: the wait ends and ccc types nothing', async () => {
