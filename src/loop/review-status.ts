@@ -80,6 +80,9 @@ export function reviewTitleUpdater(inject: (bytes: string) => void, options: { f
         // turn for the rest of its freshness, and claude's own working title is the right one next.
         stopReasserting();
         title(e.who === 'agent' ? "ccc: the model's limit is over: the agent works again" : "ccc: the model's limit is over: reviewing again");
+      } else if (e.kind === 'wait-over') {
+        // Given up: the wait's title must not outlive the wait; the failure that stands is held instead.
+        hold(`ccc: gave up waiting on the model's limit after ${Math.round(e.waited_ms / 60_000)} min`);
       } else if (e.kind === 'wind-down') {
         stopTimer();
         hold(`ccc: winding down: ${e.message.slice(0, 70)}`);

@@ -1,0 +1,45 @@
+/**
+ * The terminal title over a wait on the model's limit (src/loop/review-status.ts), on a fake clock:
+ * the wait's title is held against claude's retitling while the wait lasts, and never outlives it,
+ * whether the session resumed or ccc gave up waiting.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { event } from '../../src/loop/events.js';
+import { reviewTitleUpdater } from '../../src/loop/review-status.js';
+
+const titles = (written: string[]) => written.map((s) => s.replace(/^\x1b\]0;/, '').replace(/\x07$/, ''));
+
+describe('the title over a wait on the model limit', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function waiting() {
+    const written: string[] = [];
+    const title = reviewTitleUpdater((s) => written.push(s));
+    title.onEvent(event({ kind: 'waiting', who: 'agent', message: 'rate limited', until: new Date(Date.now() + 600_000).toISOString() }));
+    vi.advanceTimersByTime(3_000);
+    expect(titles(written).every((t) => t.startsWith("ccc: waiting on the model's limit until"))).toBe(true);
+    expect(written.length).toBeGreaterThan(2); // held against claude's retitling
+    return { written, title };
+  }
+
+  it('resumed: said once, then the waiting title is never written again', () => {
+    const { written, title } = waiting();
+    title.onEvent(event({ kind: 'wait-over', who: 'agent', outcome: 'resumed', waited_ms: 600_000 }));
+    const at = written.length;
+    vi.advanceTimersByTime(60_000);
+    expect(titles(written.slice(at - 1))).toEqual(["ccc: the model's limit is over: the agent works again"]);
+    title.stop();
+  });
+
+  it('gave up: the waiting title is replaced by one that says so, and not written again', () => {
+    const { written, title } = waiting();
+    title.onEvent(event({ kind: 'wait-over', who: 'reviewer', outcome: 'gave-up', waited_ms: 180 * 60_000 }));
+    const at = written.length;
+    vi.advanceTimersByTime(60_000);
+    const after = titles(written.slice(at - 1));
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((t) => t === "ccc: gave up waiting on the model's limit after 180 min")).toBe(true);
+    title.stop();
+  });
+});
