@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordedAgentCost } from '../../src/stop/status-line.js';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
@@ -20,12 +20,12 @@ const REVIEW_USAGE = { input_tokens: 100, output_tokens: 10 };
 
 /** Resolves once the status line has recorded some agent spend for a session (or after 2 minutes, for the test to fail on). */
 async function agentSpendRecorded(dir: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
+  const recorded = () => {
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
-    if (files.some((f) => recordedAgentCost(path.join(dir, f)) > 0)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    expect(files.some((f) => recordedAgentCost(path.join(dir, f)) > 0)).toBe(true);
+  };
+  // The model server's reply waits on it: a miss resolves too, and the test's own assertions fail.
+  await vi.waitFor(recorded, { timeout: 120_000, interval: 100 }).catch(() => undefined);
 }
 
 describe("the standalone hook counts the agent's own spend", () => {
