@@ -6,42 +6,14 @@
  * are in the fresh reviewer's message, a note left in the project before the launch is not. A task
  * that ends begins the next one: the second task's fresh review holds its own change only.
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLog } from '../support/ccc-run.js';
 import { isToolResultTurn, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, isCompaction, isForkedReview, scriptedReviewer } from '../support/review-script.js';
+import { freshReviewWorld, tooLong } from '../support/fresh-review-project.js';
 import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
-const tooLong: Reply = { error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } };
-const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../add.js');\n";
-
-function git(cwd: string, ...args: string[]) {
-  const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-  expect(run.status, run.stderr).toBe(0);
-}
-
-/** The agent's work, one Bash call: it fixes `add`, commits the fix, and writes a new notes file. */
-const AGENT_WORK =
-  "printf 'exports.add = (a, b) => a + b; // FIXED-5923\\n' > add.js && git -c user.name=a -c user.email=a@example.com commit -qam 'COMMIT-8462 fix add' && printf 'NEW-FILE-3371: add now adds.\\n' > NOTES.md";
-
-/** Fixes add with a real Bash call, then says so. */
-const agent = (r: RecordedRequest): Reply =>
-  isToolResultTurn(r) ? { text: 'Fixed add.' } : { toolUse: { name: 'Bash', input: { command: AGENT_WORK, description: 'fix add' } } };
-
-/** A git project whose committed `add` is wrong, with an uncommitted note from before the session. */
-function project(cwd: string) {
-  fs.mkdirSync(path.join(cwd, 'test'));
-  fs.writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }));
-  fs.writeFileSync(path.join(cwd, 'test', 'add.test.js'), `${NODE_TEST}test('adds', () => assert.strictEqual(add(2, 3), 5));\n`);
-  fs.writeFileSync(path.join(cwd, 'add.js'), 'exports.add = (a, b) => a - b;\n');
-  git(cwd, 'init', '-q');
-  git(cwd, 'add', '.');
-  git(cwd, 'commit', '-qm', 'start');
-  fs.writeFileSync(path.join(cwd, 'OLD.md'), 'OLD-NOTE-2290: before the session.\n');
-}
+const { agent, project } = freshReviewWorld({ fixed: 'FIXED-5923', commit: 'COMMIT-8462', newFile: 'NEW-FILE-3371', oldNote: 'OLD-NOTE-2290' });
 
 describe('a fresh review in an interactive session', () => {
   const fixture = supervisedPtyFixture();

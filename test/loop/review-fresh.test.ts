@@ -7,43 +7,17 @@
  * still runs the tests itself (its verdict is verified by them), it still cannot change the
  * project, and the verdict says it was a fresh review: in the `--json` verdict and the log.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { freshReviewWorld, tooLong } from '../support/fresh-review-project.js';
 import { bashCall, isCompaction, isForkedReview, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 
-const tooLong: Reply = { error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } };
-const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../add.js');\n";
-
-function git(cwd: string, ...args: string[]) {
-  const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-  expect(run.status, run.stderr).toBe(0);
-}
-
-/** The agent's work, one Bash call: it fixes `add`, commits the fix, and writes a new notes file. */
-const AGENT_WORK =
-  "printf 'exports.add = (a, b) => a + b; // FIXED-3141\\n' > add.js && git -c user.name=a -c user.email=a@example.com commit -qam 'COMMIT-1618 fix add' && printf 'NEW-FILE-2718: add now adds.\\n' > NOTES.md";
-
-/** Fixes add with a real Bash call, then says so. */
-const agent = (r: RecordedRequest): Reply =>
-  isToolResultTurn(r) ? { text: 'Fixed add.' } : { toolUse: { name: 'Bash', input: { command: AGENT_WORK, description: 'fix add' } } };
-
-/** A git project whose committed `add` is wrong, with an old uncommitted note that is not the agent's. */
-function project(cwd: string) {
-  fs.mkdirSync(path.join(cwd, 'test'));
-  fs.writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }));
-  fs.writeFileSync(path.join(cwd, 'test', 'add.test.js'), `${NODE_TEST}test('adds', () => assert.strictEqual(add(2, 3), 5));\n`);
-  fs.writeFileSync(path.join(cwd, 'add.js'), 'exports.add = (a, b) => a - b;\n');
-  git(cwd, 'init', '-q');
-  git(cwd, 'add', '.');
-  git(cwd, 'commit', '-qm', 'start');
-  fs.writeFileSync(path.join(cwd, 'OLD.md'), 'OLD-NOTE-1414: before the task.\n');
-}
+const { agent, project } = freshReviewWorld({ fixed: 'FIXED-3141', commit: 'COMMIT-1618', newFile: 'NEW-FILE-2718', oldNote: 'OLD-NOTE-1414' });
 
 describe('a review whose fork does not fit the model window', () => {
   let server: ModelServer;
