@@ -7,7 +7,7 @@ import { Observable } from '../rx.js';
 import type { Frame } from './frame.js';
 import { readFrames, type FramesOptions } from './frame-lines.js';
 
-export { parseFrameLine, type FrameLogger, type FramesOptions, type ParsedLine } from './frame-lines.js';
+export { parseFrameLine, type FramesOptions } from './frame-lines.js';
 
 /**
  * The frames of a byte stream, in order. Completes when the stream ends, errors when it errors.

@@ -14,7 +14,7 @@
 import type { Frame } from './frame.js';
 
 /** How Claude Code's evaluator answered at one stop. */
-export type GoalCheck = 'not-met' | 'met' | 'impossible';
+type GoalCheck = 'not-met' | 'met' | 'impossible';
 
 export interface SessionGoal {
   condition: string;

@@ -23,8 +23,8 @@ export type { OutputSource } from './output-watch.js';
 
 /** Older events fall off the replay list a joiner gets; live observers have seen them all. */
 const MAX_EVENT_HISTORY = 1000;
-export const CLOSE_TOO_MANY = 1013;
-export const CLOSE_SESSION_ENDED = 1001;
+const CLOSE_TOO_MANY = 1013;
+const CLOSE_SESSION_ENDED = 1001;
 /** At the end, a reading observer gets this long to receive what is still queued for it. */
 const END_GRACE_MS = 3000;
 

@@ -18,7 +18,7 @@ import { isStopReason, type StopReason } from '../loop/events.js';
  */
 export type Outcome = Exclude<StopReason, 'goal'> | 'error' | 'unfinished';
 
-export type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
+type ReviewResult = 'complete' | 'not complete' | 'failed' | 'cancelled' | 'unfinished';
 
 export interface ReviewRecord {
   /** The iteration number the loop gave the review. */
