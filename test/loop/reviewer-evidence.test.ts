@@ -3,7 +3,11 @@
  * the scripted reviewer runs each runner's collect-only, list, no-run and dry-run forms and a filter
  * that selects nothing, then answers complete. The verdict is `unverified` (the runs that exited 0
  * are recorded with why they do not count), and with `supervisor.reviewer.require_evidence` the
- * complete is refused and the agent told why. One claude session per runner.
+ * complete is refused and the agent told why. Where a runner's project passes (vitest, jest, go),
+ * one real passing run ends the same review: the verdict is `verified` by it, with the count the
+ * runner printed. Forms that would write or never end are refused before they run. One claude
+ * session per runner. jest, vitest, pnpm and yarn are this repository's dev dependencies (its
+ * `node_modules/.bin` goes first on PATH); go comes from the system (.ci/run installs it).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,9 +21,14 @@ import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 
 const TOOL_ENV: NodeJS.ProcessEnv = {
+  PATH: `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
   RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'),
   CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
   ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
+  // go offline: the toolchain on PATH, no module proxy (the module has no dependencies).
+  GOTOOLCHAIN: 'local',
+  GOPROXY: 'off',
+  GOFLAGS: '',
 };
 
 function missing(command: string, args: string[]): string | undefined {
@@ -28,6 +37,9 @@ function missing(command: string, args: string[]): string | undefined {
 }
 
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
+const PASSING_JS_TESTS = "test('adds', () => expect(1 + 1).toBe(2));\ntest('subtracts', () => expect(2 - 1).toBe(1));\n";
+const GO_TESTS =
+  'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n\nfunc TestAddZero(t *testing.T) {\n\tif Add(0, 0) != 0 {\n\t\tt.Fatal("zero")\n\t}\n}\n';
 const PYTEST_FILES = {
   'pytest.ini': '[pytest]\npythonpath = .\n',
   'calc.py': 'def add(a, b):\n    return a - b\n',
@@ -40,8 +52,14 @@ interface Runner {
   /** Folders linked in from this repository (a runner installed with ccc's own dependencies). */
   links?: Record<string, string>;
   prepare?: string[];
+  /** Environment for the runner, given the test's temporary root (caches kept out of HOME and the project). */
+  env?: (root: string) => NodeJS.ProcessEnv;
   /** Command → its exit code and why it does not count (absent when it failed). */
   runs: Record<string, { exit: number; why?: string }>;
+  /** Command → what its refusal says: it never runs, so it is no evidence. */
+  refused?: Record<string, string>;
+  /** A real run that passes, last in the review: the verdict is verified by it, with the number of tests the runner printed. */
+  passing?: { command: string; tests: number };
 }
 
 const RUNNERS: Record<string, Runner> = {
@@ -86,6 +104,51 @@ const RUNNERS: Record<string, Runner> = {
       'npm test -- -g nomatch': { exit: 0, why: 'it ran no test' },
     },
   },
+  vitest: {
+    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'vitest'), ['--version']),
+    files: {
+      'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'vitest run' } }),
+      'test/add.test.js': `import { test, expect } from 'vitest';\n${PASSING_JS_TESTS}`,
+    },
+    links: { node_modules: path.join(repoRoot, 'node_modules') },
+    runs: {
+      'npx vitest list': { exit: 0, why: 'it only lists the tests (`list`)' },
+      'npx vitest --run -t nomatch': { exit: 0, why: 'it ran no test' },
+      'npx vitest run --passWithNoTests nofile': { exit: 0, why: 'it ran no test' },
+    },
+    refused: { 'npx vitest --watch': 'watch mode never ends', 'npx vitest watch': 'watch mode never ends' },
+    passing: { command: 'npx vitest run', tests: 2 },
+  },
+  jest: {
+    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'jest'), ['--version']),
+    files: {
+      'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'jest' } }),
+      'test/add.test.js': PASSING_JS_TESTS,
+    },
+    links: { node_modules: path.join(repoRoot, 'node_modules') },
+    runs: {
+      'npx jest --listTests': { exit: 0, why: 'it only lists the tests (`--listTests`)' },
+      'npx jest -t nomatch': { exit: 0, why: 'it ran no test' },
+      'npx jest --passWithNoTests nofile': { exit: 0, why: 'it ran no test' },
+    },
+    passing: { command: 'npm test', tests: 2 },
+  },
+  go: {
+    needs: missing('go', ['version']),
+    files: {
+      'go.mod': 'module example.com/calc\n\ngo 1.19\n',
+      'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
+      'calc_test.go': GO_TESTS,
+    },
+    env: (root) => ({ GOCACHE: path.join(root, 'go-cache'), GOPATH: path.join(root, 'go-path') }),
+    runs: {
+      'go test -run XXX ./...': { exit: 0, why: 'it ran no test' },
+      "go test -run '^$' ./...": { exit: 0, why: 'it ran no test' },
+      'go test -list . ./...': { exit: 0, why: 'it only lists the tests (`-list`)' },
+    },
+    refused: { 'go test -c ./...': 'it writes a file', 'go vet ./...': 'not a verification command' },
+    passing: { command: 'go test -v ./...', tests: 2 },
+  },
   cargo: {
     needs: missing('cargo', ['--version']),
     files: {
@@ -124,28 +187,39 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
   }
 
   for (const [name, runner] of Object.entries(RUNNERS)) {
+    const outcome = runner.passing ? `unverified until a real run passes (${runner.passing.command})` : 'a complete unverified';
     it.skipIf(runner.needs !== undefined)(
-      `${name}: collect-only, list, no-run, dry-run and empty filters leave a complete unverified${runner.needs ? ` (skipped: ${runner.needs})` : ''}`,
+      `${name}: collect-only, list, no-run, dry-run and empty filters leave ${outcome}${runner.needs ? ` (skipped: ${runner.needs})` : ''}`,
       async () => {
         const commands = Object.keys(runner.runs);
-        const reviewer = scriptedReviewer(commands.map(bashCall), { completed: true, feedback: 'the tests are fine' });
+        const refused = Object.keys(runner.refused ?? {});
+        const calls = [...commands, ...refused, ...(runner.passing ? [runner.passing.command] : [])];
+        const reviewer = scriptedReviewer(calls.map(bashCall), { completed: true, feedback: 'the tests are fine' });
         server = await startModelServer(reviewer.scenario);
         world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+        Object.assign(world.env, runner.env?.(world.root));
         writeSupervisorPrompt(world);
         makeProject(runner);
 
         const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
         expect(run.code, run.stderr).toBe(0);
-        expect(reviewer.seen.map((s) => [s.call.input.command, s.isError])).toEqual(commands.map((c) => [c, runner.runs[c]!.exit !== 0]));
+        expect(reviewer.seen.map((s) => [s.call.input.command, s.isError])).toEqual([
+          ...commands.map((c) => [c, runner.runs[c]!.exit !== 0]),
+          ...refused.map((c) => [c, true]),
+          ...(runner.passing ? [[runner.passing.command, false]] : []),
+        ]);
+        for (const [i, command] of refused.entries()) expect(reviewer.seen[commands.length + i]!.text).toContain(runner.refused![command]);
         const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
-        expect(verdict).toMatchObject({ completed: true });
-        expect(verdict!.evidence).toEqual(
-          commands.map((command) => {
+        expect(verdict).toMatchObject({ completed: true, verification: runner.passing ? 'verified' : 'unverified' });
+        expect(verdict!.evidence).toEqual([
+          ...commands.map((command) => {
             const { exit, why } = runner.runs[command]!;
             return { command, exit_code: exit, ...(why ? { not_counted: why } : {}) };
           }),
-        );
-        expect(readLog(world)).toMatch(/completed=true checker=claude review=forked evidence="?unverified"? .*review finished/);
+          ...(runner.passing ? [{ command: runner.passing.command, exit_code: 0, tests: runner.passing.tests }] : []),
+        ]);
+        if (runner.passing) expect(readLog(world)).toContain(`evidence="verified by: ${runner.passing.command} (${runner.passing.tests} tests)"`);
+        else expect(readLog(world)).toMatch(/completed=true checker=claude review=forked evidence="?unverified"? .*review finished/);
       },
       180_000,
     );

@@ -3,15 +3,16 @@
  * (one passing, one failing, each `node --test`), the scripted reviewer runs one package's tests
  * and the other's through the manager's workspace forms, and is refused another script, an
  * install and a selector outside the project. The verdict rests on the package run that passed,
- * with its count; the project is byte-identical afterwards. npm always; pnpm when this machine has
- * it on PATH (yarn and bun: their forms are unit-tested in
- * test/checkers/reviewer/workspace-commands.test.ts, not run here).
+ * with its count; the project is byte-identical afterwards. npm, pnpm 10 and yarn 1 (classic: its
+ * `yarn workspace <name> test`), the last two this repository's dev dependencies, with its
+ * `node_modules/.bin` first on PATH. Yarn berry's `workspaces foreach` and bun's `--filter` are
+ * unit-tested in test/checkers/reviewer/workspace-commands.test.ts, not run here.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
@@ -19,14 +20,16 @@ import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
+// yarn 1 ignores a workspace without a version.
 const PACKAGES = {
-  'packages/strings/package.json': JSON.stringify({ name: '@mono/strings', scripts: { test: 'node --test' } }),
+  'packages/strings/package.json': JSON.stringify({ name: '@mono/strings', version: '1.0.0', scripts: { test: 'node --test' } }),
   'packages/strings/test/upper.test.js': `${NODE_TEST}test('upper', () => assert.strictEqual('a'.toUpperCase(), 'A'));\ntest('lower', () => assert.strictEqual('A'.toLowerCase(), 'a'));\n`,
-  'packages/math/package.json': JSON.stringify({ name: '@mono/math', scripts: { test: 'node --test' } }),
+  'packages/math/package.json': JSON.stringify({ name: '@mono/math', version: '1.0.0', scripts: { test: 'node --test' } }),
   'packages/math/test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3, 'MATH-FAILS-6621'));\n`,
 };
 
-const found = (command: string) => spawnSync(command, ['--version'], { encoding: 'utf8' }).status === 0;
+const PATH = `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`;
+const found = (command: string) => spawnSync(command, ['--version'], { encoding: 'utf8', env: { ...process.env, PATH } }).status === 0;
 
 interface Manager {
   needs: string | undefined;
@@ -67,6 +70,22 @@ const MANAGERS: Record<string, Manager> = {
       'pnpm --filter @mono/strings test -- --test-update-snapshots': 'not passed on',
     },
   },
+  yarn: {
+    needs: found('yarn') ? undefined : 'yarn is not on PATH',
+    files: {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'yarn workspaces run test' } }),
+      // How ccc tells a yarn project: its lockfile (empty: the packages have no dependencies).
+      'yarn.lock': '',
+      ...PACKAGES,
+    },
+    passing: 'yarn workspace @mono/strings test',
+    failing: 'yarn workspace @mono/math run test',
+    refused: {
+      'yarn workspace @mono/strings add left-pad': 'not a verification command',
+      'yarn workspace ../elsewhere test': 'outside',
+      'yarn workspace @mono/strings test --test-update-snapshots': 'not passed on',
+    },
+  },
 };
 
 describe('the reviewer in a monorepo (real claude, real package managers)', () => {
@@ -85,7 +104,7 @@ describe('the reviewer in a monorepo (real claude, real package managers)', () =
         const calls = [manager.passing, manager.failing, ...refused];
         const reviewer = scriptedReviewer(calls.map(bashCall), { completed: true, feedback: 'strings is done' });
         server = await startModelServer(reviewer.scenario);
-        world = makeClaudeWorld({ modelUrl: server.url });
+        world = makeClaudeWorld({ modelUrl: server.url, env: { PATH } });
         writeSupervisorPrompt(world);
         for (const [file, text] of Object.entries(manager.files)) {
           fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });

@@ -100,6 +100,8 @@ function judgeValue(name: string, rule: ValueRule, value: string, consumed: numb
 
 function judgePositional(rules: FamilyRules, word: string, index: number, where: PathContext): PathCheck {
   if (index === 0 && rules.subcommands?.includes(word)) return { ok: true };
+  const command = index === 0 ? rules.refusedSubcommands?.find(([pattern]) => pattern.test(word)) : undefined;
+  if (command) return { ok: false, reason: `\`${word}\` is refused: ${command[1]}` };
   if (rules.positional === 'name') return { ok: true };
   if (rules.positional === 'none') return { ok: false, reason: `${rules.name} takes no other target or argument here (\`${word}\`)` };
   const file = rules.selector ? word.replace(rules.selector, '') : word;
@@ -116,10 +118,17 @@ function judgePositional(rules: FamilyRules, word: string, index: number, where:
 export function runsNoTest(family: Family, args: readonly string[]): string | undefined {
   if (!Object.hasOwn(FAMILIES, family)) return undefined;
   const rules = FAMILIES[family];
+  let positionals = 0;
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word === '--' && rules.afterDashDash) return runsNoTest(rules.afterDashDash, args.slice(i + 1));
-    if (!word.startsWith('-')) continue;
+    if (!word.startsWith('-')) {
+      // The first positional may be the runner's own command (`vitest list`).
+      const hit = positionals++ === 0 && rules.subcommands?.includes(word) ? rules.noRun?.find(([pattern]) => pattern.test(word)) : undefined;
+      if (hit) return `${hit[1]} (\`${word}\`)`;
+      continue;
+    }
+    if (!word.includes('=') && Object.hasOwn(rules.valued, word)) i++; // its value, never a positional
     const raw = word.split('=')[0]!;
     const name = rules.goStyle && raw.startsWith('--') ? raw.slice(1) : raw;
     const hit = rules.noRun?.find(([pattern]) => pattern.test(name));

@@ -11,7 +11,7 @@ export interface FamilyRules {
   valued: Readonly<Record<string, ValueRule>>;
   /** Options refused with what they do; matched on the option's name (`--outputFile=x` too). */
   refused: ReadonlyArray<readonly [RegExp, string]>;
-  /** Options allowed for looking around with which the runner runs no test, with what it does instead: such a run verifies nothing. */
+  /** Options (or subcommands) allowed for looking around with which the runner runs no test, with what it does instead: such a run verifies nothing. */
   noRun?: ReadonlyArray<readonly [RegExp, string]>;
   /** What a word that is not an option is: a path in the project, a test name, or nothing allowed. */
   positional: 'path' | 'name' | 'none';
@@ -23,8 +23,10 @@ export interface FamilyRules {
   afterDashDash?: Family;
   /** A test selector after a path, removed before the path is checked (`::test_add`, `:12`). */
   selector?: RegExp;
-  /** Words allowed as the first positional (vitest's `run`). */
+  /** Words allowed as the first positional (vitest's `run`, `list`). */
   subcommands?: readonly string[];
+  /** The runner's own commands, refused as the first positional with what they do: there it never reads them as a test path (vitest's `watch`). */
+  refusedSubcommands?: ReadonlyArray<readonly [RegExp, string]>;
   /** Paths must be written relative (`./pkg/...`): Go reads `example.com/x` as another module. */
   dotRelative?: boolean;
 }

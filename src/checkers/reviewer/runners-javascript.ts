@@ -95,8 +95,14 @@ export const JAVASCRIPT_RUNNERS = {
       [/^(-c|--config|-r|--root|--dir|--workspace)$/, CONFIG],
       [/^(--ui|--open|--api|--browser|--inspect.*)$/, 'it starts a server'],
     ],
+    noRun: [[/^list$/, LISTS]],
     positional: 'path',
-    subcommands: ['run'],
+    subcommands: ['run', 'list'],
+    refusedSubcommands: [
+      [/^(watch|dev)$/, WATCH],
+      [/^init$/, WRITES],
+      [/^bench$/, 'it runs benchmarks, not tests'],
+    ],
   },
   mocha: {
     name: 'mocha',

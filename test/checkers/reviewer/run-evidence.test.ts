@@ -13,6 +13,11 @@ describe('readTestRun', () => {
     expect(readTestRun([{ family: 'go', args: ['-list', '.', './...'] }], 'ok  \tx\t0.1s\n').counts).toBe(false);
     expect(readTestRun([{ family: 'go', args: ['--list=Test'] }], 'ok  \tx\t0.1s\n').counts).toBe(false);
     expect(readTestRun([{ family: 'jest', args: ['--listTests'] }], '').counts).toBe(false);
+    expect(readTestRun([{ family: 'vitest', args: ['list'] }], 'test/a.test.js > adds')).toEqual({ counts: false, why: 'it only lists the tests (`list`)' });
+    expect(readTestRun([{ family: 'vitest', args: ['-t', 'add', 'list'] }], '').counts).toBe(false);
+    // A test name or a path filter that happens to be `list` is no command.
+    expect(readTestRun([{ family: 'vitest', args: ['run', 'list'] }], ' Tests  2 passed (2)')).toEqual({ counts: true, tests: 2 });
+    expect(readTestRun([{ family: 'vitest', args: ['-t', 'list'] }], ' Tests  2 passed (2)')).toEqual({ counts: true, tests: 2 });
     expect(readTestRun([{ family: 'mocha', args: ['--dry-run'] }], '  3 passing (1ms)').counts).toBe(false);
     expect(readTestRun([{ family: 'rspec', args: ['--dry-run'] }], '3 examples, 0 failures').counts).toBe(false);
   });

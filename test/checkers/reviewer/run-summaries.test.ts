@@ -130,6 +130,20 @@ describe("each runner's summary", () => {
     expect(readSummary('opaque', SAMPLES['node-test']!.none)).toEqual({ outcome: 'none' });
   });
 
+  it('the installed jest 30, vitest 3 and go 1.19, as they print a filter that selects nothing, no test file, and a pass', () => {
+    const jestSkipped =
+      'Test Suites: 1 skipped, 0 of 1 total\nTests:       2 skipped, 2 total\nSnapshots:   0 total\nTime:        1.417 s, estimated 3 s\nRan all test suites with tests matching "nomatch".\n';
+    expect(readSummary('jest', jestSkipped)).toEqual({ outcome: 'none' });
+    expect(readSummary('jest', 'No tests found, exiting with code 0\n')).toEqual({ outcome: 'none' });
+    const vitestSkipped =
+      '\n RUN  v3.2.7 /tmp/p\n\n ↓ test/add.test.js (2 tests | 2 skipped)\n\n Test Files  1 skipped (1)\n      Tests  2 skipped (2)\n   Start at  10:23:38\n';
+    expect(readSummary('vitest', vitestSkipped)).toEqual({ outcome: 'none' });
+    expect(readSummary('vitest', '\n RUN  v3.2.7 /tmp/p\n\nNo test files found, exiting with code 0\n\nfilter: nofile\n')).toEqual({ outcome: 'none' });
+    expect(readSummary('vitest', ' ✓ test/add.test.js (2 tests) 17ms\n\n Test Files  1 passed (1)\n      Tests  2 passed (2)\n')).toEqual(passed(2));
+    expect(readSummary('go', 'ok  \texample.com/calc\t0.054s [no tests to run]\n')).toEqual({ outcome: 'none' });
+    expect(readSummary('go', 'ok  \texample.com/calc\t(cached)\n')).toEqual(passed(undefined));
+  });
+
   it('jest and vitest --json, go -json, mocha json', () => {
     expect(readSummary('jest', '{"numFailedTestSuites":0,"numFailedTests":0,"numPassedTestSuites":1,"numPassedTests":2,"numTotalTests":2}')).toEqual(passed(2));
     expect(readSummary('vitest', '{"numTotalTests":3,"numPassedTests":2,"numFailedTests":1}')).toEqual({ outcome: 'failed' });

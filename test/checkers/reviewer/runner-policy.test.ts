@@ -71,6 +71,7 @@ const CASES: Record<string, Case> = {
       'pnpm test src/',
       'npx vitest run test/answer.test.js -t "adds two"',
       'npx vitest run --reporter=verbose --bail 1',
+      'npx vitest list',
     ],
     refused: {
       'pnpm test -u': 'updates snapshots',
@@ -78,6 +79,11 @@ const CASES: Record<string, Case> = {
       'npx vitest run --outputFile=r.json': 'writes a file',
       'npx vitest --reporter ./my-reporter.js': 'may only be',
       'npx vitest -c other.config.ts': 'config',
+      // vitest reads its first positional as its own command, never as a path filter.
+      'npx vitest watch': 'never ends',
+      'npx vitest -t add dev': 'never ends',
+      'npx vitest init browser': 'writes a file',
+      'npx vitest bench': 'benchmarks',
     },
   },
   'yarn + jest': {
