@@ -105,6 +105,36 @@ describe('the interactive driver', () => {
     await session.close();
   });
 
+  it('lets a stop of a session another live ccc supervises through, saying so, and reviews the next', async () => {
+    const { checker, held } = heldChecker();
+    const { session, driver, supervised, hookCall, stop } = await world(checker);
+    const holder = { pid: 4242, mode: 'interactive' as const, cwd: project, started_at: new Date().toISOString() };
+    const claim = session.claim.bind(session);
+    session.claim = (id, mode) => (id === 'taken' ? Promise.resolve(holder) : claim(id, mode));
+    const refused = JSON.parse(await hookCall({ ...stop(1), session_id: 'taken' })) as { systemMessage: string };
+    expect(refused.systemMessage).toMatch(/^ccc: stop not reviewed: session taken is already supervised by ccc \(pid 4242, interactive/);
+    const next = hookCall(stop(2));
+    await expect.poll(() => held.length).toBe(1);
+    held[0]!({ completed: true, feedback: 'done' });
+    expect(JSON.parse(await next)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
+    driver.close(exited);
+    await supervised;
+    await session.close();
+  });
+
+  it('lets a stop whose project is gone through unreviewed, saying why, and the ending names it', async () => {
+    const { checker, held } = heldChecker();
+    const { session, driver, supervised, hookCall, stop } = await world(checker);
+    const gone = path.join(root, 'gone');
+    const answer = JSON.parse(await hookCall({ ...stop(1), cwd: gone })) as { systemMessage: string };
+    expect(answer.systemMessage).toMatch(/^ccc: stop not reviewed: .*gone/);
+    expect(held).toHaveLength(0);
+    driver.close(exited);
+    const run = await supervised;
+    expect(run.ending?.how).toMatch(/; last stop: not reviewed: .*gone/);
+    await session.close();
+  });
+
   it("at the agent's exit, answers the waiting stops with nothing and ends once the stop in review is answered", async () => {
     const { checker, held } = heldChecker();
     const { session, driver, supervised, hookCall, stop } = await world(checker);
