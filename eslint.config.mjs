@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Modules that may import the RxJS index: each loads after the agent's spawn, or in headless mode, which loads it before its first turn by design. */
-const AFTER_SPAWN_RXJS = ['src/loop/agent-frames.ts', 'src/loop/interactive-stops.ts'];
+const AFTER_SPAWN_RXJS = ['src/loop/agent-frames.ts'];
 const RXJS_INDEX = {
   name: 'rxjs',
   allowTypeImports: true,

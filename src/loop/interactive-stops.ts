@@ -1,55 +1,45 @@
 /**
- * The stop path of an interactive session, as one stream:
- *
- *   stop$ ─ concatMap(decide) ─► verdict$ ─► each stop's hook answer
- *
- * One review at a time; each stop is answered by its own verdict (picked out of `verdict$` by the
- * stop it answers); a review that throws fails only its own stop. Loaded after the agent's spawn.
+ * The Stop hook calls of an interactive session, in the order they come over the stop channel,
+ * taken one at a time by the loop (the interactive driver's `stops()`): a call waits, its hook
+ * kept alive, until the loop has taken it and answered it. Closed when the agent exits: a call
+ * still waiting, and any that comes after, is answered '' at once (the stop goes through
+ * unreviewed; claude is going away).
  */
-import { catchError, concatMap, filter, firstValueFrom, from, ignoreElements, lastValueFrom, map, of, share, Subject } from 'rxjs';
+import type { StopEvent } from '../stop/stop-event.js';
 
-/** A stop of the agent: the Stop hook's input, and a signal that aborts when the hook hangs up. */
-export interface Stop {
-  input: string;
+/** A stop the hook is waiting on: its input, a signal that aborts when the hook hangs up, and how to answer it. */
+export interface HookCall {
+  stop: StopEvent;
   hookGone: AbortSignal;
+  answer(output: string): void;
+  fail(error: unknown): void;
 }
 
-type Verdict = { stop: Stop; output: string } | { stop: Stop; error: unknown };
+export class HookCalls {
+  private readonly waiting: HookCall[] = [];
+  private wake: (() => void) | undefined;
+  private closed = false;
 
-export interface StopPipe {
-  /** The stop channel's handler: this stop's hook output, once its verdict is in. */
-  answer(input: string, hookGone: AbortSignal): Promise<string>;
-  /** Takes no more stops; resolves once those taken are answered (a running review has settled). */
-  close(): Promise<void>;
-}
+  /** The stop channel's side: this stop's hook output, once the loop has answered it. */
+  call(stop: StopEvent, hookGone: AbortSignal): Promise<string> {
+    if (this.closed) return Promise.resolve('');
+    return new Promise<string>((answer, fail) => {
+      this.waiting.push({ stop, hookGone, answer, fail });
+      this.wake?.();
+    });
+  }
 
-export function stopPipe(decide: (stop: Stop) => Promise<string>): StopPipe {
-  const stop$ = new Subject<Stop>();
-  const verdict$ = stop$.pipe(
-    concatMap((stop) =>
-      from(decide(stop)).pipe(
-        map((output): Verdict => ({ stop, output })),
-        catchError((error: unknown) => of<Verdict>({ stop, error })),
-      ),
-    ),
-    share(),
-  );
-  // Subscribed for the session's life: a stop is decided even when its hook has hung up, and
-  // `share` keeps one queue for all; its end is the end of the last review.
-  const drained = lastValueFrom(verdict$.pipe(ignoreElements()), { defaultValue: undefined });
-  return {
-    async answer(input, hookGone) {
-      const stop: Stop = { input, hookGone };
-      const verdict = firstValueFrom(verdict$.pipe(filter((v) => v.stop === stop)), { defaultValue: undefined });
-      stop$.next(stop);
-      const answered = await verdict;
-      if (!answered) throw new Error('the session ended before this stop was decided');
-      if ('error' in answered) throw answered.error;
-      return answered.output;
-    },
-    close() {
-      stop$.complete();
-      return drained;
-    },
-  };
+  /** The loop's side: the oldest call not yet taken, once there is one; undefined once closed. */
+  async next(): Promise<HookCall | undefined> {
+    while (this.waiting.length === 0 && !this.closed) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = undefined;
+    return this.waiting.shift();
+  }
+
+  /** Takes no more calls: those still waiting are answered '' and `next()` ends. Idempotent. */
+  close(): void {
+    this.closed = true;
+    for (const call of this.waiting.splice(0)) call.answer('');
+    this.wake?.();
+  }
 }

@@ -26,16 +26,15 @@ import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings } from '../state/write-failure.js';
 import { claimedMessage, SessionClaims } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
-import { inertText } from '../pty/inert-text.js';
-import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
+import { supervisedAgentEnv } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
-import { interactiveEnding } from './interactive-ending.js';
-import { decisionText, failureText } from './run-ending.js';
+import type { SupervisedRun } from '../supervise/supervise.js';
+import { failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
-import type { Stop, StopPipe } from './interactive-stops.js';
+import type { InteractiveDriver } from './interactive-driver.js';
 import { launchSessionId, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
 
@@ -81,7 +80,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     dir: cccDir(configDir),
     onStop: async (input, hookGone) => {
       claudeStarted.abort();
-      return (await graph).answer(input, hookGone);
+      return (await graph).driver.hookCall(input, hookGone);
     },
     onError: (error) => logError(`stop channel: ${error.message}`),
   });
@@ -150,19 +149,26 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
     // An agent ended by a signal has no exit code of its own (the relay reports 0 beside the signal).
     current.logger.info('agent exited', { exit_code: exit.signal ? null : exit.exitCode, signal: exit.signal ?? null });
-    current.endedAs(interactiveEnding({ exit, exitCode: code, received: received.signal, lastStop: wired.lastStop() }));
-    current.emit(event({ kind: 'end', exit_code: code }));
-    return code;
+    // The agent is gone: the loop ends with its ending. A review still running is cancelled
+    // (`end()` aborts `session.signal`) and settles before anything else goes.
+    wired.driver.close({ exit, exitCode: code, received: received.signal });
+    current.end();
+    const run = await wired.supervised;
+    // The run's ending is the agent's: said here, once (the driver's `endsRun` is false).
+    if (run.ending) current.endedAs({ mode: 'interactive', ...run.ending });
+    current.emit(event({ kind: 'end', exit_code: run.exitCode }));
+    return run.exitCode;
   } catch (error) {
     (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
     throw error;
   } finally {
     received?.stop();
-    // The one teardown, in this order. The agent is gone: a review still running is cancelled
-    // (`end()` aborts `session.signal`) and settles before anything else goes.
+    // The one teardown, in this order. The agent is gone (or the run failed): a review still
+    // running is cancelled (`end()` aborts `session.signal`) and settles before anything else goes.
     const [current, wired, subscriptions, record] = await Promise.all([settledValue(session), settledValue(graph), fromTheStart, settledValue(running)]);
+    wired?.driver.close();
     current?.end();
-    await wired?.stops.close();
+    if (wired) await settledValue(wired.supervised);
     for (const s of subscriptions ?? []) s.unsubscribe();
     // The frame tail, the observer's wiring, the title (and the write warnings held while the TUI
     // owned the terminal, shown now that the terminal is the user's again).
@@ -184,19 +190,16 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
     // for a session claude saved (one the user never wrote to has nothing to continue).
     const id = current?.sessionId;
-    if (id && wired && fs.existsSync(wired.transcriptOf(id)))
+    if (id && wired && fs.existsSync(wired.driver.transcriptOf(id)))
       options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
   }
 }
 
 interface SessionGraph {
-  stops: StopPipe;
-  /** The hook's answer: a Stop is decided in turn (`stops`); a StopFailure is answered at once, a refusal on a limit waited out. */
-  answer(input: string, hookGone: AbortSignal): Promise<string>;
-  /** The last stop's outcome in words, for how the run ended. */
-  lastStop(): string | undefined;
-  /** Where a session's transcript is (as its stop named it, else claude's place for the project). */
-  transcriptOf(sessionId: string): string;
+  /** The stops' driver: the stop channel's calls go to it, and the agent's exit closes it. */
+  driver: InteractiveDriver;
+  /** The loop over the session's stops (`supervise`), settled once the driver is closed and its last stop answered. */
+  supervised: Promise<SupervisedRun>;
   /** Ends the frame tail, the observer's wiring and the title. */
   unsubscribe(): void;
 }
@@ -216,38 +219,28 @@ interface GraphEdges {
  *   sessionId$ ─► the input log and the running-session record follow the current session
  *   sessionId$ ─ switchMap(tail that transcript) ─► frames$ ─► session.onFrame
  *   events$ ─► the terminal title
- *   stop$ ─ concatMap(decide) ─► verdict$ ─► the hook's answer (interactive-stops.ts)
+ *   hook calls ─► InteractiveDriver.stops() ─► supervise ─► each stop's hook answer (interactive-driver.ts)
  */
 async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Promise<SessionGraph> {
   const [
     { Subscription },
-    { stopPipe },
-    { reviewStop },
+    { InteractiveDriver, superviseInteractive },
     { reviewTitleUpdater },
     { agentFrames },
     { tailTranscript },
-    { transcriptPathFor },
-    { parseStopInput },
-    { hookOutput },
     { inputLogPath },
-    { limitWaits, reviewWithinLimits },
+    { limitWaits },
     { AgentLimitWait },
-    { DeniedTurns, deniedInTurn },
     { reportersFor },
   ] = await Promise.all([
     import('rxjs'),
-    import('./interactive-stops.js'),
-    import('./review-stop.js'),
+    import('./interactive-driver.js'),
     import('./review-status.js'),
     import('./agent-frames.js'),
     import('../frames/transcript-tail.js'),
-    import('../frames/transcript.js'),
-    import('../stop/stop-event.js'),
-    import('../stop/hook-output.js'),
     import('../state/paths.js'),
     import('./limit-wait.js'),
     import('./agent-limit-wait.js'),
-    import('./permission-denials.js'),
     import('../supervise/reporters.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
@@ -257,6 +250,18 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
   for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer })) session.reporters.add(reporter);
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
+
+  // One schedule for the session's waits on the model's limits: its stops' reviews (one at a time)
+  // and the agent's refused turns (the agent is idle while a review runs, and the other way round).
+  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
+  const waitDeps = { logger: session.logger, emit: (e: SupervisorEvent) => session.emit(e), waits, maxMinutes: session.config.supervisor.limit_wait_minutes };
+  const agentLimit = new AgentLimitWait({ ...waitDeps, signal: session.signal, type: (text) => proxy.sendToAgent(Buffer.from(text)) });
+  const driver = new InteractiveDriver({
+    session,
+    waits,
+    recentFrames: (id, atLeast) => frames.recent(id, atLeast),
+    onStopFailure: (stop) => agentLimit.onStopFailure(stop),
+  });
 
   // The session id is known at launch (ours, or `--resume <id>`), else from the first stop; a
   // `/clear` or `/resume` inside the TUI moves the user to another session, which the next stop names.
@@ -268,19 +273,10 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   );
   if (edges.launchId) session.setSessionId(edges.launchId);
 
-  // Where each session's transcript is, as its stop said: a `--worktree` session's is not under ccc's own directory.
-  const transcripts = new Map<string, string>();
-  const transcriptOf = (id: string) => transcripts.get(id) ?? transcriptPathFor(session.env, session.cwd, id);
   // The tail's reader is the one the session's stops read on (stop-context.ts): a stop reads only what the tail has not, and its frames reach the window first.
-  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(session.transcripts.follow(id, transcriptOf(id)), session.signal));
+  const frames = agentFrames(session.sessionId$, (id) => tailTranscript(session.transcripts.follow(id, driver.transcriptOf(id)), session.signal));
   graph.add(frames.frames$.subscribe((frame) => session.onFrame(frame)));
   graph.add(() => frames.stop());
-
-  // One schedule for the session's waits on the model's limits: its stops' reviews (one at a time)
-  // and the agent's refused turns (the agent is idle while a review runs, and the other way round).
-  const waits = limitWaits({ retrySeconds: session.config.supervisor.limit_retry_seconds, maxMinutes: session.config.supervisor.limit_wait_minutes });
-  const waitDeps = { logger: session.logger, emit: (e: SupervisorEvent) => session.emit(e), waits, maxMinutes: session.config.supervisor.limit_wait_minutes };
-  const agentLimit = new AgentLimitWait({ ...waitDeps, signal: session.signal, type: (text) => proxy.sendToAgent(Buffer.from(text)) });
 
   if (observer) graph.add(connectObserver(observer, proxy, (data) => agentLimit.onInput(data)));
 
@@ -301,83 +297,10 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   // The project before the user's first prompt: a fresh review is given the change since (task-baseline.ts).
   void session.recordTaskStart();
 
-  let lastStop: string | undefined;
-  // The agent's turns in a row with calls the permission settings refused, per session (the rule headless follows too).
-  const denials = new Map<string, InstanceType<typeof DeniedTurns>>();
-  const decide = async ({ input, hookGone }: Stop): Promise<string> => {
-    const parsed = parseStopInput(input);
-    if (!parsed.ok) {
-      session.logger.warn(`malformed Stop hook input: ${parsed.error}`);
-      return '';
-    }
-    if (parsed.value.transcriptPath) transcripts.set(parsed.value.sessionId, parsed.value.transcriptPath);
-    session.setSessionId(parsed.value.sessionId);
-    // A session the user moved to inside the TUI (`/resume`) that another live ccc supervises: that ccc reviews it, not this one.
-    const holder = await session.claim(parsed.value.sessionId, 'interactive');
-    if (holder) {
-      const claimed = claimedMessage(parsed.value.sessionId, holder);
-      lastStop = `not reviewed: ${claimed}`;
-      session.logger.warn(`stop not reviewed: ${claimed}`);
-      session.emit(event({ kind: 'error', message: `stop not reviewed: ${claimed}` }));
-      return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${claimed}`) });
-    }
-    // Esc or Ctrl-C in the TUI makes claude kill its running Stop hook (pinned in
-    // test/loop/review-cancel.test.ts): the hook hanging up cancels the review, as the agent's exit does.
-    const signal = AbortSignal.any([hookGone, session.signal]);
-    // A review the model refused on a limit is waited out and retried within this stop, the hook
-    // kept alive meanwhile; Esc in the TUI (the user taking over) or the agent's exit ends the wait.
-    let decision;
-    try {
-      decision = await reviewWithinLimits(
-        () =>
-          reviewStop(parsed.value, {
-            ...session.reviewDeps(),
-            signal,
-            recentFrames: (id, atLeast) => frames.recent(id, atLeast),
-            blockCap: supervisedBlockCap(session.config.supervisor.max_iterations),
-          }),
-        { ...waitDeps, signal },
-      );
-    } catch (error) {
-      // The project went away (or the like): the stop goes through unreviewed, and the user sees why where claude shows hook messages.
-      if (!isCccError(error)) throw error;
-      lastStop = `not reviewed: ${error.message}`;
-      session.logger.error(`stop not reviewed: ${error.message}`, { code: error.code });
-      session.emit(event({ kind: 'error', message: error.message }));
-      return JSON.stringify({ systemMessage: inertText(`ccc: stop not reviewed: ${error.message}`) });
-    }
-    // A reviewed turn: the calls the settings refused in it are named, and repeated ones end supervision for the grant.
-    let note: string | undefined;
-    if (decision.action === 'block' || (decision.action === 'allow' && decision.verdict)) {
-      const id = parsed.value.sessionId;
-      const turns = denials.get(id) ?? new DeniedTurns();
-      denials.set(id, turns);
-      const denied = deniedInTurn(await frames.recent(id, 0));
-      turns.record(denied.tools, denied, decision.iteration);
-      note = turns.message();
-      decision = turns.apply(decision);
-      if (decision.action === 'allow' && decision.reason === 'permission-denied') {
-        session.logger.warn(`stopped supervising: ${decision.message}`, { iteration: decision.iteration, tools: denied.tools.join(' ') });
-        session.emit(event({ kind: 'stopped', reason: 'permission-denied', message: decision.message }));
-        note = undefined; // the stop's own message names the grant
-      } else if (note) {
-        session.logger.warn(note, { tools: denied.tools.join(' ') });
-        session.emit(event({ kind: 'error', message: note }));
-      }
-    }
-    lastStop = decisionText(decision);
-    // A /goal that sends the agent back keeps it working as a block or a wind-down does.
-    session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
-    return hookOutput(decision, { showVerdict: true, ...(note ? { note: inertText(note) } : {}) });
-  };
-  const stops = stopPipe(decide);
-  const answer = (input: string, hookGone: AbortSignal): Promise<string> => {
-    const parsed = parseStopInput(input);
-    if (!parsed.ok || parsed.value.raw.hook_event_name !== 'StopFailure') return stops.answer(input, hookGone);
-    agentLimit.onStopFailure(parsed.value);
-    return Promise.resolve('');
-  };
-  return { stops, answer, lastStop: () => lastStop, transcriptOf, unsubscribe: () => graph.unsubscribe() };
+  // The stops, for the session's life; awaited once the agent has exited (a failure is that await's).
+  const supervised = superviseInteractive(driver, session);
+  supervised.catch(() => {});
+  return { driver, supervised, unsubscribe: () => graph.unsubscribe() };
 }
 
 /** The byte path's copies ─► the observer hub; observers' input (also told to `onInput`) and the terminal's size ─► back. */

@@ -43,7 +43,10 @@ export interface AgentDriver {
   readonly blockPaysTurn: boolean;
   /** A limit gives the agent one last, unreviewed turn (`supervisor.wind_down`); kanban's board decides instead. */
   readonly windsDown: boolean;
-  /** The run's exit code, log line and end event are the run's (kanban: a card's reviews are part of the board's run). */
+  /**
+   * The run's log line and end event are the loop's to say. Not for kanban (a card's reviews are part
+   * of the board's run) nor interactive (the run ends when the agent exits: `runInteractive` says it).
+   */
   readonly endsRun: boolean;
   /** The schedule of waits on the model's limits, shared with the driver's own (the agent's refused turns). */
   readonly waits: LimitWaits;

@@ -1,75 +1,72 @@
 /**
- * The interactive stop path's pipe (src/loop/interactive-stops.ts) with a decide function at its
- * interface: one review at a time, each stop answered by its own verdict, a review that throws
- * fails only its own stop, and closing waits for the review that runs.
+ * The interactive session's Stop hook calls (src/loop/interactive-stops.ts), with the loop's side
+ * played by hand: calls are taken in the order they came, each answered by its own answer; a
+ * taken call that fails fails alone; closing answers the waiting calls '' and ends the taking.
  */
 import { describe, expect, it } from 'vitest';
-import { stopPipe, type Stop } from '../../src/loop/interactive-stops.js';
-
-/** A decide function whose reviews the test finishes by hand, in the order it chooses. */
-function heldReviews() {
-  const running: Array<{ stop: Stop; finish(output: string): void; fail(error: Error): void }> = [];
-  const decide = (stop: Stop) =>
-    new Promise<string>((finish, fail) => {
-      running.push({ stop, finish, fail });
-    });
-  return { decide, running };
-}
+import { HookCalls } from '../../src/loop/interactive-stops.js';
+import type { StopEvent } from '../../src/stop/stop-event.js';
 
 const hook = () => new AbortController().signal;
 
-describe('the stop pipe', () => {
-  it('reviews one stop at a time and answers each stop with its own verdict', async () => {
-    const { decide, running } = heldReviews();
-    const pipe = stopPipe(decide);
-    const first = pipe.answer('first', hook());
-    const second = pipe.answer('second', hook());
-    await expect.poll(() => running.length).toBe(1);
-    expect(running[0]!.stop.input).toBe('first');
-    running[0]!.finish('verdict of first');
-    await expect(first).resolves.toBe('verdict of first');
-    await expect.poll(() => running.length).toBe(2);
-    expect(running[1]!.stop.input).toBe('second');
-    running[1]!.finish('verdict of second');
-    await expect(second).resolves.toBe('verdict of second');
+function stop(sessionId: string): StopEvent {
+  return { sessionId, cwd: '/project', stopHookActive: false, backgroundTasks: [], raw: {} };
+}
+
+describe('the hook calls', () => {
+  it('are taken in the order they came, each answered by its own answer', async () => {
+    const calls = new HookCalls();
+    const first = calls.call(stop('first'), hook());
+    const second = calls.call(stop('second'), hook());
+    const a = await calls.next();
+    expect(a?.stop.sessionId).toBe('first');
+    const b = await calls.next();
+    expect(b?.stop.sessionId).toBe('second');
+    b!.answer('answer of second');
+    a!.answer('answer of first');
+    await expect(first).resolves.toBe('answer of first');
+    await expect(second).resolves.toBe('answer of second');
   });
 
-  it('fails only the stop whose review threw; the next one is still reviewed', async () => {
-    const { decide, running } = heldReviews();
-    const pipe = stopPipe(decide);
-    const first = pipe.answer('first', hook());
-    const second = pipe.answer('second', hook());
-    await expect.poll(() => running.length).toBe(1);
-    running[0]!.fail(new Error('the review broke'));
+  it('keep the loop waiting until a call comes, with its own hook signal', async () => {
+    const calls = new HookCalls();
+    const taken = calls.next();
+    const gone = new AbortController();
+    const answer = calls.call(stop('late'), gone.signal);
+    const call = await taken;
+    expect(call?.hookGone).toBe(gone.signal);
+    call!.answer('');
+    await expect(answer).resolves.toBe('');
+  });
+
+  it('fail only the call whose answer failed', async () => {
+    const calls = new HookCalls();
+    const first = calls.call(stop('first'), hook());
+    const second = calls.call(stop('second'), hook());
+    (await calls.next())!.fail(new Error('the review broke'));
     await expect(first).rejects.toThrow('the review broke');
-    await expect.poll(() => running.length).toBe(2);
-    running[1]!.finish('allowed');
+    (await calls.next())!.answer('allowed');
     await expect(second).resolves.toBe('allowed');
   });
 
-  it('passes each stop its own hook signal', async () => {
-    const { decide, running } = heldReviews();
-    const pipe = stopPipe(decide);
-    const gone = new AbortController();
-    const answer = pipe.answer('input', gone.signal);
-    await expect.poll(() => running.length).toBe(1);
-    expect(running[0]!.stop.hookGone).toBe(gone.signal);
-    running[0]!.finish('');
-    await answer;
+  it('once closed, answer the waiting calls and later ones with nothing, and end the taking', async () => {
+    const calls = new HookCalls();
+    const taken = calls.call(stop('taken'), hook());
+    const waiting = calls.call(stop('waiting'), hook());
+    const call = await calls.next();
+    calls.close();
+    await expect(waiting).resolves.toBe('');
+    await expect(calls.call(stop('too late'), hook())).resolves.toBe('');
+    await expect(calls.next()).resolves.toBeUndefined();
+    // The call the loop holds is still its to answer.
+    call!.answer('decided');
+    await expect(taken).resolves.toBe('decided');
   });
 
-  it('closes once the running review has settled, and refuses stops after that', async () => {
-    const { decide, running } = heldReviews();
-    const pipe = stopPipe(decide);
-    const answer = pipe.answer('last', hook());
-    await expect.poll(() => running.length).toBe(1);
-    let closed = false;
-    const closing = pipe.close().then(() => (closed = true));
-    await Promise.resolve();
-    expect(closed).toBe(false);
-    running[0]!.finish('done');
-    await closing;
-    await expect(answer).resolves.toBe('done');
-    await expect(pipe.answer('too late', hook())).rejects.toThrow('the session ended before this stop was decided');
+  it('end a loop that was waiting when they close', async () => {
+    const calls = new HookCalls();
+    const taken = calls.next();
+    calls.close();
+    await expect(taken).resolves.toBeUndefined();
   });
 });
