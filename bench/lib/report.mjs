@@ -177,8 +177,11 @@ export function tablesOf(r) {
           ],
         ),
         notes: [
-          `ccc + relay RSS: ${f(c.rssBeforeMiB)} MiB before, at most ${f(c.rssMaxDuringMiB)} MiB during ${c.churnS} s of churn, ${f(c.rssAfterMiB)} MiB 3 s after (${(c.rssAfterEachMiB ?? []).map((mib, i) => (c.processes ? `${c.processes[i]} ${mib}` : mib)).join(' + ')})${c.rssSettledMiB ? `, ${f(c.rssSettledMiB)} MiB ${c.settleS} s after (${c.rssSettledEachMiB.join(' + ')})` : ''}.`,
-          `session log grew ${f(c.logBytesPer100s / 1024, 1)} KiB per 100 s of churn; connections: ${c.tally.connects}, of them ${c.tally.refused} refused (max_observers), ${c.tally.snapshots} got their snapshot; echoes past 5 s: ${c.keystrokeTimeouts}.`,
+          `RSS of all of ccc's processes before the churn: ${f(c.rssBeforeMiB)} MiB (${eachText(c.before?.each)}); echoes past 5 s: ${c.keystrokeTimeouts}.`,
+          ...(c.perRound ?? []).map(
+            (r) =>
+              `round ${r.round}: at most ${f(r.rssMaxDuringMiB)} MiB during ${r.churnS} s of churn, ${f(r.rssAfterMiB)} MiB 3 s after (${eachText(r.rssAfterEach)}), ${f(r.settled.rssMiB)} MiB ${c.settleS} s after (${eachText(r.settled.each)}); the log grew ${f(r.logBytesPer100s / 1024, 1)} KiB per 100 s; connections ${r.tally.connects}, ${r.tally.refused} refused (max_observers), ${r.tally.snapshots} got their snapshot.`,
+          ),
         ],
       });
     }
@@ -315,8 +318,9 @@ export function markdownReport(r, jsonName) {
     '  terminal to the agent and proxies nothing; (r) a 15-line Node proxy on node-pty (`bench/fixtures/bare-proxy.mjs`), the',
     '  floor for any proxy built on Node and node-pty.',
     '- The stand-ins are shell scripts (`bench/fixtures/`): `stty raw` + `cat` echoes keystrokes; `yes | head -c` floods.',
-    '- "proxy CPU" is user + system CPU of the processes between the harness and the stand-in (script; ccc and its relay), from',
-    '  /proc; "proxy RSS" likewise sums ccc and its relay.',
+    '- "proxy CPU" is user + system CPU of the processes between the harness and the stand-in (script; all of ccc\'s: the',
+    '  launcher, its session, the relay, the screen worker while it runs, and what ended ones used), from /proc, the process tree',
+    '  walked anew at every reading; "proxy RSS" likewise sums ccc\'s processes alive at the reading.',
     '- Hook cases: `proxy` is the hook ccc injects into every supervised claude (the stop goes over the private channel to',
     '  the running ccc, here a channel in the harness that allows at once); `rule` and `reviewer` decide on their own',
     '  (`ccc hook install`) with a trivial rule checker, or the claude checker with a stand-in reviewer that answers at once.',
@@ -390,6 +394,11 @@ function spendTables(s) {
       ],
     },
   ];
+}
+
+/** Each process's RSS of a reading, named: `ccc 44 + ccc session 72 + ccc-relay 4`. */
+function eachText(each) {
+  return (each ?? []).map((p) => `${p.name} ${p.rssMiB}`).join(' + ');
 }
 
 /** The transcript-size series: what ccc adds to a stop, size by size. */
