@@ -26,7 +26,7 @@ import { benchReview } from './review.mjs';
 import { benchSpend } from './spend.mjs';
 import { benchTranscriptSize } from './transcript-size.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
-import { consoleReport, markdownReport } from './lib/report.mjs';
+import { consoleReport, markdownReport, withKeptPart } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { median } from './lib/stats.mjs';
 import { CLI, COMPARE_CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
@@ -220,5 +220,6 @@ fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, jsonName), JSON.stringify(results, null, 2) + '\n');
 // A labelled run (often a subset, BENCH_ONLY) gets its report beside its figures; RESULTS.md is the last full run.
 const markdownFile = label ? path.join(dir, jsonName.replace(/\.json$/, '.md')) : path.join(ROOT, 'bench/RESULTS.md');
-fs.writeFileSync(markdownFile, markdownReport(results, jsonName));
+const previous = label || !fs.existsSync(markdownFile) ? '' : fs.readFileSync(markdownFile, 'utf8');
+fs.writeFileSync(markdownFile, withKeptPart(markdownReport(results, jsonName), previous));
 log(`wrote bench/results/${jsonName} and ${path.relative(ROOT, markdownFile)} (${results.durationS} s)`);

@@ -431,3 +431,15 @@ function transcriptTable(t) {
     ],
   };
 }
+
+/**
+ * RESULTS.md's part kept by hand: measurements that code comments cite by heading. A new run's
+ * report replaces everything before it and keeps it as it was.
+ */
+const KEPT_HEADING = '# Measurements kept by hand';
+
+/** `report` followed by the part of `previous` (the RESULTS.md it replaces) from KEPT_HEADING on. */
+export function withKeptPart(report, previous) {
+  const at = previous.search(new RegExp(`^${KEPT_HEADING}$`, 'm'));
+  return at < 0 ? report : `${report.trimEnd()}\n\n${previous.slice(at)}`;
+}
