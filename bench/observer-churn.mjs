@@ -1,8 +1,8 @@
 /**
  * Observers churning during heavy output: `ccc --supervisor --observe` running a stand-in that
  * echoes keystrokes while writing about 1 MiB/s (fixtures/chatter-agent.sh), measured without
- * observers, then in `rounds` rounds of `count` observers connecting and dropping in a separate
- * process (observer-churn-worker.mjs), each followed by a quiet spell:
+ * observers, then in `rounds` rounds (of at least `roundS` seconds) of `count` observers connecting
+ * and dropping in a separate process (observer-churn-worker.mjs), each followed by a quiet spell:
  *   - keystroke round trip (p50, p99) without observers (the quiet spells together) and during
  *     the churn: observers must never slow the keystroke path;
  *   - the RSS of all of ccc's processes (walked at every reading: the screen worker comes and goes)
@@ -10,11 +10,13 @@
  *     come back, and a second and third round must not grow what the first left;
  *   - how fast the session log grows during each round (bytes per 100 s).
  * With BENCH_CHURN_MEMLOG=1 every Node process of ccc also logs `process.memoryUsage()` (after a
- * full collection at each settled reading; lib/memory-logger.mjs): what holds the RSS.
+ * full collection at each settled reading; lib/memory-logger.mjs): what holds the RSS. With
+ * BENCH_CHURN_TRIM=1 (needs gdb), each settled reading is followed by `malloc_trim(0)` in each of
+ * them: what stays is in use, what goes was free memory the allocator kept.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { roundTrip } from './keystroke.mjs';
 import { PtyDriver, READY } from './lib/pty-driver.mjs';
@@ -54,6 +56,27 @@ const SETTLE_MS = 20_000;
 /** Each live process's RSS, named and rounded, for the report. */
 const eachRss = (memory) => memory.each.map(({ name, rssMiB }) => ({ name, rssMiB: Math.round(rssMiB) }));
 
+/**
+ * Hands the memory glibc keeps for later back to the system, in each Node process of ccc
+ * (`malloc_trim(0)` called through gdb): what RSS is left then is what ccc's processes use, not
+ * what the allocator kept once they freed it. Each process's RSS after, or why not.
+ */
+function trimAllocator(tree) {
+  const out = [];
+  for (const p of tree.memory().each.filter((e) => e.name !== 'ccc-relay')) {
+    const r = spawnSync('gdb', ['-p', String(p.pid), '-batch', '-ex', 'print (int) malloc_trim(0)'], { encoding: 'utf8', timeout: 60_000 });
+    const trimmed = /^\$1 = 1$/m.test(r.stdout ?? '');
+    const after = tree.memory().each.find((e) => e.pid === p.pid);
+    out.push({
+      name: p.name,
+      rssBeforeMiB: Math.round(p.rssMiB),
+      rssAfterMiB: after ? Math.round(after.rssMiB) : NaN,
+      ...(trimmed ? {} : { failed: (r.error?.message ?? r.stderr ?? '').slice(-200) }),
+    });
+  }
+  return out;
+}
+
 /** The memory logger's readings taken after a full collection at `mark`, one per process. */
 function gcReadings(dir, mark) {
   if (!dir) return undefined;
@@ -70,9 +93,10 @@ function gcReadings(dir, mark) {
   return out;
 }
 
-/** @param {{ count: number, keystrokes: number, rounds?: number, memlog?: boolean, log: (s: string) => void }} o */
+/** @param {{ count: number, keystrokes: number, rounds?: number, roundS?: number, memlog?: boolean, trim?: boolean, log: (s: string) => void }} o */
 export async function benchObserverChurn(o) {
   const rounds = o.rounds ?? 3;
+  const roundS = o.roundS ?? 30;
   const workspace = makeWorkspace();
   const memlogDir = o.memlog ? path.join(workspace.dir, 'memlog') : undefined;
   const extraEnv = {};
@@ -110,7 +134,12 @@ export async function benchObserverChurn(o) {
         await pause(2500); // the logger polls every second
       }
       const memory = tree.memory();
-      return { rssMiB: memory.rssMiB, each: eachRss(memory), ...(memlogDir ? { afterGc: gcReadings(memlogDir, mark) } : {}) };
+      return {
+        rssMiB: memory.rssMiB,
+        each: eachRss(memory),
+        ...(memlogDir ? { afterGc: gcReadings(memlogDir, mark) } : {}),
+        ...(o.trim ? { afterTrim: trimAllocator(tree) } : {}),
+      };
     };
     await type(100);
     const quiet = await type(Math.ceil(o.keystrokes / 2));
@@ -125,6 +154,8 @@ export async function benchObserverChurn(o) {
       churn = startChurn(url, o.count);
       await pause(2000); // the churn under way before the keystrokes are timed
       churning.push(...(await type(Math.ceil(o.keystrokes / rounds))));
+      // Rounds of the same length whatever the load: each churns at least `roundS`.
+      await pause(Math.max(0, roundS * 1000 - (Date.now() - t0)));
       const churnS = (Date.now() - t0) / 1000;
       const tally = await churn.stop();
       const stoppedAt = Date.now();
@@ -175,13 +206,15 @@ export async function benchObserverChurn(o) {
 }
 
 // On its own: `npm run build && node bench/observer-churn.mjs` (BENCH_CHURN_OBSERVERS, BENCH_KEYSTROKES,
-// BENCH_CHURN_ROUNDS, BENCH_CHURN_MEMLOG=1).
+// BENCH_CHURN_ROUNDS, BENCH_CHURN_ROUND_S, BENCH_CHURN_MEMLOG=1, BENCH_CHURN_TRIM=1).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await benchObserverChurn({
     count: Number(process.env.BENCH_CHURN_OBSERVERS ?? 200),
     keystrokes: Number(process.env.BENCH_KEYSTROKES ?? 2000),
     rounds: Number(process.env.BENCH_CHURN_ROUNDS ?? 3),
+    roundS: Number(process.env.BENCH_CHURN_ROUND_S ?? 30),
     memlog: process.env.BENCH_CHURN_MEMLOG === '1',
+    trim: process.env.BENCH_CHURN_TRIM === '1',
     log: (s) => process.stderr.write(`${s}\n`),
   });
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');

@@ -9,7 +9,7 @@
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
  *   BENCH_TRANSCRIPT_MB=1,10,50,150  BENCH_TRANSCRIPT_RUNS=5   (the transcript-size series, real claude)
- *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000  BENCH_CHURN_ROUNDS=3  BENCH_CHURN_MEMLOG=1 (what holds ccc's memory)
+ *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000  BENCH_CHURN_ROUNDS=3  BENCH_CHURN_ROUND_S=30  BENCH_CHURN_MEMLOG=1 BENCH_CHURN_TRIM=1 (what holds ccc's memory)
  *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review,spend,transcript   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
@@ -56,6 +56,7 @@ const config = {
   churnObservers: num('BENCH_CHURN_OBSERVERS', 200, 200),
   churnKeystrokes: num('BENCH_CHURN_KEYSTROKES', 2000, 400),
   churnRounds: num('BENCH_CHURN_ROUNDS', 3, 2),
+  churnRoundS: num('BENCH_CHURN_ROUND_S', 30, 10),
   startupRuns: num('BENCH_STARTUP_RUNS', 15, 5),
   promptRuns: num('BENCH_PROMPT_RUNS', 6, 2),
   reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
@@ -170,7 +171,9 @@ try {
         count: config.churnObservers,
         keystrokes: config.churnKeystrokes,
         rounds: config.churnRounds,
+        roundS: config.churnRoundS,
         memlog: process.env.BENCH_CHURN_MEMLOG === '1',
+        trim: process.env.BENCH_CHURN_TRIM === '1',
         log,
       });
     } catch (error) {

@@ -180,7 +180,7 @@ export function tablesOf(r) {
           `RSS of all of ccc's processes before the churn: ${f(c.rssBeforeMiB)} MiB (${eachText(c.before?.each)}); echoes past 5 s: ${c.keystrokeTimeouts}.`,
           ...(c.perRound ?? []).map(
             (r) =>
-              `round ${r.round}: at most ${f(r.rssMaxDuringMiB)} MiB during ${r.churnS} s of churn, ${f(r.rssAfterMiB)} MiB 3 s after (${eachText(r.rssAfterEach)}), ${f(r.settled.rssMiB)} MiB ${c.settleS} s after (${eachText(r.settled.each)}); the log grew ${f(r.logBytesPer100s / 1024, 1)} KiB per 100 s; connections ${r.tally.connects}, ${r.tally.refused} refused (max_observers), ${r.tally.snapshots} got their snapshot.`,
+              `round ${r.round}: at most ${f(r.rssMaxDuringMiB)} MiB during ${r.churnS} s of churn, ${f(r.rssAfterMiB)} MiB 3 s after (${eachText(r.rssAfterEach)}), ${f(r.settled.rssMiB)} MiB ${c.settleS} s after (${eachText(r.settled.each)})${trimText(r.settled.afterTrim)}; the log grew ${f(r.logBytesPer100s / 1024, 1)} KiB per 100 s; connections ${r.tally.connects}, ${r.tally.refused} refused (max_observers), ${r.tally.snapshots} got their snapshot.`,
           ),
         ],
       });
@@ -396,6 +396,11 @@ function spendTables(s) {
   ];
 }
 
+/** What each Node process of ccc kept once glibc gave its free memory back (BENCH_CHURN_TRIM=1). */
+function trimText(afterTrim) {
+  return afterTrim?.length ? `, after malloc_trim ${afterTrim.map((p) => `${p.name} ${p.rssAfterMiB}${p.failed ? ' (trim failed)' : ''}`).join(' + ')}` : '';
+}
+
 /** Each process's RSS of a reading, named: `ccc 44 + ccc session 72 + ccc-relay 4`. */
 function eachText(each) {
   return (each ?? []).map((p) => `${p.name} ${p.rssMiB}`).join(' + ');
@@ -405,12 +410,17 @@ function eachText(each) {
 function transcriptTable(t) {
   if ('unavailable' in t) return { title: 'Transcript size (stop → reviewer)', ...table(['size'], []), notes: [`not measured: ${t.unavailable}`] };
   const compare = Object.values(t.sizes).some((s) => 'compareMs' in s);
+  const range = (list) => (list?.length ? `${f(Math.min(...list))} – ${f(Math.max(...list))}` : '—');
+  // Each run's own difference: the ccc and plain cases of a run ran back to back.
+  const addedEach = (s) => (s.runsMs ? s.runsMs.ccc.map((ms, i) => ms - s.runsMs.plain[i]) : undefined);
   const rows = Object.entries(t.sizes).map(([mb, s]) => [
     `${mb} MiB`,
     f(s.plainMs),
     f(s.cccMs),
     f(s.addedMs),
+    range(addedEach(s)),
     f(s.ownMs),
+    range(s.ownRunsMs?.ccc),
     ...(compare ? [f(s.compareAddedMs), f(s.compareOwnMs)] : []),
   ]);
   return {
@@ -421,13 +431,25 @@ function transcriptTable(t) {
         'plain claude --resume --fork-session',
         'ccc hook → first request',
         'ccc added',
+        'added, each run',
         "ccc's own part",
+        'own part, each run',
         ...(compare ? ['added (compare build)', 'own part (compare build)'] : []),
       ],
       rows,
     ),
     notes: [
-      `Real claude against the scripted model server; a real session grown to each size by history before it; each stop after a new assistant line, the session's first stop not measured. ccc added = hook → reviewer's first request − plain fork → its first request; ccc's own part = hook spawned → reviewer spawned. Spread across sizes: added ${f(t.addedSpreadMs)} ms, own part ${f(t.ownSpreadMs)} ms.`,
+      `Real claude against the scripted model server; a real session grown to each size by history before it; each stop after a new assistant line, the session's first stop not measured. ccc added = hook → reviewer's first request − plain fork → its first request; ccc's own part = hook spawned → reviewer spawned. "each run": the lowest and highest of the runs. Spread of the medians across sizes: added ${f(t.addedSpreadMs)} ms, own part ${f(t.ownSpreadMs)} ms.`,
+      ...(t.reading && Object.keys(t.reading).length
+        ? [
+            `The stop's reading alone, in one process (ms, median): ${Object.entries(t.reading)
+              .map(
+                ([mb, r]) =>
+                  `${mb} MiB ${f(r.stopMs, 1)} after one new line (runs ${r.stopsMs.map((ms) => f(ms, 1)).join(' / ')}), ${f(r.wholeReadMs)} for the whole file`,
+              )
+              .join('; ')}.`,
+          ]
+        : []),
     ],
   };
 }
