@@ -32,7 +32,7 @@ function readStat(pid) {
 }
 
 /** `root` and its descendants named node or ccc-relay, as they are now. */
-export function proxyPids(root) {
+function proxyPids(root) {
   const children = new Map();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
