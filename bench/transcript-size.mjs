@@ -11,8 +11,10 @@
  *   request at the model server; and ccc's own part of it, spawned → the reviewer spawned (a
  *   wrapper around claude writes the time), which claude's start-up, the larger and noisier part
  *   on a loaded machine, does not blur;
- * - plain: `claude -p --resume <id> --fork-session` spawned → its first request (claude reads the
- *   same transcript, so its own cost of a size is in both);
+ * - plain: `claude -p --resume <id> --fork-session --no-session-persistence` spawned → its first
+ *   request (claude reads the same transcript, so its own cost of a size is in both; without
+ *   persistence, as ccc's reviewer runs, since a persisted fork first writes the whole history
+ *   anew, seconds at 150 MiB);
  * - with BENCH_COMPARE_CLI, the other build's hook on a copy of the session (its own session state).
  *
  * Cases alternate, medians; ccc's added time is ccc − plain, per size.
@@ -175,7 +177,19 @@ export async function benchTranscriptSize({ sizesMb, runs, log }) {
         ccc: hookOn(CLI, session, own.ccc),
         plain: async () => {
           const t0 = performance.now();
-          const r = await run(deps.claudeBin, ['-p', 'hello', '--resume', session.sessionId, '--fork-session', '--output-format', 'stream-json', '--verbose'], {
+          // Without persistence, as ccc's reviewer runs: a persisted fork first writes the whole history anew.
+          const args = [
+            '-p',
+            'hello',
+            '--resume',
+            session.sessionId,
+            '--fork-session',
+            '--no-session-persistence',
+            '--output-format',
+            'stream-json',
+            '--verbose',
+          ];
+          const r = await run(deps.claudeBin, args, {
             env: world.env,
             cwd: world.cwd,
           });
