@@ -8,7 +8,7 @@
  *   BENCH_STARTUP_RUNS=15  BENCH_PROMPT_RUNS=6
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
- *   BENCH_TRANSCRIPT_MB=1,10,50,150  BENCH_TRANSCRIPT_RUNS=5   (the transcript-size series, real claude)
+ *   BENCH_TRANSCRIPT_MB=1,10,50,150  BENCH_TRANSCRIPT_RUNS=5  BENCH_TRANSCRIPT_REVIEWER_ARGS=1   (the transcript-size series, real claude)
  *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000  BENCH_CHURN_ROUNDS=3  BENCH_CHURN_ROUND_S=30  BENCH_CHURN_MEMLOG=1 BENCH_CHURN_TRIM=1 (what holds ccc's memory)
  *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review,spend,transcript   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
@@ -199,7 +199,12 @@ try {
   if (only.has('transcript')) {
     log(`transcript size: ${config.transcriptMb.join(', ')} MiB, the standalone hook against claude --resume --fork-session (real claude)…`);
     try {
-      results.transcript = await benchTranscriptSize({ sizesMb: config.transcriptMb, runs: config.transcriptRuns, log });
+      results.transcript = await benchTranscriptSize({
+        sizesMb: config.transcriptMb,
+        runs: config.transcriptRuns,
+        reviewerArgs: process.env.BENCH_TRANSCRIPT_REVIEWER_ARGS === '1',
+        log,
+      });
     } catch (error) {
       results.transcript = { unavailable: error.message };
     }

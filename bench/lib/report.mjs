@@ -410,12 +410,14 @@ function eachText(each) {
 function transcriptTable(t) {
   if ('unavailable' in t) return { title: 'Transcript size (stop → reviewer)', ...table(['size'], []), notes: [`not measured: ${t.unavailable}`] };
   const compare = Object.values(t.sizes).some((s) => 'compareMs' in s);
+  const reviewerArgs = Object.values(t.sizes).some((s) => 'reviewerArgsMs' in s);
   const range = (list) => (list?.length ? `${f(Math.min(...list))} – ${f(Math.max(...list))}` : '—');
   // Each run's own difference: the ccc and plain cases of a run ran back to back.
   const addedEach = (s) => (s.runsMs ? s.runsMs.ccc.map((ms, i) => ms - s.runsMs.plain[i]) : undefined);
   const rows = Object.entries(t.sizes).map(([mb, s]) => [
     `${mb} MiB`,
     f(s.plainMs),
+    ...(reviewerArgs ? [f(s.reviewerArgsMs)] : []),
     f(s.cccMs),
     f(s.addedMs),
     range(addedEach(s)),
@@ -429,6 +431,7 @@ function transcriptTable(t) {
       [
         'transcript',
         'plain claude --resume --fork-session',
+        ...(reviewerArgs ? ["plain, the reviewer's arguments"] : []),
         'ccc hook → first request',
         'ccc added',
         'added, each run',
