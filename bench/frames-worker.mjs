@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import split2 from 'split2';
-import { procMemory } from './lib/proc-status.mjs';
+import { ProxyTree } from './lib/proc-status.mjs';
 
 const [mode, file] = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,4 +49,4 @@ async function runBare() {
 const t0 = process.hrtime.bigint();
 const result = mode === 'ccc' ? await runCcc() : await runBare();
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-process.stdout.write(JSON.stringify({ ...result, seconds, hwmMiB: procMemory(process.pid).hwmMiB }) + '\n');
+process.stdout.write(JSON.stringify({ ...result, seconds, hwmMiB: new ProxyTree(process.pid).memory().each[0].hwmMiB }) + '\n');

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { PtyDriver, READY } from './lib/pty-driver.mjs';
-import { procCpuMs, proxyPids } from './lib/proc-status.mjs';
+import { ProxyTree } from './lib/proc-status.mjs';
 import { summarize } from './lib/stats.mjs';
 import { FIXTURES, variantSpec } from './lib/variants.mjs';
 
@@ -55,8 +55,8 @@ export async function benchKeystrokes(o) {
     for (const [, driver] of drivers) for (let i = 0; i < o.warmup; i++) await roundTrip(driver, key());
     // CPU time of the process between the harness and the stand-in (script, ccc): a figure that
     // machine load hardly moves, unlike latency. For (a) it would be the stand-in's own.
-    const pids = new Map([...drivers].map(([id, d]) => [id, proxyPids(d.pid)]));
-    const cpuBefore = new Map([...pids].map(([id, p]) => [id, procCpuMs(p)]));
+    const trees = new Map([...drivers].map(([id, d]) => [id, new ProxyTree(d.pid)]));
+    const cpuBefore = new Map([...trees].map(([id, tree]) => [id, tree.cpuMs()]));
     const progressEvery = Math.max(o.block, Math.round(o.count / 5));
     for (let done = 0; done < o.count; done += o.block) {
       const n = Math.min(o.block, o.count - done);
@@ -67,7 +67,7 @@ export async function benchKeystrokes(o) {
       if ((done + n) % progressEvery === 0) o.log(`keystrokes: ${done + n}/${o.count} per variant`);
     }
     for (const [id, list] of samples) {
-      const cpuMs = procCpuMs(pids.get(id)) - cpuBefore.get(id);
+      const cpuMs = trees.get(id).cpuMs() - cpuBefore.get(id);
       results[id] = { ...summarize(list), ...(id === 'direct' ? {} : { proxyCpuMsPer1000: (cpuMs * 1000) / list.length }) };
     }
   } finally {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DONE, PtyDriver, READY } from './lib/pty-driver.mjs';
-import { procCpuMs, procMemory, proxyPids, sampleRss } from './lib/proc-status.mjs';
+import { ProxyTree, sampleRss } from './lib/proc-status.mjs';
 import { FIXTURES, makeWorkspace, ROOT, variantSpec } from './lib/variants.mjs';
 
 const MiB = 1024 * 1024;
@@ -64,17 +64,17 @@ export async function benchObserversMemory({ bytes, observers }) {
     if (!url) throw new Error(`no observer URL in the output: ${JSON.stringify(driver.head.slice(0, 400))}`);
     clients = startObservers(url, observers);
     await clients.ready();
-    const pids = proxyPids(driver.pid);
-    const before = procMemory(pids);
-    const stopSampling = sampleRss(pids);
-    const cpuBefore = pids.map((pid) => procCpuMs(pid));
+    const tree = new ProxyTree(driver.pid);
+    const before = tree.memory();
+    const stopSampling = sampleRss(tree);
+    const cpuBefore = tree.cpuMs();
     const done = driver.waitFor(DONE, 900000, 'flood with observers');
     const t0 = process.hrtime.bigint();
     driver.write('g');
     const t1 = await done;
     const sampledMax = stopSampling();
-    const after = procMemory(pids);
-    const cpuMs = pids.map((pid, i) => Math.round(procCpuMs(pid) - cpuBefore[i]));
+    const after = tree.memory();
+    const cpuMs = Math.round(tree.cpuMs() - cpuBefore);
     const report = await clients.finish();
     driver.write('q');
     return {
@@ -84,9 +84,9 @@ export async function benchObserversMemory({ bytes, observers }) {
       rssAtStartMiB: before.rssMiB,
       rssMaxSampledMiB: sampledMax,
       hwmMiB: after.hwmMiB,
-      // CPU during the flood and peak RSS: ccc, then its relay.
+      // CPU of all of ccc's processes during the flood; each live process's peak RSS.
       cpuMs,
-      hwmEachMiB: pids.map((pid) => Math.round(procMemory(pid).hwmMiB * 10) / 10),
+      processes: after.each.map(({ name, hwmMiB }) => ({ name, hwmMiB: Math.round(hwmMiB * 10) / 10 })),
       stuckDropped: report.stuck.closeCode !== null,
       stuckCloseReason: report.stuck.closeReason,
       healthyDropped: report.healthyDropped,

@@ -8,8 +8,8 @@
  *   BENCH_STARTUP_RUNS=15  BENCH_PROMPT_RUNS=6
  *   BENCH_COMPARE_CLI=<other build>/dist/cli/main.js   (adds that build's ccc --supervisor, in alternation)
  *   BENCH_REVIEW_RUNS=10   (reviewer start-up runs, real claude)
- *   BENCH_TRANSCRIPT_MB=1,10,50,150  BENCH_TRANSCRIPT_RUNS=5   (the transcript-size series, real claude)
- *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000
+ *   BENCH_TRANSCRIPT_MB=1,10,50,150  BENCH_TRANSCRIPT_RUNS=5  BENCH_TRANSCRIPT_REVIEWER_ARGS=1   (the transcript-size series, real claude)
+ *   BENCH_CHURN_OBSERVERS=200  BENCH_CHURN_KEYSTROKES=2000  BENCH_CHURN_ROUNDS=3  BENCH_CHURN_ROUND_S=30  BENCH_CHURN_MEMLOG=1 BENCH_CHURN_TRIM=1 (what holds ccc's memory)
  *   BENCH_ONLY=startup,hook,keystroke,throughput,memory,churn,frames,review,spend,transcript   (a subset; BENCH_ONLY=startup: the start-up section alone)
  *   BENCH_LABEL=before   (bench/results/<date>-before.json and .md; RESULTS.md untouched)
  *   BENCH_NODE_ARGS=--cpu-prof   (node flags for the ccc variants, to profile the proxy)
@@ -26,7 +26,7 @@ import { benchReview } from './review.mjs';
 import { benchSpend } from './spend.mjs';
 import { benchTranscriptSize } from './transcript-size.mjs';
 import { loadAverage, machineInfo } from './lib/machine.mjs';
-import { consoleReport, markdownReport } from './lib/report.mjs';
+import { consoleReport, markdownReport, withKeptPart } from './lib/report.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { median } from './lib/stats.mjs';
 import { CLI, COMPARE_CLI, makeWorkspace, ROOT, VARIANTS } from './lib/variants.mjs';
@@ -55,6 +55,8 @@ const config = {
   observerReps: num('BENCH_OBSERVER_REPS', 3, 1),
   churnObservers: num('BENCH_CHURN_OBSERVERS', 200, 200),
   churnKeystrokes: num('BENCH_CHURN_KEYSTROKES', 2000, 400),
+  churnRounds: num('BENCH_CHURN_ROUNDS', 3, 2),
+  churnRoundS: num('BENCH_CHURN_ROUND_S', 30, 10),
   startupRuns: num('BENCH_STARTUP_RUNS', 15, 5),
   promptRuns: num('BENCH_PROMPT_RUNS', 6, 2),
   reviewRuns: num('BENCH_REVIEW_RUNS', 10, 3),
@@ -165,7 +167,15 @@ try {
   if (only.has('churn')) {
     log(`keystrokes with ${config.churnObservers} observers connecting and dropping…`);
     try {
-      results.churn = await benchObserverChurn({ count: config.churnObservers, keystrokes: config.churnKeystrokes, log });
+      results.churn = await benchObserverChurn({
+        count: config.churnObservers,
+        keystrokes: config.churnKeystrokes,
+        rounds: config.churnRounds,
+        roundS: config.churnRoundS,
+        memlog: process.env.BENCH_CHURN_MEMLOG === '1',
+        trim: process.env.BENCH_CHURN_TRIM === '1',
+        log,
+      });
     } catch (error) {
       results.churn = { unavailable: error.message };
     }
@@ -189,7 +199,12 @@ try {
   if (only.has('transcript')) {
     log(`transcript size: ${config.transcriptMb.join(', ')} MiB, the standalone hook against claude --resume --fork-session (real claude)…`);
     try {
-      results.transcript = await benchTranscriptSize({ sizesMb: config.transcriptMb, runs: config.transcriptRuns, log });
+      results.transcript = await benchTranscriptSize({
+        sizesMb: config.transcriptMb,
+        runs: config.transcriptRuns,
+        reviewerArgs: process.env.BENCH_TRANSCRIPT_REVIEWER_ARGS === '1',
+        log,
+      });
     } catch (error) {
       results.transcript = { unavailable: error.message };
     }
@@ -213,5 +228,6 @@ fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, jsonName), JSON.stringify(results, null, 2) + '\n');
 // A labelled run (often a subset, BENCH_ONLY) gets its report beside its figures; RESULTS.md is the last full run.
 const markdownFile = label ? path.join(dir, jsonName.replace(/\.json$/, '.md')) : path.join(ROOT, 'bench/RESULTS.md');
-fs.writeFileSync(markdownFile, markdownReport(results, jsonName));
+const previous = label || !fs.existsSync(markdownFile) ? '' : fs.readFileSync(markdownFile, 'utf8');
+fs.writeFileSync(markdownFile, withKeptPart(markdownReport(results, jsonName), previous));
 log(`wrote bench/results/${jsonName} and ${path.relative(ROOT, markdownFile)} (${results.durationS} s)`);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { DONE, PtyDriver, READY } from './lib/pty-driver.mjs';
-import { procCpuMs, procMemory, proxyPids, sampleRss } from './lib/proc-status.mjs';
+import { ProxyTree, sampleRss } from './lib/proc-status.mjs';
 import { median } from './lib/stats.mjs';
 import { FIXTURES, variantSpec } from './lib/variants.mjs';
 
@@ -20,19 +20,18 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
   const driver = new PtyDriver(variantSpec(variant, AGENT, workspace, { BENCH_FLOOD_BYTES: String(bytes) }));
   try {
     await driver.waitFor(READY, 20000, variant);
-    const pids = proxyPids(driver.pid);
-    const before = memory ? procMemory(pids) : undefined;
-    const stopSampling = memory ? sampleRss(pids) : () => NaN;
+    const tree = new ProxyTree(driver.pid);
+    const before = memory ? tree.memory() : undefined;
+    const stopSampling = memory ? sampleRss(tree) : () => NaN;
     const startBytes = driver.bytes;
-    const cpuBeforeEach = pids.map((pid) => procCpuMs(pid));
+    const cpuBefore = tree.cpuMs();
     const done = driver.waitFor(DONE, 600000, `${variant} flood`);
     const t0 = process.hrtime.bigint();
     driver.write('g');
     const t1 = await done;
     const sampledMax = stopSampling();
-    const after = memory ? procMemory(pids) : undefined;
-    const cpuMsEach = pids.map((pid, i) => procCpuMs(pid) - cpuBeforeEach[i]);
-    const cpuMs = cpuMsEach.reduce((sum, ms) => sum + ms, 0);
+    const after = memory ? tree.memory() : undefined;
+    const cpuMs = tree.cpuMs() - cpuBefore;
     const seconds = Number(t1 - t0) / 1e9;
     const received = driver.bytes - startBytes;
     driver.write('q');
@@ -42,8 +41,15 @@ export async function floodOnce(variant, bytes, workspace, { memory = false } = 
       received,
       // CPU of the process in the middle (script, ccc) per MiB; for (a) it is the stand-in's shell.
       proxyCpuMsPerMiB: cpuMs / (bytes / MiB),
-      cpuMsEach,
-      ...(memory ? { rssAtStartMiB: before.rssMiB, rssMaxSampledMiB: sampledMax, hwmMiB: after.hwmMiB } : {}),
+      cpuMs,
+      ...(memory
+        ? {
+            rssAtStartMiB: before.rssMiB,
+            rssMaxSampledMiB: sampledMax,
+            hwmMiB: after.hwmMiB,
+            processes: after.each.map(({ name, hwmMiB }) => ({ name, hwmMiB })),
+          }
+        : {}),
     };
   } finally {
     await driver.stop();
@@ -94,5 +100,13 @@ export async function benchThroughput({ variants, bytes, reps, workspace, log })
 /** Proxy RSS while `bytes` of output pass through `ccc --supervisor`. */
 export async function benchProxyMemory({ bytes, workspace }) {
   const r = await floodOnce('ccc-sup', bytes, workspace, { memory: true });
-  return { mb: bytes / MiB, mbPerS: r.mbPerS, rssAtStartMiB: r.rssAtStartMiB, rssMaxSampledMiB: r.rssMaxSampledMiB, hwmMiB: r.hwmMiB, cpuMs: r.cpuMsEach };
+  return {
+    mb: bytes / MiB,
+    mbPerS: r.mbPerS,
+    rssAtStartMiB: r.rssAtStartMiB,
+    rssMaxSampledMiB: r.rssMaxSampledMiB,
+    hwmMiB: r.hwmMiB,
+    cpuMs: r.cpuMs,
+    processes: r.processes,
+  };
 }

@@ -11,9 +11,13 @@
  *   request at the model server; and ccc's own part of it, spawned → the reviewer spawned (a
  *   wrapper around claude writes the time), which claude's start-up, the larger and noisier part
  *   on a loaded machine, does not blur;
- * - plain: `claude -p --resume <id> --fork-session` spawned → its first request (claude reads the
- *   same transcript, so its own cost of a size is in both);
- * - with BENCH_COMPARE_CLI, the other build's hook on a copy of the session (its own session state).
+ * - plain: `claude -p --resume <id> --fork-session --no-session-persistence` spawned → its first
+ *   request (claude reads the same transcript, so its own cost of a size is in both; without
+ *   persistence, as ccc's reviewer runs, since a persisted fork first writes the whole history
+ *   anew, seconds at 150 MiB);
+ * - with BENCH_COMPARE_CLI, the other build's hook on a copy of the session (its own session state);
+ * - with BENCH_TRANSCRIPT_REVIEWER_ARGS=1, plain claude with the arguments ccc's reviewer had
+ *   (`--settings` with its hooks, `--include-hook-events`): claude's own cost of those.
  *
  * Cases alternate, medians; ccc's added time is ccc − plain, per size.
  *
@@ -137,7 +141,7 @@ export async function benchStopReading({ sizesMb, runs }) {
   return out;
 }
 
-export async function benchTranscriptSize({ sizesMb, runs, log }) {
+export async function benchTranscriptSize({ sizesMb, runs, reviewerArgs = false, log }) {
   const deps = { ...(await support('model-server.ts')), ...(await support('claude-env.ts')) };
   const { supervisorTemplate } = await import(path.join(ROOT, 'dist/init/supervisor-template.js'));
   const server = await deps.startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'Done.' }));
@@ -146,7 +150,11 @@ export async function benchTranscriptSize({ sizesMb, runs, log }) {
   // The reviewer's claude, spawned through a wrapper that writes when (ns since the epoch).
   const stamps = path.join(world.root, 'reviewer-spawned');
   const wrapper = path.join(world.root, 'claude-wrapper.sh');
-  fs.writeFileSync(wrapper, `#!/bin/sh\necho "$(date +%s%N) $*" >> '${stamps}'\nexec '${deps.claudeBin}' "$@"\n`, { mode: 0o755 });
+  // …and its arguments, NUL-separated, for the "plain, reviewer's arguments" case.
+  const argsFile = path.join(world.root, 'reviewer-args');
+  fs.writeFileSync(wrapper, `#!/bin/sh\necho "$(date +%s%N) $*" >> '${stamps}'\nprintf '%s\\0' "$@" > '${argsFile}'\nexec '${deps.claudeBin}' "$@"\n`, {
+    mode: 0o755,
+  });
   const sizes = {};
   try {
     for (const mb of sizesMb) {
@@ -175,13 +183,35 @@ export async function benchTranscriptSize({ sizesMb, runs, log }) {
         ccc: hookOn(CLI, session, own.ccc),
         plain: async () => {
           const t0 = performance.now();
-          const r = await run(deps.claudeBin, ['-p', 'hello', '--resume', session.sessionId, '--fork-session', '--output-format', 'stream-json', '--verbose'], {
+          // Without persistence, as ccc's reviewer runs: a persisted fork first writes the whole history anew.
+          const args = [
+            '-p',
+            'hello',
+            '--resume',
+            session.sessionId,
+            '--fork-session',
+            '--no-session-persistence',
+            '--output-format',
+            'stream-json',
+            '--verbose',
+          ];
+          const r = await run(deps.claudeBin, args, {
             env: world.env,
             cwd: world.cwd,
           });
           return r.code === 0 ? firstRequestAfter(server, t0) : undefined;
         },
       };
+      if (reviewerArgs) {
+        // claude with the arguments ccc's reviewer had (its settings and hooks): what is claude's
+        // own cost of those, apart from ccc's. Needs the ccc case to have run first (its first stop).
+        cases["plain, reviewer's arguments"] = async () => {
+          const args = fs.readFileSync(argsFile, 'utf8').split('\0').slice(0, -1);
+          const t0 = performance.now();
+          const r = await run(deps.claudeBin, args, { env: world.env, cwd: world.cwd, input: 'hello' });
+          return r.code === 0 ? firstRequestAfter(server, t0) : undefined;
+        };
+      }
       const keep = [session.transcript];
       if (COMPARE_CLI) {
         // Its own session: an older build's state would drop where this build's reading stopped.
@@ -216,6 +246,7 @@ export async function benchTranscriptSize({ sizesMb, runs, log }) {
         plainMs: medians.plain,
         addedMs: medians.ccc - medians.plain,
         ownMs: median(own.ccc),
+        ...(reviewerArgs ? { reviewerArgsMs: medians["plain, reviewer's arguments"] } : {}),
         ...(COMPARE_CLI
           ? { compareMs: medians['ccc (compare build)'], compareAddedMs: medians['ccc (compare build)'] - medians.plain, compareOwnMs: median(own.compare) }
           : {}),

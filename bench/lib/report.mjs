@@ -177,8 +177,11 @@ export function tablesOf(r) {
           ],
         ),
         notes: [
-          `ccc + relay RSS: ${f(c.rssBeforeMiB)} MiB before, at most ${f(c.rssMaxDuringMiB)} MiB during ${c.churnS} s of churn, ${f(c.rssAfterMiB)} MiB 3 s after (${(c.rssAfterEachMiB ?? []).map((mib, i) => (c.processes ? `${c.processes[i]} ${mib}` : mib)).join(' + ')})${c.rssSettledMiB ? `, ${f(c.rssSettledMiB)} MiB ${c.settleS} s after (${c.rssSettledEachMiB.join(' + ')})` : ''}.`,
-          `session log grew ${f(c.logBytesPer100s / 1024, 1)} KiB per 100 s of churn; connections: ${c.tally.connects}, of them ${c.tally.refused} refused (max_observers), ${c.tally.snapshots} got their snapshot; echoes past 5 s: ${c.keystrokeTimeouts}.`,
+          `RSS of all of ccc's processes before the churn: ${f(c.rssBeforeMiB)} MiB (${eachText(c.before?.each)}); echoes past 5 s: ${c.keystrokeTimeouts}.`,
+          ...(c.perRound ?? []).map(
+            (r) =>
+              `round ${r.round}: at most ${f(r.rssMaxDuringMiB)} MiB during ${r.churnS} s of churn, ${f(r.rssAfterMiB)} MiB 3 s after (${eachText(r.rssAfterEach)}), ${f(r.settled.rssMiB)} MiB ${c.settleS} s after (${eachText(r.settled.each)})${trimText(r.settled.afterTrim)}; the log grew ${f(r.logBytesPer100s / 1024, 1)} KiB per 100 s; connections ${r.tally.connects}, ${r.tally.refused} refused (max_observers), ${r.tally.snapshots} got their snapshot.`,
+          ),
         ],
       });
     }
@@ -315,8 +318,9 @@ export function markdownReport(r, jsonName) {
     '  terminal to the agent and proxies nothing; (r) a 15-line Node proxy on node-pty (`bench/fixtures/bare-proxy.mjs`), the',
     '  floor for any proxy built on Node and node-pty.',
     '- The stand-ins are shell scripts (`bench/fixtures/`): `stty raw` + `cat` echoes keystrokes; `yes | head -c` floods.',
-    '- "proxy CPU" is user + system CPU of the processes between the harness and the stand-in (script; ccc and its relay), from',
-    '  /proc; "proxy RSS" likewise sums ccc and its relay.',
+    '- "proxy CPU" is user + system CPU of the processes between the harness and the stand-in (script; all of ccc\'s: the',
+    '  launcher, its session, the relay, the screen worker while it runs, and what ended ones used), from /proc, the process tree',
+    '  walked anew at every reading; "proxy RSS" likewise sums ccc\'s processes alive at the reading.',
     '- Hook cases: `proxy` is the hook ccc injects into every supervised claude (the stop goes over the private channel to',
     '  the running ccc, here a channel in the harness that allows at once); `rule` and `reviewer` decide on their own',
     '  (`ccc hook install`) with a trivial rule checker, or the claude checker with a stand-in reviewer that answers at once.',
@@ -392,16 +396,33 @@ function spendTables(s) {
   ];
 }
 
+/** What each Node process of ccc kept once glibc gave its free memory back (BENCH_CHURN_TRIM=1). */
+function trimText(afterTrim) {
+  return afterTrim?.length ? `, after malloc_trim ${afterTrim.map((p) => `${p.name} ${p.rssAfterMiB}${p.failed ? ' (trim failed)' : ''}`).join(' + ')}` : '';
+}
+
+/** Each process's RSS of a reading, named: `ccc 44 + ccc session 72 + ccc-relay 4`. */
+function eachText(each) {
+  return (each ?? []).map((p) => `${p.name} ${p.rssMiB}`).join(' + ');
+}
+
 /** The transcript-size series: what ccc adds to a stop, size by size. */
 function transcriptTable(t) {
   if ('unavailable' in t) return { title: 'Transcript size (stop → reviewer)', ...table(['size'], []), notes: [`not measured: ${t.unavailable}`] };
   const compare = Object.values(t.sizes).some((s) => 'compareMs' in s);
+  const reviewerArgs = Object.values(t.sizes).some((s) => 'reviewerArgsMs' in s);
+  const range = (list) => (list?.length ? `${f(Math.min(...list))} – ${f(Math.max(...list))}` : '—');
+  // Each run's own difference: the ccc and plain cases of a run ran back to back.
+  const addedEach = (s) => (s.runsMs ? s.runsMs.ccc.map((ms, i) => ms - s.runsMs.plain[i]) : undefined);
   const rows = Object.entries(t.sizes).map(([mb, s]) => [
     `${mb} MiB`,
     f(s.plainMs),
+    ...(reviewerArgs ? [f(s.reviewerArgsMs)] : []),
     f(s.cccMs),
     f(s.addedMs),
+    range(addedEach(s)),
     f(s.ownMs),
+    range(s.ownRunsMs?.ccc),
     ...(compare ? [f(s.compareAddedMs), f(s.compareOwnMs)] : []),
   ]);
   return {
@@ -410,15 +431,40 @@ function transcriptTable(t) {
       [
         'transcript',
         'plain claude --resume --fork-session',
+        ...(reviewerArgs ? ["plain, the reviewer's arguments"] : []),
         'ccc hook → first request',
         'ccc added',
+        'added, each run',
         "ccc's own part",
+        'own part, each run',
         ...(compare ? ['added (compare build)', 'own part (compare build)'] : []),
       ],
       rows,
     ),
     notes: [
-      `Real claude against the scripted model server; a real session grown to each size by history before it; each stop after a new assistant line, the session's first stop not measured. ccc added = hook → reviewer's first request − plain fork → its first request; ccc's own part = hook spawned → reviewer spawned. Spread across sizes: added ${f(t.addedSpreadMs)} ms, own part ${f(t.ownSpreadMs)} ms.`,
+      `Real claude against the scripted model server; a real session grown to each size by history before it; each stop after a new assistant line, the session's first stop not measured. ccc added = hook → reviewer's first request − plain fork → its first request; ccc's own part = hook spawned → reviewer spawned. "each run": the lowest and highest of the runs. Spread of the medians across sizes: added ${f(t.addedSpreadMs)} ms, own part ${f(t.ownSpreadMs)} ms.`,
+      ...(t.reading && Object.keys(t.reading).length
+        ? [
+            `The stop's reading alone, in one process (ms, median): ${Object.entries(t.reading)
+              .map(
+                ([mb, r]) =>
+                  `${mb} MiB ${f(r.stopMs, 1)} after one new line (runs ${r.stopsMs.map((ms) => f(ms, 1)).join(' / ')}), ${f(r.wholeReadMs)} for the whole file`,
+              )
+              .join('; ')}.`,
+          ]
+        : []),
     ],
   };
+}
+
+/**
+ * RESULTS.md's part kept by hand: measurements that code comments cite by heading. A new run's
+ * report replaces everything before it and keeps it as it was.
+ */
+const KEPT_HEADING = '# Measurements kept by hand';
+
+/** `report` followed by the part of `previous` (the RESULTS.md it replaces) from KEPT_HEADING on. */
+export function withKeptPart(report, previous) {
+  const at = previous.search(new RegExp(`^${KEPT_HEADING}$`, 'm'));
+  return at < 0 ? report : `${report.trimEnd()}\n\n${previous.slice(at)}`;
 }

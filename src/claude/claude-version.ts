@@ -1,6 +1,7 @@
 /**
  * `claude --version`, remembered between runs in `<config dir>/ccc/claude-version.json` (starting
- * claude made `ccc --version` about 2× node's own start). The entry is keyed by the
+ * claude made `ccc --version` cost a second Node start; see bench/RESULTS.md, "ccc --version:
+ * claude's version remembered"). The entry is keyed by the
  * configured command and the executable it resolved to: its real path, size, mtime, ctime and
  * inode. Updating or reinstalling claude replaces or rewrites that file, which changes the inode or
  * the ctime even when a tool keeps the mtime, so claude is asked again. What the key cannot see: a

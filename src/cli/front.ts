@@ -10,7 +10,8 @@
  * way ccc ended (its exit code, or the same signal). A front killed itself is the old race; the
  * relay then gives the terminal back and ends the agent as when ccc dies.
  *
- * Cost: one more Node start on the way to claude's prompt (the commit that added this measured it).
+ * Cost: one more Node start on the way to claude's prompt (see bench/RESULTS.md, "The front: one
+ * more Node start").
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';

@@ -7,8 +7,9 @@
  * stream order (a callback would fire before the consumer has read the lines buffered ahead of it).
  *
  * Why not split2 (the usual choice): split2 appends every chunk to the carried
- * partial string and splits the whole string again, which is quadratic in the line length. With
- * the 16 MiB cap one 50 MB line cost 6.7 s of CPU and 364 MB peak RSS; this splitter keeps the
+ * partial string and splits the whole string again, which is quadratic in the line length: one
+ * long line cost seconds of CPU and several times its size in memory, even under the cap (see
+ * bench/RESULTS.md, "Line splitting: split2 on one 50 MB line"). This splitter keeps the
  * partial line as a list of Buffers, joined once when the line ends, and splits on bytes (a
  * `\n` byte never occurs inside a UTF-8 multi-byte character, so each complete line decodes whole).
  */

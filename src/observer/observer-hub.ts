@@ -35,8 +35,9 @@ export interface ObserverHubOptions {
   maxQueueBytes: number;
   /**
    * What all observers together may hold: with many observers each gets an equal share, down to
-   * `minQueueBytes` (room for a snapshot), never more than `maxQueueBytes`. 50 observers behind a
-   * flood otherwise held 8 MB each.
+   * `minQueueBytes` (room for a snapshot), never more than `maxQueueBytes`. Without it, each of
+   * many observers behind a flood held its whole queue (see bench/RESULTS.md, "Observer queues: a
+   * shared budget").
    */
   totalQueueBytes?: number;
   minQueueBytes?: number;

@@ -9,8 +9,8 @@ import { DisposableStore, timeout, type Disposable } from '../lifetime/disposabl
 /**
  * Every start of the source's copy sends its whole tail (the relay's: 1 MiB); observers connecting
  * and dropping around zero (a burst of connections that died while their upgrade waited)
- * restarted it dozens of times a second, and the relay queued 100+ MiB of tails for a ccc busy
- * with the sockets.
+ * restarted it many times a second, and the relay queued one whole tail per start for a ccc busy
+ * with the sockets (see bench/RESULTS.md, "Observer output copy: restarts under churn").
  */
 const UNWATCH_GRACE_MS = 1000;
 

@@ -2,7 +2,8 @@
  * Starts the screen worker (screen-worker.ts) as a child process and gives it to the screen mirror
  * as a `ScreenWorkerPort`. Its memory is its own: when it ends after a burst of joiners, all of it
  * goes back to the system, where a worker thread's stayed in ccc's malloc arenas (observers
- * connecting and dropping left ccc 50+ MB larger; bench/observer-churn.mjs).
+ * connecting and dropping left ccc larger for good; see bench/RESULTS.md, "Screen worker: a thread
+ * against a process").
  *
  * Messages go over the IPC channel with the advanced serialization (Buffers and typed arrays as
  * they are); the transfer list of the worker-thread form is not needed, a process gets a copy.

@@ -3,8 +3,9 @@
  * the session's output when a late joiner needs the screen. It runs off the main thread: parsing
  * terminal output costs far more than forwarding it, and with the Node proxy the user's keystrokes
  * pass through the main thread. A process, not a worker thread: what a thread's isolate allocated
- * stays in ccc's malloc arenas after the thread ends (about 50 MB kept after a few snapshots),
- * while a process gives everything back when it exits (screen-process.ts starts it).
+ * stays in ccc's malloc arenas after the thread ends (see bench/RESULTS.md, "Screen worker: a
+ * thread against a process"), while a process gives everything back when it exits
+ * (screen-process.ts starts it).
  *
  * Positions are offsets in the whole output stream since the session started. A snapshot asked
  * for at position `from` is taken at the first place at or after `from` where no escape sequence

@@ -1,8 +1,9 @@
 /**
  * The byte path in native code: `ccc-relay` (native/relay.c) runs the agent in a pty and copies
  * bytes between it and the user's terminal with one poll loop, as script(1) does, so keystrokes and
- * output never wait for this process's event loop (ccc's Node proxy on node-pty measured 1.23–1.40×
- * script's keystroke latency and 0.79–0.93× its throughput; `npm run bench`). ccc stays beside it and
+ * output never wait for this process's event loop (ccc's Node proxy on node-pty was slower than
+ * script on both keystrokes and throughput; see bench/RESULTS.md, "Native relay against the Node
+ * proxy"). ccc stays beside it and
  * talks to the relay over a socket (fd 3): title updates and observer input go in; a copy of the
  * output (only while observers are attached), the typed input in batches, alternate-screen changes
  * and the exit come out.

@@ -14,10 +14,11 @@ export class AltScreenTracker {
   private carry = Buffer.alloc(0);
 
   /**
-   * The last enter or leave decides. One backward search for the shared prefix costs an eighth of
-   * searching for both sequences (0.5 µs against 4 µs per 4 KiB chunk of text), and this runs on
-   * every chunk of the byte path; a sequence split across chunks is found in the previous chunk's
-   * last bytes joined to this one's first, looked at only when those last bytes hold an ESC.
+   * The last enter or leave decides. One backward search for the shared prefix costs a fraction
+   * of searching for both sequences (see bench/RESULTS.md, "Alternate-screen tracking: one search
+   * per chunk"), and this runs on every chunk of the byte path; a sequence split across chunks is
+   * found in the previous chunk's last bytes joined to this one's first, looked at only when those
+   * last bytes hold an ESC.
    */
   observe(chunk: Buffer): void {
     const inChunk = lastSwitch(chunk);
