@@ -14,7 +14,7 @@ import { timeout, type Disposable } from '../../lifetime/disposable-store.js';
 import { MutableDisposable } from '../../lifetime/mutable-disposable.js';
 import type { Logger } from '../../log/logger.js';
 
-export type HealthState = 'healthy' | 'unhealthy' | 'busy';
+type HealthState = 'healthy' | 'unhealthy' | 'busy';
 
 export interface HealthMonitorOptions {
   intervalMs: number;

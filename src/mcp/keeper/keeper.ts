@@ -29,9 +29,9 @@ import { createFeedbackRelay, type FeedbackRelay } from './feedback-relay.js';
 import { createRestartLog, type RestartLog, type RestartRecord } from './restart-log.js';
 import { errorText } from '../../errors.js';
 
-export type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
+type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
 
-export interface KeeperSnapshot {
+interface KeeperSnapshot {
   workerStatus: WorkerStatus;
   workerPid: number | null;
   restartCount: number;

@@ -8,7 +8,7 @@
  */
 import type { Disposable } from '../../lifetime/disposable-store.js';
 
-export type QueueOutcome = 'ready' | 'timeout' | 'aborted' | 'fatal' | 'stopped';
+type QueueOutcome = 'ready' | 'timeout' | 'aborted' | 'fatal' | 'stopped';
 
 export interface RequestQueue extends Disposable {
   /** Waits until released or `deadline` (ms since the epoch) passes or `signal` aborts. */
