@@ -9,33 +9,29 @@
  * and the exit come out.
  *
  * RxJS loads once the relay has been spawned (nothing before the agent's start that it does not
- * need: docs/design/architecture.md, "Start-up"); stream frames that arrive before the caller could subscribe are held and
- * delivered, in order, right after `startNativeRelay` resolves.
+ * need: docs/design/architecture.md, "Start-up"); stream frames that arrive before the caller could
+ * subscribe are held and delivered, in order, right after `startNativeRelay` resolves
+ * (relay-outlets.ts).
+ *
+ * A `NativeRelay` owns what the relay's run holds (ccc's end of the channel, the frames waiting to
+ * be sent, the pid's promise, the streams) in one `DisposableStore`, disposed once when the relay
+ * is known to be gone: it closed, or it never started.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import tty from 'node:tty';
 import type { Socket } from 'node:net';
-import type { Subject } from '../rx.js';
-import type { AgentExit, BytePath, BytePathOptions } from './byte-path.js';
-import { TIMING } from './byte-path-rules.js';
-import { encodeRelayFrame, RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
-import { onStdoutResize, stdoutSize, writeResetSync } from './terminal.js';
+import type { AgentExit, BytePath } from './byte-path.js';
+import { DisposableStore } from '../lifetime/disposable-store.js';
+import { RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
+import { onStdoutResize, stdoutSize } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
+import { RelayOutlets, type RelayStreams } from './relay-outlets.js';
+import { saveTerminal, writeStderrSync, type TerminalRestore } from './relay-restore.js';
+import { RelaySender } from './relay-sender.js';
+import { spawnRelay, type RelaySpawnOptions } from './relay-spawn.js';
 import { findNativeHelper } from '../native/native-helpers.js';
-import { frontFd, releaseFront } from '../process/front-link.js';
 import { errorText } from '../errors.js';
-
-/** The relay's fd for the front's socket (`--hold-fd`). */
-const HOLD_FD = 4;
-
-export interface NativeRelayOptions extends BytePathOptions {
-  relayPath: string;
-  /** Used when the user's stdin is not a terminal (the relay asks the terminal otherwise); stdout's size by default. */
-  cols?: number;
-  rows?: number;
-}
 
 /** `CCC_RELAY`'s binary, else ccc's own (src/native/native-helpers.ts), or undefined: the Node proxy then. */
 export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -50,194 +46,15 @@ export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefi
   }
 }
 
-interface RelayStreams {
-  ptyOutput$: Subject<Buffer>;
-  stdin$: Subject<Buffer>;
-  gap$: Subject<number>;
-  tail$: Subject<Buffer>;
-  errors$: Subject<string>;
-  altScreenChange$: Subject<boolean>;
-}
-
-export async function startNativeRelay(options: NativeRelayOptions): Promise<BytePath> {
-  let streams: RelayStreams | undefined;
-  /** Stream items (frames 'O', 'I', 'R', 'G', errors) held until the caller has subscribed; undefined after. */
-  let held: Array<(s: RelayStreams) => void> | undefined = [];
-  let finished = false;
-  const tailWaiters: Array<() => void> = [];
-  /** Known before the streams exist: a killed relay's restore needs it at any time. */
-  let altScreenActive = false;
-  // process.stdin is never touched: creating its stream would compete with the relay for the keys.
-  const savedMode = tty.isatty(0) ? saveTerminalMode() : undefined;
-  const env = { ...options.env, TERM: options.env.TERM ?? 'xterm-256color' };
-  const timing = { ...TIMING, ...options.timing };
-  // The front's socket (src/cli/front.ts) goes to the relay, which closes it once the terminal is back.
-  const front = frontFd();
-  const args = [
-    ...(options.watching ? ['--tee-output'] : []),
-    ...(options.tailBytes ? ['--tail-bytes', String(options.tailBytes)] : []),
-    ...['--cols', String(options.cols ?? stdoutSize().cols), '--rows', String(options.rows ?? stdoutSize().rows)],
-    ...['--inject-idle-ms', String(timing.injectIdleMs), '--drain-quiet-ms', String(timing.drainQuietMs), '--drain-max-ms', String(timing.drainMaxMs)],
-    ...['--redraw-nudge-ms', String(timing.redrawNudgeMs)],
-    ...(front === undefined ? [] : ['--hold-fd', String(HOLD_FD)]),
-    ...['--', options.command, ...options.args],
-  ];
-  /** Undefined until the relay runs; what is sent before waits in `early`. */
-  let channel: Socket | undefined;
-  const early: Buffer[] = [];
-  const decoder = new RelayFrameDecoder();
-  let resolvePid!: (pid: number | undefined) => void;
-  const pid = new Promise<number | undefined>((resolve) => (resolvePid = resolve));
-  let reported: AgentExit | undefined;
-  let settled = false;
-
-  const onStreamFrame = ({ type, payload }: RelayFrame, s: RelayStreams) => {
-    switch (type) {
-      case 'O':
-        s.ptyOutput$.next(payload); // a view: see `ptyOutput$`
-        break;
-      case 'I':
-        s.stdin$.next(Buffer.from(payload));
-        break;
-      case 'R':
-        s.tail$.next(Buffer.from(payload));
-        for (const resolve of tailWaiters.splice(0)) resolve();
-        break;
-      case 'G':
-        s.gap$.next(Number(payload.readBigUInt64LE(0)));
-        break;
-    }
-  };
-  const toStreams = (deliver: (s: RelayStreams) => void) => {
-    if (held) held.push(deliver);
-    else if (streams) deliver(streams);
-  };
-  const reportError = (message: string) => toStreams((s) => s.errors$.next(message));
-  const onFrame = (frame: RelayFrame) => {
-    const { type, payload } = frame;
-    switch (type) {
-      case 'O':
-      case 'I':
-      case 'R':
-      case 'G':
-        if (held) {
-          // A held frame keeps a copy: the decoder reuses its buffer.
-          const kept = { type, payload: Buffer.from(payload) };
-          held.push((s) => onStreamFrame(kept, s));
-        } else if (streams) onStreamFrame(frame, streams);
-        break;
-      case 'S':
-        altScreenActive = payload[0] === 1;
-        streams?.altScreenChange$.next(altScreenActive);
-        break;
-      case 'P':
-        resolvePid(payload.readInt32LE(0));
-        break;
-      case 'E':
-        resolvePid(undefined);
-        reportError(payload.toString());
-        break;
-      case 'X':
-        reported = { exitCode: payload.readInt32LE(0), ...(payload.readInt32LE(4) ? { signal: payload.readInt32LE(4) } : {}) };
-        break;
-    }
-  };
-  const onChunk = (chunk: Buffer) => {
-    try {
-      decoder.push(chunk, onFrame);
-    } catch (error) {
-      reportError(`relay: ${errorText(error)}`);
-      channel?.destroy();
-    }
-  };
-
-  const send = (type: string, payload: Buffer) => {
-    if (!channel) {
-      if (!settled) early.push(encodeRelayFrame(type, payload));
-    } else if (!channel.destroyed && channel.writable) channel.write(encodeRelayFrame(type, payload));
-  };
-
-  const complete = (s: RelayStreams) => {
-    s.ptyOutput$.complete();
-    s.stdin$.complete();
-    s.gap$.complete();
-    s.tail$.complete();
-    s.errors$.complete();
-    s.altScreenChange$.complete();
-  };
-  const finish = () => {
-    finished = true;
-    for (const resolve of tailWaiters.splice(0)) resolve();
-    if (streams && !held) complete(streams); // else: once the held frames are delivered
-  };
+export async function startNativeRelay(options: RelaySpawnOptions): Promise<BytePath> {
+  const relay = new NativeRelay(options);
   /** Settles once the relay's spawn was tried: its exit, wrapped so that awaiting the attempt does not wait for it. */
-  const attempt = openRelayChannel(onChunk, reportError).then((pair): { exit: Promise<AgentExit> } => {
-    let child: ChildProcess;
-    try {
-      const stdio = ['inherit', 'inherit', 'inherit', pair.theirs, ...(front === undefined ? [] : [front])] as const;
-      child = spawn(options.relayPath, args, { cwd: options.cwd, env, stdio: [...stdio] });
-    } catch (error) {
-      return { exit: Promise.resolve(neverStarted(error as Error, pair)) };
-    } finally {
-      if (pair.theirs !== 'pipe') pair.theirs.destroy(); // the relay has its own copy; its exit must end the stream
-      releaseFront();
-    }
-    const ours = pair.ours ?? (child.stdio[3] as Socket);
-    if (!pair.ours) ours.on('data', onChunk);
-    ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
-    channel = ours;
-    for (const frame of early.splice(0)) ours.write(frame);
-    // A pipe from spawn is part of the child's 'close'; our own socket is not: the last frames
-    // (the exit) are read only once it has closed too.
-    const drained = pair.ours ? new Promise((resolve) => ours.once('close', resolve)) : Promise.resolve();
-    return { exit: relayExit(child, drained) };
-  });
+  const attempt = relay.start();
   const exit = attempt.then((tried) => tried.exit);
-
-  /** Nothing ran and the terminal was never touched. */
-  function neverStarted(error: Error, pair: { ours: Socket | undefined }): AgentExit {
-    reportError(`cannot start ${options.relayPath}: ${error.message}`);
-    pair.ours?.destroy();
-    settled = true;
-    resolvePid(undefined);
-    finish();
-    return { exitCode: 127 };
-  }
-
-  function relayExit(child: ChildProcess, drained: Promise<unknown>): Promise<AgentExit> {
-    return new Promise<AgentExit>((resolve) => {
-      child.once('error', (error) => {
-        if (child.pid === undefined && !settled) resolve(neverStarted(error, { ours: channel }));
-        else reportError(`relay: ${error.message}`);
-      });
-      child.once(
-        'close',
-        (code, signal) =>
-          void drained.then(() => {
-            if (settled) return;
-            settled = true;
-            resolvePid(undefined);
-            const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-            if (!reported) {
-              // The relay died without reporting (killed): put the user's terminal back ourselves, and
-              // say there why the session ended, not only in the log.
-              if (savedMode) restoreTerminalMode(savedMode);
-              if (tty.isatty(1)) writeResetSync(1, altScreenActive);
-              reportError(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
-              writeStderrSync(`ccc: the session ended: its byte relay (ccc-relay) ${how}, and the agent with it (its terminal closed).\n`);
-            }
-            finish();
-            const relayLost = `its byte relay (ccc-relay) ${how}`;
-            resolve(reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal], relayLost } : { exitCode: code ?? 1, relayLost }));
-          }),
-      );
-    });
-  }
-
   // A channel that could not be opened rejects `exit` too; the caller learns of it there.
   await attempt.catch(() => {});
   const [{ Subject }, { resizes, withCurrent }] = await Promise.all([import('../rx.js'), import('./state-streams.js')]);
-  const ready: RelayStreams = {
+  const streams: RelayStreams = {
     ptyOutput$: new Subject<Buffer>(),
     stdin$: new Subject<Buffer>(),
     gap$: new Subject<number>(),
@@ -245,60 +62,164 @@ export async function startNativeRelay(options: NativeRelayOptions): Promise<Byt
     errors$: new Subject<string>(),
     altScreenChange$: new Subject<boolean>(),
   };
-  streams = ready;
   // The exit is reported after everything before it: held items delivered, streams completed (as on the Node path).
-  const completed = new Promise<void>((resolve) => ready.errors$.subscribe({ complete: resolve }));
-  // The caller subscribes when this function's promise resolves; the held items follow after that.
-  setImmediate(() => {
-    for (const deliver of held?.splice(0) ?? []) deliver(ready);
-    held = undefined;
-    if (finished) complete(ready);
-  });
+  const completed = relay.outlets.attach(streams);
   return {
     kind: 'relay',
-    ptyOutput$: ready.ptyOutput$,
-    stdin$: ready.stdin$,
-    gap$: ready.gap$,
-    tail$: ready.tail$,
-    errors$: ready.errors$,
-    altScreen$: withCurrent(() => altScreenActive, ready.altScreenChange$),
+    ptyOutput$: streams.ptyOutput$,
+    stdin$: streams.stdin$,
+    gap$: streams.gap$,
+    tail$: streams.tail$,
+    errors$: streams.errors$,
+    altScreen$: withCurrent(() => relay.altScreenActive, streams.altScreenChange$),
     // The relay follows the terminal's size itself (SIGWINCH); ccc only reads it.
     resize$: resizes({ size: stdoutSize, onResize: onStdoutResize }),
     exit: exit.then(async (result) => {
       await completed;
       return result;
     }),
-    pid,
-    inject: (bytes) => send('T', Buffer.from(bytes)),
-    sendToAgent: (bytes) => send('W', bytes),
+    pid: relay.pid,
+    inject: (bytes) => relay.sender.send('T', Buffer.from(bytes)),
+    sendToAgent: (bytes) => relay.sender.send('W', bytes),
     watch: (on) => {
-      if (settled || channel?.destroyed) return Promise.resolve();
-      send('O', Buffer.from([on ? 1 : 0]));
-      return on ? new Promise<void>((resolve) => tailWaiters.push(resolve)) : Promise.resolve();
+      if (!relay.sender.open) return Promise.resolve();
+      relay.sender.send('O', Buffer.from([on ? 1 : 0]));
+      return on ? relay.outlets.nextTail() : Promise.resolve();
     },
     kill: (signal) => {
       const payload = Buffer.alloc(4);
       payload.writeInt32LE(os.constants.signals[signal]);
-      send('K', payload);
+      relay.sender.send('K', payload);
     },
     size: stdoutSize,
   };
 }
 
-function writeStderrSync(text: string): void {
-  try {
-    fs.writeSync(2, text);
-  } catch {
-    // stderr is gone; the log has it
+/** One run of the relay, from before its spawn to the moment it is known to be gone. */
+class NativeRelay {
+  /** Released once the relay closed or never started; what fails to let go is said on `errors$`. */
+  readonly #store = new DisposableStore({ onError: (error) => this.outlets.error(`relay teardown: ${errorText(error)}`) });
+  readonly outlets = this.#store.add(new RelayOutlets());
+  readonly sender = this.#store.add(new RelaySender());
+  readonly pid: Promise<number | undefined>;
+  #resolvePid!: (pid: number | undefined) => void;
+  /** Known before the streams exist: a killed relay's restore needs it at any time. */
+  #altScreenActive = false;
+  #reported: AgentExit | undefined;
+  /** ccc's end of the channel, once it exists. */
+  #channel: Socket | undefined;
+  readonly #decoder = new RelayFrameDecoder();
+  readonly #terminal: TerminalRestore;
+  readonly #options: RelaySpawnOptions;
+
+  constructor(options: RelaySpawnOptions) {
+    this.#options = options;
+    // Read before the spawn: the relay sets raw mode as it starts.
+    this.#terminal = saveTerminal();
+    this.pid = new Promise<number | undefined>((resolve) => (this.#resolvePid = resolve));
+    this.#store.defer(() => this.#resolvePid(undefined));
   }
-}
 
-/** `stty -g` of the user's terminal, to restore it if the relay is killed before it can. */
-function saveTerminalMode(): string | undefined {
-  const saved = spawnSync('stty', ['-g'], { stdio: ['inherit', 'pipe', 'ignore'], timeout: 2000, encoding: 'utf8' });
-  return saved.status === 0 ? saved.stdout.trim() : undefined;
-}
+  get altScreenActive(): boolean {
+    return this.#altScreenActive;
+  }
 
-function restoreTerminalMode(mode: string): void {
-  spawnSync('stty', [mode], { stdio: ['inherit', 'ignore', 'ignore'], timeout: 2000 });
+  async start(): Promise<{ exit: Promise<AgentExit> }> {
+    const pair = await openRelayChannel(
+      (chunk) => this.#onChunk(chunk),
+      (message) => this.outlets.error(message),
+    );
+    if (pair.ours) this.#own(pair.ours);
+    let child: ChildProcess;
+    try {
+      child = spawnRelay(this.#options, pair.theirs);
+    } catch (error) {
+      return { exit: Promise.resolve(this.#neverStarted(error as Error)) };
+    }
+    const ours = pair.ours ?? this.#own(child.stdio[3] as Socket);
+    if (!pair.ours) ours.on('data', (chunk: Buffer) => this.#onChunk(chunk));
+    ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
+    this.sender.connect(ours);
+    // A pipe from spawn is part of the child's 'close'; our own socket is not: the last frames
+    // (the exit) are read only once it has closed too.
+    const drained = pair.ours ? new Promise((resolve) => ours.once('close', resolve)) : Promise.resolve();
+    return { exit: this.#exit(child, drained) };
+  }
+
+  /** The channel's end is destroyed with the run (already closed after a normal exit). */
+  #own(channel: Socket): Socket {
+    this.#channel = channel;
+    this.#store.defer(() => channel.destroy());
+    return channel;
+  }
+
+  #onChunk(chunk: Buffer): void {
+    try {
+      this.#decoder.push(chunk, (frame) => this.#onFrame(frame));
+    } catch (error) {
+      this.outlets.error(`relay: ${errorText(error)}`);
+      this.#channel?.destroy();
+    }
+  }
+
+  #onFrame(frame: RelayFrame): void {
+    const { type, payload } = frame;
+    switch (type) {
+      case 'O':
+      case 'I':
+      case 'R':
+      case 'G':
+        this.outlets.frame(frame);
+        break;
+      case 'S':
+        this.#altScreenActive = payload[0] === 1;
+        this.outlets.altScreen(this.#altScreenActive);
+        break;
+      case 'P':
+        this.#resolvePid(payload.readInt32LE(0));
+        break;
+      case 'E':
+        this.#resolvePid(undefined);
+        this.outlets.error(payload.toString());
+        break;
+      case 'X':
+        this.#reported = { exitCode: payload.readInt32LE(0), ...(payload.readInt32LE(4) ? { signal: payload.readInt32LE(4) } : {}) };
+        break;
+    }
+  }
+
+  #exit(child: ChildProcess, drained: Promise<unknown>): Promise<AgentExit> {
+    return new Promise<AgentExit>((resolve) => {
+      child.once('error', (error) => {
+        if (child.pid === undefined && !this.#store.isDisposed) resolve(this.#neverStarted(error));
+        else this.outlets.error(`relay: ${error.message}`);
+      });
+      child.once('close', (code, signal) => {
+        void drained.then(() => {
+          if (!this.#store.isDisposed) resolve(this.#closed(code, signal));
+        });
+      });
+    });
+  }
+
+  /** Nothing ran and the terminal was never touched. */
+  #neverStarted(error: Error): AgentExit {
+    this.outlets.error(`cannot start ${this.#options.relayPath}: ${error.message}`);
+    this.#store.dispose();
+    return { exitCode: 127 };
+  }
+
+  #closed(code: number | null, signal: NodeJS.Signals | null): AgentExit {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    if (!this.#reported) {
+      // The relay died without reporting (killed): put the user's terminal back ourselves, and
+      // say there why the session ended, not only in the log.
+      this.#terminal.restore(this.#altScreenActive);
+      this.outlets.error(`the relay ended without reporting the agent's exit (${signal ?? `code ${code}`})`);
+      writeStderrSync(`ccc: the session ended: its byte relay (ccc-relay) ${how}, and the agent with it (its terminal closed).\n`);
+    }
+    this.#store.dispose();
+    const relayLost = `its byte relay (ccc-relay) ${how}`;
+    return this.#reported ?? (signal ? { exitCode: 0, signal: os.constants.signals[signal], relayLost } : { exitCode: code ?? 1, relayLost });
+  }
 }

@@ -4,30 +4,34 @@
  * direct write of each chunk; the copies for ccc (output while watching, the tail, typed input)
  * hang off it after the write, so nothing on the side can slow the user's terminal down.
  *
- * Flow control: when the user's terminal is behind, the pty is paused until it drains, so the
- * agent feels the same backpressure it would in a direct terminal and memory stays bounded.
- * The copy is handed over synchronously, so it never misses a byte: `gap$` never emits.
+ * Flow control (proxy-output.ts): when the user's terminal is behind, the pty is paused until it
+ * drains. The copy is handed over synchronously, so it never misses a byte: `gap$` never emits.
  *
  * The agent runs as the job of a shell that leads its pty's session (job-shell.ts), so that it can
  * stop itself (Ctrl-Z); node-job-control.ts stops and continues the session with it.
+ *
+ * `runProxy` wires units that each own their part (proxy-output.ts, proxy-terminal.ts,
+ * proxy-injection.ts, proxy-agent.ts) and holds them, with every listener and timer, in one
+ * `DisposableStore`, disposed once the agent exited and its output was drained.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import tty from 'node:tty';
-import { ByteRing } from './byte-ring.js';
 import { errorText } from '../errors.js';
-import { abortOnDispose, DisposableStore, interval, listen } from '../lifetime/disposable-store.js';
+import { abortOnDispose, DisposableStore, listen, timeout } from '../lifetime/disposable-store.js';
+import { MutableDisposable } from '../lifetime/mutable-disposable.js';
 import { releaseFront } from '../process/front-link.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { Observable, Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
 import type { AgentExit, BytePath, BytePathOptions } from './byte-path.js';
-import { ALT_SCREEN_REENTER, TIMING, type BytePathTiming } from './byte-path-rules.js';
+import { TIMING } from './byte-path-rules.js';
 import { JOB_SHELL, jobShellArgs } from './job-shell.js';
 import { startNodeJobControl } from './node-job-control.js';
-import { readProcessState } from './process-state.js';
+import { ProxyAgent } from './proxy-agent.js';
+import { drain } from './proxy-drain.js';
+import { PendingInjection } from './proxy-injection.js';
+import { ProxyOutput } from './proxy-output.js';
+import { ProxyTerminal } from './proxy-terminal.js';
 import { resizes, withCurrent } from './state-streams.js';
-import { AltScreenTracker, SequenceTracker } from './terminal-modes.js';
-import { processTerminal, writeResetSync, type UserTerminal } from './terminal.js';
+import { processTerminal, type UserTerminal } from './terminal.js';
 
 export function startNodeProxy(options: BytePathOptions): BytePath {
   releaseFront(); // nothing here outlives ccc to give the terminal back: the front need not wait (docs/design/byte-path.md)
@@ -41,158 +45,87 @@ export function startNodeProxy(options: BytePathOptions): BytePath {
 
 function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOptions): BytePath {
   const timing = { ...TIMING, ...options.timing };
-  const ptyOutput$ = new Subject<Buffer>();
-  const stdin$ = new Subject<Buffer>();
-  const tail$ = new Subject<Buffer>();
-  const gap$ = new Subject<number>();
-  const errors$ = new Subject<string>();
-  const altScreen = new AltScreenTracker();
-  const altScreenChange$ = new Subject<boolean>();
-  const tail = new ByteRing(options.tailBytes ?? 0);
+  const streams = {
+    ptyOutput$: new Subject<Buffer>(),
+    stdin$: new Subject<Buffer>(),
+    tail$: new Subject<Buffer>(),
+    gap$: new Subject<number>(),
+    errors$: new Subject<string>(),
+    altScreenChange$: new Subject<boolean>(),
+  };
   /**
-   * Everything this proxy holds (listeners, timers, the job control), released newest first once
-   * the agent exited and its output was drained; what fails to let go is said on `errors$`.
+   * Everything this proxy holds, released newest first once the agent exited and its output was
+   * drained: the listeners, timers and job control first, then the terminal is put back, then the
+   * streams complete. What fails to let go is said on `errors$`.
    */
-  const store = new DisposableStore({ onError: (error) => errors$.next(`node proxy teardown: ${errorText(error)}`) });
+  const store = new DisposableStore({ onError: (error) => streams.errors$.next(`node proxy teardown: ${errorText(error)}`) });
+  store.defer(() => Object.values(streams).forEach((s) => s.complete()));
+  const output = new ProxyOutput(pty, terminal, streams, options);
+  const userTerminal = store.add(new ProxyTerminal(terminal, () => output.altScreen.active));
   // The edges that take a signal (node-pty's listeners, the terminal's, the job control) stop with the store.
   const { signal: until } = store.add(abortOnDispose());
-  let watching = options.watching ?? false;
-  const sequences = new SequenceTracker();
-  let pendingInjection = '';
-  let lastDataAt = Date.now();
-  let paused = false;
-
-  terminal.enterRaw();
-  let restored = false;
-  /** The alternate screen was left for the user's shell while the job is stopped. */
-  let altLeft = false;
-  /** Also on the way out of a ccc that ends before the agent (an uncaught error, process.exit). */
-  const restoreTerminal = () => {
-    if (restored) return;
-    restored = true;
-    terminal.leaveRaw();
-    if (terminal.isTTY && tty.isatty(1)) writeResetSync(1, altScreen.active && !altLeft);
-  };
-  process.once('exit', restoreTerminal);
-  store.defer(() => void process.off('exit', restoreTerminal));
-
-  /** What the terminal got goes to the copy while watching, and always into the tail. */
-  const copy = (bytes: Buffer) => {
-    tail.write(bytes);
-    if (watching) ptyOutput$.next(bytes);
-  };
-  const writeInjection = () => {
-    const bytes = Buffer.from(pendingInjection);
-    pendingInjection = '';
-    terminal.write(bytes);
-    copy(bytes);
-  };
-  const flushInjection = () => {
-    if (pendingInjection && sequences.atBoundary) writeInjection();
-  };
-
-  // The agent is the job shell's foreground job: its pid is the pty's foreground process group once it writes.
-  let agentPid: number | undefined;
-  let resolvePid!: (pid: number) => void;
-  const pid = new Promise<number>((resolve) => (resolvePid = resolve));
-  const findAgent = () => {
-    const foreground = agentPid ?? readProcessState(pty.pid)?.tpgid;
-    if (foreground && foreground > 0 && foreground !== pty.pid) agentPid = foreground;
-    return agentPid;
-  };
+  const agent = new ProxyAgent(pty);
+  const injection = store.add(
+    new PendingInjection({
+      injectIdleMs: timing.injectIdleMs,
+      lastDataAt: () => output.lastDataAt,
+      write: (bytes) => {
+        terminal.write(bytes);
+        output.copy(bytes);
+      },
+    }),
+  );
+  /** The size restored after a redraw's nudge; a resize by the user makes it moot. */
+  const nudge = store.add(new MutableDisposable());
 
   pty.onData((chunk) => {
-    if (!agentPid) resolvePid(findAgent() ?? pty.pid);
-    lastDataAt = Date.now();
-    if (!terminal.write(chunk) && !paused) {
-      paused = true;
-      pty.pause();
-    }
-    sequences.feed(chunk);
-    const wasAlt = altScreen.active;
-    altScreen.observe(chunk);
-    if (altScreen.active !== wasAlt) altScreenChange$.next(altScreen.active);
-    copy(chunk);
-    if (pendingInjection) flushInjection();
+    agent.wrote();
+    output.receive(chunk);
+    injection.afterOutput(chunk);
   }, until);
-  terminal.onDrain(() => {
-    if (paused) {
-      paused = false;
-      pty.resume();
-    }
-  }, until);
+  terminal.onDrain(() => output.resume(), until);
   terminal.onResize(() => {
-    clearTimeout(nudge);
+    nudge.clear();
     const { cols, rows } = terminal.size();
     pty.resize(cols, rows);
   }, until);
+  store.add(
+    listen(terminal.input, 'data', (chunk: Buffer) => {
+      pty.write(chunk);
+      streams.stdin$.next(chunk);
+    }),
+  );
 
-  let nudge: NodeJS.Timeout | undefined;
-  store.defer(() => clearTimeout(nudge));
+  const settled = () =>
+    drain(
+      () => output.lastDataAt,
+      () => output.behind,
+      timing,
+    );
   startNodeJobControl({
     until,
     shellPid: pty.pid,
     interactive: terminal.isTTY,
-    settled: () =>
-      drain(
-        () => lastDataAt,
-        () => paused,
-        timing,
-      ),
-    giveTerminalBack: () => {
-      terminal.leaveRaw();
-      if (!terminal.isTTY || !tty.isatty(1)) return;
-      writeResetSync(1, altScreen.active);
-      altLeft = altScreen.active;
-    },
-    takeTerminal: () => {
-      // Off first: raw mode set again while libuv thinks it is on would not be written.
-      terminal.leaveRaw();
-      terminal.enterRaw();
-      if (altLeft) terminal.write(ALT_SCREEN_REENTER);
-      altLeft = false;
-    },
+    settled,
+    giveTerminalBack: () => userTerminal.giveBack(),
+    takeTerminal: () => userTerminal.take(),
     redraw: () => {
       const { cols, rows } = terminal.size();
       if (cols < 2) return;
       pty.resize(cols - 1, rows);
-      clearTimeout(nudge);
-      nudge = setTimeout(() => {
+      nudge.value = timeout(() => {
         const size = terminal.size();
         pty.resize(size.cols, size.rows);
       }, timing.redrawNudgeMs);
     },
   });
 
-  const onInput = (chunk: Buffer) => {
-    pty.write(chunk);
-    stdin$.next(chunk);
-  };
-  store.add(listen(terminal.input, 'data', onInput));
-
-  // An injection waiting for a safe point is written once the agent has been quiet long enough.
-  store.add(
-    interval(
-      () => {
-        if (pendingInjection && Date.now() - lastDataAt >= timing.injectIdleMs) writeInjection();
-      },
-      Math.max(10, timing.injectIdleMs / 2),
-      { unref: true },
-    ),
-  );
-
   const exit = new Promise<AgentExit>((resolve) => {
     const ended = async ({ exitCode, signal }: AgentExit) => {
-      resolvePid(agentPid ?? pty.pid);
-      await drain(
-        () => lastDataAt,
-        () => paused,
-        timing,
-      );
-      if (paused) pty.resume();
+      agent.exited();
+      await settled();
+      output.resume();
       store.dispose();
-      restoreTerminal();
-      for (const s of [ptyOutput$, stdin$, tail$, gap$, errors$, altScreenChange$]) s.complete();
       resolve(signal ? { exitCode, signal } : { exitCode });
     };
     pty.onExit((e) => void ended(e), until);
@@ -200,36 +133,22 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
 
   return {
     kind: 'node',
-    pid,
-    ptyOutput$,
-    tail$,
-    gap$,
-    stdin$,
-    errors$,
-    altScreen$: withCurrent(() => altScreen.active, altScreenChange$),
+    pid: agent.pid,
+    ptyOutput$: streams.ptyOutput$,
+    tail$: streams.tail$,
+    gap$: streams.gap$,
+    stdin$: streams.stdin$,
+    errors$: streams.errors$,
+    altScreen$: withCurrent(() => output.altScreen.active, streams.altScreenChange$),
     resize$: resizes(terminal),
     exit,
     watch: (on) => {
-      if (on && !watching) tail$.next(tail.contents());
-      watching = on;
+      output.watch(on);
       return Promise.resolve();
     },
-    inject: (bytes) => {
-      pendingInjection += bytes;
-      flushInjection();
-    },
+    inject: (bytes) => injection.add(bytes),
     sendToAgent: (bytes) => pty.write(bytes),
-    kill: (signal) => {
-      const agent = findAgent();
-      if (agent === undefined) pty.kill(signal);
-      else {
-        try {
-          process.kill(agent, signal);
-        } catch {
-          // already gone
-        }
-      }
-    },
+    kill: (signal) => agent.kill(signal),
     size: terminal.size,
   };
 }
@@ -262,21 +181,4 @@ function neverStarted(message: string, terminal: UserTerminal): BytePath {
     kill: () => {},
     size: terminal.size,
   };
-}
-
-/**
- * After the agent exited: reads its last output until it has been quiet for `drainQuietMs`, at most
- * `drainMaxMs` counted from when the user's terminal last caught up (while it is behind, the
- * output waits unread: that is not quiet), and never more than five times that in all.
- */
-async function drain(lastDataAt: () => number, behind: () => boolean, timing: BytePathTiming): Promise<void> {
-  const exitedAt = Date.now();
-  let drainFrom = exitedAt;
-  for (;;) {
-    await sleep(timing.drainQuietMs / 2);
-    const now = Date.now();
-    if (behind()) drainFrom = now;
-    else if (now - lastDataAt() >= timing.drainQuietMs || now - drainFrom >= timing.drainMaxMs) return;
-    if (now - exitedAt >= 5 * timing.drainMaxMs) return;
-  }
 }

@@ -260,6 +260,40 @@ describe('McpKeeper', () => {
     });
   });
 
+  describe('stop()', () => {
+    const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+
+    it('kills a healthy worker and leaves no health check pending', async () => {
+      fakeTimers();
+      const spawn = createFakeSpawner();
+      const { keeper } = start(spawn, { health_interval_ms: 1000 });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(keeper.snapshot().workerStatus).toBe('healthy');
+      keeper.stop();
+      expect(spawn.workers[0]!.alive).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(text(await call(keeper))).toMatch(/^\[SERVER_STOPPING\] The ccc MCP server is shutting down/);
+    });
+
+    it('answers queued calls and cancels a pending restart', async () => {
+      fakeTimers();
+      const spawn = createFakeSpawner();
+      const { keeper } = start(spawn, { restart_delay_ms: 60_000 });
+      await vi.advanceTimersByTimeAsync(0);
+      spawn.workers[0]!.die({ code: 1 });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(keeper.snapshot().workerStatus).toBe('restarting');
+      const queued = call(keeper);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(keeper.snapshot().queued).toBe(1);
+      keeper.stop();
+      expect(text(await queued)).toMatch(/^\[SERVER_STOPPING\] The ccc MCP server is shutting down/);
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(spawn.workers).toHaveLength(1);
+    });
+  });
+
   it('shows a question the worker opens on the board, relays the answer, and withdraws it when the worker dies', async () => {
     const spawn = createFakeSpawner();
     const { keeper, board } = start(spawn);

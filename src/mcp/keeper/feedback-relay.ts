@@ -30,3 +30,5 @@ export function createFeedbackRelay(board: FeedbackBoard) {
     },
   };
 }
+
+export type FeedbackRelay = ReturnType<typeof createFeedbackRelay>;

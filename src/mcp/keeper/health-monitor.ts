@@ -8,11 +8,13 @@
  * good inside a call is therefore restarted once its caller gives up (cancels): it is then idle
  * and its misses count.
  *
- * Lifecycle: created when the Worker says `ready`, stopped when it exits or is replaced.
+ * Lifecycle: created when the Worker says `ready`, disposed when it exits or is replaced.
  */
+import { timeout, type Disposable } from '../../lifetime/disposable-store.js';
+import { MutableDisposable } from '../../lifetime/mutable-disposable.js';
 import type { Logger } from '../../log/logger.js';
 
-export type HealthState = 'healthy' | 'unhealthy' | 'busy';
+type HealthState = 'healthy' | 'unhealthy' | 'busy';
 
 export interface HealthMonitorOptions {
   intervalMs: number;
@@ -26,48 +28,48 @@ export interface HealthMonitorOptions {
   logger: Logger;
 }
 
-export interface HealthMonitor {
-  stop(): void;
-}
+/** Checks one Worker from construction until disposed; a hung Worker ends the checks by itself. */
+export class HealthMonitor implements Disposable {
+  readonly #options: HealthMonitorOptions;
+  /** The next check's timer; disposing the monitor clears it and drops a ping still out. */
+  readonly #next = new MutableDisposable();
+  #misses = 0;
 
-export function startHealthMonitor(options: HealthMonitorOptions): HealthMonitor {
-  let misses = 0;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  constructor(options: HealthMonitorOptions) {
+    this.#options = options;
+    this.#schedule();
+  }
 
-  const check = async () => {
+  dispose(): void {
+    this.#next.dispose();
+  }
+
+  #schedule(): void {
+    this.#next.value = timeout(() => void this.#check(), this.#options.intervalMs);
+  }
+
+  async #check(): Promise<void> {
+    const options = this.#options;
     const busyAtStart = options.isBusy();
     const answered = await options.ping(options.timeoutMs);
-    if (stopped) return;
+    if (this.#next.isDisposed) return;
     if (answered) {
-      misses = 0;
+      this.#misses = 0;
       options.onState('healthy');
     } else if (busyAtStart || options.isBusy()) {
-      misses = 0;
+      this.#misses = 0;
       options.logger.debug('health check unanswered while a tool call runs; the worker is busy, not hung');
       options.onState('busy');
     } else {
-      misses += 1;
-      options.logger.warn(`health check missed (${misses}/${options.failures})`, { timeout_ms: options.timeoutMs });
+      this.#misses += 1;
+      options.logger.warn(`health check missed (${this.#misses}/${options.failures})`, { timeout_ms: options.timeoutMs });
       options.onState('unhealthy');
-      if (misses >= options.failures) {
-        stopped = true;
-        options.onHung(misses);
+      if (this.#misses >= options.failures) {
+        this.dispose();
+        options.onHung(this.#misses);
         return;
       }
     }
-    schedule();
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => void check(), options.intervalMs);
-  };
-
-  schedule();
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+    this.#schedule();
+  }
 }

@@ -6,24 +6,32 @@
  *
  * States: starting → healthy ⇄ unhealthy/busy → (exit) → restarting → starting … or → fatal.
  * `repair()` (self_test) may start a Worker from any state, also fatal.
+ *
+ * What the Keeper holds (the current Worker, its health monitor, a pending restart, the queued
+ * calls) is owned by one `DisposableStore`; `stop()` disposes it. The units own their own parts:
+ * the health monitor its check timer, the queue its waiters' timers and abort listeners, the
+ * connection the Worker process's listeners.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FeedbackBoard } from '../feedback/board.js';
 import type { Logger } from '../../log/logger.js';
 import type { McpOptions } from '../options.js';
-import { startHealthMonitor, type HealthMonitor } from './health-monitor.js';
-import { createRequestQueue } from './request-queue.js';
-import { createRestartPolicy } from './restart-policy.js';
+import { DisposableStore, timeout } from '../../lifetime/disposable-store.js';
+import { MutableDisposable } from '../../lifetime/mutable-disposable.js';
+import { HealthMonitor } from './health-monitor.js';
+import { awaitStart, type PreviousExit, type RepairOutcome } from './repair-outcome.js';
+import { createRequestQueue, type RequestQueue } from './request-queue.js';
+import { createRestartPolicy, givingUpMessage, type RestartPolicy } from './restart-policy.js';
 import { connectWorker, describeExit, type ToolCallRequest, type WorkerConnection } from './worker-connection.js';
 import type { WorkerSpawner } from './worker-process.js';
 import { errorResult, fatalResult, unavailableResult, workerCrashedResult } from './call-errors.js';
-import { createFeedbackRelay } from './feedback-relay.js';
+import { createFeedbackRelay, type FeedbackRelay } from './feedback-relay.js';
 import { createRestartLog, type RestartLog, type RestartRecord } from './restart-log.js';
 import { errorText } from '../../errors.js';
 
-export type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
+type WorkerStatus = 'starting' | 'healthy' | 'unhealthy' | 'busy' | 'restarting' | 'fatal' | 'stopped';
 
-export interface KeeperSnapshot {
+interface KeeperSnapshot {
   workerStatus: WorkerStatus;
   workerPid: number | null;
   restartCount: number;
@@ -33,12 +41,6 @@ export interface KeeperSnapshot {
   inFlight: number;
   queued: number;
 }
-
-/** What `repair()` did: nothing was wrong, a Worker was (re)started, or that failed. */
-export type RepairOutcome =
-  | { kind: 'ok'; pid: number | null }
-  | { kind: 'restarted'; previousPid: number | null; newPid: number | null; reason: string }
-  | { kind: 'failed'; previousPid: number | null; reason: string; error: string };
 
 export interface McpKeeperOptions {
   options: Pick<
@@ -74,171 +76,186 @@ export interface McpKeeper {
 }
 
 export function createMcpKeeper(deps: McpKeeperOptions): McpKeeper {
-  const { options, logger } = deps;
-  const policy = createRestartPolicy({ maxAttempts: options.max_restart_attempts, windowMs: options.restart_window_ms });
-  const queue = createRequestQueue();
-  const restarts: RestartLog = createRestartLog(deps.onRestart);
-  let tools = deps.initialTools;
-  let status: WorkerStatus = 'starting';
-  let current: WorkerConnection | undefined;
-  let health: HealthMonitor | undefined;
-  let restartTimer: NodeJS.Timeout | undefined;
-  let lastExit: { pid: number | null; reason: string } | undefined;
-  let fatal: string | undefined;
-  let generation = 0;
-  const hung = new WeakSet<WorkerConnection>();
+  return new Keeper(deps);
+}
 
-  function launch(restart?: { reason: string; trigger: RestartRecord['trigger'] }): WorkerConnection {
-    clearTimeout(restartTimer);
-    generation += 1;
+type RestartCause = { reason: string; trigger: RestartRecord['trigger'] };
+
+class Keeper implements McpKeeper {
+  readonly #deps: McpKeeperOptions;
+  readonly #policy: RestartPolicy;
+  readonly #restarts: RestartLog;
+  readonly #feedback: FeedbackRelay;
+  /** Everything below that outlives a call; `stop()` releases it, newest first. */
+  readonly #store: DisposableStore;
+  readonly #queue: RequestQueue;
+  /** The restart that waits for `restart_delay_ms`; a launch or `stop()` cancels it. */
+  readonly #restart: MutableDisposable;
+  /** The current Worker's health checks, from its `ready` until it exits or is replaced. */
+  readonly #health: MutableDisposable<HealthMonitor>;
+  #current: WorkerConnection | undefined;
+  readonly #hung = new WeakSet<WorkerConnection>();
+  #tools: Tool[];
+  #status: WorkerStatus = 'starting';
+  #lastExit: PreviousExit | undefined;
+  #fatal: string | undefined;
+  #generation = 0;
+
+  constructor(deps: McpKeeperOptions) {
+    this.#deps = deps;
+    const { options, logger } = deps;
+    this.#policy = createRestartPolicy({ maxAttempts: options.max_restart_attempts, windowMs: options.restart_window_ms });
+    this.#restarts = createRestartLog(deps.onRestart);
+    this.#feedback = createFeedbackRelay(deps.board);
+    this.#tools = deps.initialTools;
+    this.#store = new DisposableStore({ onError: (error) => logger.error(`stopping the keeper: ${errorText(error)}`) });
+    // Released in reverse: no restart or health check fires once the queued calls are told the
+    // server stops, and the Worker is killed last.
+    this.#store.defer(() => this.#current?.kill('the MCP server is shutting down'));
+    this.#queue = this.#store.add(createRequestQueue());
+    this.#health = this.#store.add(new MutableDisposable<HealthMonitor>());
+    this.#restart = this.#store.add(new MutableDisposable());
+  }
+
+  start(): void {
+    this.#launch();
+  }
+
+  async call(request: ToolCallRequest): Promise<CallToolResult | 'cancelled'> {
+    const { options } = this.#deps;
+    const deadline = Date.now() + options.queue_timeout_ms;
+    for (;;) {
+      if (request.signal.aborted) return 'cancelled';
+      if (this.#status === 'fatal') return fatalResult(this.#fatal ?? 'the worker is not running');
+      if (this.#status === 'stopped') return errorResult('The ccc MCP server is shutting down.');
+      const conn = this.#current;
+      if (conn && this.#status !== 'starting') {
+        const outcome = await conn.call(request);
+        if (outcome.kind === 'result') return outcome.result;
+        if (outcome.kind === 'cancelled') return 'cancelled';
+        return workerCrashedResult(request.name, describeExit(outcome.exit));
+      }
+      const waited = await this.#queue.wait(request.signal, deadline);
+      if (waited === 'aborted') return 'cancelled';
+      if (waited === 'timeout') return unavailableResult(options.queue_timeout_ms, this.#lastExit?.reason);
+      if (waited === 'stopped') return errorResult('The ccc MCP server is shutting down.');
+      // 'ready' or 'fatal': look at the state again.
+    }
+  }
+
+  tools(): Tool[] {
+    return this.#tools;
+  }
+
+  snapshot(): KeeperSnapshot {
+    return {
+      workerStatus: this.#status,
+      workerPid: this.#current?.pid ?? null,
+      restartCount: this.#restarts.count(),
+      history: this.#restarts.list(),
+      fatal: this.#fatal,
+      inFlight: this.#current?.inFlight() ?? 0,
+      queued: this.#queue.size(),
+    };
+  }
+
+  async repair(): Promise<RepairOutcome> {
+    const conn = this.#current;
+    if (conn && this.#status === 'starting') return awaitStart(conn, this.#lastExit);
+    if (conn) {
+      const timeoutMs = this.#deps.options.health_timeout_ms;
+      if ((await conn.ping(timeoutMs)) || conn.inFlight() > 0) return { kind: 'ok', pid: conn.pid ?? null };
+      this.#current = undefined; // its exit is ours, not a crash to count
+      this.#health.clear();
+      this.#lastExit = { pid: conn.pid ?? null, reason: `did not answer a health check within ${timeoutMs} ms` };
+      conn.kill(this.#lastExit.reason);
+    }
+    const reason = this.#lastExit?.reason ?? 'the worker was not running';
+    const started = this.#launch({ reason: `self_test repair: ${reason}`, trigger: 'self_test' });
+    return awaitStart(started, this.#lastExit);
+  }
+
+  stop(): void {
+    this.#status = 'stopped';
+    this.#store.dispose();
+  }
+
+  #launch(restart?: RestartCause): WorkerConnection {
+    const { options, logger } = this.#deps;
+    this.#restart.clear();
+    const generation = (this.#generation += 1);
     const conn = connectWorker({
-      process: deps.spawn(generation),
+      process: this.#deps.spawn(generation),
       generation,
       readyTimeoutMs: options.ready_timeout_ms,
       logger,
-      onFeedback: (message) => feedback.handle(conn, message),
+      onFeedback: (message) => this.#feedback.handle(conn, message),
     });
-    current = conn;
-    status = 'starting';
-    const record = restart ? restarts.add({ ...restart, previousPid: lastExit?.pid ?? null, newPid: conn.pid ?? null }) : undefined;
+    this.#current = conn;
+    this.#status = 'starting';
+    const record = restart ? this.#restarts.add({ ...restart, previousPid: this.#lastExit?.pid ?? null, newPid: conn.pid ?? null }) : undefined;
     logger.info(restart ? `restarting the worker (${restart.reason})` : 'starting the worker', { pid: conn.pid, generation });
-    conn.onExit((exit) => onExit(conn, describeExit(exit), hung.has(conn) ? 'health_check' : 'crash'));
+    conn.onExit((exit) => this.#onExit(conn, describeExit(exit), this.#hung.has(conn) ? 'health_check' : 'crash'));
     conn.ready.then(
       (workerTools) => {
-        if (record) restarts.settle(record, 'ready');
-        if (current !== conn) return;
+        if (record) this.#restarts.settle(record, 'ready');
+        if (this.#current !== conn) return;
         logger.info('worker ready', { pid: conn.pid, generation });
-        status = 'healthy';
-        fatal = undefined;
-        setTools(workerTools);
-        health = monitor(conn);
-        queue.releaseAll();
+        this.#status = 'healthy';
+        this.#fatal = undefined;
+        this.#setTools(workerTools);
+        this.#health.value = this.#monitor(conn);
+        this.#queue.releaseAll();
       },
-      () => record && restarts.settle(record, 'failed'),
+      () => record && this.#restarts.settle(record, 'failed'),
     );
     return conn;
   }
 
-  function monitor(conn: WorkerConnection): HealthMonitor {
-    return startHealthMonitor({
+  #monitor(conn: WorkerConnection): HealthMonitor {
+    const { options, logger } = this.#deps;
+    return new HealthMonitor({
       intervalMs: options.health_interval_ms,
       timeoutMs: options.health_timeout_ms,
       failures: options.health_failures,
       ping: (timeoutMs) => conn.ping(timeoutMs),
       isBusy: () => conn.inFlight() > 0,
-      onState: (state) => current === conn && (status = state),
+      onState: (state) => this.#current === conn && (this.#status = state),
       onHung: (misses) => {
-        hung.add(conn);
+        this.#hung.add(conn);
         conn.kill(`${misses} health checks missed in a row`);
       },
       logger,
     });
   }
 
-  function onExit(conn: WorkerConnection, reason: string, trigger: RestartRecord['trigger']) {
-    feedback.forget(conn);
-    if (current !== conn) return; // a Worker we replaced on purpose
-    health?.stop();
-    current = undefined;
-    lastExit = { pid: conn.pid ?? null, reason };
-    if (status === 'stopped') return;
-    logger.error(`worker stopped: ${reason}`, { pid: conn.pid, generation: conn.generation });
-    if (!policy.allows(Date.now())) return enterFatal(reason);
-    status = 'restarting';
-    restartTimer = setTimeout(() => {
-      policy.record(Date.now());
-      launch({ reason, trigger });
-    }, options.restart_delay_ms);
+  #onExit(conn: WorkerConnection, reason: string, trigger: RestartRecord['trigger']): void {
+    this.#feedback.forget(conn);
+    if (this.#current !== conn) return; // a Worker we replaced on purpose
+    this.#health.clear();
+    this.#current = undefined;
+    this.#lastExit = { pid: conn.pid ?? null, reason };
+    if (this.#status === 'stopped') return;
+    this.#deps.logger.error(`worker stopped: ${reason}`, { pid: conn.pid, generation: conn.generation });
+    if (!this.#policy.allows(Date.now())) return this.#enterFatal(reason);
+    this.#status = 'restarting';
+    this.#restart.value = timeout(() => {
+      this.#policy.record(Date.now());
+      this.#launch({ reason, trigger });
+    }, this.#deps.options.restart_delay_ms);
   }
 
-  function enterFatal(reason: string) {
-    status = 'fatal';
-    const minutes = Math.round(policy.windowMs / 60000);
-    fatal =
-      `The ccc MCP worker keeps stopping (last: ${reason}). It was restarted ${policy.countInWindow(Date.now())} times in the last ` +
-      `${minutes} minutes, the limit (mcp.max_restart_attempts=${policy.maxAttempts}), so it is no longer restarted and its tools ` +
-      'are unavailable. Call the self_test tool to try a repair, or restart the MCP server; the server log (stderr) has the details.';
-    logger.error(`giving up on the worker: ${fatal}`);
-    queue.rejectAll('fatal');
-    deps.onFatal(fatal);
+  #enterFatal(reason: string): void {
+    this.#status = 'fatal';
+    this.#fatal = givingUpMessage(this.#policy, reason, Date.now());
+    this.#deps.logger.error(`giving up on the worker: ${this.#fatal}`);
+    this.#queue.rejectAll('fatal');
+    this.#deps.onFatal(this.#fatal);
   }
 
-  function setTools(next: Tool[]) {
-    if (JSON.stringify(next) === JSON.stringify(tools)) return;
-    tools = next;
-    deps.onToolsChanged(next);
+  #setTools(next: Tool[]): void {
+    if (JSON.stringify(next) === JSON.stringify(this.#tools)) return;
+    this.#tools = next;
+    this.#deps.onToolsChanged(next);
   }
-
-  const feedback = createFeedbackRelay(deps.board);
-
-  async function call(request: ToolCallRequest): Promise<CallToolResult | 'cancelled'> {
-    const deadline = Date.now() + options.queue_timeout_ms;
-    for (;;) {
-      if (request.signal.aborted) return 'cancelled';
-      if (status === 'fatal') return fatalResult(fatal ?? 'the worker is not running');
-      if (status === 'stopped') return errorResult('The ccc MCP server is shutting down.');
-      const conn = current;
-      if (conn && status !== 'starting') {
-        const outcome = await conn.call(request);
-        if (outcome.kind === 'result') return outcome.result;
-        if (outcome.kind === 'cancelled') return 'cancelled';
-        return workerCrashedResult(request.name, describeExit(outcome.exit));
-      }
-      const waited = await queue.wait(request.signal, deadline);
-      if (waited === 'aborted') return 'cancelled';
-      if (waited === 'timeout') return unavailableResult(options.queue_timeout_ms, lastExit?.reason);
-      if (waited === 'stopped') return errorResult('The ccc MCP server is shutting down.');
-      // 'ready' or 'fatal': look at the state again.
-    }
-  }
-
-  async function repair(): Promise<RepairOutcome> {
-    const conn = current;
-    if (conn && status === 'starting') return awaitStart(conn);
-    if (conn) {
-      if ((await conn.ping(options.health_timeout_ms)) || conn.inFlight() > 0) return { kind: 'ok', pid: conn.pid ?? null };
-      current = undefined; // its exit is ours, not a crash to count
-      health?.stop();
-      lastExit = { pid: conn.pid ?? null, reason: `did not answer a health check within ${options.health_timeout_ms} ms` };
-      conn.kill(lastExit.reason);
-    }
-    const reason = lastExit?.reason ?? 'the worker was not running';
-    return awaitStart(launch({ reason: `self_test repair: ${reason}`, trigger: 'self_test' }));
-  }
-
-  /** Waits for a starting Worker; a first start (no Worker before it) is no repair. */
-  async function awaitStart(conn: WorkerConnection): Promise<RepairOutcome> {
-    const previous = lastExit;
-    try {
-      await conn.ready;
-      if (!previous) return { kind: 'ok', pid: conn.pid ?? null };
-      return { kind: 'restarted', previousPid: previous.pid, newPid: conn.pid ?? null, reason: previous.reason };
-    } catch (error) {
-      const reason = previous?.reason ?? 'the worker was starting';
-      return { kind: 'failed', previousPid: previous?.pid ?? null, reason, error: errorText(error) };
-    }
-  }
-
-  return {
-    start: () => void launch(),
-    call,
-    tools: () => tools,
-    repair,
-    snapshot: () => ({
-      workerStatus: status,
-      workerPid: current?.pid ?? null,
-      restartCount: restarts.count(),
-      history: restarts.list(),
-      fatal,
-      inFlight: current?.inFlight() ?? 0,
-      queued: queue.size(),
-    }),
-    stop() {
-      status = 'stopped';
-      clearTimeout(restartTimer);
-      health?.stop();
-      queue.rejectAll('stopped');
-      current?.kill('the MCP server is shutting down');
-    },
-  };
 }

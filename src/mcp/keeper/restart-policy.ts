@@ -45,3 +45,13 @@ export function createRestartPolicy(options: { maxAttempts: number; windowMs: nu
     },
   };
 }
+
+/** What the Keeper says when `policy` refuses a restart after the Worker stopped for `reason`. */
+export function givingUpMessage(policy: RestartPolicy, reason: string, now: number): string {
+  const minutes = Math.round(policy.windowMs / 60000);
+  return (
+    `The ccc MCP worker keeps stopping (last: ${reason}). It was restarted ${policy.countInWindow(now)} times in the last ` +
+    `${minutes} minutes, the limit (mcp.max_restart_attempts=${policy.maxAttempts}), so it is no longer restarted and its tools ` +
+    'are unavailable. Call the self_test tool to try a repair, or restart the MCP server; the server log (stderr) has the details.'
+  );
+}

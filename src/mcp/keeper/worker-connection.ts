@@ -12,7 +12,7 @@ import { parseWorkerMessage, type WorkerMessage } from '../ipc/protocol.js';
 import type { Logger } from '../../log/logger.js';
 import type { WorkerExit, WorkerProcess } from './worker-process.js';
 
-export type CallOutcome = { kind: 'result'; result: CallToolResult } | { kind: 'cancelled' } | { kind: 'crashed'; exit: WorkerExit };
+type CallOutcome = { kind: 'result'; result: CallToolResult } | { kind: 'cancelled' } | { kind: 'crashed'; exit: WorkerExit };
 
 export interface ToolCallRequest {
   name: string;

@@ -30,7 +30,7 @@ export interface WorkerProcess {
 /** Starts Worker number `generation` (1 for the first, +1 per restart). */
 export type WorkerSpawner = (generation: number) => WorkerProcess;
 
-export const workerEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'worker-main.js');
+const workerEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'worker-main.js');
 
 export function createForkSpawner(options: { env: NodeJS.ProcessEnv; entry?: string }): WorkerSpawner {
   return (generation) => {

@@ -4,7 +4,7 @@
  * broken part); in single-process mode the "worker" is this process and needs no repair.
  */
 import os from 'node:os';
-import type { RepairOutcome } from '../keeper/keeper.js';
+import type { RepairOutcome } from '../keeper/repair-outcome.js';
 import type { RestartRecord } from '../keeper/restart-log.js';
 
 type ComponentStatus = 'ok' | 'restarted' | 'failed' | 'disabled';
