@@ -154,9 +154,9 @@ esac
   });
 
   it("installs Claude Code with the real npm and its install script allowed, also under npm 11's strict install-script policy", async () => {
-    // claude's postinstall puts its native binary in place of a placeholder; npm 11 runs a
-    // dependency's install script only with a notice, or refuses the install under
-    // strict-allow-scripts, unless the package is allowed; npm 10 runs it and ignores the flag.
+    // claude's postinstall puts its native binary in place of a placeholder; npm 11 runs an
+    // install script it was not told to allow with a warning, or refuses the install under
+    // strict-allow-scripts; npm 10 runs it and takes the flag without complaint.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-action-npm-'));
     const own = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
     const registry = await startNpmRegistry(
