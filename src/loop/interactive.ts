@@ -30,7 +30,7 @@ import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv, supervisedBlockCap } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
-import { interactiveEnding } from './interactive-ending.js';
+import { interactiveEnding, type InteractiveEnding } from './interactive-ending.js';
 import { decisionText, failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import type { ObserverServer } from '../observer/observer-server.js';
@@ -140,6 +140,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
   }
 
   let received: ReturnType<typeof firstSignal> | undefined;
+  let ending: InteractiveEnding | undefined;
   try {
     // Once the agent runs, a signal ccc receives is passed on to it (agent-proxy.ts's listeners, so
     // listening too changes nothing); noted here so that the log says who ended the agent.
@@ -150,7 +151,8 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
     // An agent ended by a signal has no exit code of its own (the relay reports 0 beside the signal).
     current.logger.info('agent exited', { exit_code: exit.signal ? null : exit.exitCode, signal: exit.signal ?? null });
-    current.endedAs(interactiveEnding({ exit, exitCode: code, received: received.signal, lastStop: wired.lastStop() }));
+    ending = interactiveEnding({ exit, exitCode: code, received: received.signal, lastStop: wired.lastStop() });
+    current.endedAs(ending);
     current.emit(event({ kind: 'end', exit_code: code }));
     return code;
   } catch (error) {
@@ -184,8 +186,10 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
     // for a session claude saved (one the user never wrote to has nothing to continue).
     const id = current?.sessionId;
-    if (id && wired && fs.existsSync(wired.transcriptOf(id)))
-      options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
+    const saved = !!id && !!wired && fs.existsSync(wired.transcriptOf(id));
+    if (saved) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
+    // ccc's last line: an exit code of 0 after /exit must not read as done.
+    if (saved && ending?.unconfirmed) options.stderr.write(`ccc: ${inertText(ending.unconfirmed)}\n`);
   }
 }
 
