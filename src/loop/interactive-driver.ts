@@ -56,6 +56,8 @@ export class InteractiveDriver implements AgentDriver {
   /** The last stop's outcome in words, for how the run ended. */
   private lastStop: string | undefined;
   private ending: DriverEnding | undefined;
+  /** Set at the agent's exit unless the last stop was a confirmed completion: the words for the user. */
+  private unconfirmed: string | undefined;
 
   constructor(private readonly deps: InteractiveDriverDeps) {
     this.waits = deps.waits;
@@ -154,6 +156,11 @@ export class InteractiveDriver implements AgentDriver {
     return this.ending;
   }
 
+  /** Once closed on the agent's exit: that the work was not confirmed complete, in words, unless it was. */
+  unconfirmedWork(): string | undefined {
+    return this.unconfirmed;
+  }
+
   /**
    * The agent is gone (or the run failed): no more stops are taken, those waiting are answered ''
    * and the loop ends once the stop it holds is answered. `exited` is how the agent ended, for the
@@ -161,8 +168,9 @@ export class InteractiveDriver implements AgentDriver {
    */
   close(exited?: Omit<InteractiveEndingInput, 'lastStop'>): void {
     if (exited && !this.ending) {
-      const { how, level } = interactiveEnding({ ...exited, ...(this.lastStop ? { lastStop: this.lastStop } : {}) });
+      const { how, level, unconfirmed } = interactiveEnding({ ...exited, ...(this.lastStop ? { lastStop: this.lastStop } : {}) });
       this.ending = { how, exitCode: exited.exitCode, ...(level ? { level } : {}) };
+      this.unconfirmed = unconfirmed;
     }
     this.calls.close();
   }

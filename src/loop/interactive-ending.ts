@@ -2,10 +2,14 @@
  * How an interactive run ended, from what ended the agent (its own exit, a crash, a signal ccc
  * received and passed on, the byte relay dying under it) and the last stop it made. The user's
  * quit and a crash look alike to the pty, so the words say the exit code or signal as it was.
+ *
+ * The exit code is the agent's, 0 after `/exit` whatever the reviews said; so unless the last stop
+ * was a confirmed completion the ending says that the work was not confirmed complete, in the
+ * log's last line and in ccc's last line on the terminal, where a 0 would otherwise read as done.
  */
 import os from 'node:os';
 import type { AgentExit } from '../pty/byte-path.js';
-import type { RunEnding } from './run-ending.js';
+import { confirmsCompletion, type RunEnding } from './run-ending.js';
 
 export interface InteractiveEndingInput {
   exit: AgentExit;
@@ -17,9 +21,17 @@ export interface InteractiveEndingInput {
   lastStop?: string;
 }
 
-export function interactiveEnding(input: InteractiveEndingInput): RunEnding {
+export interface InteractiveEnding extends RunEnding {
+  /** The words for the user when the work was not confirmed complete (absent after a completion). */
+  unconfirmed?: string;
+}
+
+export function interactiveEnding(input: InteractiveEndingInput): InteractiveEnding {
   const { exit, received, exitCode } = input;
-  const after = input.lastStop ? `; last stop: ${input.lastStop}` : '; no stop was reviewed';
+  const unconfirmed = confirmsCompletion(input.lastStop)
+    ? undefined
+    : `the work was not confirmed complete (${input.lastStop ? `last stop: ${input.lastStop}` : 'no stop was reviewed'})`;
+  const after = unconfirmed ? `; ${unconfirmed}` : `; last stop: ${input.lastStop}`;
   const agent = exit.signal ? `ended by ${signalName(exit.signal)}` : `exited with code ${exit.exitCode}`;
   const [how, level]: [string, RunEnding['level']] = exit.relayLost
     ? [`${exit.relayLost}, and the agent with it`, 'error']
@@ -28,7 +40,7 @@ export function interactiveEnding(input: InteractiveEndingInput): RunEnding {
       : exit.signal || exit.exitCode !== 0
         ? [`the agent ${agent}`, 'error']
         : ['the agent exited with code 0 (the user quit)', 'info'];
-  return { mode: 'interactive', how: how + after, exitCode, level };
+  return { mode: 'interactive', how: how + after, exitCode, level, ...(unconfirmed ? { unconfirmed } : {}) };
 }
 
 function signalName(signal: number): string {

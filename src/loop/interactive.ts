@@ -26,6 +26,7 @@ import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings } from '../state/write-failure.js';
 import { claimedMessage, SessionClaims } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
+import { inertText } from '../pty/inert-text.js';
 import { supervisedAgentEnv } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
@@ -190,8 +191,11 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
     // for a session claude saved (one the user never wrote to has nothing to continue).
     const id = current?.sessionId;
-    if (id && wired && fs.existsSync(wired.driver.transcriptOf(id)))
-      options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
+    const saved = !!id && !!wired && fs.existsSync(wired.driver.transcriptOf(id));
+    if (saved) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
+    // ccc's last line: an exit code of 0 after /exit must not read as done.
+    const unconfirmed = wired?.driver.unconfirmedWork();
+    if (saved && unconfirmed) options.stderr.write(`ccc: ${inertText(unconfirmed)}\n`);
   }
 }
 

@@ -28,11 +28,19 @@ export function logRunEnded(logger: CheckerLogger, ending: RunEnding): void {
   logger[ending.level ?? 'info'](`${RUN_ENDED}: ${ending.how}`, { exit_code: ending.exitCode, mode: ending.mode, ...ending.fields });
 }
 
+const COMPLETED = 'completed: ';
+
 /** A stop's decision in a few words, for the ending it led to. */
 export function decisionText(decision: StopDecision): string {
   if (decision.action === 'block') return `not complete (review ${decision.iteration}): the agent was sent back`;
   if (decision.action === 'wind-down') return `${decision.reason}: ${decision.message} (the agent was given a last turn)`;
+  if (decision.reason === 'completed') return COMPLETED + decision.message;
   return `${decision.reason}: ${decision.message}`;
+}
+
+/** Whether a stop's words (`decisionText`) say a checker confirmed the work complete. */
+export function confirmsCompletion(stopText: string | undefined): boolean {
+  return stopText?.startsWith(COMPLETED) ?? false;
 }
 
 /** An error's words for the ending it caused. */

@@ -14,6 +14,7 @@ import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runnerOutputs } from '../support/github-runner.js';
 import { junitSchemaErrors } from '../support/junit-schemas.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startNpmRegistry } from '../support/npm-registry.js';
 import { runProcess } from '../support/run-process.js';
 
 interface Step {
@@ -67,11 +68,18 @@ describe('action.yml', () => {
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.${run.id}.outputs.${name} }}`);
   });
 
-  it('installs ccc without allowing any package an install script (ccc and its dependencies have none)', () => {
+  it('allows an install script to Claude Code alone: ccc and its dependencies have none', () => {
     const install = action.runs.steps.find((s) => /npm install -g "ccc-supervisor@/.test(s.run))!;
-    expect(install.run).not.toMatch(/allow-scripts|allowScripts/);
+    const allowed = [...install.run.matchAll(/--allow-scripts[= ](\S+)/g)].map((m) => m[1]);
+    expect(allowed).toEqual(['@anthropic-ai/claude-code']);
+    expect(install.run).not.toMatch(/allowScripts|dangerously-allow-all-scripts/);
+    for (const line of install.run.split('\n').filter((l) => l.includes('ccc-supervisor'))) expect(line).not.toContain('allow-scripts');
     const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     for (const hook of ['preinstall', 'install', 'postinstall']) expect(pkg.scripts[hook]).toBeUndefined();
+    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
+    };
+    expect(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript && !p.dev)).toEqual([]);
   });
 
   describe('its install step', () => {
@@ -143,6 +151,57 @@ esac
       expect(run.stdout).toContain(`::error::ccc-supervisor@9.9.9 is not on the npm registry, and this action's repository is version ${own}`);
       expect(calls.map((c) => c.args)).toEqual(['view ccc-supervisor@9.9.9 version']);
     });
+  });
+
+  it("installs Claude Code with the real npm and its install script allowed, also under npm 11's strict install-script policy", async () => {
+    // claude's postinstall puts its native binary in place of a placeholder; npm 11 runs an
+    // install script it was not told to allow with a warning, or refuses the install under
+    // strict-allow-scripts; npm 10 runs it and takes the flag without complaint.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-action-npm-'));
+    const own = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    const registry = await startNpmRegistry(
+      [
+        { manifest: { name: 'ccc-supervisor', version: own, bin: { ccc: 'ccc.js' } }, files: { 'ccc.js': { text: '#!/usr/bin/env node\n' } } },
+        {
+          manifest: { name: '@anthropic-ai/claude-code', version: '9.0.0', bin: { claude: 'bin/claude.exe' }, scripts: { postinstall: 'node install.cjs' } },
+          files: {
+            'bin/claude.exe': { text: '#!/bin/sh\necho placeholder; exit 1\n', mode: 0o755 },
+            'install.cjs': { text: `require('fs').writeFileSync(__dirname + '/bin/claude.exe', '#!/bin/sh\\necho native claude\\n', { mode: 0o755 });\n` },
+          },
+        },
+      ],
+      dir,
+    );
+    try {
+      const prefix = path.join(dir, 'prefix');
+      fs.mkdirSync(path.join(prefix, 'lib'), { recursive: true });
+      const step = action.runs.steps.find((s) => /npm install -g "ccc-supervisor@/.test(s.run))!;
+      const npmDir = path.dirname((await runProcess('bash', ['-c', 'command -v npm'])).stdout.trim());
+      const env = {
+        // Nothing but npm and node: no claude on PATH, so the step installs it.
+        PATH: `${path.join(prefix, 'bin')}:${npmDir}:${path.dirname(process.execPath)}:/usr/bin:/bin`,
+        HOME: dir,
+        GITHUB_ACTION_PATH: repoRoot,
+        RUNNER_TEMP: dir,
+        npm_config_registry: registry.url,
+        npm_config_prefix: prefix,
+        npm_config_cache: path.join(dir, 'npm-cache'),
+        npm_config_userconfig: path.join(dir, 'npmrc'),
+        npm_config_strict_allow_scripts: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+        npm_config_update_notifier: 'false',
+        ...stepEnv(step, {}),
+      };
+      const run = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, timeoutMs: 120_000 });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const claude = await runProcess(path.join(prefix, 'bin', 'claude'), []);
+      expect(claude.stdout).toBe('native claude\n');
+      expect(fs.existsSync(path.join(prefix, 'bin', 'ccc'))).toBe(true);
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('its run step runs ccc with the inputs and passes the outputs through', async () => {
