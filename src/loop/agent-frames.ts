@@ -13,7 +13,7 @@
 import { distinctUntilChanged, filter, firstValueFrom, map, of, scan, share, shareReplay, switchMap, timeout, type Observable, type Subscription } from 'rxjs';
 import type { Frame } from '../frames/frame.js';
 
-export interface FrameWindow {
+interface FrameWindow {
   sessionId: string;
   /** Frames seen in this session (all of them, not only those kept). */
   count: number;

@@ -52,7 +52,7 @@ export function costCapGuard(caps: CostCaps): StopGuard {
 }
 
 /** `$0.42 of $5.00` (or `$0.42` with no cap): a spend as progress lines and the title show it. */
-export function spentOf(spent: number, cap: number | undefined): string {
+function spentOf(spent: number, cap: number | undefined): string {
   return cap === undefined ? `$${spent.toFixed(2)}` : `$${spent.toFixed(2)} of $${cap.toFixed(2)}`;
 }
 

@@ -7,7 +7,7 @@
  *   2. compare the sets of words: Jaccard similarity (shared / all distinct) of at least 0.8.
  * Two empty feedbacks are the same.
  */
-export const SIMILARITY_THRESHOLD = 0.8;
+const SIMILARITY_THRESHOLD = 0.8;
 
 export function feedbackTokens(feedback: string): string[] {
   const normalized = feedback
@@ -18,7 +18,7 @@ export function feedbackTokens(feedback: string): string[] {
   return [...new Set(tokens)].sort();
 }
 
-export function similarity(a: readonly string[], b: readonly string[]): number {
+function similarity(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 && b.length === 0) return 1;
   const left = new Set(a);
   const right = new Set(b);

@@ -12,7 +12,7 @@ import type { TranscriptSummary } from '../frames/transcript.js';
  * How long a stop waits for the evaluator's answer to appear in the transcript: Claude Code's
  * limit for a prompt hook (its evaluator is one; past it Claude Code lets the stop through).
  */
-export const GOAL_CHECK_WAIT_MS = 30_000;
+const GOAL_CHECK_WAIT_MS = 30_000;
 const GOAL_CHECK_POLL_MS = 50;
 
 export interface GoalStopOptions {

@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 
-export const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
 export interface Interruptible {
   interrupt(message: string, exitCode: number): void;

@@ -55,7 +55,7 @@ export function limitWaits(options: { retrySeconds: number; maxMinutes: number }
 }
 
 /** Waits `ms`; false when `signal` ended the wait first (the run was interrupted). */
-export async function waitUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+async function waitUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return false;
   try {
     await sleep(ms, undefined, { signal });

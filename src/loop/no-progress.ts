@@ -18,7 +18,7 @@ export interface NoProgressOptions {
   fingerprint?: WorkTreeFingerprint;
 }
 
-export function noProgressMessage(limit: number): string {
+function noProgressMessage(limit: number): string {
   return `no progress: the checker gave the same feedback ${limit} times in a row and the work tree did not change`;
 }
 

@@ -77,7 +77,7 @@ function grant(denials: TurnDenials | undefined): string {
 }
 
 /** The line for the user and the log; `interactive` carries the turn's rule sources (the TUI). */
-export function deniedToolsMessage(tools: readonly string[], interactive?: TurnDenials): string {
+function deniedToolsMessage(tools: readonly string[], interactive?: TurnDenials): string {
   return `claude refused the agent's ${tools.join(', ')} calls: ${why(interactive)}`;
 }
 
@@ -87,7 +87,7 @@ function why(interactive: TurnDenials | undefined): string {
 }
 
 /** Said to the agent with the feedback: the refusal was the permission settings, not the reviewer. */
-export function deniedToolsNote(tools: readonly string[]): string {
+function deniedToolsNote(tools: readonly string[]): string {
   return (
     `Note: your ${tools.join(', ')} calls were denied by the user's permission settings (nobody can approve them in this run). ` +
     'Do the work another way that is allowed, or say plainly that you cannot do it without that permission.'
@@ -101,7 +101,7 @@ export function deniedToolsNote(tools: readonly string[]): string {
  */
 export const DENIED_TURNS_LIMIT = 2;
 
-export function deniedStopMessage(tools: readonly string[], turns: number, interactive?: TurnDenials): string {
+function deniedStopMessage(tools: readonly string[], turns: number, interactive?: TurnDenials): string {
   return `the agent's ${tools.join(', ')} calls were denied in ${turns} turns in a row, so it cannot finish the task; ${why(interactive)}`;
 }
 

@@ -16,7 +16,7 @@ import { spendText } from './cost-cap.js';
 import type { Reporter } from '../supervise/reporter.js';
 
 /** How long a verdict keeps the title against claude's retitling. */
-export const VERDICT_FRESH_MS = 30_000;
+const VERDICT_FRESH_MS = 30_000;
 /** How soon after claude's own title the verdict is back. */
 const REASSERT_MS = 1000;
 

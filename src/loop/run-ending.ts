@@ -22,7 +22,7 @@ export interface RunEnding {
   fields?: Record<string, unknown>;
 }
 
-export const RUN_ENDED = 'run ended';
+const RUN_ENDED = 'run ended';
 
 export function logRunEnded(logger: CheckerLogger, ending: RunEnding): void {
   logger[ending.level ?? 'info'](`${RUN_ENDED}: ${ending.how}`, { exit_code: ending.exitCode, mode: ending.mode, ...ending.fields });

@@ -12,7 +12,7 @@
  */
 import { CccError } from '../errors.js';
 
-export const STDIN_WAIT_MS = 3000;
+const STDIN_WAIT_MS = 3000;
 
 export interface RunModeInput {
   /** `-p`'s value: a string (possibly empty) when `-p` was given. */

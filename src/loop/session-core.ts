@@ -12,8 +12,7 @@ import type { Frame } from '../frames/frame.js';
 import type { SupervisorEvent } from './events.js';
 import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
-import { SUPERVISED_ENV } from './supervised-env.js';
-import { STOP_HOOK_BLOCK_CAP_ENV, supervisedAgentEnv } from './agent-env.js';
+import { supervisedAgentEnv } from './agent-env.js';
 import { costCapGuard, type CostCaps } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
@@ -45,8 +44,6 @@ export interface SessionOptions {
   /** Where the session's transcript readings are kept between stops (default: in this process's memory). */
   transcripts?: (logger: SessionLogger) => TranscriptReadings;
 }
-
-export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV };
 
 export class SessionCore {
   readonly config;

@@ -8,7 +8,6 @@
 import { ReplaySubject } from '../rx.js';
 import { SessionCore, type SessionOptions } from './session-core.js';
 
-export { STOP_HOOK_BLOCK_CAP_ENV, SUPERVISED_ENV } from './session-core.js';
 export type SupervisorSessionOptions = SessionOptions;
 
 export class SupervisorSession extends SessionCore {

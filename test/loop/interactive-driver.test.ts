@@ -131,7 +131,7 @@ describe('the interactive driver', () => {
     expect(held).toHaveLength(0);
     driver.close(exited);
     const run = await supervised;
-    expect(run.ending?.how).toMatch(/; last stop: not reviewed: .*gone/);
+    expect(run.ending?.how).toMatch(/; the work was not confirmed complete \(last stop: not reviewed: .*gone/);
     await session.close();
   });
 
@@ -148,7 +148,7 @@ describe('the interactive driver', () => {
     expect(JSON.parse(await inReview)).toEqual({ systemMessage: expect.stringContaining('cancelled') });
     const run = await supervised;
     expect(run.exitCode).toBe(3);
-    expect(run.ending?.how).toBe('the agent exited with code 3; no stop was reviewed');
+    expect(run.ending?.how).toBe('the agent exited with code 3; the work was not confirmed complete (no stop was reviewed)');
     expect(held).toHaveLength(1);
     await session.close();
   });
