@@ -32,7 +32,7 @@ interface Report {
   errors: string[];
 }
 
-type Step = Array<[action: 'inject' | 'send' | 'watch' | 'kill' | 'block', arg: string]>;
+type Step = Array<[action: 'inject' | 'send' | 'watch' | 'kill' | 'block' | 'hold', arg: string]>;
 
 /** An agent that reads keys in raw mode, stops itself on Ctrl-Z (as claude does) and reports size changes. */
 const JOB_AGENT = `exec 4<&0
@@ -50,6 +50,9 @@ while :; do
   esac
 done
 `;
+
+/** The agent has exited: gone, or a zombie its parent has not reaped yet. */
+const exitedOrZombie = (pid: number) => ['Z', 'X', undefined].includes(readProcessState(pid)?.state);
 
 /** Waits for a key, so the output before it ends a read. */
 const WAIT_KEY = 'head -c 1 >/dev/null';
@@ -247,26 +250,38 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
     expect(got.subarray(got.length - 20 - output.length).toString()).toBe('xxxxxxxxxxxxTAIL-ENDLIVE\n');
   });
 
-  // ccc's side stops reading while the agent floods the terminal: for 3 s, while the flood is still
-  // arriving; and for 6 s, so that the agent exits and the relay ends while ccc still does not read.
+  // ccc's side stops reading while the agent floods the terminal. Through the relay, until the
+  // terminal has had more than the relay's copy may queue (TEE_LIMIT, 4 MiB, plus the socket's
+  // buffer): with the flood still arriving; and until the agent has exited, so that the relay ends
+  // while ccc still does not read. Held on what the terminal shows, not for a time: a loaded machine
+  // floods slower. The Node proxy's copy is ccc's own loop, so nothing reaches the terminal while it
+  // is held: there it is held for a time (3 s, 6 s), the agent blocked on the full pty meanwhile.
+  const OVERFLOWED = 6_000_000;
   it.each([
-    [12_000_000, 3000],
-    [6_000_000, 6000],
+    [12_000_000, 'still arriving', 3000],
+    [6_000_000, 'over and the agent gone', 6000],
   ])(
-    'accounts for every byte of a %i-byte flood while ccc is busy for %i ms: the copy plus the reported gaps is what the terminal got, and the exit is reported',
-    async (bytes, blockMs) => {
-      const script = `stty raw -echo; printf 'READY\\n'; ${WAIT_KEY}; head -c ${bytes} /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
+    'accounts for every byte of a %i-byte flood while ccc is busy until it is %s: the copy plus the reported gaps is what the terminal got, and the exit is reported',
+    async (bytes, until, blockMs) => {
+      const held = path.join(dir, 'let-go');
+      const script = `stty raw -echo; printf 'READY %s\\n' $$; ${WAIT_KEY}; head -c ${bytes} /dev/zero | tr '\\0' x; printf 'DONE\\n'`;
       const { terminal, result, output } = await run(script, {
         env: { DRIVER_WATCH: '1' },
-        steps: [
-          [
-            ['send', 'k'],
-            ['block', String(blockMs)],
-          ],
-        ],
+        steps: [[['send', 'k'], kind === 'relay' ? ['hold', held] : ['block', String(blockMs)]]],
         act: async (h, next) => {
-          await h.waitForOutput(/READY/);
+          await h.waitForOutput(/READY \d+/);
+          if (kind === 'node') return next();
+          const agent = Number(/READY (\d+)/.exec(h.output().toString())![1]);
+          let received = 0;
+          h.pty.onData((chunk) => void (received += chunk.length));
           next();
+          if (until === 'still arriving') {
+            await expect.poll(() => received, { timeout: 120_000, interval: 50 }).toBeGreaterThan(OVERFLOWED);
+          } else {
+            await h.waitForOutput(/DONE/, 120_000);
+            await expect.poll(() => exitedOrZombie(agent), { timeout: 30_000, interval: 50 }).toBe(true);
+          }
+          fs.writeFileSync(held, '');
         },
       });
       const got = beforeRestore(terminal, false);
@@ -281,7 +296,8 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
       expect(got.length - got.indexOf('x')).toBe(bytes + 'DONE\n'.length);
       expect(result.gaps).toBeGreaterThan(0); // the relay's copy is bounded: this flood overflows it
     },
-    60_000,
+    // A 12 MB flood through a real pty and a terminal emulator: minutes on a loaded 2-core machine.
+    240_000,
   );
 
   it('reports an agent killed by SIGKILL, and restores the terminal it left raw, on the alternate screen, with modes on', async () => {
