@@ -85,7 +85,7 @@ describe('one supervisor per session', () => {
     expect(log).not.toContain(TWO);
     // The claim goes with the run.
     expect(fs.existsSync(path.join(t.world.claudeDir, 'ccc', 'claims', `${t.earlier}.json`))).toBe(false);
-  });
+  }, 180_000); // two supervised runs and their claude processes, minutes on a loaded machine
 
   it('an interactive ccc on a session a live ccc supervises exits 2 before the TUI starts', async () => {
     const t = await setup();

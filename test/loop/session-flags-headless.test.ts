@@ -107,44 +107,48 @@ describe('headless supervised runs with claude session flags', () => {
     };
   }
 
-  it.each(rows)('$name: the feedback reaches the agent in its own session, after its earlier turns; exit 0 only once confirmed', async (row) => {
-    const t = await setup();
-    const earlier = await row.before?.(t);
-    const before = t.server.requests.length;
-    // The first review of this run finds the work unfinished; the second confirms.
-    const run = await runWithReviews(t, [{ completed: false, feedback: FEEDBACK }], ['--supervisor', '-p', TASK, '--', ...row.args(earlier)]);
-    expect(run.stderr).not.toMatch(/error/i);
-    expect(run.code).toBe(0);
+  it.each(rows)(
+    '$name: the feedback reaches the agent in its own session, after its earlier turns; exit 0 only once confirmed',
+    async (row) => {
+      const t = await setup();
+      const earlier = await row.before?.(t);
+      const before = t.server.requests.length;
+      // The first review of this run finds the work unfinished; the second confirms.
+      const run = await runWithReviews(t, [{ completed: false, feedback: FEEDBACK }], ['--supervisor', '-p', TASK, '--', ...row.args(earlier)]);
+      expect(run.stderr).not.toMatch(/error/i);
+      expect(run.code).toBe(0);
 
-    const requests = t.server.requests.slice(before);
-    const agent = requests.filter((r) => r.kind === 'agent');
-    const reviews = requests.filter((r) => r.kind === 'review');
-    expect(reviews).toHaveLength(2);
-    // Two agent turns: the task, then the feedback; neither in a reviewer's conversation.
-    expect(agent).toHaveLength(2);
-    for (const request of agent) expect(request.text).not.toContain(REVIEW_MESSAGE_MARK);
-    const [first, second] = agent as [RecordedRequest, RecordedRequest];
-    expect(first.lastUserText).toContain(TASK);
-    expect(second.lastUserText).toContain(FEEDBACK);
-    // The turn with the feedback holds this run's task and the agent's answer to it ...
-    expect(second.text).toContain(TASK);
-    expect(second.text).toContain(replyIn(first, t));
-    // ... and, when the flags chose an earlier session, that session's history.
-    if (row.continuesEarlier) {
-      expect(first.text).toContain(EARLIER);
-      expect(second.text).toContain(EARLIER);
-    } else expect(second.text).not.toContain(EARLIER);
-    // The second review forked the session that holds the feedback.
-    expect(reviews[1]!.text).toContain(FEEDBACK);
+      const requests = t.server.requests.slice(before);
+      const agent = requests.filter((r) => r.kind === 'agent');
+      const reviews = requests.filter((r) => r.kind === 'review');
+      expect(reviews).toHaveLength(2);
+      // Two agent turns: the task, then the feedback; neither in a reviewer's conversation.
+      expect(agent).toHaveLength(2);
+      for (const request of agent) expect(request.text).not.toContain(REVIEW_MESSAGE_MARK);
+      const [first, second] = agent as [RecordedRequest, RecordedRequest];
+      expect(first.lastUserText).toContain(TASK);
+      expect(second.lastUserText).toContain(FEEDBACK);
+      // The turn with the feedback holds this run's task and the agent's answer to it ...
+      expect(second.text).toContain(TASK);
+      expect(second.text).toContain(replyIn(first, t));
+      // ... and, when the flags chose an earlier session, that session's history.
+      if (row.continuesEarlier) {
+        expect(first.text).toContain(EARLIER);
+        expect(second.text).toContain(EARLIER);
+      } else expect(second.text).not.toContain(EARLIER);
+      // The second review forked the session that holds the feedback.
+      expect(reviews[1]!.text).toContain(FEEDBACK);
 
-    const id = /ccc: session ([0-9a-f-]{36}), log (\S+)/.exec(run.stderr);
-    expect(id, run.stderr).not.toBeNull();
-    if (row.endsIn === 'earlier') expect(id![1]).toBe(earlier);
-    else if (row.endsIn === SESSION_ID) expect(id![1]).toBe(SESSION_ID);
-    else expect(id![1]).not.toBe(earlier);
-    expect(fs.existsSync(id![2]!)).toBe(true);
-    expect(run.stderr).toContain(`ccc --supervisor -p "<next task>" -- --resume ${id![1]}`);
-  });
+      const id = /ccc: session ([0-9a-f-]{36}), log (\S+)/.exec(run.stderr);
+      expect(id, run.stderr).not.toBeNull();
+      if (row.endsIn === 'earlier') expect(id![1]).toBe(earlier);
+      else if (row.endsIn === SESSION_ID) expect(id![1]).toBe(SESSION_ID);
+      else expect(id![1]).not.toBe(earlier);
+      expect(fs.existsSync(id![2]!)).toBe(true);
+      expect(run.stderr).toContain(`ccc --supervisor -p "<next task>" -- --resume ${id![1]}`);
+    },
+    180_000,
+  ); // an earlier run, then the supervised one: four claude processes or more, minutes on a loaded machine
 
   it('-r without a session: claude refuses it in print mode, and ccc exits with its code and message (no review)', async () => {
     const t = await setup();
