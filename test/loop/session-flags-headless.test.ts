@@ -147,8 +147,9 @@ describe('headless supervised runs with claude session flags', () => {
       expect(fs.existsSync(id![2]!)).toBe(true);
       expect(run.stderr).toContain(`ccc --supervisor -p "<next task>" -- --resume ${id![1]}`);
     },
+    // An earlier run, then the supervised one: four claude processes or more, minutes on a loaded machine.
     180_000,
-  ); // an earlier run, then the supervised one: four claude processes or more, minutes on a loaded machine
+  );
 
   it('-r without a session: claude refuses it in print mode, and ccc exits with its code and message (no review)', async () => {
     const t = await setup();
