@@ -18,6 +18,18 @@ export interface RelayStreams {
   altScreenChange$: Subject<boolean>;
 }
 
+/** The relay's subjects, made once RxJS has loaded (its constructor passed in, so this module does not load it). */
+export function relayStreams(Subject: typeof import('../rx.js').Subject): RelayStreams {
+  return {
+    ptyOutput$: new Subject<Buffer>(),
+    stdin$: new Subject<Buffer>(),
+    gap$: new Subject<number>(),
+    tail$: new Subject<Buffer>(),
+    errors$: new Subject<string>(),
+    altScreenChange$: new Subject<boolean>(),
+  };
+}
+
 type Delivery = (streams: RelayStreams) => void;
 
 export class RelayOutlets implements Disposable {

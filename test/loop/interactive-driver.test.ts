@@ -57,6 +57,17 @@ async function world(checker: Checker) {
 
 const exited = { exit: { exitCode: 0 }, exitCode: 0 };
 
+/** The loop goes on after a stop let through: the next stop is reviewed (complete), then the agent exits. */
+async function reviewsTheNextAndEnds(w: Awaited<ReturnType<typeof world>>, held: Array<(verdict: Verdict) => void>): Promise<void> {
+  const next = w.hookCall(w.stop(2));
+  await expect.poll(() => held.length).toBe(1);
+  held[0]!({ completed: true, feedback: 'done' });
+  expect(JSON.parse(await next)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
+  w.driver.close(exited);
+  await w.supervised;
+  await w.session.close();
+}
+
 describe('the interactive driver', () => {
   it('answers each stop in turn with its hook output, and ends with the agent', async () => {
     const { checker, held } = heldChecker();
@@ -91,35 +102,25 @@ describe('the interactive driver', () => {
 
   it('fails only the stop whose review threw; the next stop is reviewed', async () => {
     const { checker, held } = heldChecker();
-    const { session, driver, supervised, hookCall, stop } = await world(checker);
+    const w = await world(checker);
+    const { session, hookCall, stop } = w;
     const claim = session.claim.bind(session);
     let claims = 0;
     session.claim = (id, mode) => (claims++ === 0 ? Promise.reject(new Error('the claims file broke')) : claim(id, mode));
     await expect(hookCall(stop(1))).rejects.toThrow('the claims file broke');
-    const next = hookCall(stop(2));
-    await expect.poll(() => held.length).toBe(1);
-    held[0]!({ completed: true, feedback: 'done' });
-    expect(JSON.parse(await next)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
-    driver.close(exited);
-    await supervised;
-    await session.close();
+    await reviewsTheNextAndEnds(w, held);
   });
 
   it('lets a stop of a session another live ccc supervises through, saying so, and reviews the next', async () => {
     const { checker, held } = heldChecker();
-    const { session, driver, supervised, hookCall, stop } = await world(checker);
+    const w = await world(checker);
+    const { session, hookCall, stop } = w;
     const holder = { pid: 4242, mode: 'interactive' as const, cwd: project, started_at: new Date().toISOString() };
     const claim = session.claim.bind(session);
     session.claim = (id, mode) => (id === 'taken' ? Promise.resolve(holder) : claim(id, mode));
     const refused = JSON.parse(await hookCall({ ...stop(1), session_id: 'taken' })) as { systemMessage: string };
     expect(refused.systemMessage).toMatch(/^ccc: stop not reviewed: session taken is already supervised by ccc \(pid 4242, interactive/);
-    const next = hookCall(stop(2));
-    await expect.poll(() => held.length).toBe(1);
-    held[0]!({ completed: true, feedback: 'done' });
-    expect(JSON.parse(await next)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
-    driver.close(exited);
-    await supervised;
-    await session.close();
+    await reviewsTheNextAndEnds(w, held);
   });
 
   it('lets a stop whose project is gone through unreviewed, saying why, and the ending names it', async () => {

@@ -5,16 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Subject } from '../../src/rx.js';
-import { RelayOutlets, type RelayStreams } from '../../src/pty/relay-outlets.js';
+import { RelayOutlets, relayStreams, type RelayStreams } from '../../src/pty/relay-outlets.js';
 
-const streams = (): RelayStreams => ({
-  ptyOutput$: new Subject<Buffer>(),
-  stdin$: new Subject<Buffer>(),
-  gap$: new Subject<number>(),
-  tail$: new Subject<Buffer>(),
-  errors$: new Subject<string>(),
-  altScreenChange$: new Subject<boolean>(),
-});
+const streams = (): RelayStreams => relayStreams(Subject);
 
 function record(s: RelayStreams) {
   const seen: string[] = [];
