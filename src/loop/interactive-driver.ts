@@ -55,9 +55,8 @@ export class InteractiveDriver implements AgentDriver {
   private current: Current | undefined;
   /** The last stop's outcome in words, for how the run ended. */
   private lastStop: string | undefined;
-  private ending: DriverEnding | undefined;
-  /** Set at the agent's exit unless the last stop was a confirmed completion: the words for the user. */
-  private unconfirmed: string | undefined;
+  /** How the agent ended, once it has. */
+  private exited: Omit<InteractiveEndingInput, 'lastStop'> | undefined;
 
   constructor(private readonly deps: InteractiveDriverDeps) {
     this.waits = deps.waits;
@@ -152,13 +151,22 @@ export class InteractiveDriver implements AgentDriver {
     return 'next';
   }
 
+  /**
+   * Read once the loop has ended, so a review the agent's exit cancelled has answered first: the
+   * ending names that stop, not the one before it (a completion then would read as done).
+   */
   ended(): DriverEnding | undefined {
-    return this.ending;
+    const ending = this.ending();
+    return ending && this.exited && { how: ending.how, exitCode: this.exited.exitCode, ...(ending.level ? { level: ending.level } : {}) };
   }
 
   /** Once closed on the agent's exit: that the work was not confirmed complete, in words, unless it was. */
   unconfirmedWork(): string | undefined {
-    return this.unconfirmed;
+    return this.ending()?.unconfirmed;
+  }
+
+  private ending() {
+    return this.exited && interactiveEnding({ ...this.exited, ...(this.lastStop ? { lastStop: this.lastStop } : {}) });
   }
 
   /**
@@ -167,11 +175,7 @@ export class InteractiveDriver implements AgentDriver {
    * run's ending; the first close stands.
    */
   close(exited?: Omit<InteractiveEndingInput, 'lastStop'>): void {
-    if (exited && !this.ending) {
-      const { how, level, unconfirmed } = interactiveEnding({ ...exited, ...(this.lastStop ? { lastStop: this.lastStop } : {}) });
-      this.ending = { how, exitCode: exited.exitCode, ...(level ? { level } : {}) };
-      this.unconfirmed = unconfirmed;
-    }
+    this.exited ??= exited;
     this.calls.close();
   }
 

@@ -149,8 +149,26 @@ describe('the interactive driver', () => {
     expect(JSON.parse(await inReview)).toEqual({ systemMessage: expect.stringContaining('cancelled') });
     const run = await supervised;
     expect(run.exitCode).toBe(3);
-    expect(run.ending?.how).toBe('the agent exited with code 3; the work was not confirmed complete (no stop was reviewed)');
+    expect(run.ending?.how).toMatch(/^the agent exited with code 3; the work was not confirmed complete \(last stop: cancelled/);
     expect(held).toHaveLength(1);
+    await session.close();
+  });
+
+  it('after a completion, a stop still in review when the agent exits: the ending names that stop, unconfirmed, not the completion', async () => {
+    const { checker, held } = heldChecker();
+    const { session, driver, supervised, hookCall, stop } = await world(checker);
+    const first = hookCall(stop(1));
+    await expect.poll(() => held.length).toBe(1);
+    held[0]!({ completed: true, feedback: 'done' });
+    expect(JSON.parse(await first)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
+    const inReview = hookCall(stop(2));
+    await expect.poll(() => held.length).toBe(2);
+    driver.close(exited);
+    session.end();
+    await inReview;
+    const run = await supervised;
+    expect(run.ending?.how).toMatch(/^the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: cancelled/);
+    expect(driver.unconfirmedWork()).toMatch(/^the work was not confirmed complete \(last stop: cancelled/);
     await session.close();
   });
 });
