@@ -15,6 +15,6 @@ export default defineConfig({
     // 2 s of a kill) can be missed under that load; a behaviour that is broken fails both runs.
     retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
-    reporters: ['default', './test/support/summary-reporter.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts', './test/support/stall-reporter.ts'],
   },
 });

@@ -52,21 +52,26 @@ export function liveGroupMembers(pgid: number): number[] {
   });
 }
 
-/** Every live descendant of `root` (children, their children, …), not `root` itself. */
-export function descendants(root: number): number[] {
+/** Every live descendant of `root` (children, their children, …), not `root` itself, each with its depth (a child is 1), parents first. */
+export function descendantTree(root: number): Array<{ pid: number; depth: number }> {
   const children = new Map<number, number[]>();
   for (const pid of allPids()) {
     const info = stat(pid);
     if (!live(info)) continue;
     children.set(info!.ppid, [...(children.get(info!.ppid) ?? []), pid]);
   }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      found.push(child);
-      queue.push(child);
+  const found: Array<{ pid: number; depth: number }> = [];
+  const walk = (pid: number, depth: number) => {
+    for (const child of children.get(pid) ?? []) {
+      found.push({ pid: child, depth });
+      walk(child, depth + 1);
     }
-  }
+  };
+  walk(root, 1);
   return found;
+}
+
+/** Every live descendant of `root` (children, their children, …), not `root` itself. */
+export function descendants(root: number): number[] {
+  return descendantTree(root).map((d) => d.pid);
 }
