@@ -67,6 +67,8 @@ export interface ObserverHub {
   setSession(id: string): void;
   resize(cols: number, rows: number): void;
   /** Adds an observer; the returned connection is undefined when it was refused. */
+  /** `max_observers` are watching: a joiner now would be refused (not once the session has ended). */
+  isFull(): boolean;
   join(socket: ObserverSocket): ObserverConnection | undefined;
   leave(connection: ObserverConnection): void;
   readonly observerCount: number;
@@ -167,6 +169,10 @@ class FanOut implements ObserverHub {
     this.#flush();
     this.#options.mirror.resize(cols, rows);
     this.#broadcast(this.#helloMessage());
+  }
+
+  isFull(): boolean {
+    return !this.#ended && this.#connections.size >= this.#options.maxObservers;
   }
 
   join(socket: ObserverSocket): ObserverConnection | undefined {

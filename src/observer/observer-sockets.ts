@@ -1,6 +1,6 @@
 /**
  * The WebSocket side of the observer server: checks Host and Origin (HTTP 403) and the token
- * (HTTP 401 without it) on upgrade,
+ * (HTTP 401 without it) on upgrade, holds a joiner past max_observers for a second (full-hold.ts),
  * hands each accepted socket to the hub, and reads what observers send. A malformed message
  * closes that observer (1008, with the reason) and nothing else; input is passed on only when
  * allowed.
@@ -12,6 +12,7 @@ import type { WebSocket } from 'ws';
 import type { ObserverHub } from './observer-hub.js';
 import type { ObserverConnection, ObserverSocket } from './observer-connection.js';
 import type { ObserverLogger } from './observer-logger.js';
+import { fullHold } from './full-hold.js';
 import { parseClientMessage } from './protocol.js';
 import { refusalLog } from './refusal-log.js';
 import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
@@ -19,6 +20,10 @@ import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
 /** ws refuses larger frames itself (1009); the protocol's own 64 KiB limit closes with 1008. */
 const WS_MAX_PAYLOAD = 1024 * 1024;
 const CLOSE_POLICY = 1008;
+/** A joiner past max_observers waits this long for a place before its refusal (full-hold.ts). */
+const FULL_HOLD_MS = 1000;
+/** Joiners waiting that way at once; past it one is dropped unanswered. */
+const MAX_HELD = 64;
 
 export interface ObserverSocketsOptions {
   http: Server;
@@ -41,6 +46,7 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false });
   const sockets = new Set<WebSocket>();
   const refusals = refusalLog(logger);
+  const waiting = fullHold({ holdMs: FULL_HOLD_MS, maxHeld: MAX_HELD });
 
   options.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -51,7 +57,10 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
       refusals.refused(request.socket.remoteAddress);
       return refuseUpgrade(socket, 401, 'Unauthorized');
     }
-    wss.handleUpgrade(request, socket, head, accept);
+    const upgrade = () => wss.handleUpgrade(request, socket, head, accept);
+    if (!hub.isFull()) return upgrade();
+    // Let in if a place freed meanwhile, refused with the reason (1013) otherwise.
+    if (waiting.hold(socket, upgrade) === 'dropped') logger.debug('observer: joiner dropped unanswered (max_observers reached, too many waiting)');
   });
 
   function accept(ws: WebSocket): void {
@@ -85,6 +94,7 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
 
   return {
     async closed() {
+      waiting.dispose();
       await Promise.all([...sockets].map((ws) => waitClosed(ws)));
       wss.close();
       refusals.flush();
