@@ -80,7 +80,7 @@ const endings: Ending[] = [
     passes: true,
     end: (h) => quitAfter(h, 'build the thing', /review 1 \(claude\): complete/),
     exit: 0,
-    line: /\[INFO\] .*exit_code=0 mode=interactive run ended: the agent exited with code 0 \(the user quit\); last stop: completed: /,
+    line: /\[INFO\] .*exit_code=0 mode=interactive reviews=1 run ended: the agent exited with code 0 \(the user quit\); last stop: completed: /,
     printed: /^ccc: continue this session under supervision with `ccc --supervisor --resume [0-9a-f-]{36}`$/,
   },
   {
@@ -89,7 +89,7 @@ const endings: Ending[] = [
     passes: false,
     end: (h) => quitAfter(h, 'never done', /given one last\s+turn/),
     exit: 0,
-    line: /exit_code=0 mode=interactive run ended: the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: limit: /,
+    line: /exit_code=0 mode=interactive reviews=1 run ended: the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: limit: /,
     printed: NOT_CONFIRMED,
   },
   {
@@ -107,7 +107,7 @@ const endings: Ending[] = [
       await quit(h);
     },
     exit: 0,
-    line: /\[INFO\] .*exit_code=0 mode=interactive run ended: the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: not complete \(review 1\): the agent was sent back\)$/,
+    line: /\[INFO\] .*exit_code=0 mode=interactive reviews=1 run ended: the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: not complete \(review 1\): the agent was sent back\)$/,
     printed: /^ccc: the work was not confirmed complete \(last stop: not complete \(review 1\): the agent was sent back\)$/,
   },
   {
@@ -122,7 +122,7 @@ const endings: Ending[] = [
       await quit(h);
     },
     exit: 0,
-    line: /\[INFO\] .*exit_code=0 mode=interactive run ended: the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: cancelled: /,
+    line: /\[INFO\] .*exit_code=0 mode=interactive reviews=0 run ended: the agent exited with code 0 \(the user quit\); the work was not confirmed complete \(last stop: cancelled: /,
     printed: NOT_CONFIRMED,
   },
   {
@@ -130,21 +130,21 @@ const endings: Ending[] = [
     passes: true,
     end: async (h) => void process.kill(processUnder(h.pty.pid, isCcc), 'SIGTERM'),
     exit: 143,
-    line: /\[WARN\] .*exit_code=143 mode=interactive run ended: SIGTERM received and passed on; the agent (ended by SIGTERM|exited with code \d+); the work was not confirmed complete \(no stop was reviewed\)/,
+    line: /\[WARN\] .*exit_code=143 mode=interactive reviews=0 run ended: SIGTERM received and passed on; the agent (ended by SIGTERM|exited with code \d+); the work was not confirmed complete \(no stop was reviewed\)/,
   },
   {
     name: 'the agent crashes (SIGKILL)',
     passes: true,
     end: async (h) => void process.kill(processUnder(h.pty.pid, isAgent), 'SIGKILL'),
     exit: 137,
-    line: /\[ERROR\] .*exit_code=137 mode=interactive run ended: the agent ended by SIGKILL; the work was not confirmed complete \(no stop was reviewed\)/,
+    line: /\[ERROR\] .*exit_code=137 mode=interactive reviews=0 run ended: the agent ended by SIGKILL; the work was not confirmed complete \(no stop was reviewed\)/,
   },
   {
     name: 'the byte relay is killed',
     passes: true,
     end: async (h) => void process.kill(processUnder(h.pty.pid, isRelay), 'SIGKILL'),
     exit: 137,
-    line: /\[ERROR\] .*exit_code=137 mode=interactive run ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it/,
+    line: /\[ERROR\] .*exit_code=137 mode=interactive reviews=0 run ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it/,
   },
 ];
 
