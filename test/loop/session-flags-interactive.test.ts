@@ -98,7 +98,11 @@ describe('interactive supervised sessions with claude session flags', () => {
       queue.push({ completed: false, feedback: FEEDBACK });
       const pty = await launch(t.world, row.args(earlier));
       if (row.typed) {
-        await pty.type(row.typed(earlier));
+        const typed = row.typed(earlier);
+        await pty.type(typed);
+        // The TUI took the whole command: Enter runs it with its argument. Pressed sooner, on a loaded
+        // machine, it opened the session picker with no argument (seen in CI, twice in a row).
+        await pty.waitForScreen(new RegExp(`❯\\s${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 20_000);
         pty.press('\r');
         await pty.waitForScreen(new RegExp(EARLIER.slice(0, 14)), 30_000);
         await pty.waitForScreen(/❯\s*$/m, 20_000);
