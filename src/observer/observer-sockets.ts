@@ -1,6 +1,7 @@
 /**
  * The WebSocket side of the observer server: checks Host and Origin (HTTP 403) and the token
- * (HTTP 401 without it) on upgrade, holds a joiner past max_observers for a second (full-hold.ts),
+ * (HTTP 401 without it) on upgrade, holds a joiner past max_observers or past its address's join
+ * rate for a second (full-hold.ts, join-rate.ts),
  * hands each accepted socket to the hub, and reads what observers send. A malformed message
  * closes that observer (1008, with the reason) and nothing else; input is passed on only when
  * allowed.
@@ -13,6 +14,7 @@ import type { ObserverHub } from './observer-hub.js';
 import type { ObserverConnection, ObserverSocket } from './observer-connection.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { fullHold } from './full-hold.js';
+import { joinRate } from './join-rate.js';
 import { parseClientMessage } from './protocol.js';
 import { refusalLog } from './refusal-log.js';
 import { requestUrl, tokenFromRequest, tokenMatches } from './token.js';
@@ -24,6 +26,9 @@ const CLOSE_POLICY = 1008;
 const FULL_HOLD_MS = 1000;
 /** Joiners waiting that way at once; past it one is dropped unanswered. */
 const MAX_HELD = 64;
+/** Joins per source address: max_observers' default at once, then 10 a second (join-rate.ts). */
+const JOIN_BURST = 32;
+const JOINS_PER_SECOND = 10;
 
 export interface ObserverSocketsOptions {
   http: Server;
@@ -47,6 +52,7 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
   const sockets = new Set<WebSocket>();
   const refusals = refusalLog(logger);
   const waiting = fullHold({ holdMs: FULL_HOLD_MS, maxHeld: MAX_HELD });
+  const joins = joinRate({ perSecond: JOINS_PER_SECOND, burst: JOIN_BURST });
 
   options.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -58,9 +64,10 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
       return refuseUpgrade(socket, 401, 'Unauthorized');
     }
     const upgrade = () => wss.handleUpgrade(request, socket, head, accept);
-    if (!hub.isFull()) return upgrade();
-    // Let in if a place freed meanwhile, refused with the reason (1013) otherwise.
-    if (waiting.hold(socket, upgrade) === 'dropped') logger.debug('observer: joiner dropped unanswered (max_observers reached, too many waiting)');
+    if (!hub.isFull() && joins.take(request.socket.remoteAddress)) return upgrade();
+    // Past max_observers or its source's rate: after the hold, let in if there is a place, refused
+    // with the reason (1013) otherwise.
+    if (waiting.hold(socket, upgrade) === 'dropped') logger.debug('observer: joiner dropped unanswered (too many waiting)');
   });
 
   function accept(ws: WebSocket): void {
