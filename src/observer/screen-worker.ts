@@ -34,6 +34,9 @@ const term = new xtermHeadless.Terminal({
   rows: init.rows,
   scrollback: init.scrollbackLines,
   allowProposedApi: true,
+  // xterm.js prints each sequence it cannot parse (a stray DEL, a C1 byte in binary output) to the
+  // console, a dozen lines each; this process's stderr is ccc's, the user's terminal.
+  logLevel: 'off',
 });
 const serializer = new serializeAddon.SerializeAddon();
 // The addon's typings name the browser Terminal; the headless one has the same surface.

@@ -25,7 +25,8 @@ export interface PtyHarness {
 export function startPty(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness {
   const cols = options.cols ?? 120;
   const rows = options.rows ?? 40;
-  const term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 5000 });
+  // logLevel off: the byte-transparency tests send every byte value, each parse error a dozen log lines.
+  const term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 5000, logLevel: 'off' });
   const pty = spawn(command, args, { cwd: options.cwd, env: options.env, cols, rows, name: 'xterm-256color', encoding: null });
   const chunks: Buffer[] = [];
   pty.onData((data) => {
