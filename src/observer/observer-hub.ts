@@ -66,9 +66,9 @@ export interface ObserverHub {
   outputGap(lost: number): void;
   setSession(id: string): void;
   resize(cols: number, rows: number): void;
-  /** Adds an observer; the returned connection is undefined when it was refused. */
   /** `max_observers` are watching: a joiner now would be refused (not once the session has ended). */
   isFull(): boolean;
+  /** Adds an observer; the returned connection is undefined when it was refused. */
   join(socket: ObserverSocket): ObserverConnection | undefined;
   leave(connection: ObserverConnection): void;
   readonly observerCount: number;
