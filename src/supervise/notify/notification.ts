@@ -143,9 +143,12 @@ export function notificationRules(context: NotifyContext): NotificationRules {
 
   const verdictOutcome = (v: Verdict): Outcome => (v.verification ?? verificationOf(v.completed, v.evidence)) as Outcome;
 
+  /** The last review's evidence and the first line of its feedback, when it found the work incomplete. */
   const feedbackLine = (v: Verdict | undefined): string[] => {
-    const first = v?.feedback.trim().split(/\r?\n/)[0];
-    return !v || v.completed || !first ? [] : [`Last feedback: ${first}`];
+    if (!v || v.completed) return [];
+    const first = v.feedback.trim().split(/\r?\n/)[0];
+    const evidence = verificationDetails(v.completed, v.evidence);
+    return [...(evidence ? [`Last review: ${evidence}`] : []), ...(first ? [`Last feedback: ${first}`] : [])];
   };
 
   /** The run's own end (headless, kanban): its exit code says how it went; a confirmed completion says its word. */

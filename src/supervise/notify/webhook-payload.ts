@@ -14,7 +14,7 @@
  * protected ntfy topic), since fetch refuses a URL that holds them.
  */
 import type { Notification } from './notification.js';
-import { discordDefused, safeParts, slackEscaped } from './notification-text.js';
+import { discordDefused, safeLine, safeParts, slackEscaped } from './notification-text.js';
 
 export type WebhookFormat = 'slack' | 'discord' | 'ntfy' | 'json';
 
@@ -87,7 +87,8 @@ export function webhookRequest(url: string, format: WebhookFormat, n: Notificati
 /** The generic shape: the fields a receiver of one's own can route on, each inert, and a `text` to show. */
 function jsonPayload(n: Notification, title: string, body: string): Record<string, unknown> {
   const { lines: _lines, cwd: _cwd, title: _title, ...fields } = n;
-  return { ...fields, title, text: `${title}\n${body}`, lines: body.split('\n') };
+  const inert = { ...(n.task === undefined ? {} : { task: safeLine(n.task) }), ...(n.evidence === undefined ? {} : { evidence: safeLine(n.evidence) }) };
+  return { ...fields, ...inert, title, text: `${title}\n${body}`, lines: body.split('\n') };
 }
 
 /** ntfy publishes JSON at the server's root (`https://ntfy.sh/`, or a self-hosted one's base path) and names the topic in the body. */
