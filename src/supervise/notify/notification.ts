@@ -96,6 +96,8 @@ export function notificationRules(context: NotifyContext): NotificationRules {
   let told = false;
   let ended = false;
   let sessionId: string | undefined;
+  /** Why a run that ends on a failed review or a signal ended, told at its end. */
+  let ending: { reason: StopReason; why: string } | undefined;
   const waiting = new Set<string>();
 
   const base = (event: NotifyEvent, title: string, lines: string[], priority: Notification['priority']): Notification => ({
@@ -155,13 +157,18 @@ export function notificationRules(context: NotifyContext): NotificationRules {
   const runEnd = (exitCode: number | undefined, reviews?: string): Notification | undefined => {
     if (told) return undefined;
     if (exitCode === 0 && verdict?.completed) return endOf(verdictOutcome(verdict), [], { exitCode, ...(reviews ? { reviews } : {}) });
-    const why =
-      exitCode === 0
+    const why = ending
+      ? ending.why
+      : exitCode === 0
         ? 'the run ended without a confirmed completion'
         : lastError
           ? `the run ended: ${lastError}`
           : `the run ended${exitCode === undefined ? ' by an error' : ''}`;
-    return endOf('failed', [`Why: ${why}`, ...feedbackLine(verdict)], { ...(exitCode === undefined ? {} : { exitCode }), ...(reviews ? { reviews } : {}) });
+    return endOf('failed', [`Why: ${why}`, ...feedbackLine(verdict)], {
+      ...(exitCode === undefined ? {} : { exitCode }),
+      ...(reviews ? { reviews } : {}),
+      ...(ending ? { reason: ending.reason } : {}),
+    });
   };
 
   return {
@@ -239,8 +246,11 @@ export function notificationRules(context: NotifyContext): NotificationRules {
       return tell({ ...base('cap', capTitle(reason), [`Why: ${message}`, ...feedbackLine(verdict), ...spentLine()], 'high'), reason });
     }
     if (reason === 'checker-failed' || reason === 'interrupted') {
+      const why = `${reason === 'checker-failed' ? 'the review failed' : 'interrupted'}: ${message}`;
+      // A run that ends here says it at its end, with the exit code; a session that goes on, now.
+      if (context.mode === 'headless' || context.mode === 'kanban') return void (ending = { reason, why });
       if (told) return undefined;
-      return endOf('failed', [`Why: ${reason === 'checker-failed' ? 'the review failed: ' : 'interrupted: '}${message}`], { reason });
+      return endOf('failed', [`Why: ${why}`], { reason });
     }
     return undefined;
   }
