@@ -33,7 +33,7 @@ export const httpUrl = z
     } catch {
       return false;
     }
-  })
+  }, 'an http:// or https:// URL')
   .describe('an http:// or https:// URL');
 
 /** An object literal or parsed JSON object whose values are anything (Claude Code's settings). */
