@@ -22,7 +22,6 @@ import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
 import { failureText } from '../loop/run-ending.js';
 import { inertText } from '../pty/inert-text.js';
-import { BUILT_IN_REPORTERS } from '../supervise/reporters/built-in.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
@@ -139,6 +138,8 @@ async function runHeadlessSession(
 
 /** A reporter the config names that cannot be found is a usage error before the agent starts; one that fails later only warns. */
 async function requireReporters(reporters: readonly string[], cwd: string): Promise<void> {
+  if (reporters.length === 0) return;
+  const { BUILT_IN_REPORTERS } = await import('../supervise/reporters/built-in.js');
   if (reporters.every((name) => BUILT_IN_REPORTERS.includes(name))) return;
   const { reporterProblem } = await import('../supervise/reporters/reporter-module.js');
   for (const name of reporters) {

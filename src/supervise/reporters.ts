@@ -17,7 +17,6 @@ import type { ReviewTitle } from '../loop/review-status.js';
 import { wantsReports, type ReportTargets } from '../report/report-targets.js';
 import type { Reporter } from './reporter.js';
 import type { CccConfig } from '../config/types.js';
-import { BUILT_IN_REPORTERS } from './reporters/built-in.js';
 import { jsonReporter } from './reporters/json.js';
 import { observerReporter } from './reporters/observer.js';
 import { progressReporter } from './reporters/progress.js';
@@ -92,6 +91,8 @@ async function ciReporters(plan: Extract<ReporterPlan, { mode: 'headless' }>): P
 /** `notify` and the user's modules, as the config names them. */
 async function ownReporters(mode: ReporterPlan['mode'], own: OwnReporters): Promise<Reporter[]> {
   const { config } = own;
+  if (config.reporters.length === 0 && config.notify.webhook_url === undefined) return [];
+  const { BUILT_IN_REPORTERS } = await import('./reporters/built-in.js');
   const modules = config.reporters.filter((name) => !BUILT_IN_REPORTERS.includes(name));
   const reporters: Reporter[] = [];
   if (wantsNotifyReporter(config)) {
