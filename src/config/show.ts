@@ -25,11 +25,12 @@ export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse,
   const rows = leafKeys(config).map((keys) => {
     const dotted = keys.join('.');
     const value = getPath(config, keys);
-    const shown = SECRET_URL_KEYS.has(dotted) && typeof value === 'string'
-      ? JSON.stringify(redactedUrl(value))
-      : SECRET_KEY.test(keys[keys.length - 1]!) && typeof value === 'string'
-        ? mask(value)
-        : JSON.stringify(value);
+    const shown =
+      SECRET_URL_KEYS.has(dotted) && typeof value === 'string'
+        ? JSON.stringify(redactedUrl(value))
+        : SECRET_KEY.test(keys[keys.length - 1]!) && typeof value === 'string'
+          ? mask(value)
+          : JSON.stringify(value);
     const unused = dotted === 'supervisor.prompt_path' && prompt?.path !== undefined && prompt.path !== value ? `; not in use: ${prompt.path} is` : '';
     return { left: `${dotted} = ${shown}`, source: sourceLabel(resolved.sources[dotted], dotted, resolved) + unused };
   });

@@ -254,7 +254,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
   // The reporters the config names warn in the log, and on stderr once the terminal is the user's again.
   const own = session.ownReporters((message) => showWarning(`ccc: WARN: ${inertText(message)}\n`));
-  for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer, own })) session.reporters.add(reporter);
+  for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer, own }))
+    session.reporters.add(reporter);
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
   // One schedule for the session's waits on the model's limits: its stops' reviews (one at a time)

@@ -31,9 +31,9 @@ export interface OwnReporters {
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** A notifier or a user's reporter that fails says so here (the session log; headless also stderr). */
-  warn(message: string): void;
+  warn: (message: string) => void;
   /** A user reporter's own output (the session log). */
-  log(message: string): void;
+  log: (message: string) => void;
   moduleCacheDir?: () => string;
 }
 

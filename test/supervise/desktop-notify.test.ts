@@ -44,13 +44,21 @@ describe('desktop notifications', () => {
     const bin = path.join(dir, 'bin');
     fs.mkdirSync(bin);
     const calls = path.join(dir, 'osascript.jsonl');
-    fs.writeFileSync(path.join(bin, 'osascript'), `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(calls)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`, {
-      mode: 0o755,
-    });
+    fs.writeFileSync(
+      path.join(bin, 'osascript'),
+      `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(calls)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`,
+      {
+        mode: 0o755,
+      },
+    );
     const desktop = desktopNotifier({ setting: 'auto', env: { PATH: bin }, cwd: dir, platform: 'darwin', warn: () => {} })!;
     desktop.show({ ...note, title: 'a "quoted" end tell' });
     await desktop.flush(10_000);
-    const [args] = fs.readFileSync(calls, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    const [args] = fs
+      .readFileSync(calls, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string[]);
     expect(args).toEqual([
       '-e',
       'on run argv',

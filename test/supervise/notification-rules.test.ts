@@ -16,9 +16,20 @@ const verdict = (completed: boolean, extra: Partial<Extract<SupervisorEvent, { k
   ...extra,
 });
 const end = (code: number | null): SupervisorEvent => ({ kind: 'end', exit_code: code, reviews: 1, at });
-const stopped = (reason: Extract<SupervisorEvent, { kind: 'stopped' }>['reason'], message = `${reason} message`): SupervisorEvent => ({ kind: 'stopped', reason, message, at });
+const stopped = (reason: Extract<SupervisorEvent, { kind: 'stopped' }>['reason'], message = `${reason} message`): SupervisorEvent => ({
+  kind: 'stopped',
+  reason,
+  message,
+  at,
+});
 const windDown = (reason: 'limit' | 'cost-cap'): SupervisorEvent => ({ kind: 'wind-down', reason, message: `${reason} reached`, at });
-const waiting = (who: 'agent' | 'reviewer' = 'agent'): SupervisorEvent => ({ kind: 'waiting', who, message: 'rate limited', until: '2026-01-01T10:01:00.000Z', at });
+const waiting = (who: 'agent' | 'reviewer' = 'agent'): SupervisorEvent => ({
+  kind: 'waiting',
+  who,
+  message: 'rate limited',
+  until: '2026-01-01T10:01:00.000Z',
+  at,
+});
 
 function told(mode: RunMode, events: SupervisorEvent[], close?: { exitCode?: number }, windDownOn = true): Notification[] {
   const rules = notificationRules({ mode, cwd: '/work/app', windDown: windDownOn, limitWaitMinutes: 300, now: () => new Date(at) });
@@ -33,7 +44,13 @@ describe('what a run tells, and when', () => {
   it('headless: the end once, with the word of the last verdict and the exit code', () => {
     const ns = told('headless', [{ kind: 'start', task: 'build it', at }, verdict(false), verdict(true), end(0)], { exitCode: 0 });
     expect(brief(ns)).toEqual([['end', 'verified']]);
-    expect(ns[0]).toMatchObject({ title: 'ccc: done, verified (app)', exit_code: 0, task: 'build it', evidence: 'verified by: npm test (4 tests)', spent_usd: 0.25 });
+    expect(ns[0]).toMatchObject({
+      title: 'ccc: done, verified (app)',
+      exit_code: 0,
+      task: 'build it',
+      evidence: 'verified by: npm test (4 tests)',
+      spent_usd: 0.25,
+    });
   });
 
   it('each verdict word has its own title; an outcome from an older log is derived from the evidence', () => {

@@ -75,7 +75,9 @@ describe('notifications of a headless run', () => {
     expect(receiver!.json()[0]!.text).toMatch(/Cost: spent \$/);
     expect(receiver!.requests[0]!.path).toBe('/secret-path-4471');
     // The stand-in notify-send: the title and the body as arguments.
-    expect(desktop.calls()).toEqual([['--app-name=ccc', '--urgency=normal', 'ccc: done, verified (project)', expect.stringMatching(/^Task: add the adder\nEvidence: verified by: npm test/)]]);
+    expect(desktop.calls()).toEqual([
+      ['--app-name=ccc', '--urgency=normal', 'ccc: done, verified (project)', expect.stringMatching(/^Task: add the adder\nEvidence: verified by: npm test/)],
+    ]);
     // The URL is a credential: nowhere in what ccc printed or logged.
     expect(result.stderr + result.stdout + readLog(world)).not.toContain('secret-path-4471');
   }, 120_000);
@@ -92,7 +94,12 @@ describe('notifications of a headless run', () => {
     const result = await run();
     expect(result.code).toBe(3);
     expect(receiver!.json()).toMatchObject([
-      { event: 'stuck', reason: 'no-progress', title: 'ccc: stuck, no progress (project)', text: expect.stringContaining('Last feedback: the adder is still missing') },
+      {
+        event: 'stuck',
+        reason: 'no-progress',
+        title: 'ccc: stuck, no progress (project)',
+        text: expect.stringContaining('Last feedback: the adder is still missing'),
+      },
     ]);
   }, 180_000);
 
@@ -159,7 +166,7 @@ describe('notifications of a headless run', () => {
   }
 });
 
-describe('notifications in the other modes, reporters of one\'s own, and the URL kept secret', () => {
+describe("notifications in the other modes, reporters of one's own, and the URL kept secret", () => {
   let server: ModelServer | undefined;
   let world: ClaudeWorld | undefined;
   let receiver: WebhookReceiver | undefined;
@@ -248,7 +255,12 @@ describe('notifications of an interactive session', () => {
     receiver = await startWebhookReceiver();
     const url = receiver.url('/secret-path-4471');
     const { h } = await fixture.launch(
-      (r) => (r.kind === 'review' ? (r.index === 0 ? { verdict: { completed: true, feedback: 'fine' } } : { verdict: { completed: false, feedback: 'the second part is missing' } }) : { text: `answer ${r.index}` }),
+      (r) =>
+        r.kind === 'review'
+          ? r.index === 0
+            ? { verdict: { completed: true, feedback: 'fine' } }
+            : { verdict: { completed: false, feedback: 'the second part is missing' } }
+          : { text: `answer ${r.index}` },
       { prepare: (w) => fs.writeFileSync(path.join(w.cwd, '.cccrc.json'), JSON.stringify({ notify: { webhook_url: url } })) },
     );
     await h.type('first task');

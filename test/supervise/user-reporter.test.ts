@@ -64,7 +64,10 @@ describe("a user's reporter", () => {
 
   it('a class (vitest style) and a factory get the context', async () => {
     for (const [name, body] of [
-      ['cls.mjs', `export default class { constructor(c) { this.c = c; } onEvent(e) { fs.appendFileSync(F, JSON.stringify({ mode: this.c.mode, kind: e.kind }) + '\\n'); } }`],
+      [
+        'cls.mjs',
+        `export default class { constructor(c) { this.c = c; } onEvent(e) { fs.appendFileSync(F, JSON.stringify({ mode: this.c.mode, kind: e.kind }) + '\\n'); } }`,
+      ],
       ['fac.mjs', `export default (c) => ({ onEvent(e) { fs.appendFileSync(F, JSON.stringify({ mode: c.mode, kind: e.kind }) + '\\n'); } })`],
     ] as const) {
       const { reporter } = await attach(name, `import fs from 'node:fs'; const F = ${JSON.stringify(out(`${name}.jsonl`))};\n${body}`);
@@ -89,7 +92,11 @@ describe("a user's reporter", () => {
     const broken = await attach('broken.mjs', 'export default 42;');
     broken.reporter.onEvent(events[0]!);
     await broken.reporter.close!({});
-    expect(broken.warnings).toEqual([expect.stringMatching(/^reporter "\.\/broken\.mjs" could not be loaded: its default export gives number 42, not a reporter object; the run goes on without it$/)]);
+    expect(broken.warnings).toEqual([
+      expect.stringMatching(
+        /^reporter "\.\/broken\.mjs" could not be loaded: its default export gives number 42, not a reporter object; the run goes on without it$/,
+      ),
+    ]);
 
     const exits = await attach('exits.mjs', 'export default { onEvent() { process.exit(7); } };');
     exits.reporter.onEvent(events[0]!);

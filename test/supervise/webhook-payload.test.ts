@@ -67,7 +67,12 @@ describe('webhook payloads', () => {
   it('ntfy: JSON publishing at the root with the topic in the body; a self-hosted base path kept; credentials as Basic auth', () => {
     const req = webhookRequest('https://ntfy.sh/ccc-alerts-91', 'ntfy', notification({ event: 'stuck', outcome: undefined, priority: 'high' }));
     expect(req.url).toBe('https://ntfy.sh/');
-    expect(ntfyBody.parse(JSON.parse(req.body))).toMatchObject({ topic: 'ccc-alerts-91', title: 'ccc: done, verified (app)', priority: 4, tags: ['no_entry', 'ccc'] });
+    expect(ntfyBody.parse(JSON.parse(req.body))).toMatchObject({
+      topic: 'ccc-alerts-91',
+      title: 'ccc: done, verified (app)',
+      priority: 4,
+      tags: ['no_entry', 'ccc'],
+    });
     const hosted = webhookRequest('https://me:s3cret@example.org/ntfy/alerts?x=1', 'ntfy', notification());
     expect(hosted.url).toBe('https://example.org/ntfy/?x=1');
     expect(JSON.parse(hosted.body)).toMatchObject({ topic: 'alerts', tags: ['white_check_mark', 'ccc'] });
@@ -83,27 +88,42 @@ describe('webhook payloads', () => {
   it('model text cannot ping, link, escape or overflow in any format (fuzzed)', () => {
     const nasty = fc.oneof(
       fc.string({ maxLength: 3000 }),
-      fc.constantFrom('@everyone', '@here', '<!channel>', '<@U123>', '<@&42>', '<https://evil.example|click>', '\x1b]0;owned\x07', '\u202egnp.exe', '<a href="x">', '\x9b31m'),
+      fc.constantFrom(
+        '@everyone',
+        '@here',
+        '<!channel>',
+        '<@U123>',
+        '<@&42>',
+        '<https://evil.example|click>',
+        '\x1b]0;owned\x07',
+        '\u202egnp.exe',
+        '<a href="x">',
+        '\x9b31m',
+      ),
     );
     fc.assert(
-      fc.property(fc.array(nasty, { maxLength: 6 }), fc.constantFrom('slack', 'discord', 'ntfy', 'json') as fc.Arbitrary<'slack' | 'discord' | 'ntfy' | 'json'>, (parts, format) => {
-        const text = parts.join(' ');
-        const n = notification({ task: text, lines: [`Task: ${text}`, `Last feedback: ${text}`] });
-        const raw = webhookRequest('https://ntfy.sh/t', format, n).body;
-        const body = JSON.parse(raw) as Record<string, unknown>;
-        const shown = JSON.stringify(body);
-        expect(shown).not.toMatch(/\\u00(?:0[0-8bcef]|1[0-9a-f])|\\u007f|[\x80-\x9f\u202a-\u202e\u2066-\u2069]/);
-        if (format === 'slack') {
-          slackBody.parse(body);
-          expect(body.text).not.toMatch(/[<>]/);
-        }
-        if (format === 'discord') {
-          discordBody.parse(body);
-          expect(body.content).not.toMatch(/@(everyone|here)|<[@#]/);
-        }
-        if (format === 'ntfy') ntfyBody.parse(body);
-        expect(raw.length).toBeLessThan(12_000);
-      }),
+      fc.property(
+        fc.array(nasty, { maxLength: 6 }),
+        fc.constantFrom<'slack' | 'discord' | 'ntfy' | 'json'>('slack', 'discord', 'ntfy', 'json'),
+        (parts, format) => {
+          const text = parts.join(' ');
+          const n = notification({ task: text, lines: [`Task: ${text}`, `Last feedback: ${text}`] });
+          const raw = webhookRequest('https://ntfy.sh/t', format, n).body;
+          const body = JSON.parse(raw) as Record<string, unknown>;
+          const shown = JSON.stringify(body);
+          expect(shown).not.toMatch(/\\u00(?:0[0-8bcef]|1[0-9a-f])|\\u007f|[\x80-\x9f\u202a-\u202e\u2066-\u2069]/);
+          if (format === 'slack') {
+            slackBody.parse(body);
+            expect(body.text).not.toMatch(/[<>]/);
+          }
+          if (format === 'discord') {
+            discordBody.parse(body);
+            expect(body.content).not.toMatch(/@(everyone|here)|<[@#]/);
+          }
+          if (format === 'ntfy') ntfyBody.parse(body);
+          expect(raw.length).toBeLessThan(12_000);
+        },
+      ),
       { numRuns: 300 },
     );
   });

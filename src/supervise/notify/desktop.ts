@@ -24,7 +24,7 @@ export interface DesktopOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   platform?: NodeJS.Platform;
-  warn(message: string): void;
+  warn: (message: string) => void;
 }
 
 export interface DesktopNotifier {

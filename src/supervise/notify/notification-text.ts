@@ -15,13 +15,19 @@ import type { Notification } from './notification.js';
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /** The most characters of one line, and of a whole message (under Discord's 2000 for its content, with room for the title). */
-export const LINE_CHARS = 300;
-export const MESSAGE_CHARS = 1800;
-export const TITLE_CHARS = 150;
+const LINE_CHARS = 300;
+const MESSAGE_CHARS = 1800;
+const TITLE_CHARS = 150;
 
 /** One line, inert and bounded. */
 export function safeLine(text: string, max = LINE_CHARS): string {
-  return clip(inertText(text).replace(/[\n\t]/g, ' ').replace(BIDI, ' ').trim(), max);
+  return clip(
+    inertText(text)
+      .replace(/[\n\t]/g, ' ')
+      .replace(BIDI, ' ')
+      .trim(),
+    max,
+  );
 }
 
 /** The notification's title and lines, each inert and bounded, the lines bounded together too. */

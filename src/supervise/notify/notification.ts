@@ -27,7 +27,7 @@ import { reviewSummary } from '../../loop/review-summary.js';
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
 /** The word an `end` says: the verdict's, or `failed` for every ending that is not a confirmed completion. */
-export type Outcome = Verification | 'focused';
+type Outcome = Verification | 'focused';
 
 export interface Notification {
   event: NotifyEvent;
@@ -143,7 +143,7 @@ export function notificationRules(context: NotifyContext): NotificationRules {
     });
   };
 
-  const verdictOutcome = (v: Verdict): Outcome => (v.verification ?? verificationOf(v.completed, v.evidence)) as Outcome;
+  const verdictOutcome = (v: Verdict): Outcome => v.verification ?? verificationOf(v.completed, v.evidence);
 
   /** The last review's evidence and the first line of its feedback, when it found the work incomplete. */
   const feedbackLine = (v: Verdict | undefined): string[] => {
@@ -208,7 +208,12 @@ export function notificationRules(context: NotifyContext): NotificationRules {
         case 'wind-down':
           if (!CAPS.has(e.reason) || told) return undefined;
           return tell({
-            ...base('cap', capTitle(e.reason), [`Why: ${e.message}`, 'The agent has one last turn, not reviewed, to write down where the work stands.', ...spentLine()], 'high'),
+            ...base(
+              'cap',
+              capTitle(e.reason),
+              [`Why: ${e.message}`, 'The agent has one last turn, not reviewed, to write down where the work stands.', ...spentLine()],
+              'high',
+            ),
             reason: e.reason,
           });
         case 'stopped':
@@ -220,7 +225,10 @@ export function notificationRules(context: NotifyContext): NotificationRules {
           if (context.mode === 'interactive') {
             // The user ended claude (exit 0) or it died: only the latter is news to someone away.
             if (told || e.exit_code === 0 || e.exit_code === null) return undefined;
-            return endOf('failed', [`Why: claude exited with code ${e.exit_code} before the work was confirmed`], { exitCode: e.exit_code, ...(reviews ? { reviews } : {}) });
+            return endOf('failed', [`Why: claude exited with code ${e.exit_code} before the work was confirmed`], {
+              exitCode: e.exit_code,
+              ...(reviews ? { reviews } : {}),
+            });
           }
           return runEnd(e.exit_code ?? undefined, reviews);
         }
@@ -238,7 +246,15 @@ export function notificationRules(context: NotifyContext): NotificationRules {
 
   function stopped(reason: StopReason, message: string): Notification | undefined {
     if (STUCK.has(reason)) {
-      return tell({ ...base('stuck', reason === 'no-progress' ? 'stuck, no progress' : 'stuck, tools denied', [`Why: ${message}`, ...feedbackLine(verdict), ...spentLine()], 'high'), reason });
+      return tell({
+        ...base(
+          'stuck',
+          reason === 'no-progress' ? 'stuck, no progress' : 'stuck, tools denied',
+          [`Why: ${message}`, ...feedbackLine(verdict), ...spentLine()],
+          'high',
+        ),
+        reason,
+      });
     }
     if (CAPS.has(reason)) {
       // Its wind-down was told: in this process, or (a standalone hook, one stop per process) by the hook before it.

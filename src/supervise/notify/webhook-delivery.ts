@@ -24,7 +24,7 @@ export interface WebhookDeliveryOptions {
   format: WebhookFormat;
   timeoutMs: number;
   /** Said once for the first failure (and once more at the end with the count of the others). */
-  warn(message: string): void;
+  warn: (message: string) => void;
   fetch?: typeof fetch;
 }
 

@@ -68,7 +68,10 @@ export function webhookRequest(url: string, format: WebhookFormat, n: Notificati
       return {
         url: target,
         headers: json,
-        body: JSON.stringify({ content: content.length > DISCORD_CONTENT_CHARS ? `${content.slice(0, DISCORD_CONTENT_CHARS - 1)}…` : content, allowed_mentions: { parse: [] } }),
+        body: JSON.stringify({
+          content: content.length > DISCORD_CONTENT_CHARS ? `${content.slice(0, DISCORD_CONTENT_CHARS - 1)}…` : content,
+          allowed_mentions: { parse: [] },
+        }),
       };
     }
     case 'ntfy': {

@@ -17,7 +17,7 @@ export interface NotifyOptions {
   mode: RunMode;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  warn(message: string): void;
+  warn: (message: string) => void;
   /** Tests: another fetch, another platform. */
   fetch?: typeof fetch;
   platform?: NodeJS.Platform;
@@ -32,7 +32,13 @@ export function notifyReporter(options: NotifyOptions): Reporter {
     limitWaitMinutes: supervisor.limit_wait_minutes,
   });
   const wanted = new Set(notify.events);
-  const desktop = desktopNotifier({ setting: notify.desktop, env: options.env, cwd: options.cwd, warn: options.warn, ...(options.platform ? { platform: options.platform } : {}) });
+  const desktop = desktopNotifier({
+    setting: notify.desktop,
+    env: options.env,
+    cwd: options.cwd,
+    warn: options.warn,
+    ...(options.platform ? { platform: options.platform } : {}),
+  });
   const webhook = notify.webhook_url
     ? new WebhookDelivery({
         url: notify.webhook_url,

@@ -17,7 +17,6 @@ import type { SupervisorEvent } from '../../loop/events.js';
 import type { Frame } from '../../frames/frame.js';
 import { BUILT_IN_REPORTERS } from './built-in.js';
 
-
 /** What a user's reporter is given when it is made. */
 export interface ReporterContext {
   /** The project directory. */
@@ -38,7 +37,7 @@ function isPath(specifier: string): boolean {
 }
 
 /** The module file a reporter specifier names, or why there is none. */
-export async function locateReporter(specifier: string, cwd: string): Promise<{ file: string } | { problem: string }> {
+async function locateReporter(specifier: string, cwd: string): Promise<{ file: string } | { problem: string }> {
   if (isPath(specifier)) {
     const file = specifier.startsWith('file:') ? fileURLToPath(specifier) : path.resolve(cwd, specifier);
     if (!fs.existsSync(file)) return { problem: `does not exist (looked for ${file}; relative paths start from ${cwd})` };
@@ -76,5 +75,5 @@ export async function loadUserReporter(specifier: string, context: ReporterConte
   const wrong = ['onEvent', 'onFrame', 'close'].filter((key) => reporter[key] !== undefined && typeof reporter[key] !== 'function');
   if (wrong.length) throw new Error(`"${wrong.join('", "')}" must be a function when present`);
   if (!methods.length) throw new Error('is not a reporter: it has none of onEvent, onFrame, close');
-  return made as UserReporter;
+  return made;
 }

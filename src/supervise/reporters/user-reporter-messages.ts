@@ -13,7 +13,4 @@ export interface ReporterWorkerData {
 export type ReporterToWorker = { type: 'event'; event: SupervisorEvent } | { type: 'frame'; frame: Frame } | { type: 'close'; end: RunEnd };
 
 export type ReporterFromWorker =
-  | { type: 'ready'; onFrame: boolean }
-  | { type: 'invalid'; message: string }
-  | { type: 'failed'; method: string; message: string }
-  | { type: 'closed' };
+  { type: 'ready'; onFrame: boolean } | { type: 'invalid'; message: string } | { type: 'failed'; method: string; message: string } | { type: 'closed' };

@@ -20,14 +20,19 @@ const OUTPUT_LINES_LOGGED = 200;
 export interface UserReporterOptions extends ReporterWorkerData {
   /** The heap its thread may use (MB), as a checker plugin's (`supervisor.plugin_max_memory_mb`). */
   maxMemoryMb: number;
-  warn(message: string): void;
+  warn: (message: string) => void;
   /** Its output lines, for the session log. */
-  log(message: string): void;
+  log: (message: string) => void;
 }
 
 export function userReporter(options: UserReporterOptions): Reporter {
   const name = `reporter "${options.specifier}"`;
-  const data: ReporterWorkerData = { specifier: options.specifier, cwd: options.cwd, mode: options.mode, ...(options.moduleCacheDir ? { moduleCacheDir: options.moduleCacheDir } : {}) };
+  const data: ReporterWorkerData = {
+    specifier: options.specifier,
+    cwd: options.cwd,
+    mode: options.mode,
+    ...(options.moduleCacheDir ? { moduleCacheDir: options.moduleCacheDir } : {}),
+  };
   const worker = new Worker(workerFile(), {
     workerData: data,
     stdout: true,
