@@ -29,17 +29,17 @@ function nodeProject(cwd: string): void {
   fs.writeFileSync(path.join(cwd, 'test', 'a.test.js'), "const test = require('node:test');\ntest('adds', () => {});\n");
 }
 
-describe('notifications of a headless run', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let receiver: WebhookReceiver | undefined;
-  afterEach(async () => {
-    await receiver?.close();
-    await server?.close();
-    world?.cleanup();
-    server = world = receiver = undefined;
-  });
+let server: ModelServer | undefined;
+let world: ClaudeWorld | undefined;
+let receiver: WebhookReceiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  await server?.close();
+  world?.cleanup();
+  server = world = receiver = undefined;
+});
 
+describe('notifications of a headless run', () => {
   async function setup(scenario: (r: RecordedRequest) => Reply, answer: ReceiverAnswer = { status: 200 }) {
     server = await startModelServer(scenario);
     world = makeClaudeWorld({ modelUrl: server.url });
@@ -167,16 +167,6 @@ describe('notifications of a headless run', () => {
 });
 
 describe("notifications in the other modes, reporters of one's own, and the URL kept secret", () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let receiver: WebhookReceiver | undefined;
-  afterEach(async () => {
-    await receiver?.close();
-    await server?.close();
-    world?.cleanup();
-    server = world = receiver = undefined;
-  });
-
   it('the standalone hook (`ccc hook install`, plain claude): the confirmed completion is told', async () => {
     server = await startModelServer((r) => (r.kind === 'review' ? verifyingReviewer(r) : { text: 'added it' }));
     world = makeClaudeWorld({ modelUrl: server.url });
@@ -245,11 +235,6 @@ describe("notifications in the other modes, reporters of one's own, and the URL 
 
 describe('notifications of an interactive session', () => {
   const fixture = supervisedPtyFixture();
-  let receiver: WebhookReceiver | undefined;
-  afterEach(async () => {
-    await receiver?.close();
-    receiver = undefined;
-  });
 
   it('the confirmed completion is told while the session stays open; no-progress after a second task is told as stuck', async () => {
     receiver = await startWebhookReceiver();
