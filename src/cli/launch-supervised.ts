@@ -21,6 +21,7 @@ import { reportTargets, type ReportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
 import { failureText } from '../loop/run-ending.js';
+import { inertText } from '../pty/inert-text.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
@@ -63,6 +64,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   checkSettingsPaths(claudeArgs, io.cwd);
   const plan = sessionPlan(claudeArgs, mode.mode);
   const pipeline = await buildPipeline({ config, cwd: io.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
+  await requireReporters(config.reporters, io.cwd);
   io.stderr.write('Supervisor mode enabled\n');
   const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs };
   const observe = args.observe !== undefined;
@@ -106,7 +108,8 @@ async function runHeadlessSession(
   const { reportersFor } = await import('../supervise/reporters.js');
   try {
     // A report file that cannot be written is a usage error (exit 2) before the session starts.
-    const plan = { mode: 'headless', json: options.json, shown, stdout: io.stdout, stderr: io.stderr, reports: options.reports, observer } as const;
+    const own = session.ownReporters((message) => void shown.stderr.write(`ccc: WARN: ${inertText(message)}\n`));
+    const plan = { mode: 'headless', json: options.json, shown, stdout: io.stdout, stderr: io.stderr, reports: options.reports, observer, own } as const;
     for (const reporter of await reportersFor({ ...plan, env: session.env, configDir: session.configDir })) session.reporters.add(reporter);
   } catch (error) {
     observer?.detach();
@@ -130,5 +133,17 @@ async function runHeadlessSession(
     await observer?.close();
     await running.remove();
     restoreSignals(); // after the record is gone: a second signal ends ccc at once until then
+  }
+}
+
+/** A reporter the config names that cannot be found is a usage error before the agent starts; one that fails later only warns. */
+async function requireReporters(reporters: readonly string[], cwd: string): Promise<void> {
+  if (reporters.length === 0) return;
+  const { BUILT_IN_REPORTERS } = await import('../supervise/reporters/built-in.js');
+  if (reporters.every((name) => BUILT_IN_REPORTERS.includes(name))) return;
+  const { reporterProblem } = await import('../supervise/reporters/reporter-module.js');
+  for (const name of reporters) {
+    const problem = await reporterProblem(name, cwd);
+    if (problem) throw new CccError('CONFIG_INVALID', problem, { data: { key: 'reporters', value: name } });
   }
 }

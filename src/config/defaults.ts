@@ -1,7 +1,7 @@
 /**
  * The built-in defaults: the lowest configuration layer (docs/configuration.md).
  * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `supervisor.max_task_cost_usd`, `supervisor.reviewer.model`,
- * `current_provider`) are
+ * `notify.webhook_url`, `current_provider`) are
  * "unset" on purpose: no token means a random one per session, no cost cap means none.
  */
 import type { CccConfig } from './types.js';
@@ -43,6 +43,8 @@ export function defaultConfig(): CccConfig {
       http_port: 0,
     },
     kanban: { max_retries: 3, roles_dir: './roles' },
+    notify: { events: ['end', 'stuck', 'waiting', 'cap'], desktop: 'auto', webhook_format: 'auto', webhook_timeout_seconds: 10 },
+    reporters: [],
     plugins: [],
     providers: {},
     settings: {},

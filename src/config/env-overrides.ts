@@ -8,7 +8,9 @@
  * still starts with a sane restart limit): then the lower layers' value stands and a warning is kept.
  */
 import { CccError } from '../errors.js';
-import { envBoolean, envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
+import { envBoolean, envHttpUrl, envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
+import { WEBHOOK_FORMATS } from './schema.js';
+import { redactedUrl } from './secret-url.js';
 import { setPath, type ConfigKeyPath, type PathValue } from './key-path.js';
 import type { CccConfig, UserConfig } from './types.js';
 
@@ -17,15 +19,17 @@ export interface EnvOverride {
   path: ConfigKeyPath;
   parser: EnvParser<unknown>;
   onInvalid: 'error' | 'warn';
+  /** The value is a credential: an error about it never repeats it. */
+  secret?: boolean;
 }
 
 function override<P extends ConfigKeyPath>(
   name: string,
   path: P,
   parser: EnvParser<PathValue<CccConfig, P>>,
-  options: { onInvalid?: 'error' | 'warn' } = {},
+  options: { onInvalid?: 'error' | 'warn'; secret?: boolean } = {},
 ): EnvOverride {
-  return { name, path, parser, onInvalid: options.onInvalid ?? 'error' };
+  return { name, path, parser, onInvalid: options.onInvalid ?? 'error', ...(options.secret ? { secret: true } : {}) };
 }
 
 export const envOverrides: readonly EnvOverride[] = [
@@ -41,6 +45,8 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB', 'supervisor.plugin_max_memory_mb', envInteger(16)),
   override('CCC_CLAUDE', 'claude.command', envString()),
   override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
+  override('CCC_NOTIFY_WEBHOOK_URL', 'notify.webhook_url', envHttpUrl(), { secret: true }),
+  override('CCC_NOTIFY_WEBHOOK_FORMAT', 'notify.webhook_format', envOneOf(WEBHOOK_FORMATS)),
   // `ccc mcp`, under the names its users already set. An invalid restart limit warns and keeps the default.
   override('SUPERVISOR_ENABLED', 'mcp.enabled', envBoolean()),
   override('SUPERVISOR_MAX_RESTART_ATTEMPTS', 'mcp.max_restart_attempts', envInteger(0), { onInvalid: 'warn' }),
@@ -69,13 +75,14 @@ export function readEnvLayer(env: NodeJS.ProcessEnv, table: readonly EnvOverride
       setPath(config, entry.path, value);
       continue;
     }
-    const problem = `environment variable ${entry.name}=${JSON.stringify(raw)}: must be ${entry.parser.allowed} (it sets ${entry.path})`;
+    const shown = entry.secret ? redactedUrl(raw) : JSON.stringify(raw);
+    const problem = `environment variable ${entry.name}=${shown}: must be ${entry.parser.allowed} (it sets ${entry.path})`;
     if (entry.onInvalid === 'warn') {
       warnings.push(`Ignoring ${problem}; using the configured value instead.`);
       continue;
     }
     throw new CccError('CONFIG_INVALID', `Invalid ${problem}. Fix or unset the variable.`, {
-      data: { variable: entry.name, value: raw, path: entry.path, allowed: entry.parser.allowed },
+      data: { variable: entry.name, value: entry.secret ? redactedUrl(raw) : raw, path: entry.path, allowed: entry.parser.allowed },
     });
   }
   return { config: config, warnings };

@@ -4,7 +4,7 @@
  * error matches the one a config file would get.
  */
 import type { z } from 'zod';
-import { allowedText, boolean as booleanRule, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
+import { allowedText, boolean as booleanRule, httpUrl, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
 
 export interface EnvParser<T> {
   /** Completes "must be …". */
@@ -42,6 +42,11 @@ export function envOneOf<const T extends readonly [string, ...string[]]>(values:
 /** Taken verbatim (paths and tokens may legitimately carry spaces). */
 export function envString(): EnvParser<string> {
   return fromRule(nonEmptyString, (raw) => raw);
+}
+
+/** An http(s) URL, taken verbatim but for surrounding blanks. */
+export function envHttpUrl(): EnvParser<string> {
+  return fromRule(httpUrl, (raw) => raw.trim());
 }
 
 const TRUE_TEXT = new Set(['true', '1', 'yes', 'on']);

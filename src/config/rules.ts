@@ -23,6 +23,19 @@ export const nonEmptyString = z.string().min(1).describe('a non-empty string');
 
 export const boolean = z.boolean().describe('true or false');
 
+/** An http(s) address (a webhook's): its message never repeats the value, which may be a credential (secret-url.ts). */
+export const httpUrl = z
+  .string()
+  .refine((url) => {
+    try {
+      const { protocol } = new URL(url);
+      return protocol === 'http:' || protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'an http:// or https:// URL')
+  .describe('an http:// or https:// URL');
+
 /** An object literal or parsed JSON object whose values are anything (Claude Code's settings). */
 export const anyObject = z.record(z.unknown()).refine(isPlainObject).describe('an object');
 

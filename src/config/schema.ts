@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseAllowRule } from '../checkers/reviewer/allow-rule.js';
-import { anyObject, boolean, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
+import { anyObject, boolean, httpUrl, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
 
 /** Absent or `null` means unset: a higher layer can write `null` to clear a lower layer's value. */
 function unsettable<T extends z.ZodTypeAny>(schema: T) {
@@ -44,6 +44,10 @@ const permissionRule = z
     if (!parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a permission rule: ${parsed.reason}` });
   })
   .describe('a permission rule such as "Bash(make check)", "Bash(npm run lint:*)" or "Edit"');
+
+/** What a run left alone tells a person (docs/configuration.md, "notify"). */
+export const NOTIFY_EVENTS = ['end', 'stuck', 'waiting', 'cap'] as const;
+export const WEBHOOK_FORMATS = ['auto', 'slack', 'discord', 'ntfy', 'json'] as const;
 
 export const configSchema = z
   .object({
@@ -113,6 +117,19 @@ export const configSchema = z
       })
       .strict(),
     kanban: z.object({ max_retries: integer(0), roles_dir: nonEmptyString }).strict(),
+    /** The notifications of the `notify` reporter (src/supervise/reporters/notify.ts). */
+    notify: z
+      .object({
+        events: z.array(oneOf(NOTIFY_EVENTS)).describe(`a list of ${NOTIFY_EVENTS.map((e) => JSON.stringify(e)).join(', ')}`),
+        /** `auto`: where a desktop session is (a display on Linux, always on macOS); `true`: try everywhere, warn once where no notifier exists. */
+        desktop: z.union([z.boolean(), z.literal('auto')]).describe('true, false or "auto"'),
+        webhook_url: unsettable(httpUrl),
+        webhook_format: oneOf(WEBHOOK_FORMATS),
+        webhook_timeout_seconds: numberAbove(0),
+      })
+      .strict(),
+    /** Who hears a run's events besides ccc's own output: `notify`, or a module (a path or a package), as vitest names reporters. */
+    reporters: z.array(nonEmptyString).describe('a list of reporters: "notify", or a module path or package name'),
     plugins: z.array(nonEmptyString).describe('a list of non-empty strings'),
     current_provider: unsettable(nonEmptyString),
     providers: z.record(provider).describe('an object of providers'),

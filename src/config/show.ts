@@ -6,6 +6,7 @@ import path from 'node:path';
 import { envVariableFor } from './env-overrides.js';
 import { getPath, leafKeys } from './key-path.js';
 import type { ConfigLayer, ResolvedConfig } from './types.js';
+import { redactedUrl, SECRET_URL_KEYS } from './secret-url.js';
 
 /** Leaf names whose values are credentials: shown masked in text (never in `--json`, which scripts read). */
 const SECRET_KEY = /token|secret|password|api_?key|auth/i;
@@ -24,7 +25,12 @@ export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse,
   const rows = leafKeys(config).map((keys) => {
     const dotted = keys.join('.');
     const value = getPath(config, keys);
-    const shown = SECRET_KEY.test(keys[keys.length - 1]!) && typeof value === 'string' ? mask(value) : JSON.stringify(value);
+    const shown =
+      SECRET_URL_KEYS.has(dotted) && typeof value === 'string'
+        ? JSON.stringify(redactedUrl(value))
+        : SECRET_KEY.test(keys[keys.length - 1]!) && typeof value === 'string'
+          ? mask(value)
+          : JSON.stringify(value);
     const unused = dotted === 'supervisor.prompt_path' && prompt?.path !== undefined && prompt.path !== value ? `; not in use: ${prompt.path} is` : '';
     return { left: `${dotted} = ${shown}`, source: sourceLabel(resolved.sources[dotted], dotted, resolved) + unused };
   });
@@ -46,8 +52,11 @@ function notes(resolved: ResolvedConfig): string[] {
   ];
 }
 
+/** As the config is, but a webhook URL: a script that reads this has no use for the credential, and a CI log would keep it. */
 export function formatConfigJson(resolved: ResolvedConfig): string {
-  return JSON.stringify(resolved.config, null, 2) + '\n';
+  const { notify } = resolved.config;
+  const config = notify.webhook_url ? { ...resolved.config, notify: { ...notify, webhook_url: redactedUrl(notify.webhook_url) } } : resolved.config;
+  return JSON.stringify(config, null, 2) + '\n';
 }
 
 function sourceLabel(layer: ConfigLayer | undefined, dotted: string, resolved: ResolvedConfig): string {

@@ -11,6 +11,7 @@ import { allowedText, isPlainObject } from './rules.js';
 import { configSchema, schemaAt, unwrap } from './schema.js';
 import type { CccConfig, ConfigLayer, ResolvedConfig } from './types.js';
 import { clip, jsonText } from '../value-text.js';
+import { redactedUrl, SECRET_URL_KEYS } from './secret-url.js';
 
 export interface ValidateInput {
   merged: Record<string, unknown>;
@@ -47,7 +48,10 @@ function toIssues(issue: z.ZodIssue, merged: unknown): Issue[] {
   }
   // A refinement says itself what it wanted (a permission rule and why this one is not).
   const allowed = issue.code === 'custom' && issue.message ? issue.message : allowedAt(issue.path);
-  return [{ kind: 'value', path: parent, value: valueAt(merged, issue.path), allowed }];
+  const value = valueAt(merged, issue.path);
+  // A credential is never repeated, not even in the error that says it is wrong.
+  const shown = SECRET_URL_KEYS.has(parent) && typeof value === 'string' ? redactedUrl(value) : value;
+  return [{ kind: 'value', path: parent, value: shown, allowed }];
 }
 
 /** The description of the nearest schema on the path that has one: "must be …". */

@@ -49,7 +49,8 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
   };
   let attached: Promise<void> | undefined;
   return async (request, first) => {
-    await (attached ??= reportersFor({ mode: 'kanban', write: options.write, reviewLimits }).then((reporters) => {
+    const own = session.ownReporters((message) => options.write(`ccc: WARN: ${message}\n`));
+    await (attached ??= reportersFor({ mode: 'kanban', write: options.write, reviewLimits, own }).then((reporters) => {
       for (const reporter of reporters) session.reporters.add(reporter);
     }));
     card = request.label;

@@ -23,7 +23,7 @@ import type { BytePath } from '../pty/byte-path.js';
 import { TerminalReplyFilter } from '../input/terminal-replies.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
-import { holdWriteWarnings } from '../state/write-failure.js';
+import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
 import { claimedMessage, SessionClaims } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
@@ -252,7 +252,10 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   // The title, observers and the summary line hear the session's events and frames (attached
   // before the transcript tail starts: no frame is missed) until the run closes them.
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
-  for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer })) session.reporters.add(reporter);
+  // The reporters the config names warn in the log, and on stderr once the terminal is the user's again.
+  const own = session.ownReporters((message) => showWarning(`ccc: WARN: ${inertText(message)}\n`));
+  for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer, own }))
+    session.reporters.add(reporter);
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
   // One schedule for the session's waits on the model's limits: its stops' reviews (one at a time)

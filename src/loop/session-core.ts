@@ -4,7 +4,8 @@
  * agent gets. The standalone Stop hook decides with this alone and so loads no RxJS (docs/design/architecture.md, "Start-up");
  * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
  */
-import { baselineStoresDir } from '../state/paths.js';
+import { baselineStoresDir, moduleCacheDir } from '../state/paths.js';
+import type { OwnReporters } from '../supervise/reporters.js';
 import type { PipelineEntry } from '../checkers/pipeline.js';
 import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -120,6 +121,21 @@ export class SessionCore {
   /** Gives up the claim of `id` before the session ends. */
   releaseClaim(id: string): void {
     this.claims.release(id);
+  }
+
+  /** What the reporters the config names need (src/supervise/reporters.ts); their warnings go to the log, and to `alsoWarn`. */
+  ownReporters(alsoWarn?: (message: string) => void): OwnReporters {
+    return {
+      config: this.config,
+      cwd: this.cwd,
+      env: this.env,
+      warn: (message) => {
+        this.logger.warn(message);
+        alsoWarn?.(message);
+      },
+      log: (message) => this.logger.info(message),
+      moduleCacheDir: () => moduleCacheDir(this.configDir),
+    };
   }
 
   setSessionId(id: string): void {

@@ -62,6 +62,12 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: stop.sessionId, pid: holder.pid } });
   }
   session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
+  // The reporters the config names (a notification when the agent is done, stuck, waiting or capped);
+  // loaded only when named: the hook's path loads nothing it does not need.
+  if (resolved.config.reporters.length > 0 || resolved.config.notify.webhook_url !== undefined) {
+    const { reportersFor } = await import('./reporters.js');
+    for (const reporter of await reportersFor({ mode: 'hook', own: session.ownReporters() })) session.reporters.add(reporter);
+  }
   try {
     // A review refused on the model's limit is waited out inside this process (its hook's
     // `timeout` covers the waiting budget); claude killing the hook is the only other end of it.
@@ -77,6 +83,8 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     session.endedAs({ mode: 'hook', how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' });
     throw error;
   } finally {
+    // A notification still under way is waited for FLUSH_MS at most (src/supervise/notify/webhook-delivery.ts).
+    await session.reporters.close({ exitCode: 0, sessionId: stop.sessionId });
     await session.close();
   }
 }

@@ -2,7 +2,8 @@
  * The supervised run, once for every mode (docs/design/stop-path.md, "The loop"): for each stop the
  * driver brings, claim its session, review it within the model's limits, apply the denial rule and
  * the last-iteration rule, let the driver answer; at the end, the exit code, the `stopped` and
- * `end` events and the log's last line, each once.
+ * `end` events and the log's last line, each once. A stop let through without the work done in a
+ * session that goes on (interactive) is a `stopped` event too: a person away is told it (notify).
  */
 import type { StopDecision } from '../loop/review-stop.js';
 import { reviewStop } from '../loop/review-stop.js';
@@ -15,6 +16,9 @@ import { claimedMessage } from '../state/session-claims.js';
 import { isCccError } from '../errors.js';
 import type { AgentDriver, DriverEnding } from './driver.js';
 import { exitCodeFor } from './exit-codes.js';
+
+/** The reasons a stop is let through without the work done that a session which goes on says (the quiet ones: review-stop's). */
+const SAID_WHEN_LET_STOP: ReadonlySet<string> = new Set(['limit', 'no-progress', 'cost-cap', 'checker-failed']);
 
 /** What the session offers the loop. */
 export type SupervisedSession = Pick<
@@ -79,6 +83,9 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     const answered = await driver.answer(stop, decision);
     if (session.interruption) return interrupted();
     if (answered !== 'next') return finish(answered.end);
+    // The agent stopped without the work done and the session goes on (interactive): why, said as a run's end says it.
+    if (decision.action === 'allow' && SAID_WHEN_LET_STOP.has(decision.reason) && stoppedSaid !== decision)
+      emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
   }
   if (session.interruption) return interrupted();
   const ending = driver.ended();

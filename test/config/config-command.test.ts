@@ -120,7 +120,18 @@ describe('ccc config', () => {
     expect(config.supervisor.max_iterations).toBe(42);
     expect(typeof config.supervisor.max_iterations).toBe('number');
     expect(config.supervisor.prompt_path).toBe(path.join(t.home, '.claude', 'SUPERVISOR.md'));
-    expect(Object.keys(config).sort()).toEqual(['claude', 'kanban', 'mcp', 'observer', 'plugins', 'providers', 'settings', 'supervisor']);
+    expect(Object.keys(config).sort()).toEqual([
+      'claude',
+      'kanban',
+      'mcp',
+      'notify',
+      'observer',
+      'plugins',
+      'providers',
+      'reporters',
+      'settings',
+      'supervisor',
+    ]);
   });
 
   it('an invalid value exits 2 with the key path, the value, what is allowed and the file', async () => {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envBoolean, envInteger, envNumberAbove, envOneOf, envString } from '../../src/config/env-parsers.js';
 import { envOverrides, envVariableFor, readEnvLayer, type EnvOverride } from '../../src/config/env-overrides.js';
+import { redactedUrl } from '../../src/config/secret-url.js';
 
 describe('env parsers', () => {
   it('integers: exact decimal integers within range only', () => {
@@ -112,7 +113,8 @@ describe('readEnvLayer', () => {
           expect((layer.config as Record<string, Record<string, unknown>>)[keys[0]!]![keys[1]!]).toBe(parsed);
         } catch (error) {
           expect((error as { code: string }).code).toBe('CONFIG_INVALID');
-          expect((error as Error).message).toContain(`${entry.name}=${JSON.stringify(raw)}`);
+          // A credential is never repeated (a webhook URL): its scheme and host at most.
+          expect((error as Error).message).toContain(`${entry.name}=${entry.secret ? redactedUrl(raw) : JSON.stringify(raw)}`);
           expect((error as Error).message).toContain(entry.parser.allowed);
         }
       }),
@@ -143,6 +145,8 @@ describe('readEnvLayer', () => {
       CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB: 'supervisor.plugin_max_memory_mb',
       CCC_CLAUDE: 'claude.command',
       CCC_OBSERVER_TOKEN: 'observer.token',
+      CCC_NOTIFY_WEBHOOK_URL: 'notify.webhook_url',
+      CCC_NOTIFY_WEBHOOK_FORMAT: 'notify.webhook_format',
       SUPERVISOR_ENABLED: 'mcp.enabled',
       SUPERVISOR_MAX_RESTART_ATTEMPTS: 'mcp.max_restart_attempts',
       SUPERVISOR_RESTART_DELAY_MS: 'mcp.restart_delay_ms',
