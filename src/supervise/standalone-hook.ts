@@ -7,6 +7,7 @@ import { buildPipeline } from '../checkers/registry.js';
 import { CccError } from '../errors.js';
 import { claimedMessage, type SessionClaimRecord } from '../state/session-claims.js';
 import { loadConfig } from '../config/load.js';
+import { describeOrigin } from '../config/validate.js';
 import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
 import type { StopDecision } from '../loop/review-stop.js';
@@ -35,7 +36,12 @@ const QUIET_ALLOWS: ReadonlySet<string> = new Set(['completed', 'disabled', 'bac
 
 export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<StandaloneAnswer> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });
-  const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
+  const pipeline = await buildPipeline({
+    config: resolved.config,
+    cwd: stop.cwd,
+    moduleCacheDir: () => moduleCacheDir(resolved.configDir),
+    checkersFrom: describeOrigin('supervisor.checkers', resolved),
+  });
   // Each stop is its own process: the reviews of the session's earlier stops count toward the caps too.
   const priorCost = (await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0;
   const agentCost = hookAgentCost(resolved.configDir, stop.sessionId);
