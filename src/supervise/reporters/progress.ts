@@ -4,6 +4,7 @@
  * verdict's feedback and the agent's text are the model's, and no escape sequence of theirs may
  * reach a terminal or a CI log.
  */
+import { failureLineIndexes } from '../../checkers/failure-lines.js';
 import { reviewKindDetails, verificationDetails } from '../../checkers/verification.js';
 import { cacheShare, dollars, NO_USAGE, percent } from '../../claude/usage.js';
 import type { Frame } from '../../frames/frame.js';
@@ -104,11 +105,24 @@ function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): strin
 /** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */
 const FEEDBACK_LINES = 15;
 
-/** The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all. */
+/**
+ * The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all.
+ * When it is longer, the lines that say what failed (a runner's failure lines: failure-lines.ts) are
+ * shown before any other, in their order, so that a CI log shows why a run failed and not a
+ * runner's header; the rest of the room goes to the first lines.
+ */
 function feedbackLines(text: string): string {
   const [first = '', ...rest] = text.trim().split(/\r?\n/);
   const clip = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line);
-  const shown = rest.slice(0, FEEDBACK_LINES).map((line) => `ccc:   │ ${clip(line)}\n`);
-  const more = rest.length > FEEDBACK_LINES ? `ccc:   │ … ${rest.length - FEEDBACK_LINES} more lines in the log\n` : '';
-  return `${clip(first)}\n${shown.join('')}${more}`;
+  const shown = rest.length > FEEDBACK_LINES ? chosenLines(rest) : rest.map((line, i) => ({ line, i }));
+  const body = shown.map(({ line, i }, k) => `${k > 0 && i > shown[k - 1]!.i + 1 ? 'ccc:   │ …\n' : ''}ccc:   │ ${clip(line)}\n`);
+  const more = rest.length > shown.length ? `ccc:   │ … ${rest.length - shown.length} more lines in the log\n` : '';
+  return `${clip(first)}\n${body.join('')}${more}`;
+}
+
+/** FEEDBACK_LINES of `lines`: those that say what failed, then the first others; in their order. */
+function chosenLines(lines: string[]): Array<{ line: string; i: number }> {
+  const picked = new Set<number>(failureLineIndexes(lines, FEEDBACK_LINES));
+  for (let i = 0; i < lines.length && picked.size < FEEDBACK_LINES; i++) picked.add(i);
+  return [...picked].sort((a, b) => a - b).map((i) => ({ line: lines[i]!, i }));
 }
