@@ -54,7 +54,11 @@ export type SupervisorEvent =
   | { kind: 'wind-down'; reason: StopReason; message: string; at: string }
   /** A checker failed (`usage`: what it spent before it did), or the agent did. */
   | { kind: 'error'; message: string; usage?: Usage; at: string }
-  | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; at: string };
+  /**
+   * The run is over. `spent_usd`: what it spent in all (the agent's turns and the reviews, as the
+   * caps count it); `wind_down_usd`: of that, what it spent from the wind-down on (its last turn).
+   */
+  | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; spent_usd?: number; wind_down_usd?: number; at: string };
 
 /**
  * Why the loop let the agent stop: the one list, which the reports (src/report/run-record.ts),

@@ -157,7 +157,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     const run = await wired.supervised;
     // The run's ending is the agent's: said here, once (the driver's `endsRun` is false).
     if (run.ending) current.endedAs({ mode: 'interactive', ...run.ending, fields: { ...run.ending.fields, reviews: current.reviews } });
-    current.emit(event({ kind: 'end', exit_code: run.exitCode, reviews: current.reviews, review_usage: current.reviewUsage }));
+    current.emit(event({ kind: 'end', exit_code: run.exitCode, reviews: current.reviews, review_usage: current.reviewUsage, ...current.endSpend() }));
     return run.exitCode;
   } catch (error) {
     (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });

@@ -1,6 +1,6 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
 import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
-import { describeUsage } from '../claude/usage.js';
+import { describeUsage, dollars } from '../claude/usage.js';
 import { spendText } from '../loop/cost-cap.js';
 import type { ObserverEvent } from './protocol.js';
 import type { ToolCall } from '../frames/tool-calls.js';
@@ -46,7 +46,7 @@ export function eventText(event: ObserverEvent): string {
     case 'error':
       return `error: ${event.message}`;
     case 'end':
-      return `session ended (exit code ${event.exit_code ?? 'none'})`;
+      return `session ended (exit code ${event.exit_code ?? 'none'})${event.spent_usd === undefined ? '' : ` · spent ${dollars(event.spent_usd)}${event.wind_down_usd === undefined ? '' : `, ${dollars(event.wind_down_usd)} of it on the wind-down turn`}`}`;
     default:
       return `event: ${JSON.stringify(event satisfies never)}`;
   }

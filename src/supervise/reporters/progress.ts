@@ -80,7 +80,7 @@ export function renderEvent(e: SupervisorEvent): string {
       return `ccc: error: ${e.message}\n`;
     case 'end': {
       // The run's summary line: a headless run's last progress line.
-      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE);
+      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE, e);
       return summary ? `ccc: ${summary}\n` : '';
     }
     default:
