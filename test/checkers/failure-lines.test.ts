@@ -14,6 +14,22 @@ import { failureLineIndexes, failureLines } from '../../src/checkers/failure-lin
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'failing-runs');
 const output = (file: string) => fs.readFileSync(path.join(FIXTURES, file), 'utf8');
 
+/** pytest's failures read the same with and without `-q`. */
+const PYTEST = [
+  '_______________________________ test_parse_empty _______________________________',
+  "E       AssertionError: assert [] == ['']",
+  "E         Right contains one more item: ''",
+  'E         Use -v to get more diff',
+  'tests/test_parse.py:8: AssertionError',
+  '____________________________ test_garbage_rejected _____________________________',
+  'E       AssertionError: empty fields must be kept',
+  'E       assert 2 == 3',
+  "E        +  where 2 = len(['a', 'b'])",
+  'tests/test_parse.py:12: AssertionError',
+  "FAILED tests/test_parse.py::test_parse_empty - AssertionError: assert [] == ['']",
+  'FAILED tests/test_parse.py::test_garbage_rejected - AssertionError: empty fie...',
+];
+
 const EXPECTED: Array<[string, string[]]> = [
   [
     'cargo-nobt.txt',
@@ -131,40 +147,8 @@ const EXPECTED: Array<[string, string[]]> = [
       'ERROR tests/test_broken.py',
     ],
   ],
-  [
-    'pytest-q.txt',
-    [
-      '_______________________________ test_parse_empty _______________________________',
-      "E       AssertionError: assert [] == ['']",
-      "E         Right contains one more item: ''",
-      'E         Use -v to get more diff',
-      'tests/test_parse.py:8: AssertionError',
-      '____________________________ test_garbage_rejected _____________________________',
-      'E       AssertionError: empty fields must be kept',
-      'E       assert 2 == 3',
-      "E        +  where 2 = len(['a', 'b'])",
-      'tests/test_parse.py:12: AssertionError',
-      "FAILED tests/test_parse.py::test_parse_empty - AssertionError: assert [] == ['']",
-      'FAILED tests/test_parse.py::test_garbage_rejected - AssertionError: empty fie...',
-    ],
-  ],
-  [
-    'pytest.txt',
-    [
-      '_______________________________ test_parse_empty _______________________________',
-      "E       AssertionError: assert [] == ['']",
-      "E         Right contains one more item: ''",
-      'E         Use -v to get more diff',
-      'tests/test_parse.py:8: AssertionError',
-      '____________________________ test_garbage_rejected _____________________________',
-      'E       AssertionError: empty fields must be kept',
-      'E       assert 2 == 3',
-      "E        +  where 2 = len(['a', 'b'])",
-      'tests/test_parse.py:12: AssertionError',
-      "FAILED tests/test_parse.py::test_parse_empty - AssertionError: assert [] == ['']",
-      'FAILED tests/test_parse.py::test_garbage_rejected - AssertionError: empty fie...',
-    ],
-  ],
+  ['pytest-q.txt', PYTEST],
+  ['pytest.txt', PYTEST],
   [
     'vitest.txt',
     [
