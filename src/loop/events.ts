@@ -25,6 +25,8 @@ export type SupervisorEvent =
       feedback: string;
       iteration: number;
       verification?: Verification;
+      /** What `verification` rests on in words (checkers/verdict-text.ts), added by the observer server for its page, which cannot derive them itself. */
+      verification_details?: string;
       evidence?: Evidence[];
       /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`: checkers/types.ts); absent for other checkers. */
       review?: ReviewKind;

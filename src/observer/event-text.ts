@@ -1,5 +1,6 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
-import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
+import { shownVerdict } from '../checkers/verdict-text.js';
+import { reviewKindDetails } from '../checkers/verification.js';
 import { describeUsage, dollars } from '../claude/usage.js';
 import { spendText } from '../loop/cost-cap.js';
 import type { ObserverEvent } from './protocol.js';
@@ -16,14 +17,14 @@ export function eventText(event: ObserverEvent): string {
     case 'iteration':
       return `iteration ${event.n}/${event.max}${taskText(event.task)}`;
     case 'verdict': {
-      const evidence = verificationDetails(event.completed, event.evidence);
+      const shown = shownVerdict(event.completed, event.evidence);
       // The review's cost comes last: a one-row status shows the outcome and the feedback first.
       const spend =
         event.spent_usd === undefined
           ? ''
           : ` · ${spendText({ ...event, spent_usd: event.spent_usd, task_spent_usd: event.task_spent_usd ?? event.spent_usd })}`;
       const cost = `${event.usage ? ` · review ${describeUsage(event.usage)}` : ''}${spend}${event.review ? ` · ${reviewKindDetails(event.review)}` : ''}`;
-      const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
+      const outcome = `${shown.sign} ${event.completed ? 'completed' : 'not completed'}${shown.details ? ` (${shown.details})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}${taskText(event.task)}`;
     }

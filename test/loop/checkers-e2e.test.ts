@@ -103,7 +103,7 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain(`PY-HOOK-42: there is no DONE file in ${world.cwd}`);
     expect(server.byKind('review')).toHaveLength(0);
-    expect(run.stderr).toContain('✓ complete (hook, unverified)'); // the hook reports no command it ran
+    expect(run.stderr).toContain('⚠ complete (hook, unverified)'); // the hook reports no command it ran
   });
 
   it('a TypeScript plugin from plugins/, loaded by path with --checker and no build step, drives the loop', async () => {

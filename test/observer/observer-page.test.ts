@@ -83,10 +83,10 @@ describe('observer page', () => {
     const verdicts = page.locator('.event[data-kind="verdict"]');
     await expect.poll(() => verdicts.count(), { timeout: 15_000 }).toBe(2);
     expect(await verdicts.nth(0).getAttribute('data-completed')).toBe('false');
-    expect(await verdicts.nth(0).innerText()).toContain('✘ claude: not completed (iteration 1)');
+    expect(await verdicts.nth(0).innerText()).toContain('✗ claude: not completed (iteration 1)');
     expect(await verdicts.nth(0).locator('pre').innerText()).toContain('expected [] to equal [""]');
     // Verified by the run that ran tests; the listing that exited 0 is not named as evidence.
-    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2, verified by: npm test (12 tests))');
+    expect(await verdicts.nth(1).innerText()).toContain('✓ claude: completed (iteration 2, verified by: npm test (12 tests))');
     expect(await page.locator('.event[data-kind="iteration"]').allInnerTexts()).toEqual([
       expect.stringContaining('Iteration 1/20'),
       expect.stringContaining('Iteration 2/20'),

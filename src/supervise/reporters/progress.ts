@@ -5,7 +5,8 @@
  * reach a terminal or a CI log.
  */
 import { failureLineIndexes } from '../../checkers/failure-lines.js';
-import { reviewKindDetails, verificationDetails } from '../../checkers/verification.js';
+import { shownVerdict } from '../../checkers/verdict-text.js';
+import { reviewKindDetails } from '../../checkers/verification.js';
 import { cacheShare, dollars, NO_USAGE, percent } from '../../claude/usage.js';
 import type { Frame } from '../../frames/frame.js';
 import { spendText } from '../../loop/cost-cap.js';
@@ -59,11 +60,13 @@ export function renderEvent(e: SupervisorEvent): string {
         : e.state === 'done'
           ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n`
           : `ccc:   ${e.checker} failed\n`;
-    case 'verdict':
+    case 'verdict': {
+      // The sign is the outcome's: a completion that is not verified is not drawn as a success.
+      const shown = shownVerdict(e.completed, e.evidence);
       return e.completed
-        ? `ccc: ✓ complete (${verdictDetails(e)})
-`
-        : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
+        ? `ccc: ${shown.sign} complete (${verdictDetails(e, shown.details)})\n`
+        : `ccc: ${shown.sign} not complete (${verdictDetails(e, shown.details)}): ${feedbackLines(e.feedback)}`;
+    }
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'waiting': {
@@ -93,8 +96,7 @@ export function renderEvent(e: SupervisorEvent): string {
  * run's spend is shown against a cap only: without one, the run's last line sums the reviews and
  * `--json`, the log and `ccc report` carry the spend.
  */
-function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = verificationDetails(e.completed, e.evidence);
+function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>, evidence: string): string {
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
   const capped = e.spent_usd !== undefined && (e.cap_usd !== undefined || e.task_cap_usd !== undefined);
   const run = !capped ? [] : [spendText({ ...e, spent_usd: e.spent_usd!, task_spent_usd: e.task_spent_usd ?? e.spent_usd! })];
