@@ -18,7 +18,8 @@
 export type DrawnOutcome = 'verified' | 'focused' | 'unverified' | 'failed';
 
 export interface OutcomeLook {
-  outcome: DrawnOutcome;
+  /** Which of the four it is drawn as (an outcome the table does not know: `unverified`). */
+  drawnAs: DrawnOutcome;
   /** In a line of text. */
   sign: string;
   /** In Markdown. */
@@ -27,14 +28,14 @@ export interface OutcomeLook {
   annotation: 'notice' | 'warning' | 'error';
   /** Whether a report that has only pass and fail (JUnit) may show it as a pass. */
   passes: boolean;
-  /** What the outcome means, for a run's summary (`verified: a verification command ran green during the review`). */
-  meaning: string;
+  /** What the outcome means, for a run's summary; none for an outcome the table does not know (its words say it). */
+  meaning?: string;
 }
 
 const LOOKS: Record<DrawnOutcome, OutcomeLook> = {
-  verified: { outcome: 'verified', sign: '✓', mark: '✅', annotation: 'notice', passes: true, meaning: 'a verification command ran green during the review' },
+  verified: { drawnAs: 'verified', sign: '✓', mark: '✅', annotation: 'notice', passes: true, meaning: 'a verification command ran green during the review' },
   focused: {
-    outcome: 'focused',
+    drawnAs: 'focused',
     sign: '◐',
     mark: '🟡',
     annotation: 'warning',
@@ -42,17 +43,22 @@ const LOOKS: Record<DrawnOutcome, OutcomeLook> = {
     meaning: 'tests ran green during the review, but a selection of them (a path, a filter, one workspace), not the whole suite',
   },
   unverified: {
-    outcome: 'unverified',
+    drawnAs: 'unverified',
     sign: '⚠',
     mark: '⚠️',
     annotation: 'warning',
     passes: false,
     meaning: 'the checker found the work complete, but no verification command ran green during its review',
   },
-  failed: { outcome: 'failed', sign: '✗', mark: '❌', annotation: 'error', passes: false, meaning: 'not confirmed complete' },
+  failed: { drawnAs: 'failed', sign: '✗', mark: '❌', annotation: 'error', passes: false, meaning: 'not confirmed complete' },
 };
 
-/** The look of `verification` (verificationOf's word, or one read from a log); an unknown word looks unverified. */
+/**
+ * The look of `verification` (verificationOf's word, or one read from a log). A word the table does
+ * not know looks unverified, without a meaning: the reports name it by its own word.
+ */
 export function lookOf(verification: string | undefined): OutcomeLook {
-  return verification !== undefined && Object.hasOwn(LOOKS, verification) ? LOOKS[verification as DrawnOutcome] : LOOKS.unverified;
+  if (verification !== undefined && Object.hasOwn(LOOKS, verification)) return LOOKS[verification as DrawnOutcome];
+  const { meaning: _unverifiedMeaning, ...look } = LOOKS.unverified;
+  return look;
 }

@@ -59,7 +59,7 @@ export function githubReport(record: RunRecord, where: { logFile?: string; junit
 
 /** `ccc: completed, verified`, `ccc: completed, focused`, `ccc: iteration limit reached`. */
 function annotationTitle(record: RunRecord): string {
-  return record.completed ? `ccc: completed, ${lookOf(record.verification).outcome}` : `ccc: ${outcomeText(record.outcome)}`;
+  return record.completed ? `ccc: completed, ${record.verification}` : `ccc: ${outcomeText(record.outcome)}`;
 }
 
 /** What the run came to and what it rests on, in the last verdict's words (checkers/verdict-text.ts). */
@@ -69,12 +69,12 @@ function annotationText(record: RunRecord, reviews: string): string {
   const last = record.reviews[record.reviews.length - 1];
   const details = shownVerdict(true, last?.evidence).details;
   if (look.passes) return `The checker confirmed completion, ${details} (${reviews}).`;
-  if (look.outcome === 'unverified')
+  if (record.verification === 'unverified')
     return (
       `The checker found the work complete, but no verification command ran green during its review: the completion is unverified (${reviews}). ` +
       'supervisor.reviewer.require_evidence refuses such a completion.'
     );
-  return `The checker found the work complete, but the completion is ${look.outcome}: ${look.meaning}; ${details} (${reviews}).`;
+  return `The checker found the work complete, but the completion is ${record.verification}${look.meaning ? `: ${look.meaning}` : ''}; ${details} (${reviews}).`;
 }
 
 function forLog(text: string): string {

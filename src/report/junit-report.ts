@@ -109,9 +109,8 @@ function outcomeCase(record: RunRecord): Case {
     c.problem = { kind: 'failure', type: record.outcome, message: name(text), text };
   } else if (!lookOf(record.verification).passes) {
     // Only a verified completion passes: a focused or unverified one is a failure of its own type.
-    const outcome = lookOf(record.verification).outcome;
     const text = [verificationText(record.verification), ...lastEvidence(record)].join('\n');
-    c.problem = { kind: 'failure', type: outcome, message: name(verificationText(record.verification)), text };
+    c.problem = { kind: 'failure', type: record.verification, message: name(verificationText(record.verification)), text };
   }
   return c;
 }

@@ -253,8 +253,8 @@ export function outcomeText(outcome: Outcome): string {
 
 /** The run's verification in a few words, for people: the outcome and what it means (checkers/verdict-look.ts). */
 export function verificationText(verification: Verification): string {
-  const look = lookOf(verification);
-  return `${look.outcome}: ${look.meaning}`;
+  const { meaning } = lookOf(verification);
+  return meaning ? `${verification}: ${meaning}` : `${verification}: complete, not verified (what it rests on says why)`;
 }
 
 /** The first non-empty line of a text, trimmed. */

@@ -28,13 +28,11 @@ interface RunRow extends CapsSpend {
 
 export interface RunTable {
   runs: RunRow[];
-  totals: {
+  totals: Record<DrawnOutcome, number> & {
+    /** Runs of an outcome this ccc does not know (a newer ccc's log), by its word; absent when none. */
+    other_verifications?: Record<string, number>;
     runs: number;
     completed: number;
-    verified: number;
-    focused: number;
-    unverified: number;
-    failed: number;
     reviews: number;
     cost_usd: number;
     review_cost_usd: number;
@@ -99,16 +97,28 @@ export function runTableMarkdown(table: RunTable): string {
   }
   const t = table.totals;
   lines.push(
-    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${t.verified} verified, ${t.focused} focused, ${t.unverified} unverified, ${t.failed} failed | | ${t.reviews} | ${dollars(t.cost_usd)} | | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
+    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${outcomeCountsText(t)} | | ${t.reviews} | ${dollars(t.cost_usd)} | | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
   );
   return `${lines.join('\n')}\n`;
 }
 
-/** The runs of each outcome, as they are drawn (an outcome the table does not know counts as unverified). */
-function outcomeCounts(rows: readonly RunRow[]): Record<DrawnOutcome, number> {
+/** The runs of each outcome: the four always, and any other a log names (a newer ccc's) by its own word. */
+function outcomeCounts(rows: readonly RunRow[]): Record<DrawnOutcome, number> & { other_verifications?: Record<string, number> } {
   const counts: Record<DrawnOutcome, number> = { verified: 0, focused: 0, unverified: 0, failed: 0 };
-  for (const r of rows) counts[lookOf(r.verification).outcome] += 1;
-  return counts;
+  const others: Record<string, number> = {};
+  for (const r of rows) {
+    if (Object.hasOwn(counts, r.verification)) counts[r.verification as DrawnOutcome] += 1;
+    else others[r.verification] = (others[r.verification] ?? 0) + 1;
+  }
+  return Object.keys(others).length > 0 ? { ...counts, other_verifications: others } : counts;
+}
+
+/** `3 verified, 1 focused, 0 unverified, 2 failed`, and any other outcome there was. */
+function outcomeCountsText(t: RunTable['totals']): string {
+  const counts = { verified: t.verified, focused: t.focused, unverified: t.unverified, failed: t.failed, ...t.other_verifications };
+  return Object.entries(counts)
+    .map(([word, n]) => `${n} ${word}`)
+    .join(', ');
 }
 
 function share(usage: Usage): number | null {

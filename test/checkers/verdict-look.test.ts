@@ -17,6 +17,7 @@ import { eventText } from '../../src/observer/event-text.js';
 import { githubReport } from '../../src/report/github-report.js';
 import { junitReport } from '../../src/report/junit-report.js';
 import { runRecord, type RunRecord } from '../../src/report/run-record.js';
+import { runTable, runTableMarkdown } from '../../src/report/run-table.js';
 import { hookOutput } from '../../src/stop/hook-output.js';
 import { renderEvent } from '../../src/supervise/reporters/progress.js';
 
@@ -34,7 +35,7 @@ const VERDICTS = [
 describe('the look of each outcome', () => {
   it('only verified passes and is drawn as a success; focused is drawn apart from both verified and unverified', () => {
     const looks = (['verified', 'focused', 'unverified', 'failed'] as DrawnOutcome[]).map((o) => lookOf(o));
-    expect(looks.map((l) => [l.outcome, l.sign, l.mark, l.annotation, l.passes])).toEqual([
+    expect(looks.map((l) => [l.drawnAs, l.sign, l.mark, l.annotation, l.passes])).toEqual([
       ['verified', '✓', '✅', 'notice', true],
       ['focused', '◐', '🟡', 'warning', false],
       ['unverified', '⚠', '⚠️', 'warning', false],
@@ -46,12 +47,13 @@ describe('the look of each outcome', () => {
 
   it('an outcome it does not know (a newer log, a new kind of evidence) is drawn as unverified, never as a success', () => {
     for (const word of ['verified by tests the agent changed', 'bogus', '', undefined, '__proto__', 'toString']) {
-      expect(lookOf(word)).toMatchObject({ outcome: 'unverified', sign: '⚠', passes: false });
+      expect(lookOf(word)).toMatchObject({ drawnAs: 'unverified', sign: '⚠', passes: false });
+      expect(lookOf(word).meaning).toBeUndefined(); // the reports name it by its own word
     }
   });
 
   it.each(VERDICTS)('$outcome: the sign and the words come from the verdict and its evidence', ({ outcome, completed, evidence, sign, words }) => {
-    expect(shownVerdict(completed, evidence)).toMatchObject({ outcome, sign, details: words });
+    expect(shownVerdict(completed, evidence)).toMatchObject({ drawnAs: outcome, sign, details: words });
   });
 });
 
@@ -140,6 +142,25 @@ describe('the CI reports draw a run by its outcome', () => {
     if (v.outcome === 'verified') expect(outcomeCase).toMatch(/^<testcase name="outcome"[^>]*\/>/);
     else expect(outcomeCase).toMatch(new RegExp(`<failure type="${v.completed ? v.outcome : 'limit'}"`));
     expect(xml).toContain(`evidence: ${v.words}`);
+  });
+
+  it("an outcome the table does not know (a newer ccc's): named by its own word everywhere, drawn as unverified, never as a pass", () => {
+    const record: RunRecord = { ...run(VERDICTS[0]), verification: 'tests-changed' as Verification };
+    const report = githubReport(record, {});
+    expect(report.summary).toContain('### ⚠️ ccc: completed, tests-changed');
+    expect(report.summary).toContain('**Verification:** tests-changed: complete, not verified');
+    expect(report.annotation).toMatch(
+      /^::warning title=ccc%3A completed%2C tests-changed::The checker found the work complete, but the completion is tests-changed; /,
+    );
+    expect(report.outputs).toContain('\nfalse\n'); // verified
+    expect(junitReport(record, { hostname: 'h' })).toContain('<failure type="tests-changed"');
+    const table = runTable([
+      { file: 'a.jsonl', record },
+      { file: 'b.jsonl', record: run(VERDICTS[0]) },
+    ]);
+    expect(table.totals).toMatchObject({ verified: 1, focused: 0, unverified: 0, failed: 0, other_verifications: { 'tests-changed': 1 } });
+    expect(runTableMarkdown(table)).toContain('| 1 verified, 0 focused, 0 unverified, 0 failed, 1 tests-changed |');
+    expect(runTableMarkdown(table)).toContain('| ⚠️ tests-changed |');
   });
 
   it('a focused completion: a warning annotation that names it, a failure of type focused in JUnit, its own mark', () => {
