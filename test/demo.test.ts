@@ -32,7 +32,7 @@ describe('npm run demo', () => {
       expect(hint).toContain('Claude Code starts with the task "Create hello.txt containing the word hello." as its first prompt');
       expect(hint).toContain('type /exit');
       h.press('\r');
-      await h.waitForScreen(/Stop says: ccc: review 2 \(claude\): complete/, 180_000);
+      await h.waitForScreen(/Stop says: ccc: ✓ review 2 \(claude\): complete, verified by: /, 180_000);
       await h.waitForScreen(/❯\s*\n/, 30_000);
       await h.type('/exit');
       await h.waitForScreen(/❯\s\/exit/, 30_000); // the TUI took the command: Enter runs it

@@ -140,22 +140,21 @@
     );
   }
 
-  /** `, verified by: npm test` or `, unverified` for a complete verdict; the failing commands of one that is not. */
-  function evidenceText(event) {
-    if (!Array.isArray(event.evidence)) return event.completed ? ', unverified' : '';
-    // A run that exited 0 but ran no test (collect-only, nothing selected) verifies nothing: the same rule as src/checkers/evidence.ts.
-    const counted = (e) => `${e.command}${typeof e.tests === 'number' ? ` (${e.tests} test${e.tests === 1 ? '' : 's'})` : ''}`;
-    const passing = [...new Set(event.evidence.filter((e) => e.exit_code === 0 && !e.not_counted).map(counted))];
-    if (event.completed) return passing.length ? `, verified by: ${passing.join(', ')}` : ', unverified';
-    const failing = event.evidence.filter((e) => e.exit_code !== 0).map((e) => `${e.command} (exit ${e.exit_code ?? 'none'})`);
-    return failing.length ? `, failed: ${failing.join(', ')}` : '';
+  /**
+   * Each outcome's sign, as src/checkers/verdict-look.ts draws it: only `verified` is a success; an
+   * outcome the page does not know is drawn as unverified, never as a success.
+   */
+  const SIGNS = { verified: '✓', focused: '◐', unverified: '⚠', failed: '✗' };
+
+  /** verified, focused, unverified or failed: the server's word (src/checkers/verification.ts). */
+  function outcomeOf(event) {
+    if (typeof event.verification === 'string' && Object.hasOwn(SIGNS, event.verification)) return event.verification;
+    return event.completed === true ? 'unverified' : 'failed';
   }
 
-  /** verified, unverified or failed: the server's word, or (from an older ccc) the same rule as src/checkers/verification.ts. */
-  function verificationOf(event) {
-    if (['verified', 'unverified', 'failed'].includes(event.verification)) return event.verification;
-    if (!event.completed) return 'failed';
-    return Array.isArray(event.evidence) && event.evidence.some((e) => e.exit_code === 0) ? 'verified' : 'unverified';
+  /** `, verified by: npm test (12 tests)`: what the verdict rests on, in the words the server gives every report. */
+  function evidenceText(event) {
+    return typeof event.verification_details === 'string' && event.verification_details ? `, ${event.verification_details}` : '';
   }
 
   /** `; review $0.0123, 96% of 51,200 input tokens from cache`: the same text as src/claude/usage.ts. */
@@ -206,7 +205,7 @@
         return { title: `Iteration ${event.n}/${event.max}` };
       case 'verdict':
         return {
-          title: `${event.completed ? (verificationOf(event) === 'verified' ? '✔' : '⚠') : '✘'} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})${costText(event.usage)}${spendText(event)}`,
+          title: `${SIGNS[outcomeOf(event)]} ${event.checker}: ${event.completed ? 'completed' : 'not completed'} (iteration ${event.iteration}${evidenceText(event)})${costText(event.usage)}${spendText(event)}`,
           detail: event.feedback,
         };
       case 'checker': {
@@ -267,7 +266,7 @@
     item.dataset.kind = String(event.kind);
     if (event.kind === 'verdict') {
       item.dataset.completed = String(event.completed);
-      item.dataset.verification = verificationOf(event);
+      item.dataset.verification = outcomeOf(event);
     }
     const time = document.createElement('time');
     time.dateTime = event.at;

@@ -4,6 +4,7 @@
  */
 import type { CccConfig } from '../config/types.js';
 import { CccError } from '../errors.js';
+import { nearMiss } from '../config/near-miss.js';
 import { checkerTimeoutSeconds } from './checker-timeout.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
@@ -18,6 +19,8 @@ export interface BuildContext {
   cwd: string;
   /** Where TypeScript plugins' transpiled code is kept (see user-module.ts); none: transpiled on every load. */
   moduleCacheDir?: () => string;
+  /** Where `supervisor.checkers` was set, for an error about one of its names (`command-line flag`, a config file's path). */
+  checkersFrom?: string;
 }
 
 type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;
@@ -95,12 +98,9 @@ export async function buildPipeline(context: BuildContext, plugins: PluginLoadin
         if (take) taken.add(use);
         return take ? plugin.checker! : loadPlugin(plugin.specifier, options, context);
       }
-      if (isPluginSpecifier(use)) return loadPlugin(use, options, context);
-      throw new CccError(
-        'PLUGIN_INVALID',
-        `Unknown checker "${use}" in supervisor.checkers. Use one of: ${[...Object.keys(builtInCheckers), ...named.keys()].join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
-        { data: { checker: use } },
-      );
+      const known = [...Object.keys(builtInCheckers), ...named.keys()];
+      if (isPluginSpecifier(use) && !(await isTypo(use, known, context.cwd))) return loadPlugin(use, options, context);
+      throw unknownChecker(use, known, context.checkersFrom);
     }),
   );
   for (const [name, plugin] of named) if (!taken.has(name)) await plugin.checker?.dispose?.();
@@ -110,6 +110,26 @@ export async function buildPipeline(context: BuildContext, plugins: PluginLoadin
     throw failed.reason;
   }
   return checkers.map((c, i) => ({ checker: (c as PromiseFulfilledResult<LoadedPlugin>).value, timeoutSeconds: timeoutOf(declarations[i]!.options, context) }));
+}
+
+/**
+ * A bare name one or two edits from a checker ccc knows (`claud`), which no installed package
+ * answers to: a typo, not a plugin. A package of that name, when installed, is loaded as asked.
+ */
+async function isTypo(use: string, known: readonly string[], cwd: string): Promise<boolean> {
+  if (!/^[\w.-]+$/.test(use) || /\.(c|m)?(t|j)s$/.test(use) || nearMiss(use, known) === undefined) return false;
+  const { resolvePackage } = await import('../config/user-module.js');
+  return (await resolvePackage(use, cwd)) === undefined;
+}
+
+function unknownChecker(use: string, known: readonly string[], from: string | undefined): CccError {
+  const meant = nearMiss(use, known);
+  return new CccError(
+    'PLUGIN_INVALID',
+    `Unknown checker "${use}" in supervisor.checkers${from ? ` (from ${from})` : ''}.${meant ? ` Did you mean "${meant}"?` : ''} ` +
+      `Use one of: ${known.join(', ')}, or a plugin path (./my-checker.ts) or package name.`,
+    { data: { checker: use, ...(meant ? { suggestion: meant } : {}) } },
+  );
 }
 
 function timeoutOf(options: Record<string, unknown>, context: BuildContext): number {

@@ -3,12 +3,14 @@
  * (the completion marker, patterns that must or must not match) are checked first because they
  * are free; then the commands run in order in the project directory, and the first one that fails
  * ends the check (later commands usually build on earlier ones: build, then test). The feedback
- * lists every broken message rule and the failing command with its exit code and output tail.
+ * lists every broken message rule and the failing command with its exit code, the lines of its
+ * output that say what failed, and its output's tail.
  * Each command is evidence with the tests its output says ran (reviewer/run-evidence.ts).
  */
 import { CccError } from '../errors.js';
 import type { ChildRunner } from '../process/child-process.js';
 import { commandEvidence } from './command-evidence.js';
+import { failureLines } from './failure-lines.js';
 import { parseRuleOptions, type RuleOptions } from './rule-options.js';
 import { childTimeoutMs, runShellCommand, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Evidence, Verdict } from './types.js';
@@ -74,12 +76,23 @@ async function firstFailingCommand(
         data: { exit_code: null, stderr: result.output },
       });
     evidence.push(commandEvidence(command, result.timedOut ? null : result.exitCode, result.output));
-    const tail = tailLines(result.output);
-    const shown = tail ? `\nLast lines of its output:\n${tail}` : ' It printed nothing.';
+    const shown = outputShown(result.output);
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;
     if (result.exitCode !== 0) return `The command \`${command}\` failed with exit code ${result.exitCode ?? `null (signal ${result.signal})`}.${shown}`;
   }
   return undefined;
+}
+
+/**
+ * A failing command's output for its feedback: the lines that say what failed first (a runner
+ * prints them mid-output, where neither its first nor its last lines reach: failure-lines.ts), then
+ * its last lines.
+ */
+function outputShown(output: string): string {
+  const tail = tailLines(output);
+  if (!tail) return ' It printed nothing.';
+  const failures = failureLines(output);
+  return `${failures.length ? `\nWhat failed:\n${failures.join('\n')}` : ''}\nLast lines of its output:\n${tail}`;
 }
 
 /** A rule command is the user's own: its exit code counts unless its output shows a runner that ran no test or failed (`# tests 0`). */

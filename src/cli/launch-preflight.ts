@@ -6,7 +6,8 @@
  */
 import { claudeOption, readClaudeArgs } from '../claude/claude-options.js';
 import { CccError, isCccError } from '../errors.js';
-import { nearMiss, rejectOptionTypos } from './option-typos.js';
+import { nearMiss } from '../config/near-miss.js';
+import { rejectOptionTypos } from './option-typos.js';
 import { supervisorOptionNames } from './supervisor-args.js';
 
 /** ccc's options in a plain launch; everything else before `--` is claude's. */

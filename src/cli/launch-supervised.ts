@@ -13,6 +13,7 @@ import { claimedMessage } from '../state/session-claims.js';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
+import { describeOrigin } from '../config/validate.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
@@ -63,7 +64,12 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
   checkSettingsPaths(claudeArgs, io.cwd);
   const plan = sessionPlan(claudeArgs, mode.mode);
-  const pipeline = await buildPipeline({ config, cwd: io.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
+  const pipeline = await buildPipeline({
+    config,
+    cwd: io.cwd,
+    moduleCacheDir: () => moduleCacheDir(resolved.configDir),
+    checkersFrom: describeOrigin('supervisor.checkers', resolved),
+  });
   await requireReporters(config.reporters, io.cwd);
   io.stderr.write('Supervisor mode enabled\n');
   const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs };

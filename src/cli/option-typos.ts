@@ -2,19 +2,8 @@
  * "Did you mean": a word on the command line that is almost one of ccc's options or commands is a
  * typo, an error (exit 2) before claude starts, rather than something passed on to claude.
  */
-import { closestMatch } from 'leven';
 import { CccError } from '../errors.js';
-
-/** Edits that still make a near miss: 1 for short names, 2 from 6 characters on (dashes aside). */
-function maxEdits(word: string): number {
-  return word.replace(/^-+/, '').length >= 6 ? 2 : 1;
-}
-
-/** The candidate `word` is a near miss of, if any (never the word itself). */
-export function nearMiss(word: string, candidates: readonly string[]): string | undefined {
-  if (candidates.includes(word)) return undefined;
-  return closestMatch(word, candidates, { maxDistance: maxEdits(word) });
-}
+import { nearMiss } from '../config/near-miss.js';
 
 /**
  * Throws a USAGE error for the first long option before `--` that is a near miss of `known`

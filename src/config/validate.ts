@@ -86,7 +86,7 @@ function describeIssue(issue: Issue, input: ValidateInput): string {
 }
 
 /** The layer of the nearest recorded path: `a.b[2].c` is looked up as `a.b.c`, `a.b`, `a`. */
-function describeOrigin(path: string, input: Pick<ValidateInput, 'sources' | 'files'>): string {
+export function describeOrigin(path: string, input: Pick<ValidateInput, 'sources' | 'files'>): string {
   const keys = path.replace(/\[\d+\]/g, '').split('.');
   for (let n = keys.length; n > 0; n--) {
     const candidate = keys.slice(0, n).join('.');

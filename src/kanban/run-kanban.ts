@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
+import { describeOrigin } from '../config/validate.js';
 import type { LogLevel, ResolvedConfig } from '../config/types.js';
 import { createLogger } from '../log/logger.js';
 import { ExitCode, isCccError } from '../errors.js';
@@ -139,7 +140,7 @@ async function supervisorSession(resolved: ResolvedConfig, io: KanbanIo, claudeA
     if (use === 'claude')
       loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
   }
-  const pipeline = await buildPipeline({ config, cwd: io.cwd });
+  const pipeline = await buildPipeline({ config, cwd: io.cwd, checkersFrom: describeOrigin('supervisor.checkers', resolved) });
   const session = new SupervisorSession({ resolved, pipeline, cwd: io.cwd, env: io.env, claudeArgs });
   await session.start();
   return session;

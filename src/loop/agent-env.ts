@@ -18,3 +18,17 @@ export function supervisedAgentEnv(env: NodeJS.ProcessEnv, maxIterations: number
   const cap = supervisedBlockCap(maxIterations);
   return { ...env, ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
 }
+
+/** Claude Code's documented switch for its own terminal titles. */
+const TERMINAL_TITLE_ENV = 'CLAUDE_CODE_DISABLE_TERMINAL_TITLE';
+
+/**
+ * The interactive agent's titles: off (`1`), so that the verdict ccc writes in the title stays
+ * there (loop/review-status.ts), unless the user set the variable themselves, whose value stands.
+ * `claudeTitles`: whether claude still writes its own (the value is not one claude reads as true).
+ */
+export function agentTitles(env: NodeJS.ProcessEnv): { extra: NodeJS.ProcessEnv; claudeTitles: boolean } {
+  const theirs = env[TERMINAL_TITLE_ENV];
+  if (theirs === undefined || theirs === '') return { extra: { [TERMINAL_TITLE_ENV]: '1' }, claudeTitles: false };
+  return { extra: {}, claudeTitles: !['1', 'true', 'yes', 'on'].includes(theirs.trim().toLowerCase()) };
+}

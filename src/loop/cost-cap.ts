@@ -62,6 +62,6 @@ export function spendText(s: SpendFields): string {
   return `spent ${spentOf(s.spent_usd, s.cap_usd)}${task}`;
 }
 
-function roundUsd(usd: number): number {
+export function roundUsd(usd: number): number {
   return Math.round(usd * 1e10) / 1e10;
 }

@@ -25,6 +25,8 @@ export type SupervisorEvent =
       feedback: string;
       iteration: number;
       verification?: Verification;
+      /** What `verification` rests on in words (checkers/verdict-text.ts), added by the observer server for its page, which cannot derive them itself. */
+      verification_details?: string;
       evidence?: Evidence[];
       /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`: checkers/types.ts); absent for other checkers. */
       review?: ReviewKind;
@@ -54,7 +56,11 @@ export type SupervisorEvent =
   | { kind: 'wind-down'; reason: StopReason; message: string; at: string }
   /** A checker failed (`usage`: what it spent before it did), or the agent did. */
   | { kind: 'error'; message: string; usage?: Usage; at: string }
-  | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; at: string };
+  /**
+   * The run is over. `spent_usd`: what it spent in all (the agent's turns and the reviews, as the
+   * caps count it); `wind_down_usd`: of that, what it spent from the wind-down on (its last turn).
+   */
+  | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; spent_usd?: number; wind_down_usd?: number; at: string };
 
 /**
  * Why the loop let the agent stop: the one list, which the reports (src/report/run-record.ts),

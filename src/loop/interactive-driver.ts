@@ -5,6 +5,7 @@
  * claude shows hook messages), and claude goes on by itself. The loop ends when the agent exits;
  * the run's ending is the agent's, said by `runInteractive` once the loop has settled.
  */
+import { shownVerdictOf } from '../checkers/verdict-text.js';
 import type { CccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
@@ -147,7 +148,8 @@ export class InteractiveDriver implements AgentDriver {
     this.lastStop = decisionText(decision);
     // A /goal that sends the agent back keeps it working as a block or a wind-down does.
     session.emit(event({ kind: 'phase', phase: decision.action === 'allow' && decision.reason !== 'goal' ? 'idle' : 'agent' }));
-    this.reply(hookOutput(decision, { showVerdict: true, ...(note ? { note: inertText(note.text) } : {}) }));
+    const shown = shownVerdictOf(decision.action === 'wind-down' ? undefined : decision.verdict);
+    this.reply(hookOutput(decision, { showVerdict: true, ...(shown ? { shown } : {}), ...(note ? { note: inertText(note.text) } : {}) }));
     return 'next';
   }
 

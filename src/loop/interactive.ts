@@ -27,7 +27,7 @@ import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
 import { claimedMessage, SessionClaims } from '../state/session-claims.js';
 import { CccError, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
-import { supervisedAgentEnv } from './agent-env.js';
+import { agentTitles, supervisedAgentEnv } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
 import type { SupervisedRun } from '../supervise/supervise.js';
@@ -94,6 +94,8 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
   // event once the session is open (the title, observers).
   let opened: SupervisorSession | undefined;
   const releaseWarnings = holdWriteWarnings((line) => opened?.emit(event({ kind: 'error', message: line })));
+  const titles = agentTitles(setup.env);
+  const launchedAt = Date.now();
   const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
   const spawned = startAgentProxy({
     command: config.claude.command,
@@ -103,7 +105,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
       setup.cwd,
     ),
     cwd: setup.cwd,
-    env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
+    env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { ...titles.extra, [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
     // Observers may attach: the output is copied only while one watches, the tail kept for joiners.
     tailBytes: observer?.tailBytes ?? 0,
   });
@@ -130,7 +132,15 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     return (opened = early ?? (await openSession(setup)));
   });
   const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
-    sessionGraph(s, { proxy, observer, recorder, running: r, launchId: launchId ?? options.plan.resumedId, stderr: options.stderr }),
+    sessionGraph(s, {
+      proxy,
+      observer,
+      recorder,
+      running: r,
+      launchId: launchId ?? options.plan.resumedId,
+      stderr: options.stderr,
+      titles: { claudeTitles: titles.claudeTitles, since: launchedAt },
+    }),
   );
   function logError(message: string): void {
     session.then(
@@ -157,7 +167,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     const run = await wired.supervised;
     // The run's ending is the agent's: said here, once (the driver's `endsRun` is false).
     if (run.ending) current.endedAs({ mode: 'interactive', ...run.ending, fields: { ...run.ending.fields, reviews: current.reviews } });
-    current.emit(event({ kind: 'end', exit_code: run.exitCode, reviews: current.reviews, review_usage: current.reviewUsage }));
+    current.emit(event({ kind: 'end', exit_code: run.exitCode, reviews: current.reviews, review_usage: current.reviewUsage, ...current.endSpend() }));
     return run.exitCode;
   } catch (error) {
     (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
@@ -215,6 +225,8 @@ interface GraphEdges {
   running: RunningSession;
   launchId: string | undefined;
   stderr: NodeJS.WritableStream;
+  /** Whether claude writes its own titles, and when the launch began (review-status.ts). */
+  titles: { claudeTitles: boolean; since: number };
 }
 
 /**
@@ -251,7 +263,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   const graph = new Subscription();
   // The title, observers and the summary line hear the session's events and frames (attached
   // before the transcript tail starts: no frame is missed) until the run closes them.
-  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes));
+  const title = reviewTitleUpdater((bytes) => proxy.inject(bytes), edges.titles);
   // The reporters the config names warn in the log, and on stderr once the terminal is the user's again.
   const own = session.ownReporters((message) => showWarning(`ccc: WARN: ${inertText(message)}\n`));
   for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer, own }))
@@ -287,7 +299,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
 
   if (observer) graph.add(connectObserver(observer, proxy, (data) => agentLimit.onInput(data)));
 
-  // Typing hands the title back to claude, and the turn back to the user (a wait on the agent's
+  // Typing hands the title back to claude (when its titles are on), and the turn back to the user (a wait on the agent's
   // limit ends); the terminal's replies to claude's queries are not typing.
   graph.add(
     proxy.stdin$.subscribe((chunk) => {

@@ -14,7 +14,7 @@ import type { SupervisorEvent } from './events.js';
 import type { ReviewStopDeps } from './review-stop.js';
 import { SessionLogger } from './session-logger.js';
 import { supervisedAgentEnv } from './agent-env.js';
-import { costCapGuard, type CostCaps } from './cost-cap.js';
+import { costCapGuard, roundUsd, type CostCaps } from './cost-cap.js';
 import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
@@ -72,6 +72,8 @@ export class SessionCore {
    */
   readonly reporters = new ReporterSet((error) => this.logger.warn(`a reporter failed: ${errorText(error)}`));
   private cost = 0;
+  /** The spend when the run's wind-down turn (its last, unreviewed) began and ended. */
+  private windDown?: { from: number; to?: number };
   private readonly agentCost: () => number;
   private readonly guards: StopGuard[];
   sessionId?: string;
@@ -144,9 +146,10 @@ export class SessionCore {
     this.logger.bind(id);
   }
 
-  /** Counts the verdicts and hands the event to the reporters. */
+  /** Counts the verdicts, notes where a wind-down began, and hands the event to the reporters. */
   emit(event: SupervisorEvent): void {
     if (event.kind === 'verdict') this.reviews += 1;
+    this.noteWindDown(event);
     this.reporters.onEvent(event);
   }
 
@@ -169,6 +172,28 @@ export class SessionCore {
   /** The session's spend: the agent's turns and every review (docs/design/stop-path.md, "Spending guards"). */
   get totalCost(): number {
     return this.cost + this.agentCost();
+  }
+
+  /** The run's spend for its `end` event: in all, and on its wind-down turn when there was one. */
+  endSpend(): { spent_usd: number; wind_down_usd?: number } {
+    const spent = roundUsd(this.totalCost);
+    const windDown = this.windDown && roundUsd(Math.max(0, (this.windDown.to ?? spent) - this.windDown.from));
+    return { spent_usd: spent, ...(windDown === undefined ? {} : { wind_down_usd: windDown }) };
+  }
+
+  /**
+   * The wind-down turn's spend runs from its `wind-down` event to the next sign that the turn is
+   * over (the stop it ends with is answered: `stopped`, `phase`, `end`; interactive, the user may go
+   * on working after it).
+   */
+  private noteWindDown(event: SupervisorEvent): void {
+    if (event.kind === 'wind-down') this.windDown ??= { from: this.totalCost };
+    else if (
+      this.windDown &&
+      this.windDown.to === undefined &&
+      (event.kind === 'stopped' || event.kind === 'end' || (event.kind === 'phase' && event.phase !== 'agent'))
+    )
+      this.windDown.to = this.totalCost;
   }
 
   agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

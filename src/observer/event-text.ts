@@ -1,6 +1,7 @@
 /** One line of text per supervisor event, for the terminal client (the page has its own view). */
-import { reviewKindDetails, verificationDetails } from '../checkers/verification.js';
-import { describeUsage } from '../claude/usage.js';
+import { shownVerdict } from '../checkers/verdict-text.js';
+import { reviewKindDetails } from '../checkers/verification.js';
+import { describeUsage, dollars } from '../claude/usage.js';
 import { spendText } from '../loop/cost-cap.js';
 import type { ObserverEvent } from './protocol.js';
 import type { ToolCall } from '../frames/tool-calls.js';
@@ -16,14 +17,14 @@ export function eventText(event: ObserverEvent): string {
     case 'iteration':
       return `iteration ${event.n}/${event.max}${taskText(event.task)}`;
     case 'verdict': {
-      const evidence = verificationDetails(event.completed, event.evidence);
+      const shown = shownVerdict(event.completed, event.evidence);
       // The review's cost comes last: a one-row status shows the outcome and the feedback first.
       const spend =
         event.spent_usd === undefined
           ? ''
           : ` · ${spendText({ ...event, spent_usd: event.spent_usd, task_spent_usd: event.task_spent_usd ?? event.spent_usd })}`;
       const cost = `${event.usage ? ` · review ${describeUsage(event.usage)}` : ''}${spend}${event.review ? ` · ${reviewKindDetails(event.review)}` : ''}`;
-      const outcome = `${event.completed ? 'completed' : 'not completed'}${evidence ? ` (${evidence})` : ''}`;
+      const outcome = `${shown.sign} ${event.completed ? 'completed' : 'not completed'}${shown.details ? ` (${shown.details})` : ''}`;
       const feedback = event.feedback.trim() === '' ? '' : `: ${event.feedback.trim().replace(/\r?\n/g, '\n      ')}`;
       return `verdict of ${event.checker} (iteration ${event.iteration}): ${outcome}${feedback}${cost}${taskText(event.task)}`;
     }
@@ -46,7 +47,7 @@ export function eventText(event: ObserverEvent): string {
     case 'error':
       return `error: ${event.message}`;
     case 'end':
-      return `session ended (exit code ${event.exit_code ?? 'none'})`;
+      return `session ended (exit code ${event.exit_code ?? 'none'})${event.spent_usd === undefined ? '' : ` · spent ${dollars(event.spent_usd)}${event.wind_down_usd === undefined ? '' : `, ${dollars(event.wind_down_usd)} of it on the wind-down turn`}`}`;
     default:
       return `event: ${JSON.stringify(event satisfies never)}`;
   }

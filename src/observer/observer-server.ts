@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { shownVerdict } from '../checkers/verdict-text.js';
 import { CccError, errorText } from '../errors.js';
 import { createObserverHub, type OutputSource } from './observer-hub.js';
 import { acceptObserverSockets } from './observer-sockets.js';
@@ -146,7 +147,9 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     token,
     publishPty: (chunk) => hub.publishPty(chunk),
     publishFrame: (frame) => hub.publishFrame(frame),
-    publishEvent: (event) => hub.publishEvent(event),
+    // A verdict goes with its words: the page shows what every other report says, and cannot derive it itself.
+    publishEvent: (event) =>
+      hub.publishEvent(event.kind === 'verdict' ? { ...event, verification_details: shownVerdict(event.completed, event.evidence).details } : event),
     outputGap: (lost) => hub.outputGap(lost),
     setOutputSource: (source) => hub.setOutputSource(source),
     replaceTail: (tail) => hub.replaceTail(tail),

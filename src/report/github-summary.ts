@@ -8,20 +8,19 @@
 import { cacheShare, dollars, percent, totalInput } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
 import { capsSpend, capsText } from './spend-text.js';
-import type { Verification } from '../checkers/verification.js';
-import { partialReviewDetails, verificationDetails } from '../checkers/verification.js';
+import { lookOf } from '../checkers/verdict-look.js';
+import { shownVerdict } from '../checkers/verdict-text.js';
+import { partialReviewDetails } from '../checkers/verification.js';
 import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
 
 const MAX_ROWS = 100;
 const FEEDBACK_CHARS = 200;
 const TASK_CHARS = 500;
 
-/** The mark of each outcome: an unverified completion is not shown as a success. */
-export const VERIFICATION_MARKS: Record<Verification, string> = { verified: '✅', unverified: '⚠️', failed: '❌' };
-
 export function githubSummary(record: RunRecord, where: { logFile?: string; junitFile?: string } = {}): string {
   const title = record.completed ? `${outcomeText(record.outcome)}, ${record.verification}` : outcomeText(record.outcome);
-  const lines = [`### ${VERIFICATION_MARKS[record.verification]} ccc: ${title}`, ''];
+  // The mark is the outcome's (checkers/verdict-look.ts): only a verified completion is drawn as a success.
+  const lines = [`### ${lookOf(record.verification).mark} ccc: ${title}`, ''];
   lines.push(`**Task:** ${record.task === undefined ? '(not in the event log)' : markdownText(record.task, TASK_CHARS)}`, '');
   const facts = [`exit code ${record.exitCode ?? 'unknown'}`, `${record.reviews.length} review${record.reviews.length === 1 ? '' : 's'}`];
   if (record.durationMs !== undefined) facts.push(durationText(record.durationMs));
@@ -54,15 +53,19 @@ export function githubSummary(record: RunRecord, where: { logFile?: string; juni
 }
 
 function reviewRow(review: ReviewRecord): string {
-  const verdict = { complete: '✓ complete', 'not complete': '✗ not complete', failed: '⚠ failed', cancelled: 'cancelled', unfinished: 'unfinished' }[
-    review.result
-  ];
+  const verdict = {
+    complete: `${shownVerdict(true, review.evidence).sign} complete`,
+    'not complete': `${shownVerdict(false, review.evidence).sign} not complete`,
+    failed: '⚠ checker failed',
+    cancelled: 'cancelled',
+    unfinished: 'unfinished',
+  }[review.result];
   const usage = review.usage;
   const cells = [
     String(review.n),
     markdownText([review.checker || '?', partialReviewDetails(review.review)].filter(Boolean).join(', '), 80),
     verdict,
-    review.verification ? markdownText(verificationDetails(review.result === 'complete', review.evidence) || review.verification, FEEDBACK_CHARS) : '',
+    review.verification ? markdownText(shownVerdict(review.result === 'complete', review.evidence).details || review.verification, FEEDBACK_CHARS) : '',
     markdownText(firstLine(review.feedback), FEEDBACK_CHARS),
     durationText(review.durationMs),
     usage ? dollars(usage.cost_usd) : '',

@@ -3,8 +3,9 @@
  * Jenkins, Buildkite, CircleCI, Azure): one test suite for the run, one test case per review (a
  * review that found the work incomplete is a failure whose message is the feedback; a checker
  * that failed is an error), and a last case, `outcome`, that fails when the run ended without the
- * checker confirming completion, and also, as a failure of type `unverified`, when the checker found
- * the work complete without a verification command that ran green. Neither schema has a state
+ * checker confirming completion, and also when the checker found the work complete but not verified:
+ * a failure of type `focused` (tests ran green, but a selection of them) or `unverified` (no
+ * verification command ran green). Neither schema has a state
  * between pass and failure that carries a message (Ant's has no `skipped`; Jenkins' `skipped`
  * takes no attribute), and a pass would say "verified" to every reader of the report; Jenkins
  * marks a build with failed cases unstable, not failed, which is what an unverified completion is.
@@ -12,6 +13,8 @@
  * one and Apache Ant's (a `testsuites` root without attributes; `package`, `id`, `timestamp`
  * without a zone, `hostname`, both `system-out` and `system-err`; at most one failure per case).
  */
+import { lookOf } from '../checkers/verdict-look.js';
+import { shownVerdict } from '../checkers/verdict-text.js';
 import { cacheShare, dollars, percent } from '../claude/usage.js';
 import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
 import { capsSpend, capsText } from './spend-text.js';
@@ -104,9 +107,10 @@ function outcomeCase(record: RunRecord): Case {
   if (!record.completed) {
     const text = [outcomeText(record.outcome), record.message].filter(Boolean).join(': ');
     c.problem = { kind: 'failure', type: record.outcome, message: name(text), text };
-  } else if (record.verification === 'unverified') {
-    const text = verificationText('unverified');
-    c.problem = { kind: 'failure', type: 'unverified', message: name(text), text };
+  } else if (!lookOf(record.verification).passes) {
+    // Only a verified completion passes: a focused or unverified one is a failure of its own type.
+    const text = [verificationText(record.verification), ...lastEvidence(record)].join('\n');
+    c.problem = { kind: 'failure', type: record.verification, message: name(verificationText(record.verification)), text };
   }
   return c;
 }
@@ -116,6 +120,7 @@ function plainSummary(record: RunRecord, logFile: string | undefined): string {
     `task: ${record.task ?? '(not in the event log)'}`,
     `outcome: ${outcomeText(record.outcome)}${record.message ? `: ${record.message}` : ''}`,
     `verification: ${verificationText(record.verification)}`,
+    ...lastEvidence(record),
     `exit code: ${record.exitCode ?? 'unknown'}`,
     `reviews: ${record.reviews.length}`,
     `cost: ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}, ${percent(cacheShare(record.reviewUsage))} of review input from cache)`,
@@ -126,6 +131,13 @@ function plainSummary(record: RunRecord, logFile: string | undefined): string {
   if (record.sessionId) lines.push(`session: ${record.sessionId}`);
   if (logFile) lines.push(`log: ${logFile}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** `evidence: verified by: npm test (12 tests)`: what the last verdict rests on, when its checker said. */
+function lastEvidence(record: RunRecord): string[] {
+  const last = [...record.reviews].reverse().find((r) => r.result === 'complete' || r.result === 'not complete');
+  const details = last ? shownVerdict(last.result === 'complete', last.evidence).details : '';
+  return details ? [`evidence: ${details}`] : [];
 }
 
 /** A name on one line, bounded. */

@@ -6,6 +6,7 @@
  * made up.
  */
 import { validEvidence, type Evidence } from '../checkers/evidence.js';
+import { lookOf } from '../checkers/verdict-look.js';
 import { reviewKindOf, verificationOf, type Verification } from '../checkers/verification.js';
 import type { ReviewKind } from '../checkers/types.js';
 import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
@@ -250,16 +251,10 @@ export function outcomeText(outcome: Outcome): string {
   }
 }
 
-/** The run's verification in a few words, for people. */
+/** The run's verification in a few words, for people: the outcome and what it means (checkers/verdict-look.ts). */
 export function verificationText(verification: Verification): string {
-  switch (verification) {
-    case 'verified':
-      return 'verified: a verification command ran green during the review';
-    case 'unverified':
-      return 'unverified: the checker found the work complete, but no verification command ran green during its review';
-    case 'failed':
-      return 'failed: not confirmed complete';
-  }
+  const { meaning } = lookOf(verification);
+  return meaning ? `${verification}: ${meaning}` : `${verification}: complete, not verified (what it rests on says why)`;
 }
 
 /** The first non-empty line of a text, trimmed. */

@@ -1,13 +1,13 @@
 /**
  * Many runs in one table (`ccc report`): a matrix's event logs merged for a final job. One row per
  * run (task, outcome, verification, exit code, reviews, cost, spend against the caps, review cache share, duration) and the
- * totals: runs, completed runs, verified / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
+ * totals: runs, completed runs, verified / focused / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
  */
 import { addUsage, cacheShare, dollars, NO_USAGE, percent, totalInput, type Usage } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
 import { capsSpend, capsText, type CapsSpend } from './spend-text.js';
 import type { Verification } from '../checkers/verification.js';
-import { VERIFICATION_MARKS } from './github-summary.js';
+import { lookOf, type DrawnOutcome } from '../checkers/verdict-look.js';
 import { durationText, firstLine, outcomeText, totalCost, type Outcome, type RunRecord } from './run-record.js';
 
 interface RunRow extends CapsSpend {
@@ -28,12 +28,11 @@ interface RunRow extends CapsSpend {
 
 export interface RunTable {
   runs: RunRow[];
-  totals: {
+  totals: Record<DrawnOutcome, number> & {
+    /** Runs of an outcome this ccc does not know (a newer ccc's log), by its word; absent when none. */
+    other_verifications?: Record<string, number>;
     runs: number;
     completed: number;
-    verified: number;
-    unverified: number;
-    failed: number;
     reviews: number;
     cost_usd: number;
     review_cost_usd: number;
@@ -69,9 +68,7 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
     totals: {
       runs: rows.length,
       completed: rows.filter((r) => r.completed).length,
-      verified: rows.filter((r) => r.verification === 'verified').length,
-      unverified: rows.filter((r) => r.verification === 'unverified').length,
-      failed: rows.filter((r) => r.verification === 'failed').length,
+      ...outcomeCounts(rows),
       reviews: sum((r) => r.reviews),
       cost_usd: round(sum((r) => r.cost_usd)),
       review_cost_usd: reviewUsage.cost_usd,
@@ -88,7 +85,7 @@ export function runTableMarkdown(table: RunTable): string {
     const cells = [
       task,
       outcomeText(r.outcome),
-      `${VERIFICATION_MARKS[r.verification]} ${r.verification}`,
+      `${lookOf(r.verification).mark} ${r.verification}`,
       r.exit_code === null ? '' : String(r.exit_code),
       String(r.reviews),
       dollars(r.cost_usd),
@@ -100,9 +97,28 @@ export function runTableMarkdown(table: RunTable): string {
   }
   const t = table.totals;
   lines.push(
-    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${t.verified} verified, ${t.unverified} unverified, ${t.failed} failed | | ${t.reviews} | ${dollars(t.cost_usd)} | | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
+    `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${outcomeCountsText(t)} | | ${t.reviews} | ${dollars(t.cost_usd)} | | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** The runs of each outcome: the four always, and any other a log names (a newer ccc's) by its own word. */
+function outcomeCounts(rows: readonly RunRow[]): Record<DrawnOutcome, number> & { other_verifications?: Record<string, number> } {
+  const counts: Record<DrawnOutcome, number> = { verified: 0, focused: 0, unverified: 0, failed: 0 };
+  const others: Record<string, number> = {};
+  for (const r of rows) {
+    if (Object.hasOwn(counts, r.verification)) counts[r.verification as DrawnOutcome] += 1;
+    else others[r.verification] = (others[r.verification] ?? 0) + 1;
+  }
+  return Object.keys(others).length > 0 ? { ...counts, other_verifications: others } : counts;
+}
+
+/** `3 verified, 1 focused, 0 unverified, 2 failed`, and any other outcome there was. */
+function outcomeCountsText(t: RunTable['totals']): string {
+  const counts = { verified: t.verified, focused: t.focused, unverified: t.unverified, failed: t.failed, ...t.other_verifications };
+  return Object.entries(counts)
+    .map(([word, n]) => `${n} ${word}`)
+    .join(', ');
 }
 
 function share(usage: Usage): number | null {

@@ -1,16 +1,27 @@
 /**
  * What `ccc supervisor-hook` prints for a decision. Blocking prints Claude Code's
  * `{"decision":"block","reason":…}`; allowing prints no decision. `systemMessage` (shown to the
- * user in the Claude Code TUI, never to the model) carries the verdict so it is visible, and a
- * `note` (the calls the permission settings refused in the turn) on a line of its own.
+ * user in the Claude Code TUI as `Stop says: …` and kept in the transcript, never sent to the model)
+ * carries the verdict so it is visible, and a `note` (the calls the permission settings refused in
+ * the turn) on a line of its own.
  */
+import type { ShownVerdict } from '../checkers/verdict-text.js';
+import { inertLine } from '../pty/inert-text.js';
 import type { StopDecision } from '../loop/review-stop.js';
 
-export function hookOutput(decision: StopDecision, options: { showVerdict: boolean; note?: string }): string {
+export interface HookOutputOptions {
+  showVerdict: boolean;
+  note?: string;
+  /** The reviewed verdict as the user sees it (checkers/verdict-text.ts): its sign and what it rests on. */
+  shown?: Pick<ShownVerdict, 'sign' | 'details'>;
+}
+
+export function hookOutput(decision: StopDecision, options: HookOutputOptions): string {
   const withNote = (message: string) => (options.note ? `${message}\nccc: ${options.note}` : message);
   if (decision.action === 'block') {
     const out: Record<string, string> = { decision: 'block', reason: decision.feedback };
-    if (options.showVerdict) out.systemMessage = withNote(`ccc: review ${decision.iteration} (${decision.checker}): not complete, feedback sent to the agent`);
+    if (options.showVerdict)
+      out.systemMessage = withNote(verdictLine(decision.iteration, decision.checker, 'not complete, feedback sent to the agent', options.shown));
     return JSON.stringify(out);
   }
   // A limit: the agent's last turn is the wind-down message; the stop that ends it is allowed.
@@ -20,14 +31,26 @@ export function hookOutput(decision: StopDecision, options: { showVerdict: boole
     return JSON.stringify(out);
   }
   if (!options.showVerdict) return '';
-  const message = visibleAllowMessage(decision);
+  const message = visibleAllowMessage(decision, options.shown);
   return message ? JSON.stringify({ systemMessage: withNote(message) }) : '';
 }
 
-function visibleAllowMessage(decision: Extract<StopDecision, { action: 'allow' }>): string | undefined {
+/**
+ * `ccc: ⚠ review 2 (claude): complete, unverified`: the sign and the evidence when the verdict is
+ * known, the plain words otherwise. The evidence names the reviewer's commands, model text: inert.
+ */
+function verdictLine(iteration: number | undefined, checker: string | undefined, outcome: string, shown: HookOutputOptions['shown']): string {
+  const details = shown?.details ? inertLine(shown.details) : '';
+  const evidence = details ? (outcome === 'complete' ? `, ${details}` : ` (${details})`) : '';
+  return ['ccc:', shown?.sign, `review${iteration === undefined ? '' : ` ${iteration}`}`, `(${checker ?? 'checker'}):`, `${outcome}${evidence}`]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function visibleAllowMessage(decision: Extract<StopDecision, { action: 'allow' }>, shown: HookOutputOptions['shown']): string | undefined {
   switch (decision.reason) {
     case 'completed':
-      return `ccc: review ${decision.iteration ?? ''} (${decision.checker ?? 'checker'}): complete`.replace('  ', ' ');
+      return verdictLine(decision.iteration, decision.checker, 'complete', shown);
     case 'limit':
     case 'no-progress':
     case 'permission-denied':

@@ -4,9 +4,11 @@
  * with the same config, pipeline and rules as a supervised run. No RxJS: `SessionCore` only.
  */
 import { buildPipeline } from '../checkers/registry.js';
+import { shownVerdictOf } from '../checkers/verdict-text.js';
 import { CccError } from '../errors.js';
 import { claimedMessage, type SessionClaimRecord } from '../state/session-claims.js';
 import { loadConfig } from '../config/load.js';
+import { describeOrigin } from '../config/validate.js';
 import { readSessionState } from '../state/session-state.js';
 import { moduleCacheDir } from '../state/paths.js';
 import type { StopDecision } from '../loop/review-stop.js';
@@ -35,7 +37,12 @@ const QUIET_ALLOWS: ReadonlySet<string> = new Set(['completed', 'disabled', 'bac
 
 export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<StandaloneAnswer> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });
-  const pipeline = await buildPipeline({ config: resolved.config, cwd: stop.cwd, moduleCacheDir: () => moduleCacheDir(resolved.configDir) });
+  const pipeline = await buildPipeline({
+    config: resolved.config,
+    cwd: stop.cwd,
+    moduleCacheDir: () => moduleCacheDir(resolved.configDir),
+    checkersFrom: describeOrigin('supervisor.checkers', resolved),
+  });
   // Each stop is its own process: the reviews of the session's earlier stops count toward the caps too.
   const priorCost = (await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0;
   const agentCost = hookAgentCost(resolved.configDir, stop.sessionId);
@@ -76,7 +83,9 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
       limitWaits({ retrySeconds: resolved.config.supervisor.limit_retry_seconds, maxMinutes: resolved.config.supervisor.limit_wait_minutes }),
     );
     const { decision } = await supervise(driver, session);
-    const output = decision ? hookOutput(decision, { showVerdict: false }) : '';
+    // The verdict is the user's to see in the TUI (`Stop says: …`); `claude -p` prints no systemMessage in text or json output.
+    const shown = decision && shownVerdictOf(decision.action === 'wind-down' ? undefined : decision.verdict);
+    const output = decision ? hookOutput(decision, { showVerdict: true, ...(shown ? { shown } : {}) }) : '';
     return decision?.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
   } catch (error) {
     // The hook prints the same on stderr and lets the stop through (supervisor-hook.ts).

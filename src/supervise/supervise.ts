@@ -23,7 +23,7 @@ const SAID_WHEN_LET_STOP: ReadonlySet<string> = new Set(['limit', 'no-progress',
 /** What the session offers the loop. */
 export type SupervisedSession = Pick<
   SessionCore,
-  'config' | 'logger' | 'claim' | 'setSessionId' | 'reviewDeps' | 'emit' | 'endedAs' | 'interruption' | 'reviews' | 'reviewUsage' | 'signal'
+  'config' | 'logger' | 'claim' | 'setSessionId' | 'reviewDeps' | 'emit' | 'endedAs' | 'interruption' | 'reviews' | 'reviewUsage' | 'endSpend' | 'signal'
 >;
 
 /** How the run ended: on a stop's decision, or as the driver says (the agent failed or exited, or was interrupted). */
@@ -124,7 +124,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     if (driver.endsRun) {
       session.endedAs({ mode: driver.mode, ...ending, fields: { ...driver.endingFields?.(), reviews: session.reviews } });
       emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
-      emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
+      emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage, ...session.endSpend() }));
     }
     return { exitCode: why.exitCode, ending };
   }
@@ -138,6 +138,6 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
       level: ending.level ?? 'info',
       fields: { ...driver.endingFields?.(), ...ending.fields, reviews: session.reviews },
     });
-    emit(event({ kind: 'end', exit_code: ending.exitCode, reviews: session.reviews, review_usage: session.reviewUsage }));
+    emit(event({ kind: 'end', exit_code: ending.exitCode, reviews: session.reviews, review_usage: session.reviewUsage, ...session.endSpend() }));
   }
 }

@@ -15,12 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(project, { recursive: true, force: true }));
 
-function build(checkers: CheckerDeclaration[], plugins: string[] = []) {
+function build(checkers: CheckerDeclaration[], plugins: string[] = [], checkersFrom?: string) {
   const config = defaultConfig();
   config.supervisor.checkers = checkers;
   config.supervisor.timeout_seconds = 77;
   config.plugins = plugins;
-  return buildPipeline({ config, cwd: project });
+  return buildPipeline({ config, cwd: project, ...(checkersFrom ? { checkersFrom } : {}) });
 }
 
 describe('building the pipeline from config', () => {
@@ -76,5 +76,39 @@ describe('building the pipeline from config', () => {
       message: expect.stringContaining('"must_not_match[0]"'),
     });
     await expect(build([{ use: 'hook' }])).rejects.toThrow(/Invalid option "command" of the hook checker/);
+  });
+
+  it('a name one or two edits from a checker it knows, which no installed package answers to, gets "did you mean"', async () => {
+    for (const [typo, meant] of [
+      ['claud', 'claude'],
+      ['Claude', 'claude'],
+      ['rul', 'rule'],
+      ['rules', 'rule'],
+      ['hooks', 'hook'],
+    ]) {
+      await expect(build([typo!], [], 'the project file')).rejects.toMatchObject({
+        code: 'PLUGIN_INVALID',
+        message: expect.stringMatching(
+          new RegExp(
+            `^Unknown checker "${typo}" in supervisor.checkers \\(from the project file\\)\\. Did you mean "${meant}"\\? Use one of: claude, rule, hook`,
+          ),
+        ),
+        data: { checker: typo, suggestion: meant },
+      });
+    }
+    // In its object form too, and a plugin's name from `plugins` is among the names it knows.
+    await expect(build([{ use: 'rul', commands: ['true'] }])).rejects.toThrow(/Did you mean "rule"\?/);
+    await expect(build(['test-gat'], [path.join(pluginsDir, 'test-gate.ts')])).rejects.toThrow(/Did you mean "test-gate"\?/);
+    // A name far from every checker is not guessed at; a package of a near name that is installed is used as asked.
+    await expect(build(['ccc-missing-plugin'])).rejects.toThrow(/^Checker plugin "ccc-missing-plugin" is neither a built-in checker nor a package/);
+    fs.mkdirSync(path.join(project, 'node_modules', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(project, 'node_modules', 'hooks', 'package.json'), JSON.stringify({ name: 'hooks', main: 'index.js' }));
+    fs.writeFileSync(
+      path.join(project, 'node_modules', 'hooks', 'index.js'),
+      "module.exports = { name: 'hooks', check: () => ({ completed: true, feedback: '' }) };\n",
+    );
+    const [entry] = await build(['hooks']);
+    expect(entry!.checker.name).toBe('hooks');
+    await (entry!.checker as { dispose?(): Promise<void> }).dispose?.();
   });
 });

@@ -37,7 +37,7 @@ describe('`ccc sessions` with the last verdict', () => {
       lastVerdict: { checker: 'claude', completed: true, feedback: 'ok', at: 'now', cost_usd: 0.01, ...(review ? { review } : {}) },
     });
     expect(formatSession(session('compacted'))).toContain(
-      "verdict   complete (claude, unverified, $0.010, review: compacted (fork over the model's window, summarized by claude), now): ok",
+      "verdict   ⚠ complete (claude, unverified, $0.010, review: compacted (fork over the model's window, summarized by claude), now): ok",
     );
     expect(formatSession(session('forked'))).toContain('(claude, unverified, $0.010, review: forked, now)');
     expect(formatSession(session('bogus'))).toContain('(claude, unverified, $0.010, now)');

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { supervisorOptionNames, takesSupervisorValue } from '../../src/cli/supervisor-args.js';
 import { SUPERVISOR_OPTION_HELP } from '../../src/cli/supervisor-help.js';
-import { nearMiss, rejectOptionTypos } from '../../src/cli/option-typos.js';
+import { rejectOptionTypos } from '../../src/cli/option-typos.js';
+import { nearMiss } from '../../src/config/near-miss.js';
 import { cccBin, claudeBin } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
@@ -99,6 +100,18 @@ describe('typos: did you mean, exit 2, claude never started', () => {
     const run = await ccc(args);
     expect(run.stderr).toContain(message);
     expect(run.code).toBe(2);
+    expect(fs.existsSync(started)).toBe(false);
+  });
+
+  it('a checker name: from --checker and from a config file, said with where it came from', async () => {
+    const flag = await ccc(['--supervisor', '--checker', 'claud', '-p', 'fix it']);
+    expect(flag.stderr).toContain('Unknown checker "claud" in supervisor.checkers (from command-line flag). Did you mean "claude"?');
+    expect(flag.code).toBe(2);
+    const file = path.join(home.project, '.cccrc.json');
+    fs.writeFileSync(file, JSON.stringify({ supervisor: { checkers: [{ use: 'rul', commands: ['true'] }] } }));
+    const config = await ccc(['--supervisor', '-p', 'fix it']);
+    expect(config.stderr).toContain(`Unknown checker "rul" in supervisor.checkers (from ${file}). Did you mean "rule"?`);
+    expect(config.code).toBe(2);
     expect(fs.existsSync(started)).toBe(false);
   });
 

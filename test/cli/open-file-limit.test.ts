@@ -77,7 +77,7 @@ describe.skipIf(process.platform !== 'linux')('ccc under ulimit -n', () => {
         timeoutMs: 120_000,
       });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toContain('✓ complete');
+      expect(run.stderr).toContain('⚠ complete (claude, unverified');
       expect(run.stderr).not.toMatch(/WARN|EMFILE/);
     } finally {
       await server.close();

@@ -65,13 +65,45 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(server.byKind('agent')[1]!.lastUserText).toMatch(/ERR-LINE-77: expected DONE\n3 failed/);
   });
 
+  it("a failing pytest's failure lines, not its header, are on the CI log; the run's last line has the wind-down turn's cost", async () => {
+    await setup({ supervisor: { max_iterations: 1, checkers: [{ use: 'rule', commands: ['python3 -m pytest'] }] } }, () => ({ text: 'All done.' }));
+    fs.mkdirSync(path.join(world.cwd, 'tests'));
+    fs.copyFileSync(path.join(fixtures, 'test_parse.py'), path.join(world.cwd, 'tests', 'test_parse.py'));
+    const run = await runCcc(world, ['--supervisor', '-p', 'make the parser keep empty fields']);
+    expect(run.code, run.stderr).toBe(3);
+    // What the progress line shows of the feedback: its first line and the lines under it, up to "… more lines in the log".
+    const shown = run.stderr.slice(run.stderr.indexOf('ccc: ✗ not complete (rule, failed: python3 -m pytest (exit 1))')).split('\n');
+    const body = shown.slice(
+      1,
+      shown.findIndex((line, i) => i > 0 && !line.startsWith('ccc:   │')),
+    );
+    expect(shown[0]).toMatch(/: The command `python3 -m pytest` failed with exit code 1\.$/);
+    expect(body).toEqual(
+      expect.arrayContaining([
+        "ccc:   │ FAILED tests/test_parse.py::test_parse_empty - AssertionError: assert [] == ['']",
+        expect.stringMatching(/^ccc: {3}│ FAILED tests\/test_parse.py::test_garbage_rejected - AssertionError: empty fie/),
+        'ccc:   │ E       AssertionError: empty fields must be kept',
+        'ccc:   │ tests/test_parse.py:12: AssertionError',
+      ]),
+    );
+    // They come before the output's tail, which begins with pytest's header.
+    expect(body.findIndex((line) => line.includes('FAILED tests/'))).toBeLessThan(body.findIndex((line) => line.includes('test session starts')));
+    // The log keeps the whole feedback: what failed, then the output's tail.
+    expect(readLog(world)).toMatch(/What failed:.*FAILED tests\/test_parse.py::test_parse_empty.*Last lines of its output:/);
+    // The wind-down turn (the agent's last, after the last verdict) is in the run's last line.
+    expect(server.byKind('agent')).toHaveLength(2);
+    const [, spent, windDown] = /^ccc: 1 review; spent \$(\d+\.\d+) in all, \$(\d+\.\d+) of it on the wind-down turn$/m.exec(run.stderr) ?? [];
+    expect(Number(windDown)).toBeGreaterThan(0);
+    expect(Number(windDown)).toBeLessThan(Number(spent));
+  });
+
   it('a hook checker written in Python drives the loop', async () => {
     await setup({ supervisor: { checkers: [{ use: 'hook', command: `python3 ${path.join(fixtures, 'done-hook.py')}` }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain(`PY-HOOK-42: there is no DONE file in ${world.cwd}`);
     expect(server.byKind('review')).toHaveLength(0);
-    expect(run.stderr).toContain('✓ complete (hook, unverified)'); // the hook reports no command it ran
+    expect(run.stderr).toContain('⚠ complete (hook, unverified)'); // the hook reports no command it ran
   });
 
   it('a TypeScript plugin from plugins/, loaded by path with --checker and no build step, drives the loop', async () => {

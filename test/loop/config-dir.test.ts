@@ -210,7 +210,7 @@ describe('the config directory', () => {
       expect(run.stderr.match(/WARN/g)).toHaveLength(1);
       expect(run.stderr).toContain(`ccc: WARN: cannot write in ${configDir}/ccc (${ERRNO[fault]}`);
       expect(run.stderr).toContain('state in memory');
-      expect(run.stderr).toContain('ccc: ✓ complete (claude');
+      expect(run.stderr).toContain('ccc: ⚠ complete (claude, unverified');
       const { saved, files } = savedFiles();
       const state = JSON.parse(
         fs.readFileSync(

@@ -62,7 +62,7 @@ async function reviewsTheNextAndEnds(w: Awaited<ReturnType<typeof world>>, held:
   const next = w.hookCall(w.stop(2));
   await expect.poll(() => held.length).toBe(1);
   held[0]!({ completed: true, feedback: 'done' });
-  expect(JSON.parse(await next)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
+  expect(JSON.parse(await next)).toEqual({ systemMessage: 'ccc: ⚠ review 1 (held): complete, unverified' });
   w.driver.close(exited);
   await w.supervised;
   await w.session.close();
@@ -79,7 +79,7 @@ describe('the interactive driver', () => {
     expect(JSON.parse(await first)).toMatchObject({ decision: 'block', reason: expect.stringContaining('add the test') });
     await expect.poll(() => held.length).toBe(2);
     held[1]!({ completed: true, feedback: 'done' });
-    expect(JSON.parse(await second)).toEqual({ systemMessage: 'ccc: review 2 (held): complete' });
+    expect(JSON.parse(await second)).toEqual({ systemMessage: 'ccc: ⚠ review 2 (held): complete, unverified' });
     driver.close(exited);
     const run = await supervised;
     expect(run.exitCode).toBe(0);
@@ -160,7 +160,7 @@ describe('the interactive driver', () => {
     const first = hookCall(stop(1));
     await expect.poll(() => held.length).toBe(1);
     held[0]!({ completed: true, feedback: 'done' });
-    expect(JSON.parse(await first)).toEqual({ systemMessage: 'ccc: review 1 (held): complete' });
+    expect(JSON.parse(await first)).toEqual({ systemMessage: 'ccc: ⚠ review 1 (held): complete, unverified' });
     const inReview = hookCall(stop(2));
     await expect.poll(() => held.length).toBe(2);
     driver.close(exited);

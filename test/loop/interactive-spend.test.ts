@@ -64,7 +64,7 @@ describe('interactive spend', () => {
     await h.type('first task');
     h.press('\r');
     await expect.poll(() => server.byKind('review').length, { timeout: 120_000 }).toBe(2);
-    await h.waitForOutput(/\]0;ccc: ✓ review 2 complete[^\x07]*task \$0\.\d\d of \$1\.00/, 60_000);
+    await h.waitForOutput(/\]0;ccc: ⚠ review 2 complete[^\x07]*task \$0\.\d\d of \$1\.00/, 60_000);
     const firstTaskAgentTurns = server.byKind('agent').length;
     await h.type('second task');
     h.press('\r');

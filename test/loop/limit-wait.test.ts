@@ -50,7 +50,7 @@ describe('waiting out the model limits in a headless run', () => {
     expect(run.stderr).toMatch(/ccc: error: the agent was rate limited by the model's API: 429 Too Many Requests/);
     expect(run.stderr).toMatch(/ccc: waiting on the model's limit until \d\d:\d\d:\d\d \(in 1 s\), then resuming the agent's turn/);
     expect(run.stderr).toMatch(/ccc: waiting on the model's limit until \d\d:\d\d:\d\d \(in 2 s\), then resuming the agent's turn/);
-    expect(run.stderr).toMatch(/✓ complete/);
+    expect(run.stderr).toMatch(/⚠ complete \(claude, unverified/);
     expect(readLog(world)).toMatch(/\[WARN\] .*waiting on the model's limit until \S+, then resuming the session/);
   }, 120_000);
 
@@ -63,7 +63,7 @@ describe('waiting out the model limits in a headless run', () => {
     expect(run.stderr).toMatch(/then resuming the review/);
     expect(run.stderr).toMatch(/ccc: review 1\/20/);
     expect(run.stderr).not.toMatch(/review 2\/20/); // the refused review was not a review
-    expect(run.stderr).toMatch(/✓ complete/);
+    expect(run.stderr).toMatch(/⚠ complete \(claude, unverified/);
   }, 120_000);
 
   it('a signal during the wait ends the run at once: exit 143, said, nothing sent after it', async () => {

@@ -85,14 +85,14 @@ describe("a review's cost is the reviewer's own", () => {
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 60_000);
     const price = await onePrice(world);
-    // The title: `ccc: ✓ review 1 complete (unverified, $…, spent $…)`, written as an OSC 0 sequence.
-    await h.waitForOutput(new RegExp(`\\]0;ccc: ✓ review 1 complete \\(unverified, \\${dollars(2 * price)}, spent \\$\\d+\\.\\d\\d\\)\\x07`), 10_000);
+    // The title: `ccc: ⚠ review 1 complete (unverified, $…, spent $…)`, written as an OSC 0 sequence.
+    await h.waitForOutput(new RegExp(`\\]0;ccc: ⚠ review 1 complete \\(unverified, \\${dollars(2 * price)}, spent \\$\\d+\\.\\d\\d\\)\\x07`), 10_000);
     const sessions = await runProcess(process.execPath, [cccBin, 'sessions', '--json'], { cwd: world.cwd, env: world.env });
     const [session] = (JSON.parse(sessions.stdout) as { sessions: Array<{ lastVerdict: { cost_usd: number; completed: boolean; evidence: unknown[] } }> })
       .sessions;
     expect(session!.lastVerdict).toMatchObject({ completed: true, evidence: [] });
     expect(session!.lastVerdict.cost_usd).toBeCloseTo(2 * price, 9);
     const text = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });
-    expect(text.stdout).toContain(`verdict   complete (claude, unverified, ${dollars(2 * price)}, spent $`);
+    expect(text.stdout).toContain(`verdict   ⚠ complete (claude, unverified, ${dollars(2 * price)}, spent $`);
   }, 150_000);
 });

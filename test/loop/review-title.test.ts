@@ -43,3 +43,46 @@ describe('the title over a wait on the model limit', () => {
     title.stop();
   });
 });
+
+describe("the title with claude's own titles off", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const prompt = (text: string, at: Date) => ({ type: 'user', message: { role: 'user', content: text }, timestamp: at.toISOString() });
+
+  it('names the session from the start, holds a verdict without writing it again, and says the agent works at the next prompt only', () => {
+    const written: string[] = [];
+    const since = Date.now();
+    const title = reviewTitleUpdater((s) => written.push(s), { claudeTitles: false, since });
+    expect(titles(written)).toEqual(['ccc: waiting for a prompt']);
+    // A resumed transcript's prompts are older than the session: not new work.
+    title.onFrame(prompt('the old task', new Date(since - 60_000)));
+    expect(titles(written)).toEqual(['ccc: waiting for a prompt']);
+    title.onFrame(prompt('build it', new Date(since + 1000)));
+    title.onEvent(event({ kind: 'iteration', n: 1, max: 3 }));
+    title.onEvent(event({ kind: 'checker', checker: 'claude', state: 'start' }));
+    // A prompt while a review runs (typed ahead) does not hide the review.
+    title.onFrame(prompt('typed ahead', new Date(since + 2000)));
+    title.onEvent(event({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1, evidence: [] }));
+    const atVerdict = written.length;
+    vi.advanceTimersByTime(60_000);
+    expect(written.length).toBe(atVerdict); // nothing to hold it against
+    // Hook feedback and slash commands are not the user's prompts.
+    title.onFrame({
+      type: 'user',
+      isMeta: true,
+      message: { role: 'user', content: 'Stop hook feedback:\nadd the test' },
+      timestamp: new Date(since + 3000).toISOString(),
+    });
+    title.onFrame(prompt('<command-name>/help</command-name>', new Date(since + 3000)));
+    expect(titles(written).at(-1)).toBe('ccc: ⚠ review 1 complete (unverified)');
+    title.onFrame(prompt('and now the docs', new Date(since + 4000)));
+    expect(titles(written).slice(1)).toEqual([
+      'ccc: agent working',
+      'ccc: reviewing 1/3 (claude) · 0s',
+      'ccc: ⚠ review 1 complete (unverified)',
+      'ccc: agent working',
+    ]);
+    title.stop();
+  });
+});

@@ -50,6 +50,6 @@ describe("the reviewer's guard fails closed", () => {
     expect(reviewer.seen).toEqual([]);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain("the reviewer's guard did not load");
-    expect(run.stderr).not.toMatch(/✓ complete/);
+    expect(run.stderr).not.toMatch(/ccc: [^✗\s] complete/);
   });
 });

@@ -69,6 +69,6 @@ describe('the reviewer that verifies (headless story)', () => {
     expect(run.stderr).toContain('✗ not complete (claude, failed: npm test 2>&1 (exit 1), $');
     expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test 2>&1, \$[\d.]+, 99% cached, review: forked\)/);
     // Two reviews of two requests each: 48,200 of 48,540 input tokens read from the cache.
-    expect(run.stderr).toMatch(/^ccc: 2 reviews, \$\d+\.\d+, 99% of review input read from cache$/m);
+    expect(run.stderr).toMatch(/^ccc: 2 reviews, \$\d+\.\d+, 99% of review input read from cache; spent \$\d+\.\d+ in all$/m);
   });
 });

@@ -72,7 +72,7 @@ describe('supervisor_status', () => {
       }),
     ]);
     expect(status.problems.map((p) => path.basename(p.file)).sort()).toEqual(['broken.json', 'evil.json']);
-    expect(status.summary).toContain(`session abc-1 (pid ${process.pid}, /work/p): iteration 3/20, last verdict by claude: not completed`);
+    expect(status.summary).toContain(`session abc-1 (pid ${process.pid}, /work/p): iteration 3/20, last verdict by claude: ✗ not completed`);
     expect(status.summary).toContain(`session (id not known yet) (pid ${process.ppid}, /work/q): no review yet`);
   });
 

@@ -28,7 +28,7 @@ describe('eventText', () => {
     expect(line).toMatch(/^iteration 1\/20 · task: fix {2}\]0;title {2}the parser x+…$/);
     expect(line).not.toContain('second line');
     expect(eventText({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1, task: 'add docs', at })).toBe(
-      'verdict of claude (iteration 1): completed (unverified): ok · task: add docs',
+      'verdict of claude (iteration 1): ⚠ completed (unverified): ok · task: add docs',
     );
   });
 });

@@ -87,7 +87,7 @@ describe('ccc observe', () => {
       '[ccc] iteration 1/3',
       '[ccc] review by claude started',
       '[ccc] claude finished after 12.3 s',
-      '[ccc] verdict of claude (iteration 1): not completed: Run the tests.',
+      '[ccc] verdict of claude (iteration 1): ✗ not completed: Run the tests.',
       '      They fail.',
       '[ccc] supervisor stopped (limit): Reached max_iterations (1).',
       '[ccc] session ended (exit code 0)',

@@ -69,10 +69,10 @@ describe('finding and watching a supervised session', () => {
     session.press('\r');
     await session.waitForScreen(/screen answer 1[\s\S]*review 2 \(claude\): complete/, 90_000);
     // The last event reached the status row (and the title), and the mirror caught up with the session.
-    const lastEvent = /\[ccc\] waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/;
+    const lastEvent = /\[ccc\] waiting for input · verdict of claude \(iteration \d+\): ⚠ completed \(unverified\): notes present/;
     await expect.poll(() => viewport(observe, ROWS + 1).at(-1), { timeout: 20_000 }).toMatch(lastEvent);
     await sameSize.waitForOutput(
-      /\x1b\]2;ccc observe: waiting for input · verdict of claude \(iteration \d+\): completed \(unverified\): notes present/,
+      /\x1b\]2;ccc observe: waiting for input · verdict of claude \(iteration \d+\): ⚠ completed \(unverified\): notes present/,
       20_000,
     );
 
@@ -94,7 +94,7 @@ describe('finding and watching a supervised session', () => {
 
     const after = await runProcess(process.execPath, [cccBin, 'sessions'], { cwd: world.cwd, env: world.env });
     expect(after.stdout).toMatch(/iteration \d+\/20/);
-    expect(after.stdout).toContain('  verdict   complete (claude, ');
+    expect(after.stdout).toContain('  verdict   ⚠ complete (claude, ');
 
     await session.type('/exit');
     await session.waitForScreen(/❯ \/exit/, 10_000);

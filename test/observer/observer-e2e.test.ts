@@ -76,7 +76,7 @@ describe('ccc --supervisor --observe with the real claude', () => {
       const output = h.output();
       const text = output.toString('latin1'); // one char per byte: lengths are byte counts
       const summary =
-        /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache\r\nccc: continue this session under supervision with `ccc --supervisor --resume [0-9a-f-]{36}`\r\n$/.exec(
+        /ccc: 2 reviews, \$\d+\.\d+, \d+% of review input read from cache; spent \$\d+\.\d+ in all\r\nccc: continue this session under supervision with `ccc --supervisor --resume [0-9a-f-]{36}`\r\n$/.exec(
           text,
         );
       expect(summary).not.toBeNull();

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { lookOf } from '../../src/checkers/verdict-look.js';
 import { launchChromium } from '../support/chromium.js';
 import type { ObserverEvent, ObserverServer } from '../../src/observer/observer-server.js';
 import { connectObserver } from './support/test-observer.js';
@@ -83,10 +84,10 @@ describe('observer page', () => {
     const verdicts = page.locator('.event[data-kind="verdict"]');
     await expect.poll(() => verdicts.count(), { timeout: 15_000 }).toBe(2);
     expect(await verdicts.nth(0).getAttribute('data-completed')).toBe('false');
-    expect(await verdicts.nth(0).innerText()).toContain('✘ claude: not completed (iteration 1)');
+    expect(await verdicts.nth(0).innerText()).toContain('✗ claude: not completed (iteration 1)');
     expect(await verdicts.nth(0).locator('pre').innerText()).toContain('expected [] to equal [""]');
     // Verified by the run that ran tests; the listing that exited 0 is not named as evidence.
-    expect(await verdicts.nth(1).innerText()).toContain('✔ claude: completed (iteration 2, verified by: npm test (12 tests))');
+    expect(await verdicts.nth(1).innerText()).toContain('✓ claude: completed (iteration 2, verified by: npm test (12 tests))');
     expect(await page.locator('.event[data-kind="iteration"]').allInnerTexts()).toEqual([
       expect.stringContaining('Iteration 1/20'),
       expect.stringContaining('Iteration 2/20'),
@@ -102,6 +103,44 @@ describe('observer page', () => {
     server = undefined;
     await page.locator('#status', { hasText: 'session ended' }).waitFor();
     expect(await page.locator('.event[data-kind="end"]').innerText()).toContain('Session ended (exit code 0)');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("draws each outcome with verdict-look.ts's sign and colour, in the server's words; one it does not know as unverified", async () => {
+    server = await startTestObserver();
+    const verdict = { kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', at } as const;
+    server.publishEvent({ ...verdict, iteration: 1, verification: 'verified', evidence: [{ command: 'npm test', exit_code: 0, tests: 3 }] });
+    // The words of an outcome verification.ts may add come from the server; the page draws what it knows of it.
+    server.publishEvent({
+      ...verdict,
+      iteration: 2,
+      verification: 'focused' as 'verified',
+      evidence: [{ command: 'npm test -- -t parse', exit_code: 0, tests: 1 }],
+    });
+    server.publishEvent({ ...verdict, iteration: 3, verification: 'unverified', evidence: [] });
+    server.publishEvent({ ...verdict, iteration: 4, verification: 'bogus' as 'verified' });
+    server.publishEvent({ ...verdict, iteration: 5, completed: false, verification: 'failed', evidence: [{ command: 'npm test', exit_code: 1 }] });
+    const { page, errors } = await openPage(server.url);
+    const verdicts = page.locator('.event[data-kind="verdict"]');
+    await expect.poll(() => verdicts.count(), { timeout: 15_000 }).toBe(5);
+    const signs = (['verified', 'focused', 'unverified', 'unverified', 'failed'] as const).map((o) => lookOf(o).sign);
+    expect((await verdicts.locator('.title').allInnerTexts()).map((t) => t.split(' (')[0])).toEqual(
+      signs.map((sign, i) => `${sign} claude: ${i === 4 ? 'not completed' : 'completed'}`),
+    );
+    expect(await verdicts.nth(0).locator('.title').innerText()).toContain('(iteration 1, verified by: npm test (3 tests))');
+    expect(await verdicts.nth(4).locator('.title').innerText()).toContain('(iteration 5, failed: npm test (exit 1))');
+    expect(await verdicts.evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.verification))).toEqual([
+      'verified',
+      'focused',
+      'unverified',
+      'unverified',
+      'failed',
+    ]);
+    // Four colours: only a verified one has the colour of a success.
+    const borders = await verdicts.evaluateAll((items) => items.map((i) => getComputedStyle(i).borderLeftColor || getComputedStyle(i).borderColor));
+    expect(new Set([borders[0], borders[1], borders[2], borders[4]]).size).toBe(4);
+    expect(borders[3]).toBe(borders[2]);
     expect(errors).toEqual([]);
     await page.close();
   });

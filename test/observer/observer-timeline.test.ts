@@ -117,10 +117,10 @@ describe('the observer page follows a headless run', () => {
     expect(await page.locator('.event[data-kind="waiting"] pre').innerText()).toMatch(/rate limited/);
     // The review: verified by the test run it made, with what it cost and the share read from the cache.
     expect(await verdict.innerText()).toMatch(
-      /✔ claude: completed \(iteration 1, verified by: npm test \(1 test\)\); review \$\d+\.\d+, 9\d% of [\d,]+ input tokens from cache/,
+      /✓ claude: completed \(iteration 1, verified by: npm test \(1 test\)\); review \$\d+\.\d+, 9\d% of [\d,]+ input tokens from cache/,
     );
     // In the order they happened; the verdict on the run's own task names no second task.
-    const order = ['Task', `Agent: Read ${notes}`, "Waiting on the model's limit", 'Wait over', '✔ claude: completed', 'Session ended (exit code 0)'].map((s) =>
+    const order = ['Task', `Agent: Read ${notes}`, "Waiting on the model's limit", 'Wait over', '✓ claude: completed', 'Session ended (exit code 0)'].map((s) =>
       text.indexOf(s),
     );
     expect(

@@ -79,7 +79,7 @@ describe('ccc report', () => {
     expect(table.totals.cost_usd).toBeCloseTo(10 * oneAnswer, 9);
     expect(table.totals.review_cost_usd).toBeCloseTo(4 * oneAnswer, 9);
     expect(table.runs.map((r: { cost_usd: number }) => r.cost_usd / oneAnswer).map(Math.round)).toEqual([4, 5, 1]);
-    expect(table.totals).toMatchObject({ runs: 3, completed: 1, verified: 0, unverified: 1, failed: 2, reviews: 5 });
+    expect(table.totals).toMatchObject({ runs: 3, completed: 1, verified: 0, focused: 0, unverified: 1, failed: 2, reviews: 5 });
     // The reviewer answered complete without running a command: unverified.
     expect(table.runs.map((r: { verification: string }) => r.verification)).toEqual(['unverified', 'failed', 'failed']);
     expect(table.totals.review_cache_share).toBe(0);
@@ -102,7 +102,7 @@ describe('ccc report', () => {
       ['task: completed', 'completed', '⚠️ unverified', '0', '2'],
       ['task: limit', 'iteration limit reached', '❌ failed', '3', '2'],
       ['task: checker-failed', 'checker failed', '❌ failed', '4', '1'],
-      ['Total: 3 runs', '1 completed', '0 verified, 1 unverified, 2 failed', '', '5'],
+      ['Total: 3 runs', '1 completed', '0 verified, 0 focused, 1 unverified, 2 failed', '', '5'],
     ]);
     const json = JSON.parse((await runCcc(world, ['report', '--format', 'json', ...logs])).stdout);
     expect(rows[4]![5]).toBe(`$${json.totals.cost_usd < 0.01 ? json.totals.cost_usd.toFixed(4) : json.totals.cost_usd.toFixed(3)}`);

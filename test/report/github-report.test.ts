@@ -135,7 +135,7 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     const summary = fs.readFileSync(gh.summary, 'utf8');
     expect(summary).toContain('### ⚠️ ccc: completed, unverified');
     expect(summary).toContain('**Verification:** unverified: ');
-    expect(tableRows(new MarkdownIt().parse(summary, {}))[1]!.slice(2, 4)).toEqual(['✓ complete', 'unverified']);
+    expect(tableRows(new MarkdownIt().parse(summary, {}))[1]!.slice(2, 4)).toEqual(['⚠ complete', 'unverified']);
     const xml = fs.readFileSync(junit, 'utf8');
     expect(await junitSchemaErrors(xml)).toEqual({ jenkins: [], ant: [] });
     expect(xml).toContain('<failure type="unverified"');
@@ -156,7 +156,11 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('✓ complete (claude, verified by: npm test');
     expect(runnerCommands(run.stdout)).toEqual([
-      { name: 'notice', properties: { title: 'ccc: completed, verified' }, message: expect.stringContaining('verified by: npm test (1 review') },
+      {
+        name: 'notice',
+        properties: { title: 'ccc: completed, verified' },
+        message: expect.stringMatching(/^The checker confirmed completion, verified by: npm test \(1 test\) \(1 review, /),
+      },
     ]);
     expect(runnerOutputs(fs.readFileSync(gh.output, 'utf8'))).toMatchObject({ completed: 'true', verified: 'true', verification: 'verified' });
     const summary = fs.readFileSync(gh.summary, 'utf8');

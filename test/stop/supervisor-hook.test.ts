@@ -49,7 +49,12 @@ describe('ccc supervisor-hook', () => {
     const input = await realSession();
     const run = await hook(input);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ decision: 'block', reason: 'review #0: add tests' });
+    // The reason is the agent's; the user sees the verdict (claude shows `systemMessage` in the TUI, never to the model).
+    expect(JSON.parse(run.stdout)).toEqual({
+      decision: 'block',
+      reason: 'review #0: add tests',
+      systemMessage: 'ccc: ✗ review 1 (claude): not complete, feedback sent to the agent',
+    });
     const review = server.byKind('review')[0]!;
     expect(review.text).toContain('REVIEW-RULES-7731');
     expect(review.text).toContain('1. write the parser');
@@ -99,7 +104,7 @@ describe('ccc supervisor-hook', () => {
       /^The supervised run has reached a limit \(the iteration limit \(1\) was reached[^\n]*\n[\s\S]*Write down where the work stands/,
     );
     const third = await hook({ ...input, stop_hook_active: true }, env);
-    expect(third.stdout).toBe('');
+    expect(JSON.parse(third.stdout)).toEqual({ systemMessage: expect.stringMatching(/^ccc: stopped supervising: the iteration limit \(1\) was reached/) });
     expect(server.byKind('review')).toHaveLength(1);
     const log = readLog(world, input.session_id as string);
     expect(log).toMatch(/\[WARN\] .*iteration=1\/1.*iteration limit reached \(1\); the agent is asked to write down where the work stands/);
@@ -111,7 +116,9 @@ describe('ccc supervisor-hook', () => {
     const input = await realSession();
     const env = { CCC_SUPERVISOR_MAX_ITERATIONS: '1', CCC_SUPERVISOR_WIND_DOWN: 'false' };
     expect(JSON.parse((await hook(input, env)).stdout).decision).toBe('block');
-    expect((await hook({ ...input, stop_hook_active: true }, env)).stdout).toBe('');
+    expect(JSON.parse((await hook({ ...input, stop_hook_active: true }, env)).stdout)).toEqual({
+      systemMessage: expect.stringMatching(/^ccc: stopped supervising: the iteration limit \(1\) was reached/),
+    });
     expect(readLog(world, input.session_id as string)).toMatch(/\[WARN\] .*iteration limit reached \(1\); stop allowed without review/);
   });
 
@@ -151,11 +158,13 @@ describe('ccc supervisor-hook, a checker that fails', () => {
       const input = await session(reply);
       const run = await runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input), env });
       expect(run.code).toBe(0);
-      expect(run.stdout).toBe('');
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^ccc supervisor-hook: .*; stop allowed$/);
       expect(lines[0]).toMatch(says);
+      // The user sees it too: the TUI shows the hook's systemMessage (the stderr of a hook that exits 0 it does not).
+      expect(JSON.parse(run.stdout)).toEqual({ systemMessage: expect.stringMatching(says) });
+      expect(JSON.parse(run.stdout).systemMessage).toMatch(/^ccc: stopped supervising: /);
     },
     120_000,
   );

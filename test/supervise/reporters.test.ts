@@ -62,6 +62,32 @@ describe('ReporterSet', () => {
 });
 
 describe('progressReporter', () => {
+  it("a long feedback shows the runner's failure lines, in their order, before its other lines; the rest is in the log", () => {
+    let err = '';
+    const progress = progressReporter({ write: (t) => (err += t) });
+    const feedback = [
+      'npm test fails in two places.',
+      ...Array.from({ length: 20 }, (_, i) => `  PASS src/module-${i}.test.js`),
+      '  ● parse › empty input',
+      '    Expected length: 1',
+      '    Received length: 0',
+      ...Array.from({ length: 10 }, (_, i) => `      at frame${i} (node_modules/x.js:${i}:1)`),
+      '  ● parse › keeps empty fields',
+    ].join('\n');
+    progress.onEvent(event({ kind: 'verdict', checker: 'claude', completed: false, feedback, iteration: 1 }));
+    expect(err.split('\n').filter(Boolean)).toEqual([
+      'ccc: ✗ not complete (claude): npm test fails in two places.',
+      ...Array.from({ length: 11 }, (_, i) => `ccc:   │   PASS src/module-${i}.test.js`),
+      'ccc:   │ …',
+      'ccc:   │   ● parse › empty input',
+      'ccc:   │     Expected length: 1',
+      'ccc:   │     Received length: 0',
+      'ccc:   │ …',
+      'ccc:   │   ● parse › keeps empty fields',
+      'ccc:   │ … 19 more lines in the log',
+    ]);
+  });
+
   it('inert lines on stderr, the agent text on stdout; a stop for the error just shown is not shown again', () => {
     let err = '';
     let out = '';

@@ -71,7 +71,11 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-export async function startModelServer(scenario: Scenario): Promise<ModelServer> {
+/**
+ * `background`: how claude's background requests are answered (the session's title, for one);
+ * `ok` by default.
+ */
+export async function startModelServer(scenario: Scenario, options: { background?: Scenario } = {}): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
@@ -104,7 +108,7 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
       receivedAt,
     };
     requests.push(recorded);
-    const reply = kind === 'background' ? { text: 'ok' } : scenario(recorded);
+    const reply = kind === 'background' ? (options.background?.(recorded) ?? { text: 'ok' }) : scenario(recorded);
     await play(reply, body, res);
   }
 

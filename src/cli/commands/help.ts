@@ -28,7 +28,7 @@ export const registerHelpCommand: RegisterCommand = (program) => {
         command.outputHelp();
         return;
       }
-      const { nearMiss } = await import('../option-typos.js');
+      const { nearMiss } = await import('../../config/near-miss.js');
       const names = [...program.commands.map((c) => c.name()), 'supervisor'];
       const meant = nearMiss(name, names);
       throw new CccError('USAGE', `No command "${name}".${meant ? ` Did you mean \`ccc help ${meant}\`?` : ''} Commands: ${names.join(', ')}.`);

@@ -8,7 +8,8 @@
 import { resolveConfigDir } from '../../config/config-dir.js';
 import type { McpServerRecord } from '../../mcp/running-server.js';
 import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
-import { reviewKindDetails, reviewKindOf, verificationDetails, verificationOf } from '../../checkers/verification.js';
+import { shownVerdict } from '../../checkers/verdict-text.js';
+import { reviewKindDetails, reviewKindOf, verificationOf } from '../../checkers/verification.js';
 import { dollars } from '../../claude/usage.js';
 import { spendText } from '../../loop/cost-cap.js';
 import { inertLine } from '../../pty/inert-text.js';
@@ -75,19 +76,13 @@ export function formatSession(s: SupervisedSession): string {
   if (s.lastVerdict) {
     const v = s.lastVerdict;
     const feedback = v.feedback.replace(/\s+/g, ' ').trim();
-    const shown = feedback.length > FEEDBACK_CHARS ? `${feedback.slice(0, FEEDBACK_CHARS - 1)}…` : feedback;
+    const clipped = feedback.length > FEEDBACK_CHARS ? `${feedback.slice(0, FEEDBACK_CHARS - 1)}…` : feedback;
     const spend = v.spent_usd === undefined ? '' : spendText({ ...v, spent_usd: v.spent_usd, task_spent_usd: v.task_spent_usd ?? v.spent_usd });
-    const details = [
-      v.checker,
-      verificationDetails(v.completed, v.evidence),
-      v.cost_usd === undefined ? '' : dollars(v.cost_usd),
-      spend,
-      reviewKindDetails(reviewKindOf(v.review)),
-      v.at,
-    ]
+    const shown = shownVerdict(v.completed, v.evidence);
+    const details = [v.checker, shown.details, v.cost_usd === undefined ? '' : dollars(v.cost_usd), spend, reviewKindDetails(reviewKindOf(v.review)), v.at]
       .filter(Boolean)
       .join(', ');
-    lines.push(`  verdict   ${v.completed ? 'complete' : 'not done'} (${inertLine(details)})${shown ? `: ${inertLine(shown)}` : ''}`);
+    lines.push(`  verdict   ${shown.sign} ${v.completed ? 'complete' : 'not done'} (${inertLine(details)})${clipped ? `: ${inertLine(clipped)}` : ''}`);
   }
   lines.push(`  observer  ${s.observerUrl ?? 'none (start with --observe to let others watch)'}`);
   return `${lines.join('\n')}\n`;

@@ -6,6 +6,8 @@
  * last lines of `supervisor-<session_id>.log` show what it did last. Files that cannot be read
  * are listed under `problems` rather than failing the whole answer.
  */
+import { shownVerdict } from '../../checkers/verdict-text.js';
+import { inertLine } from '../../pty/inert-text.js';
 import type { SessionVerdict } from '../../state/session-state.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -128,8 +130,14 @@ function summarize(sessions: SupervisedSession[]): string {
   return sessions
     .map((s) => {
       const progress = s.iteration === undefined ? 'no review yet' : `iteration ${s.iteration}/${s.maxIterations}`;
-      const verdict = s.lastVerdict ? `, last verdict by ${s.lastVerdict.checker}: ${s.lastVerdict.completed ? 'completed' : 'not completed'}` : '';
+      const verdict = s.lastVerdict ? `, last verdict by ${s.lastVerdict.checker}: ${verdictText(s.lastVerdict)}` : '';
       return `session ${s.sessionId ?? '(id not known yet)'} (pid ${s.pid}, ${s.cwd}): ${progress}${verdict}`;
     })
     .join('\n');
+}
+
+/** `⚠ completed (unverified)`, `✗ not completed (failed: npm test (exit 1))`: the sign and words every report gives a verdict. */
+function verdictText(v: SessionVerdict): string {
+  const shown = shownVerdict(v.completed, v.evidence);
+  return `${shown.sign} ${v.completed ? 'completed' : 'not completed'}${shown.details ? ` (${inertLine(shown.details)})` : ''}`;
 }

@@ -4,7 +4,9 @@
  * verdict's feedback and the agent's text are the model's, and no escape sequence of theirs may
  * reach a terminal or a CI log.
  */
-import { reviewKindDetails, verificationDetails } from '../../checkers/verification.js';
+import { failureLineIndexes } from '../../checkers/failure-lines.js';
+import { shownVerdict } from '../../checkers/verdict-text.js';
+import { reviewKindDetails } from '../../checkers/verification.js';
 import { cacheShare, dollars, NO_USAGE, percent } from '../../claude/usage.js';
 import type { Frame } from '../../frames/frame.js';
 import { spendText } from '../../loop/cost-cap.js';
@@ -58,11 +60,13 @@ export function renderEvent(e: SupervisorEvent): string {
         : e.state === 'done'
           ? `ccc:   ${e.checker} answered in ${((e.duration_ms ?? 0) / 1000).toFixed(1)}s\n`
           : `ccc:   ${e.checker} failed\n`;
-    case 'verdict':
+    case 'verdict': {
+      // The sign is the outcome's: a completion that is not verified is not drawn as a success.
+      const shown = shownVerdict(e.completed, e.evidence);
       return e.completed
-        ? `ccc: ✓ complete (${verdictDetails(e)})
-`
-        : `ccc: ✗ not complete (${verdictDetails(e)}): ${feedbackLines(e.feedback)}`;
+        ? `ccc: ${shown.sign} complete (${verdictDetails(e, shown.details)})\n`
+        : `ccc: ${shown.sign} not complete (${verdictDetails(e, shown.details)}): ${feedbackLines(e.feedback)}`;
+    }
     case 'stopped':
       return `ccc: stopped: ${e.message}\n`;
     case 'waiting': {
@@ -79,7 +83,7 @@ export function renderEvent(e: SupervisorEvent): string {
       return `ccc: error: ${e.message}\n`;
     case 'end': {
       // The run's summary line: a headless run's last progress line.
-      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE);
+      const summary = reviewSummary(e.reviews ?? 0, e.review_usage ?? NO_USAGE, e);
       return summary ? `ccc: ${summary}\n` : '';
     }
     default:
@@ -92,8 +96,7 @@ export function renderEvent(e: SupervisorEvent): string {
  * run's spend is shown against a cap only: without one, the run's last line sums the reviews and
  * `--json`, the log and `ccc report` carry the spend.
  */
-function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): string {
-  const evidence = verificationDetails(e.completed, e.evidence);
+function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>, evidence: string): string {
   const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
   const capped = e.spent_usd !== undefined && (e.cap_usd !== undefined || e.task_cap_usd !== undefined);
   const run = !capped ? [] : [spendText({ ...e, spent_usd: e.spent_usd!, task_spent_usd: e.task_spent_usd ?? e.spent_usd! })];
@@ -104,11 +107,24 @@ function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>): strin
 /** Lines of feedback shown under its first (a failing command's output tail is what a CI log needs). */
 const FEEDBACK_LINES = 15;
 
-/** The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all. */
+/**
+ * The feedback's first line, then up to FEEDBACK_LINES more, indented under it; the log has it all.
+ * When it is longer, the lines that say what failed (a runner's failure lines: failure-lines.ts) are
+ * shown before any other, in their order, so that a CI log shows why a run failed and not a
+ * runner's header; the rest of the room goes to the first lines.
+ */
 function feedbackLines(text: string): string {
   const [first = '', ...rest] = text.trim().split(/\r?\n/);
   const clip = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line);
-  const shown = rest.slice(0, FEEDBACK_LINES).map((line) => `ccc:   │ ${clip(line)}\n`);
-  const more = rest.length > FEEDBACK_LINES ? `ccc:   │ … ${rest.length - FEEDBACK_LINES} more lines in the log\n` : '';
-  return `${clip(first)}\n${shown.join('')}${more}`;
+  const shown = rest.length > FEEDBACK_LINES ? chosenLines(rest) : rest.map((line, i) => ({ line, i }));
+  const body = shown.map(({ line, i }, k) => `${k > 0 && i > shown[k - 1]!.i + 1 ? 'ccc:   │ …\n' : ''}ccc:   │ ${clip(line)}\n`);
+  const more = rest.length > shown.length ? `ccc:   │ … ${rest.length - shown.length} more lines in the log\n` : '';
+  return `${clip(first)}\n${body.join('')}${more}`;
+}
+
+/** FEEDBACK_LINES of `lines`: those that say what failed, then the first others; in their order. */
+function chosenLines(lines: string[]): Array<{ line: string; i: number }> {
+  const picked = new Set<number>(failureLineIndexes(lines, FEEDBACK_LINES));
+  for (let i = 0; i < lines.length && picked.size < FEEDBACK_LINES; i++) picked.add(i);
+  return [...picked].sort((a, b) => a - b).map((i) => ({ line: lines[i]!, i }));
 }
