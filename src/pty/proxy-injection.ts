@@ -2,7 +2,9 @@
  * Text ccc writes into the user's terminal on the Node proxy (an injection): never inside a
  * control sequence or character the agent is in the middle of writing, so it waits for the next
  * boundary in the output, or for the agent to have been quiet for `injectIdleMs` (checked by a
- * timer it owns until disposed).
+ * timer it owns until disposed). Once disposed (the agent is gone and the terminal restored), an
+ * injection is dropped: nothing ccc says may land after the terminal's reset, where it would outlive
+ * the session (a title left behind, text after the shell's prompt).
  */
 import { interval, type Disposable } from '../lifetime/disposable-store.js';
 import { SequenceTracker } from './terminal-modes.js';
@@ -20,6 +22,7 @@ export class PendingInjection implements Disposable {
   readonly #sequences = new SequenceTracker();
   readonly #idle: Disposable;
   #pending = '';
+  #disposed = false;
 
   constructor(options: PendingInjectionOptions) {
     this.#options = options;
@@ -33,6 +36,7 @@ export class PendingInjection implements Disposable {
   }
 
   add(text: string): void {
+    if (this.#disposed) return;
     this.#pending += text;
     this.#flush();
   }
@@ -44,6 +48,8 @@ export class PendingInjection implements Disposable {
   }
 
   dispose(): void {
+    this.#disposed = true;
+    this.#pending = '';
     this.#idle.dispose();
   }
 

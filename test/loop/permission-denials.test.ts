@@ -113,7 +113,7 @@ describe('denied tools are named, interactive', () => {
     const flat = () => h.screen().replace(/\s+/g, ' ');
     await h.type('remove old.txt\r');
     await expect.poll(() => server.byKind('review').length, { timeout: 180_000, interval: 200 }).toBe(1);
-    await expect.poll(flat, { timeout: 60_000, interval: 200 }).toContain('ccc: review 1 (claude): complete');
+    await expect.poll(flat, { timeout: 60_000, interval: 200 }).toContain('review 1 (claude): complete, unverified');
     await h.type('remove old.txt for good\r');
     await expect.poll(flat, { timeout: 180_000, interval: 200 }).toContain("stopped supervising: the agent's Bash calls were denied in 2 turns in a row");
     // The new task's first refused turn was its first, not the last task's second: one round of
