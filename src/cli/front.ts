@@ -16,6 +16,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { isatty } from 'node:tty';
+import { closeGoneTerminals } from '../process/stdio-reset.js';
 
 /** The fd ccc gets the front's socket on, named in its environment. */
 const FRONT_FD_ENV = 'CCC_FRONT_FD';
@@ -65,6 +66,8 @@ export async function runFront(argv: string[]): Promise<never> {
   }
   if (ended.signal) {
     process.removeAllListeners(ended.signal);
+    // No 'exit' listener runs for a death by signal: a terminal that is gone is let go of here (stdio-reset.ts).
+    closeGoneTerminals();
     process.kill(process.pid, ended.signal);
   }
   process.exit(ended.code ?? 1);

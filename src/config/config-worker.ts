@@ -41,7 +41,7 @@ function cloneable(value: unknown, seen = new Map<object, unknown>()): unknown {
     try {
       return structuredClone(value);
     } catch {
-      return { [UNCLONABLE]: 'object', text: String(value) };
+      return { [UNCLONABLE]: 'object', text: Object.prototype.toString.call(value) };
     }
   }
   const out: Record<string, unknown> = {};

@@ -10,12 +10,26 @@ import fs from 'node:fs';
 const ENV = 'CCC_FRONT_FD';
 let held: number | undefined;
 
+let behind = false;
+
 /** At start, before anything is spawned: the fd, kept for `frontFd`. */
 export function adoptFront(env: NodeJS.ProcessEnv = process.env): void {
   const value = env[ENV];
   delete env[ENV];
   const fd = Number(value);
-  if (value && Number.isInteger(fd) && fd > 2) held = fd;
+  if (value && Number.isInteger(fd) && fd > 2) {
+    held = fd;
+    behind = true;
+  }
+}
+
+/**
+ * Whether this ccc runs behind a front. The front passes on the SIGTERM and SIGHUP it receives; a
+ * signal to the job's process group (GNU `timeout`, `kill -- -PGID`, a closed terminal) reaches
+ * ccc twice then: from its sender, and from the front.
+ */
+export function isBehindFront(): boolean {
+  return behind;
 }
 
 /** The front's socket, while ccc still holds it. */
