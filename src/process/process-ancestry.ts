@@ -66,3 +66,30 @@ export function hookOwner(read: ReadProcessInfo = readProcessInfo, parent = proc
 export function processKey(info: Pick<ProcessInfo, 'pid' | 'startTime'>): string {
   return `${info.pid}-${info.startTime.replace(/[^A-Za-z0-9]+/g, '_')}`;
 }
+
+/** What may stand between ccc and a claude it started: its helpers (native/), and the job shell of the Node proxy. */
+const CCC_HELPERS = new Set(['ccc-lifeline', 'ccc-relay', 'sh']);
+
+/**
+ * Whether the process `owner` (a hook's claude, `hookOwner`) was started by the process `cccPid`
+ * itself, with at most ccc's helpers between them: not by a test suite, a shell or another claude
+ * that runs somewhere under that ccc.
+ */
+export function startedBy(owner: ProcessInfo, cccPid: number, read: ReadProcessInfo = readProcessInfo): boolean {
+  let at: ProcessInfo | undefined = owner;
+  for (let i = 0; at && i < 4; i++) {
+    if (at.ppid === cccPid) return true;
+    at = read(at.ppid);
+    if (!at || !CCC_HELPERS.has(at.name)) return false;
+  }
+  return false;
+}
+
+/** Whether `pid` is one of this process's ancestors (an enclosing ccc). */
+export function isAncestor(pid: number, read: ReadProcessInfo = readProcessInfo, self = process.pid): boolean {
+  for (let at = read(self)?.ppid, i = 0; at && at > 1 && i < 64; i++) {
+    if (at === pid) return true;
+    at = read(at)?.ppid;
+  }
+  return false;
+}
