@@ -127,7 +127,10 @@ function revive(value: unknown, seen = new Set<object>()): unknown {
   return value;
 }
 
+/** The thread's script: beside this module in dist/config/, dist/config/ from the Stop hook's bundle (dist/hook/), the build from the sources under test. */
 function workerFile(): string {
-  const built = fileURLToPath(new URL('./config-worker.js', import.meta.url));
-  return fs.existsSync(built) ? built : fileURLToPath(new URL('../../dist/config/config-worker.js', import.meta.url));
+  const candidates = ['./config-worker.js', '../config/config-worker.js', '../../dist/config/config-worker.js'].map((file) =>
+    fileURLToPath(new URL(file, import.meta.url)),
+  );
+  return candidates.find((file) => fs.existsSync(file)) ?? candidates[0]!;
 }

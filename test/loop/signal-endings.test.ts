@@ -5,9 +5,10 @@
  * real claude against the scripted model server, `ccc --supervisor -p` started as a job of an
  * interactive shell (dash, job control), so that ccc runs behind its front as a user's does. The
  * job is `run.sh`, which keeps the exit code in a file (the terminal may be gone by then) and
- * stderr in another.
+ * stderr in another. Last, a `ccc.config.ts` that never returns or allocates without end, there too.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
@@ -184,4 +185,59 @@ describe('an interactive run in a terminal, ended by a signal to its whole job: 
       expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))).toEqual([]);
     });
   }
+});
+
+describe('a ccc.config.ts that never returns, in a terminal (behind the front)', () => {
+  let world: ClaudeWorld;
+  let h: PtyHarness | undefined;
+  afterEach(() => {
+    h?.kill();
+    h = undefined;
+    world?.cleanup();
+  });
+
+  async function start(config: string) {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, 'ccc.config.ts'), config);
+    const rc = path.join(world.root, 'rc');
+    const err = path.join(world.root, 'stderr');
+    const run = path.join(world.root, 'run.sh');
+    fs.writeFileSync(run, `#!/bin/sh\ntrap : HUP TERM INT\n"$@" 2>${JSON.stringify(err)}\necho $? >${JSON.stringify(rc)}\n`, { mode: 0o755 });
+    h = await startJobShell({ cwd: world.cwd, env: world.env });
+    await h.type(`${run} ${process.execPath} ${cccBin} --supervisor -p 'do it'`, 2);
+    h.press('\r');
+    return { rc, err, file: path.join(world.cwd, 'ccc.config.ts') };
+  }
+
+  it('Ctrl-C while it loops: ccc and its front end at once (130)', async () => {
+    const started = path.join(os.tmpdir(), `ccc-config-started-${process.pid}-${Date.now()}`);
+    const files = await start(`import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`);
+    try {
+      await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
+      const sent = Date.now();
+      h!.press('\x03');
+      await expect.poll(() => fs.existsSync(files.rc), { timeout: 4000 }).toBe(true);
+      expect(Date.now() - sent).toBeLessThan(4000);
+      expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('130');
+    } finally {
+      fs.rmSync(started, { force: true });
+    }
+  });
+
+  it('left alone: exit 2 within the 5 s bound, naming the file', async () => {
+    const files = await start(`while (Date.now() > 0) {}\nexport default {};\n`);
+    await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+    expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
+    expect(fs.readFileSync(files.err, 'utf8')).toContain(`ccc: The config file ${files.file} did not finish loading within 5s`);
+  });
+
+  it('allocating without end: exit 2 at its heap bound, naming the file, no V8 abort', async () => {
+    const files = await start(`const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
+    await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+    expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
+    const stderr = fs.readFileSync(files.err, 'utf8');
+    expect(stderr).toContain(`ccc: The config file ${files.file} ran out of memory while loading (limit 256 MB)`);
+    expect(stderr).not.toMatch(/Native stack|FATAL ERROR/);
+  });
 });
