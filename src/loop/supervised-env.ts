@@ -17,7 +17,7 @@ export const SUPERVISED_ENV = 'CCC_SUPERVISED';
 export const REVIEW_ENV = 'CCC_SUPERVISOR_HOOK';
 
 /** The markers a ccc sets for what it starts (and the stop channel's), never taken from the environment it was given. */
-export const CCC_MARKERS = [SUPERVISED_ENV, REVIEW_ENV, 'CCC_HOOK_SOCKET', 'CCC_HOOK_TOKEN', 'CCC_REVIEWER_POLICY'] as const;
+const CCC_MARKERS = [SUPERVISED_ENV, REVIEW_ENV, 'CCC_HOOK_SOCKET', 'CCC_HOOK_TOKEN', 'CCC_REVIEWER_POLICY'] as const;
 
 /** `env` without ccc's own markers: what an agent or a reviewer starts from, before its ccc sets its own. */
 export function withoutCccMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

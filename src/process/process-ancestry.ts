@@ -20,7 +20,7 @@ export interface ProcessInfo {
 
 export type ReadProcessInfo = (pid: number) => ProcessInfo | undefined;
 
-export const readProcessInfo: ReadProcessInfo = (pid) => (fs.existsSync('/proc/self/stat') ? fromProc(pid) : fromPs(pid));
+const readProcessInfo: ReadProcessInfo = (pid) => (fs.existsSync('/proc/self/stat') ? fromProc(pid) : fromPs(pid));
 
 /** `pid (comm) state ppid …` with the start time in field 22; comm may hold spaces and parentheses. */
 function fromProc(pid: number): ProcessInfo | undefined {
