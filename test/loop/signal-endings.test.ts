@@ -47,6 +47,25 @@ const pgidOf = (pid: number) => {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 };
 
+/** One test's model server, world and terminal, ended after it. */
+let server: ModelServer | undefined;
+let world: ClaudeWorld;
+let h: PtyHarness | undefined;
+afterEach(async () => {
+  h?.kill();
+  h = undefined;
+  await server?.close();
+  server = undefined;
+  world?.cleanup();
+});
+
+/** `run.sh`, the job: runs its arguments with stderr in a file and keeps their exit code in another (its traps only let it outlive the signal to write them). */
+function jobScript(world: ClaudeWorld): { run: string; rc: string; err: string } {
+  const files = { run: path.join(world.root, 'run.sh'), rc: path.join(world.root, 'rc'), err: path.join(world.root, 'stderr') };
+  fs.writeFileSync(files.run, `#!/bin/sh\ntrap : HUP TERM INT\n"$@" 2>${JSON.stringify(files.err)}\necho $? >${JSON.stringify(files.rc)}\n`, { mode: 0o755 });
+  return files;
+}
+
 interface Ending {
   name: string;
   /** What runs ccc inside the job (`timeout …`); the rest of the command line is ccc's. */
@@ -77,27 +96,13 @@ const endings: Ending[] = [
 ];
 
 describe('a headless run in a terminal, ended from outside: every ending is written', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    h = undefined;
-    await server?.close();
-    world?.cleanup();
-  });
-
   async function setup(agent: 'hang' | Promise<unknown>) {
     server = await startModelServer((r) =>
       r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : agent === 'hang' ? { hang: true } : { text: 'done', until: agent },
     );
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
-    const files = { rc: path.join(world.root, 'rc'), err: path.join(world.root, 'stderr') };
-    const run = path.join(world.root, 'run.sh');
-    // The job keeps what ccc says and how it ended in files; its own traps only let it outlive the signal to write them.
-    fs.writeFileSync(run, `#!/bin/sh\ntrap : HUP TERM INT\n"$@" 2>${JSON.stringify(files.err)}\necho $? >${JSON.stringify(files.rc)}\n`, { mode: 0o755 });
-    return { run, ...files };
+    return jobScript(world);
   }
 
   const sessions = () => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
@@ -109,7 +114,7 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
       h = await startJobShell({ cwd: world.cwd, env: world.env });
       await h.type(command(files.run, ending.prefix), 2);
       h.press('\r');
-      await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => server!.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
       const front = processUnder(h.pty.pid, isCcc)!;
       const ccc = processUnder(front, isCcc);
       expect(ccc, 'ccc runs behind its front').toBeDefined();
@@ -134,7 +139,7 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
     const files = await setup(new Promise((resolve) => (release = resolve)));
     // The session's leader ignores SIGHUP and stays: nobody passes the hangup on, ccc runs on with its terminal gone.
     h = startPty('/bin/sh', ['-c', `trap '' HUP; ${command(files.run)}`], { cwd: world.cwd, env: world.env });
-    await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => server!.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
     h.close();
     release(undefined);
     await expect.poll(() => fs.existsSync(files.rc), { timeout: 60_000 }).toBe(true);
@@ -147,16 +152,6 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
 });
 
 describe('an interactive run in a terminal, ended by a signal to its whole job: the ending is written', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    h = undefined;
-    await server?.close();
-    world?.cleanup();
-  });
-
   const cases = [
     { name: 'SIGTERM to the job (kill -TERM -- -PGID)', signal: 'SIGTERM', end: (front: number) => void process.kill(-pgidOf(front), 'SIGTERM') },
     { name: 'the terminal closed', signal: 'SIGHUP', end: (_front: number, pty: PtyHarness) => pty.close() },
@@ -166,10 +161,7 @@ describe('an interactive run in a terminal, ended by a signal to its whole job: 
       server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
       world = makeClaudeWorld({ modelUrl: server.url });
       writeSupervisorPrompt(world);
-      const rc = path.join(world.root, 'rc');
-      const err = path.join(world.root, 'stderr');
-      const run = path.join(world.root, 'run.sh');
-      fs.writeFileSync(run, `#!/bin/sh\ntrap : HUP TERM INT\n"$@" 2>${JSON.stringify(err)}\necho $? >${JSON.stringify(rc)}\n`, { mode: 0o755 });
+      const { run, rc, err } = jobScript(world);
       h = await startJobShell({ cwd: world.cwd, env: world.env });
       await h.type(`${run} ${process.execPath} ${cccBin} --supervisor`, 2);
       h.press('\r');
@@ -188,22 +180,11 @@ describe('an interactive run in a terminal, ended by a signal to its whole job: 
 });
 
 describe('a ccc.config.ts that never returns, in a terminal (behind the front)', () => {
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(() => {
-    h?.kill();
-    h = undefined;
-    world?.cleanup();
-  });
-
   async function start(config: string) {
     world = makeClaudeWorld();
     writeSupervisorPrompt(world);
     fs.writeFileSync(path.join(world.cwd, 'ccc.config.ts'), config);
-    const rc = path.join(world.root, 'rc');
-    const err = path.join(world.root, 'stderr');
-    const run = path.join(world.root, 'run.sh');
-    fs.writeFileSync(run, `#!/bin/sh\ntrap : HUP TERM INT\n"$@" 2>${JSON.stringify(err)}\necho $? >${JSON.stringify(rc)}\n`, { mode: 0o755 });
+    const { run, rc, err } = jobScript(world);
     h = await startJobShell({ cwd: world.cwd, env: world.env });
     await h.type(`${run} ${process.execPath} ${cccBin} --supervisor -p 'do it'`, 2);
     h.press('\r');
