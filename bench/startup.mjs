@@ -7,7 +7,8 @@
  * - prompt      the real claude in a pty, bare and under `ccc --supervisor`, with the scripted model
  *               server and a private HOME (test/support/claude-env.ts): spawn until the TUI's `❯` is
  *               on the screen (read through a headless terminal emulator)
- * - wall        `ccc --version`, `ccc --help`, `ccc config --json` against `node -e 0`, spawn to exit
+ * - wall        `ccc --version`, `ccc --help`, `ccc config --json` (also in a project with a
+ *               `ccc.config.ts`: `config-ts`) against `node -e 0`, spawn to exit
  *               (`--version`: the warm-up round leaves claude's version remembered in the workspace's
  *               config dir, so the timed runs cost what a user's second and later runs cost)
  *
@@ -101,17 +102,22 @@ async function wallTimes({ runs, workspace }) {
   for (const key of Object.keys(env)) if (key.startsWith('CCC_SUPERVISOR_') || key === 'CCC_SUPERVISED') delete env[key];
   // A ccc case must exit 0 with something on stdout (a usage error would be fast for nothing).
   const timed =
-    (args, { prints = true } = {}) =>
+    (args, { prints = true, cwd = workspace.dir } = {}) =>
     async () => {
-      const r = await timeProcess(args, { env, cwd: workspace.dir });
+      const r = await timeProcess(args, { env, cwd });
       if (r.code !== 0 || (prints && r.stdout.trim() === ''))
         throw new Error(`exit ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 200))}; stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
       return r.ms;
     };
+  // A project with a ccc.config.ts: the file runs (in its own thread, src/config/load-guard.ts) on every launch's way to the spawn.
+  const tsProject = path.join(workspace.dir, 'ts-config-project');
+  fs.mkdirSync(tsProject, { recursive: true });
+  fs.writeFileSync(path.join(tsProject, 'ccc.config.ts'), 'const iterations: number = 5;\nexport default { supervisor: { max_iterations: iterations } };\n');
   const casesOf = (cli, suffix) => ({
     [`version${suffix}`]: timed([cli, '--version']),
     [`help${suffix}`]: timed([cli, '--help']),
     [`config${suffix}`]: timed([cli, 'config', '--json']),
+    [`config-ts${suffix}`]: timed([cli, 'config', '--json'], { cwd: tsProject }),
   });
   const cases = { floor: timed(['-e', '0'], { prints: false }), ...casesOf(CLI, '') };
   if (COMPARE_CLI) Object.assign(cases, casesOf(COMPARE_CLI, '-cmp'));

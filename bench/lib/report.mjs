@@ -245,6 +245,7 @@ const STARTUP_LABELS = {
   version: 'ccc --version',
   help: 'ccc --help',
   config: 'ccc config --json',
+  'config-ts': 'ccc config --json, with a ccc.config.ts',
 };
 
 /** Issue 16: each group's cases against its floor (the first case of the group). */

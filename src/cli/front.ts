@@ -16,6 +16,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { isatty } from 'node:tty';
+import { closeGoneTerminals } from '../process/stdio-reset.js';
+import { frontValue, ownFrontFd } from '../process/front-link.js';
 
 /** The fd ccc gets the front's socket on, named in its environment. */
 const FRONT_FD_ENV = 'CCC_FRONT_FD';
@@ -32,10 +34,11 @@ const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP'];
 
 /**
  * Whether this launch gets a front: a supervised session in a terminal with the native relay
- * possible (not `CCC_RELAY=off`, not Windows), and not ccc already running behind one.
+ * possible (not `CCC_RELAY=off`, not Windows), and not ccc already running behind one (a
+ * `CCC_FRONT_FD` its parent set; a stray copy in the environment changes nothing).
  */
 export function wantsFront(supervised: boolean, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
-  return supervised && platform !== 'win32' && env.CCC_RELAY !== 'off' && env[FRONT_FD_ENV] === undefined && isatty(0) && isatty(1);
+  return supervised && platform !== 'win32' && env.CCC_RELAY !== 'off' && ownFrontFd(env) === undefined && isatty(0) && isatty(1);
 }
 
 /** Runs ccc behind the front; never returns (the front ends as ccc ended). */
@@ -43,7 +46,7 @@ export async function runFront(argv: string[]): Promise<never> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
-    env: { ...process.env, [FRONT_FD_ENV]: String(FRONT_FD) },
+    env: { ...process.env, [FRONT_FD_ENV]: frontValue(FRONT_FD) },
   });
   const forwarders = FORWARDED.map((signal) => {
     const forward = () => void child.kill(signal);
@@ -65,6 +68,8 @@ export async function runFront(argv: string[]): Promise<never> {
   }
   if (ended.signal) {
     process.removeAllListeners(ended.signal);
+    // No 'exit' listener runs for a death by signal: a terminal that is gone is let go of here (stdio-reset.ts).
+    closeGoneTerminals();
     process.kill(process.pid, ended.signal);
   }
   process.exit(ended.code ?? 1);

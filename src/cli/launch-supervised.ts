@@ -8,6 +8,7 @@
  */
 import crypto from 'node:crypto';
 import { parseSupervisorArgs } from './supervisor-args.js';
+import { strayMarkerWarnings } from './stray-markers.js';
 import { CccError, ExitCode, isCccError } from '../errors.js';
 import { claimedMessage } from '../state/session-claims.js';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
@@ -50,6 +51,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
     stderr: io.stderr,
   });
   const env = { ...io.env, ...io.providerEnv };
+  for (const line of strayMarkerWarnings(env)) io.stderr.write(line);
   const reports = reportTargets(args.reports ?? [], { env, cwd: io.cwd, headless: mode.mode === 'headless' });
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
   const { config } = resolved;

@@ -13,8 +13,11 @@ import { isSupervisedLaunch } from './supervised-launch.js';
 import { runFront, wantsFront } from './front.js';
 import { ExitCode } from '../errors.js';
 import { descriptorShortage, isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
+import { guardStdioReset } from '../process/stdio-reset.js';
 
 const argv = process.argv.slice(2);
+// A terminal that is gone when ccc exits must not end it in Node's abort (stdio-reset.ts).
+guardStdioReset();
 
 if (argv[0] === 'supervisor-hook') {
   const { runSupervisorHookCommand } = (await import(hookEntry())) as typeof import('../stop/hook-command.js');

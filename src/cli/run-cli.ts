@@ -8,12 +8,13 @@ import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';
 import { ExitCode, isCccError } from '../errors.js';
 import { isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
-import { exitQuietlyOnEpipe } from './quiet-epipe.js';
+import { exitQuietlyOnEpipe, ignoreGoneTerminal } from './quiet-epipe.js';
 import { isSupervisedLaunch } from './supervised-launch.js';
 
 export async function runCli(argv: string[]): Promise<number> {
   if (isSupervisedLaunch(argv)) {
     const { supervisedPreflight } = await import('./supervised-preflight.js');
+    ignoreGoneTerminal();
     return guarded(async () => supervisedPreflight(argv, process.stdout) ?? launchSupervisedFromCli(argv));
   }
   if (argv[0] !== 'mcp') exitQuietlyOnEpipe();

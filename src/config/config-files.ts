@@ -9,9 +9,8 @@ import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { CccError, errorText, isCccError } from '../errors.js';
 import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.js';
-import { guardConfigLoad } from './load-guard.js';
+import { loadConfigModule } from './load-guard.js';
 import { isPlainObject } from './rules.js';
-import { importUserModule } from './user-module.js';
 import { nonFileAt, readUserFileSync } from '../user-file.js';
 import { kindOf } from '../value-text.js';
 
@@ -46,19 +45,10 @@ export async function readGlobalFile(file: string): Promise<LoadedFile | undefin
 export async function readProjectFile(options: { cwd: string; configPath?: string; moduleCacheDir?: () => string }): Promise<LoadedFile | undefined> {
   if (options.configPath === undefined && !mayHoldProjectConfig(options.cwd, projectSearchPlaces)) return undefined;
   // Required (CommonJS): an ESM import would scan it for export names first.
-  const { cosmiconfig, defaultLoaders } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
-  const ts = typeScriptLoader(options.moduleCacheDir);
-  // Files that run code while they load: each bounded in time and named if it ends ccc (load-guard.ts).
-  const loaders: Record<string, Loader> = {
-    '.ts': ts,
-    '.mts': ts,
-    '.cts': ts,
-    '.js': defaultLoaders['.js'],
-    '.mjs': defaultLoaders['.mjs'],
-    '.cjs': defaultLoaders['.cjs'],
-  };
-  for (const [ext, load] of Object.entries(loaders))
-    loaders[ext] = (filepath, content) => guardConfigLoad(filepath, async (): Promise<unknown> => load(filepath, content));
+  const { cosmiconfig } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
+  // Files that run code while they load: each in a thread bounded in time and heap, named when it fails or ends ccc (load-guard.ts).
+  const code: Loader = (filepath) => loadConfigModule(filepath, { cacheDir: options.moduleCacheDir?.() });
+  const loaders: Record<string, Loader> = { '.ts': code, '.mts': code, '.cts': code, '.js': code, '.mjs': code, '.cjs': code };
   const explorer = cosmiconfig('ccc', { searchPlaces: projectSearchPlaces, searchStrategy: 'none', cache: false, loaders });
   try {
     if (options.configPath !== undefined) {
@@ -131,14 +121,6 @@ function isConfigFile(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** TypeScript config files load through jiti (see user-module.ts), default export first; transpiled once per content when given a cache. */
-function typeScriptLoader(cacheDir: (() => string) | undefined): Loader {
-  return async (filepath) => {
-    const loaded = await importUserModule(filepath, { cacheDir: cacheDir?.() });
-    return loaded.default ?? loaded;
-  };
 }
 
 function asObject(value: unknown, file: string): Record<string, unknown> {

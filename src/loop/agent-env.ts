@@ -3,7 +3,7 @@
  * before the session object exists, so that nothing but the spawn's own needs runs before claude
  * starts (docs/design/architecture.md, "Start-up: what loads before the agent's spawn").
  */
-import { SUPERVISED_ENV } from './supervised-env.js';
+import { SUPERVISED_ENV, withoutCccMarkers } from './supervised-env.js';
 
 /** Claude Code's own cap on consecutive Stop-hook blocks (8 by default) would end the loop early. */
 export const STOP_HOOK_BLOCK_CAP_ENV = 'CLAUDE_CODE_STOP_HOOK_BLOCK_CAP';
@@ -13,10 +13,14 @@ export function supervisedBlockCap(maxIterations: number): number {
   return Math.max(8, maxIterations + 1);
 }
 
-/** `env` and `extra`, marked as supervised by this process, with the block cap above `maxIterations`. */
+/**
+ * `env` and `extra`, marked as supervised by this process, with the block cap above `maxIterations`.
+ * ccc's own markers in `env` (a reviewer's, another ccc's stop channel) are not passed on: only
+ * this ccc's (supervised-env.ts).
+ */
 export function supervisedAgentEnv(env: NodeJS.ProcessEnv, maxIterations: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const cap = supervisedBlockCap(maxIterations);
-  return { ...env, ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
+  return { ...withoutCccMarkers(env), ...extra, [SUPERVISED_ENV]: String(process.pid), [STOP_HOOK_BLOCK_CAP_ENV]: String(cap) };
 }
 
 /** Claude Code's documented switch for its own terminal titles. */

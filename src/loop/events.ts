@@ -54,6 +54,8 @@ export type SupervisorEvent =
   | { kind: 'tools'; calls: ToolCall[]; more: number; at: string }
   /** A limit was reached: the agent is given one last, unreviewed turn to write down where the work stands. */
   | { kind: 'wind-down'; reason: StopReason; message: string; at: string }
+  /** Something the user should know that does not end the run (claude renamed the session mid-task, a stray ccc variable in the environment). */
+  | { kind: 'warning'; message: string; at: string }
   /** A checker failed (`usage`: what it spent before it did), or the agent did. */
   | { kind: 'error'; message: string; usage?: Usage; at: string }
   /**

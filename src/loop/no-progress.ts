@@ -3,7 +3,8 @@
  * feedback `limit` times in a row (feedback-similarity.ts) and the work tree did not change
  * between those reviews (work-tree-fingerprint.ts), more iterations would only burn the budget:
  * stop and hand back to the user. Only "not completed" verdicts are recorded; a review with a
- * lower iteration number than the last recorded one belongs to a new task and starts afresh.
+ * lower iteration number than the last recorded one belongs to a new task and starts afresh. The
+ * history is the task's: kept under the session it began in, whatever id claude gives it since.
  */
 import { feedbackTokens, sameFeedback } from './feedback-similarity.js';
 import type { ProgressEntry, ProgressStore } from './progress-store.js';
@@ -35,10 +36,11 @@ export function noProgressGuard(options: NoProgressOptions): StopGuard {
         fingerprint: await fingerprint(input.cwd),
         at: new Date().toISOString(),
       };
-      const previous = await options.store.load(input.sessionId);
+      const key = input.taskSessionId ?? input.sessionId;
+      const previous = await options.store.load(key);
       const sameTask = previous.length > 0 && previous[previous.length - 1]!.iteration < input.iteration;
       const history = [...(sameTask ? previous : []), entry].slice(-limit);
-      await options.store.save(input.sessionId, history);
+      await options.store.save(key, history);
       if (history.length < limit) return undefined;
       const stuck = history.every((e) => e.checker === entry.checker && e.fingerprint === entry.fingerprint && sameFeedback(e.tokens, entry.tokens));
       return stuck ? { reason: 'no-progress', message: noProgressMessage(limit) } : undefined;

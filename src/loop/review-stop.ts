@@ -29,6 +29,7 @@ import { worthWaiting } from './limit-wait.js';
 import { spendFields, type CostCaps } from './cost-cap.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
 import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
+import type { RunTask, RunTasks } from '../state/run-task.js';
 
 export type StopDecision =
   | {
@@ -85,6 +86,12 @@ export interface ReviewStopDeps {
   taskStart?: Promise<TaskBaseline | undefined>;
   /** Where the session's transcript reading stopped (stop-context.ts); without it a stop reads the whole transcript. */
   transcripts?: TranscriptReadings;
+  /**
+   * The run's own count of its task (src/state/run-task.ts): a stop the agent reached by going on
+   * after a block, in another session than the stop before, continues that count. Without it the
+   * count is the session state's alone.
+   */
+  run?: RunTasks;
 }
 
 /** Stops that end the task: the next prompt starts a new one from the project as it is then. */
@@ -128,12 +135,19 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   let limitReached = false;
   let disabled = false;
   let woundDown: { reason: string; message: string } | undefined;
+  let fresh = false;
   const limitMessage = `the iteration limit (${max}) was reached without the checker confirming completion`;
   const windDown = config.supervisor.wind_down;
+  const runTask = await deps.run?.read();
+  // The agent went on after a block, yet its stop comes in another session: claude gave the session
+  // a new id. The task is the same, and so is its count: the run's, not the new id's fresh state.
+  const carried = stop.stopHookActive && runTask && runTask.sessionId !== stop.sessionId ? runTask : undefined;
+  if (carried) sessionIdChanged(stop, carried, deps);
   const state = await updateSessionState(
     deps.configDir,
     stop.sessionId,
-    ({ wind_down: pending, ...s }) => {
+    (stored) => {
+      const { wind_down: pending, ...s } = carried ? carriedInto(stored, carried) : stored;
       // The stop that ends the wind-down turn (the agent continued because of that message): the
       // run ends there, unreviewed. A new task typed instead clears it and is reviewed as usual.
       if (pending && stop.stopHookActive) {
@@ -145,7 +159,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       // `prompt_count` always counts the transcript's prompts when it was read, whoever wrote the
       // state (headless, interactive or the standalone hook): a session resumed in another mode
       // compares like with like.
-      const fresh = deps.newTask ?? (!stop.stopHookActive && s.prompt_count !== transcript.promptCount);
+      fresh = deps.newTask ?? (!stop.stopHookActive && s.prompt_count !== transcript.promptCount);
       const iteration = fresh ? 0 : s.iteration;
       disabled = s.enabled === false;
       limitReached = !disabled && iteration >= max;
@@ -164,6 +178,24 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   );
   const iteration = state.iteration;
   const taskFrom = state.task_cost_from_usd ?? 0;
+  const taskSessionId = carried?.taskSessionId ?? (!fresh && runTask?.sessionId === stop.sessionId ? runTask.taskSessionId : stop.sessionId);
+  let runRecord: RunTask = {
+    sessionId: stop.sessionId,
+    taskSessionId,
+    iteration,
+    ...(state.task_cost_from_usd === undefined ? {} : { taskCostFromUsd: state.task_cost_from_usd }),
+    ...(state.review_cost_usd === undefined ? {} : { reviewCostUsd: state.review_cost_usd }),
+    ...(state.wind_down ? { windDown: state.wind_down } : {}),
+    idChanges: carried ? carried.idChanges + 1 : fresh ? 0 : (runTask?.idChanges ?? 0),
+  };
+  const noteRun = (change: Partial<RunTask> = {}) => deps.run?.write((runRecord = { ...runRecord, ...change }));
+  /** The session state after a change, with what the run carries of it. */
+  const updateState = async (update: (s: SessionState) => SessionState) => {
+    const updated = await updateSessionState(deps.configDir, stop.sessionId, update, { logger, maxIterations: max });
+    await noteRun(updated.review_cost_usd === undefined ? {} : { reviewCostUsd: updated.review_cost_usd });
+    return updated;
+  };
+  await noteRun();
   const fields = { session_id: stop.sessionId, iteration: `${iteration}/${max}`, max_iterations: max };
   if (woundDown) {
     const reason = asStopReason(woundDown.reason);
@@ -245,13 +277,11 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     const withCost = (s: SessionState): SessionState => (hasUsage(usage) ? { ...s, review_cost_usd: roundUsd((s.review_cost_usd ?? 0) + usage.cost_usd) } : s);
     if (worthWaiting(data.model_failure as ModelFailureKind | undefined)) {
       // The model refused the review on a limit: no review took place, so none is counted.
-      await updateSessionState(deps.configDir, stop.sessionId, (s) => withCost({ ...s, iteration: Math.max(0, s.iteration - 1) }), {
-        logger,
-        maxIterations: max,
-      });
+      await updateState((s) => withCost({ ...s, iteration: Math.max(0, s.iteration - 1) }));
+      await noteRun({ iteration: Math.max(0, iteration - 1) });
       return { action: 'allow', reason: 'checker-failed', message, iteration: iteration - 1, modelLimited: true };
     }
-    if (hasUsage(usage)) await updateSessionState(deps.configDir, stop.sessionId, withCost, { logger, maxIterations: max });
+    if (hasUsage(usage)) await updateState(withCost);
     return { action: 'allow', reason: 'checker-failed', message, iteration };
   }
   const { checker } = outcome;
@@ -281,35 +311,28 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       ...spend,
     }),
   );
-  await updateSessionState(
-    deps.configDir,
-    stop.sessionId,
-    (s) => ({
-      ...s,
-      last_verdict: {
-        checker,
-        completed: verdict.completed,
-        feedback: verdict.feedback,
-        at: new Date().toISOString(),
-        ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
-        ...(evidence ? { evidence } : {}),
-        ...kind,
-        ...spend,
-      },
-      ...(hasUsage(usage) ? { review_cost_usd: roundUsd((s.review_cost_usd ?? 0) + usage.cost_usd) } : {}),
-    }),
-    { logger, maxIterations: max },
-  );
+  await updateState((s) => ({
+    ...s,
+    last_verdict: {
+      checker,
+      completed: verdict.completed,
+      feedback: verdict.feedback,
+      at: new Date().toISOString(),
+      ...(hasUsage(usage) ? { cost_usd: usage.cost_usd } : {}),
+      ...(evidence ? { evidence } : {}),
+      ...kind,
+      ...spend,
+    },
+    ...(hasUsage(usage) ? { review_cost_usd: roundUsd((s.review_cost_usd ?? 0) + usage.cost_usd) } : {}),
+  }));
   if (verdict.completed) return { action: 'allow', reason: 'completed', message: verdict.feedback, iteration, verdict, checker };
 
   for (const guard of deps.guards ?? []) {
-    const stopNow = await guard.afterVerdict({ sessionId: stop.sessionId, cwd: stop.cwd, iteration, verdict, checker, taskCostFrom: taskFrom });
+    const stopNow = await guard.afterVerdict({ sessionId: stop.sessionId, taskSessionId, cwd: stop.cwd, iteration, verdict, checker, taskCostFrom: taskFrom });
     if (stopNow && windDown && windsDown(stopNow.reason)) {
       logger.warn(`${guard.name}: ${stopNow.message}; the agent is asked to write down where the work stands, then the stop is allowed`, fields);
-      await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, wind_down: { reason: stopNow.reason, message: stopNow.message } }), {
-        logger,
-        maxIterations: max,
-      });
+      await updateState((s) => ({ ...s, wind_down: { reason: stopNow.reason, message: stopNow.message } }));
+      await noteRun({ windDown: { reason: stopNow.reason, message: stopNow.message } });
       deps.emit?.(event({ kind: 'wind-down', reason: stopNow.reason, message: stopNow.message }));
       return { action: 'wind-down', reason: stopNow.reason, message: stopNow.message, feedback: windDownMessage(stopNow.message), iteration };
     }
@@ -319,6 +342,40 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     }
   }
   return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
+}
+
+/**
+ * The session state of a stop in a session claude renamed mid-task, with the task's count, spend
+ * start and pending wind-down carried over from the run (the new id's own state knows none of them).
+ */
+function carriedInto(stored: SessionState, run: RunTask): SessionState {
+  const windDown = stored.wind_down ?? run.windDown;
+  const costFrom = stored.task_cost_from_usd ?? run.taskCostFromUsd;
+  const reviewCost = Math.max(stored.review_cost_usd ?? 0, run.reviewCostUsd ?? 0);
+  return {
+    ...stored,
+    iteration: Math.max(stored.iteration, run.iteration),
+    ...(costFrom === undefined ? {} : { task_cost_from_usd: costFrom }),
+    ...(reviewCost > 0 ? { review_cost_usd: reviewCost } : {}),
+    ...(windDown ? { wind_down: windDown } : {}),
+  };
+}
+
+/**
+ * A new session id within one task is claude's doing, not the user's: said in the log at every
+ * such stop, and once in the run's events (a claude that renames its session at every turn would
+ * otherwise look like a run that never passes its first review).
+ */
+function sessionIdChanged(stop: StopEvent, run: RunTask, deps: ReviewStopDeps): void {
+  const message = `claude continued the task in a new session (${run.sessionId} → ${stop.sessionId}); the run's count goes on from ${run.iteration} of ${deps.config.supervisor.max_iterations} reviews`;
+  deps.logger.warn(message, { session_id: stop.sessionId, previous_session_id: run.sessionId, task_session_id: run.taskSessionId });
+  if (run.idChanges === 0)
+    deps.emit?.(
+      event({
+        kind: 'warning',
+        message: `claude gives the session a new id at each turn (${run.sessionId} → ${stop.sessionId}); the iteration count, the cost caps and the no-progress guard count per run, not per id. An up-to-date claude keeps its id (\`ccc doctor\`).`,
+      }),
+    );
 }
 
 /**

@@ -23,6 +23,7 @@ import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state
 import { logRunEnded, type RunEnding } from './run-ending.js';
 import { InMemoryReadings, type TranscriptReadings } from './transcript-readings.js';
 import { ReporterSet } from '../supervise/reporter.js';
+import { memoryRunTasks, type RunTasks } from '../state/run-task.js';
 import { errorText } from '../errors.js';
 
 export interface SessionOptions {
@@ -44,6 +45,8 @@ export interface SessionOptions {
   claims?: SessionClaims;
   /** Where the session's transcript readings are kept between stops (default: in this process's memory). */
   transcripts?: (logger: SessionLogger) => TranscriptReadings;
+  /** The run's record of its task (default: in this process's memory; the standalone hook keeps it per claude process). */
+  runTasks?: RunTasks;
 }
 
 export class SessionCore {
@@ -81,6 +84,8 @@ export class SessionCore {
   private taskStart?: Promise<TaskBaseline | undefined>;
   /** Where each of the session's transcripts was read to: a stop reads only what is new (stop-context.ts). */
   readonly transcripts: TranscriptReadings;
+  /** The run's count of its task, whatever session ids claude gives it (src/state/run-task.ts). */
+  private readonly runTasks: RunTasks;
 
   constructor(options: SessionOptions) {
     this.config = options.resolved.config;
@@ -95,6 +100,7 @@ export class SessionCore {
     this.ownsClaims = !options.claims;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
     this.transcripts = options.transcripts?.(this.logger) ?? new InMemoryReadings(this.logger);
+    this.runTasks = options.runTasks ?? memoryRunTasks();
     this.guards = [
       ...(options.guards ?? []),
       noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
@@ -227,6 +233,7 @@ export class SessionCore {
       emit: (e) => this.emit(e),
       caps: this.caps,
       transcripts: this.transcripts,
+      run: this.runTasks,
       reportUsage: (usage) => {
         this.addCost(usage.cost_usd);
         this.reviewUsage = addUsage(this.reviewUsage, usage);

@@ -8,6 +8,8 @@ import type { StopReason } from './events.js';
 
 export interface GuardInput {
   sessionId: string;
+  /** The session the task began in (another than `sessionId` when claude renamed the session mid-task): a task's history is kept under it. */
+  taskSessionId?: string;
   cwd: string;
   iteration: number;
   verdict: Verdict;

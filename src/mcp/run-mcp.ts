@@ -22,6 +22,9 @@ export async function runMcp(options: McpOptions, io: McpIo): Promise<number> {
     pid: process.pid,
     config_dir: options.configDir,
   });
+  // The Worker's test hooks misbehave on purpose: one left in a user's environment is said, not silent (worker/test-hooks.ts).
+  for (const name of Object.keys(io.env).filter((key) => key.startsWith('CCC_MCP_TEST_') && io.env[key]))
+    logger.warn(`${name} is set: a test hook of the MCP Worker, which makes it misbehave on purpose; unset it unless a test set it`);
   const running = await (options.enabled ? startKeeperServer : startSingleProcessServer)(options, io.env, logger);
   // The Keeper's job is to keep the connection: a stray rejection somewhere is logged, not fatal.
   const onRejection = (reason: unknown) => logger.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);

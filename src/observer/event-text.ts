@@ -44,6 +44,8 @@ export function eventText(event: ObserverEvent): string {
       return `agent: ${toolCallsText(event.calls, event.more)}`;
     case 'wind-down':
       return `${event.message}: the agent writes down where the work stands (one last turn, not reviewed)`;
+    case 'warning':
+      return `warning: ${event.message}`;
     case 'error':
       return `error: ${event.message}`;
     case 'end':

@@ -10,12 +10,45 @@ import fs from 'node:fs';
 const ENV = 'CCC_FRONT_FD';
 let held: number | undefined;
 
-/** At start, before anything is spawned: the fd, kept for `frontFd`. */
-export function adoptFront(env: NodeJS.ProcessEnv = process.env): void {
+let behind = false;
+
+/** The value the front gives ccc: the fd, and the front's pid (what binds it to the front). */
+export function frontValue(fd: number, frontPid = process.pid): string {
+  return `${fd}:${frontPid}`;
+}
+
+/** The fd `env` names for this process's front, when the value was set by its parent, the front; undefined for a stray copy. */
+export function ownFrontFd(env: NodeJS.ProcessEnv, parent = process.ppid): number | undefined {
+  const match = /^(\d+):(\d+)$/.exec(env[ENV] ?? '');
+  if (!match || Number(match[2]) !== parent) return undefined;
+  const fd = Number(match[1]);
+  return fd > 2 ? fd : undefined;
+}
+
+/**
+ * At start, before anything is spawned: the fd, kept for `frontFd`. A value its front did not set
+ * (exported, inherited from another ccc's children) names some other fd: said, and not taken.
+ */
+export function adoptFront(env: NodeJS.ProcessEnv = process.env, stderr: NodeJS.WritableStream = process.stderr): void {
   const value = env[ENV];
+  const fd = ownFrontFd(env);
   delete env[ENV];
-  const fd = Number(value);
-  if (value && Number.isInteger(fd) && fd > 2) held = fd;
+  if (fd === undefined) {
+    if (value !== undefined)
+      stderr.write(`ccc: warning: ${ENV} is set in the environment (${JSON.stringify(value.slice(0, 40))}), but ccc's front did not set it; ignored\n`);
+    return;
+  }
+  held = fd;
+  behind = true;
+}
+
+/**
+ * Whether this ccc runs behind a front. The front passes on the SIGTERM and SIGHUP it receives; a
+ * signal to the job's process group (GNU `timeout`, `kill -- -PGID`, a closed terminal) reaches
+ * ccc twice then: from its sender, and from the front.
+ */
+export function isBehindFront(): boolean {
+  return behind;
 }
 
 /** The front's socket, while ccc still holds it. */

@@ -2,18 +2,23 @@
  * `ccc supervisor-hook`: the Stop hook (docs/design/stop-path.md). Reads the hook JSON on stdin and prints
  * Claude Code's decision on stdout (a block with the feedback, or nothing to allow the stop).
  *
- * - `CCC_SUPERVISOR_HOOK=1`: this is the reviewer's own stop: allow at once, never recurse.
  * - `--proxy` (the hook ccc injects into the claude it launches): hand the stop to that ccc over
  *   the private stop channel and print its answer.
- * - `CCC_SUPERVISED` without `--proxy`: a user-installed hook inside a session that a ccc already
- *   supervises: that ccc decides, so allow here (no double review).
- * - otherwise: run the checker pipeline right here (the `ccc hook install` case).
+ * - `CCC_SUPERVISOR_HOOK=<ccc's pid>`, and this hook's claude is the reviewer that ccc started:
+ *   the reviewer's own stop: allow at once, never recurse.
+ * - `CCC_SUPERVISED=<ccc's pid>`, and this hook's claude is the agent that ccc started: a
+ *   user-installed hook inside a session that ccc supervises: that ccc decides, so allow here (no
+ *   double review).
+ * - otherwise: run the checker pipeline right here (the `ccc hook install` case). A marker that is
+ *   set but not bound to this hook's claude (a stray copy in the environment: a test suite the
+ *   agent runs, a nested claude, an export) is said on stderr and ignored.
  * Malformed input is a one-line explanation on stderr and never a block.
  */
 import type { Readable, Writable } from 'node:stream';
 import { errorText, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
-import { SUPERVISED_ENV } from '../loop/supervised-env.js';
+import { REVIEW_ENV, SUPERVISED_ENV } from '../loop/supervised-env.js';
+import { hookOwner, startedBy } from '../process/process-ancestry.js';
 import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from './stop-channel.js';
 import { parseStopInput } from './stop-event.js';
 
@@ -28,7 +33,10 @@ export interface HookIo {
 const MAX_STDIN = 64 * 1024 * 1024;
 
 export async function runSupervisorHook(io: HookIo): Promise<number> {
-  if (io.env.CCC_SUPERVISOR_HOOK === '1') return 0;
+  const viaProxy = io.args.includes('--proxy');
+  // The proxy hook is ccc's own, in the claude it launched: the running ccc answers, whatever the environment holds.
+  const marked = viaProxy ? {} : markers(io.env);
+  if (marked.review === 'bound') return 0;
   const input = await readAll(io.stdin);
   if (input === undefined) {
     io.stderr.write(`ccc supervisor-hook: hook input is larger than ${MAX_STDIN} bytes; stop allowed\n`);
@@ -39,9 +47,12 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
     io.stderr.write(`ccc supervisor-hook: ${parsed.error}; stop allowed\n`);
     return 0;
   }
-  const viaProxy = io.args.includes('--proxy');
   if (viaProxy) return answerThroughProxy(io, input);
-  if (io.env[SUPERVISED_ENV]) return 0;
+  if (marked.supervised === 'bound') return 0;
+  for (const name of marked.stray ?? [])
+    io.stderr.write(
+      `ccc supervisor-hook: ${name}=${inertText(io.env[name] ?? '').slice(0, 40)} is set, but this claude was not started by that ccc (a copy inherited from another process); ignored: the stop is reviewed here\n`,
+    );
   try {
     const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js'); // up the layers: the hook's own run, loaded only when no ccc runs this session (docs/design/architecture.md, "Layers")
     // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
@@ -60,6 +71,22 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
     io.stderr.write(`ccc supervisor-hook: ${message}; stop allowed\n`);
   }
   return 0;
+}
+
+/** Which of ccc's markers bind this hook's claude, and which are stray copies (supervised-env.ts). */
+function markers(env: NodeJS.ProcessEnv): { review?: 'bound'; supervised?: 'bound'; stray?: string[] } {
+  const set = [REVIEW_ENV, SUPERVISED_ENV].filter((name) => env[name] !== undefined);
+  if (set.length === 0) return {};
+  const owner = hookOwner();
+  const bound = (name: string) => {
+    const pid = Number(env[name]);
+    return owner !== undefined && Number.isSafeInteger(pid) && pid > 1 && startedBy(owner, pid);
+  };
+  return {
+    ...(bound(REVIEW_ENV) ? { review: 'bound' as const } : {}),
+    ...(bound(SUPERVISED_ENV) ? { supervised: 'bound' as const } : {}),
+    stray: set.filter((name) => !bound(name)),
+  };
 }
 
 async function answerThroughProxy(io: HookIo, input: string): Promise<number> {

@@ -25,6 +25,8 @@ import { hookAgentCost } from '../stop/hook-agent-cost.js';
 import { SessionStateReadings } from '../loop/transcript-readings.js';
 import type { AgentDriver, Answered, DriverStop } from './driver.js';
 import { supervise } from './supervise.js';
+import { hookOwner, processKey } from '../process/process-ancestry.js';
+import { fileRunTasks } from '../state/run-task.js';
 
 /** The hook's answer for Claude Code (stdout), and, when the stop is allowed for any reason but a verdict, why (one stderr line). */
 export interface StandaloneAnswer {
@@ -43,12 +45,27 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     moduleCacheDir: () => moduleCacheDir(resolved.configDir),
     checkersFrom: describeOrigin('supervisor.checkers', resolved),
   });
-  // Each stop is its own process: the reviews of the session's earlier stops count toward the caps too.
-  const priorCost = (await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0;
+  // The run is the claude process this hook belongs to: its task's count outlives a session id claude changes mid-task.
+  const owner = hookOwner();
+  const runTasks = owner ? fileRunTasks(resolved.configDir, processKey(owner)) : undefined;
+  const run = await runTasks?.read();
+  const renamed = stop.stopHookActive && run && run.sessionId !== stop.sessionId ? run : undefined;
+  // Each stop is its own process: the reviews of the session's earlier stops (and of the task's earlier sessions) count toward the caps too.
+  const priorCost = Math.max((await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0, renamed?.reviewCostUsd ?? 0);
   const agentCost = hookAgentCost(resolved.configDir, stop.sessionId);
   // Each stop is its own process: the transcript is read on from where the last stop's reading stopped, kept in the session state.
   const transcripts = (logger: SessionLogger) => new SessionStateReadings(resolved.configDir, logger, resolved.config.supervisor.max_iterations);
-  const session = new SessionCore({ resolved, pipeline, cwd: stop.cwd, env, claudeArgs: resolved.config.claude.args, priorCost, agentCost, transcripts });
+  const session = new SessionCore({
+    resolved,
+    pipeline,
+    cwd: stop.cwd,
+    env,
+    claudeArgs: resolved.config.claude.args,
+    priorCost,
+    agentCost,
+    transcripts,
+    ...(runTasks ? { runTasks } : {}),
+  });
   session.setSessionId(stop.sessionId);
   // One supervisor per session: a session a live ccc supervises is that ccc's to review, not this
   // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this

@@ -1,28 +1,92 @@
 /**
- * A config file is code that runs while ccc starts: one whose top-level await never settles, or
- * that calls process.exit, ends the launch with a message naming the file (the built CLI, as a
- * user runs it).
+ * A config file is code that runs while ccc starts: one whose top-level await never settles, that
+ * never returns (a synchronous endless loop), that allocates without end, or that calls
+ * process.exit, ends the launch with a message naming the file (the built CLI, as a user runs it);
+ * and while it runs, a signal ends ccc at once.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc } from '../support/ccc-run.js';
 
 describe('a config file that misbehaves while loading', () => {
   let world: ClaudeWorld;
   afterEach(() => world?.cleanup());
 
-  it('a top-level await that never settles: exit 2 after the bound, naming the file (not a silent exit 13)', async () => {
+  it('a top-level await that never settles: exit 2 naming the file (not a silent exit 13)', async () => {
     world = makeClaudeWorld();
     const file = path.join(world.cwd, 'ccc.config.ts');
     fs.writeFileSync(file, `await new Promise<void>(() => {});\nexport default { supervisor: { max_iterations: 3 } };\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`The config file ${file} did not finish loading within 10s: a top-level await in it never settles`);
+    expect(run.stderr).toContain(`The config file ${file} stopped before it exported anything: a top-level await in it never settles`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.stderr).not.toContain('Supervisor mode enabled');
   });
+
+  it('a top-level await on a timer that never fires its answer: exit 2 after the 5 s bound, naming the file', async () => {
+    world = makeClaudeWorld();
+    const file = path.join(world.cwd, 'ccc.config.mjs');
+    fs.writeFileSync(file, `await new Promise(() => setInterval(() => {}, 1000));\nexport default {};\n`);
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `The config file ${file} did not finish loading within 5s: it never returns (an endless loop?) or waits on something that never answers`,
+    );
+  });
+
+  it('a synchronous endless loop: exit 2 after the 5 s bound, naming the file (it used to hang ccc for good)', async () => {
+    world = makeClaudeWorld();
+    const file = path.join(world.cwd, 'ccc.config.ts');
+    fs.writeFileSync(file, `while (Date.now() > 0) {}\nexport default {};\n`);
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `ccc: The config file ${file} did not finish loading within 5s: it never returns (an endless loop?) or waits on something that never answers (a top-level await that never settles). Load the configuration without waiting on anything that may not answer.\n`,
+    );
+  });
+
+  it('an allocation without end: exit 2 naming the file and the heap limit (it used to take ccc to ~4 GB and a V8 abort)', async () => {
+    world = makeClaudeWorld();
+    const file = path.join(world.cwd, 'ccc.config.ts');
+    fs.writeFileSync(file, `const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
+    const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`The config file ${file} ran out of memory while loading (limit 256 MB): it allocates without end.`);
+    expect(run.stderr).not.toMatch(/\n\s+at |Native stack/);
+  });
+
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const) {
+    it(`${signal} while a config file loops: ccc ends at once (${code} in a shell; it used to ignore every signal but SIGKILL)`, async () => {
+      world = makeClaudeWorld();
+      const started = path.join(world.root, 'config-started');
+      fs.writeFileSync(
+        path.join(world.cwd, 'ccc.config.ts'),
+        `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`,
+      );
+      const child = spawn(process.execPath, [cccBin, '--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+        child.on('exit', (c, s) => resolve({ code: c, signal: s, at: Date.now() })),
+      );
+      await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
+      const sent = Date.now();
+      child.kill(signal);
+      const end = await Promise.race([ended, new Promise<undefined>((resolve) => setTimeout(resolve, 4000))]);
+      child.kill('SIGKILL');
+      expect(end, 'ccc was still running 4 s after the signal').toBeDefined();
+      // Ended by the signal itself (its default action: nothing of the run exists yet), as a shell reports it: 128 + n.
+      expect(end!.signal).toBe(signal);
+      expect(end!.at - sent).toBeLessThan(4000);
+    });
+  }
 
   it('process.exit(9) in a config: the exit code stays, and a message names the file', async () => {
     world = makeClaudeWorld();

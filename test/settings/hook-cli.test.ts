@@ -143,8 +143,8 @@ describe('ccc hook install / uninstall', () => {
     const server = await startModelServer(() => ({ text: 'all done' }));
     try {
       expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
-      // CCC_SUPERVISOR_HOOK=1 is the reviewer's guard: the hook must allow the stop at once.
-      const env = { ...world.env, ANTHROPIC_BASE_URL: server.url, CCC_SUPERVISOR_HOOK: '1' };
+      // CCC_SUPERVISOR_HOOK names the ccc whose reviewer this claude is (here this test's process, which starts it): the hook must allow the stop at once.
+      const env = { ...world.env, ANTHROPIC_BASE_URL: server.url, CCC_SUPERVISOR_HOOK: String(process.pid) };
       const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], {
         cwd: world.cwd,
         env,

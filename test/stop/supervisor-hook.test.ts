@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { lastLogLine, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
@@ -63,12 +63,39 @@ describe('ccc supervisor-hook', () => {
     expect(lastLogLine(world, input.session_id as string)).toMatch(/exit_code=0 mode=hook decision=block .*run ended: not complete \(review 1\)/);
   });
 
-  it('allows the stop without any review when CCC_SUPERVISOR_HOOK=1 (the reviewer never recurses)', async () => {
-    const run = await hook({ session_id: 'abc', cwd: world.cwd }, { CCC_SUPERVISOR_HOOK: '1' });
+  /** The hook as a claude runs it (through sh), from a claude stand-in that this test's process starts: the test plays the ccc. */
+  const hookUnderClaude = (input: unknown, env: NodeJS.ProcessEnv) => {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cccBin)} supervisor-hook`;
+    const claude = `const r = require('node:child_process').spawnSync('/bin/sh', ['-c', ${JSON.stringify(command)}], { input: process.env.HOOK_INPUT, encoding: 'utf8' }); process.stdout.write(r.stdout); process.stderr.write(r.stderr);`;
+    return runProcess(process.execPath, ['-e', claude], { cwd: world.cwd, env: { ...world.env, ...env, HOOK_INPUT: JSON.stringify(input) } });
+  };
+
+  it("allows the stop without any review for the reviewer's own claude: CCC_SUPERVISOR_HOOK names the ccc that started it (never recurses)", async () => {
+    const run = await hookUnderClaude({ session_id: 'abc', cwd: world.cwd }, { CCC_SUPERVISOR_HOOK: String(process.pid) });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('');
     expect(server.requests).toHaveLength(0);
   });
+
+  for (const [name, value, what] of [
+    ['CCC_SUPERVISOR_HOOK', '1', 'as an export leaves it'],
+    ['CCC_SUPERVISOR_HOOK', () => String(process.pid), "a live process's pid, but not this claude's starter"],
+    ['CCC_SUPERVISED', () => String(process.pid), "a live process's pid, but not this claude's starter"],
+  ] as const) {
+    it(`a stray ${name} (${what}) switches nothing off: the stop is reviewed, and the hook says so`, async () => {
+      const input = await realSession();
+      // Run directly by the test (no claude between): the ccc the value names did not start this hook's claude.
+      const run = await hook(input, { [name]: typeof value === 'string' ? value : value() });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block', reason: 'review #0: add tests' });
+      expect(run.stderr).toContain(`ccc supervisor-hook: ${name}=`);
+      expect(run.stderr).toContain(
+        'is set, but this claude was not started by that ccc (a copy inherited from another process); ignored: the stop is reviewed here',
+      );
+      expect(server.byKind('review')).toHaveLength(1);
+    });
+  }
 
   it('explains malformed input in one line on stderr and never blocks', async () => {
     for (const bad of ['', 'not json', '[1,2]', '{"cwd":"/tmp"}', '{"session_id": 5}']) {

@@ -19,6 +19,8 @@ export interface PtyHarness {
   exited: Promise<{ exitCode: number; signal?: number }>;
   /** Resizes the terminal as a user dragging the window would (pty and emulator). */
   resize(cols: number, rows: number): void;
+  /** Closes the terminal as closing its window does: the pty's master goes (the kernel hangs it up), the program gets SIGHUP. */
+  close(): void;
   kill(): void;
 }
 
@@ -80,6 +82,8 @@ export function startPty(command: string, args: string[], options: { cwd: string
       term.resize(c, r);
       pty.resize(c, r);
     },
+    // node-pty's own destroy(), left out of its typings.
+    close: () => (pty as IPty & { destroy(): void }).destroy(),
     kill: () => {
       try {
         pty.kill('SIGKILL');

@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { shellQuote, withLaunchSettings } from '../../stop/launch-settings.js';
 import { POLICY_ENV } from './guard-hook.js';
+import { REVIEW_ENV, withoutCccMarkers } from '../../loop/supervised-env.js';
 import { guardProbe, type GuardProbe } from './guard-probe.js';
 import { READ_ONLY_TOOLS, type ReviewerPolicy } from './reviewer-policy.js';
 
@@ -63,7 +64,8 @@ export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
   return {
     args,
     guardNonce: probe.nonce,
-    env: { ...options.env, ...leaveNoCaches(options.env), CCC_SUPERVISOR_HOOK: '1', [POLICY_ENV]: JSON.stringify(options.policy) },
+    // The reviewer's own Stop hooks allow at once: bound to this ccc, so that what the reviewer's commands start does not inherit it as a switch (supervised-env.ts).
+    env: { ...withoutCccMarkers(options.env), ...leaveNoCaches(options.env), [REVIEW_ENV]: String(process.pid), [POLICY_ENV]: JSON.stringify(options.policy) },
   };
 }
 

@@ -79,6 +79,8 @@ export function renderEvent(e: SupervisorEvent): string {
         : "ccc: gave up waiting on the model's limit (supervisor.limit_wait_minutes)\n";
     case 'wind-down':
       return `ccc: ${e.message}; asking the agent to write down where the work stands (one last turn, not reviewed)\n`;
+    case 'warning':
+      return `ccc: warning: ${e.message}\n`;
     case 'error':
       return `ccc: error: ${e.message}\n`;
     case 'end': {

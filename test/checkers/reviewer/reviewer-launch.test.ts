@@ -63,7 +63,12 @@ describe('how the reviewer is started', () => {
     // The guard's probe: a SessionStart hook that writes this launch's nonce to stderr.
     expect(launch.guardNonce).toMatch(/^ccc-reviewer-guard-/);
     expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(`echo ${launch.guardNonce} >&2`);
-    expect(launch.env).toMatchObject({ HOME: '/h', CCC_SUPERVISOR_HOOK: '1', PYTHONDONTWRITEBYTECODE: '1', PYTEST_ADDOPTS: '-p no:cacheprovider' });
+    expect(launch.env).toMatchObject({
+      HOME: '/h',
+      CCC_SUPERVISOR_HOOK: String(process.pid),
+      PYTHONDONTWRITEBYTECODE: '1',
+      PYTEST_ADDOPTS: '-p no:cacheprovider',
+    });
     expect(reviewerLaunch({ fork: 's', claudeArgs: [], cwd: '/tmp', env: { PYTEST_ADDOPTS: '-q' }, policy }).env.PYTEST_ADDOPTS).toBe('-q -p no:cacheprovider');
     expect(JSON.parse(launch.env.CCC_REVIEWER_POLICY!)).toEqual(policy);
   });

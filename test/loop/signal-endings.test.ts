@@ -1,0 +1,224 @@
+/**
+ * Every way a headless run in a terminal can be ended from outside writes its ending: the
+ * `ccc: stopped:` line, the log's last line, `sessions/<pid>.json` removed, the signal's exit code,
+ * and no Node abort. One table, each case a real signal to a real process in a real pty, with the
+ * real claude against the scripted model server, `ccc --supervisor -p` started as a job of an
+ * interactive shell (dash, job control), so that ccc runs behind its front as a user's does. The
+ * job is `run.sh`, which keeps the exit code in a file (the terminal may be gone by then) and
+ * stderr in another. Last, a `ccc.config.ts` that never returns or allocates without end, there too.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { lastLogLine, processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startJobShell } from '../support/job-shell.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { startPty, type PtyHarness } from '../support/pty-harness.js';
+
+/** The first process under `root` (breadth first) whose command line matches. */
+function processUnder(root: number, matches: (cmdline: string[]) => boolean): number | undefined {
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    let children: number[] = [];
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      // gone
+    }
+    for (const child of children) {
+      try {
+        if (matches(fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0'))) return child;
+      } catch {
+        // gone
+      }
+      queue.push(child);
+    }
+  }
+  return undefined;
+}
+
+/** ccc's front and ccc behind it: node running ccc's main (not run.sh or timeout, whose arguments name it too). */
+const isCcc = (cmdline: string[]) => cmdline[1] === cccBin && cmdline.includes('--supervisor');
+const pgidOf = (pid: number) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+};
+
+/** One test's model server, world and terminal, ended after it. */
+let server: ModelServer | undefined;
+let world: ClaudeWorld;
+let h: PtyHarness | undefined;
+afterEach(async () => {
+  h?.kill();
+  h = undefined;
+  await server?.close();
+  server = undefined;
+  world?.cleanup();
+});
+
+/** `run.sh`, the job: runs its arguments with stderr in a file and keeps their exit code in another (its traps only let it outlive the signal to write them). */
+function jobScript(world: ClaudeWorld): { run: string; rc: string; err: string } {
+  const files = { run: path.join(world.root, 'run.sh'), rc: path.join(world.root, 'rc'), err: path.join(world.root, 'stderr') };
+  fs.writeFileSync(files.run, `#!/bin/sh\ntrap : HUP TERM INT\n"$@" 2>${JSON.stringify(files.err)}\necho $? >${JSON.stringify(files.rc)}\n`, { mode: 0o755 });
+  return files;
+}
+
+interface Ending {
+  name: string;
+  /** What runs ccc inside the job (`timeout …`); the rest of the command line is ccc's. */
+  prefix?: string;
+  signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP';
+  /** Ends the run: `front` is the process the shell started (ccc's front), `ccc` the one behind it. */
+  end(pids: { front: number; ccc: number }, h: PtyHarness): void | Promise<void>;
+}
+
+const CODE = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 } as const;
+
+const endings: Ending[] = [
+  { name: 'one SIGTERM to ccc', signal: 'SIGTERM', end: ({ ccc }) => void process.kill(ccc, 'SIGTERM') },
+  { name: 'SIGTERM to the front, which passes it on', signal: 'SIGTERM', end: ({ front }) => void process.kill(front, 'SIGTERM') },
+  {
+    name: 'SIGTERM to the job (kill -TERM -- -PGID): ccc gets it from the sender and from its front',
+    signal: 'SIGTERM',
+    end: ({ front }) => void process.kill(-pgidOf(front), 'SIGTERM'),
+  },
+  { name: 'GNU timeout, which signals its child and then its whole group', prefix: 'timeout --preserve-status 8', signal: 'SIGTERM', end: () => {} },
+  { name: 'Ctrl-C in the terminal (SIGINT to the foreground job; the front does not pass it on)', signal: 'SIGINT', end: (_, h) => h.press('\x03') },
+  { name: 'SIGHUP to the job', signal: 'SIGHUP', end: ({ front }) => void process.kill(-pgidOf(front), 'SIGHUP') },
+  {
+    name: 'the terminal closed: the shell goes, the kernel hangs up the job, the terminal is gone when ccc exits',
+    signal: 'SIGHUP',
+    end: (_, h) => h.close(),
+  },
+];
+
+describe('a headless run in a terminal, ended from outside: every ending is written', () => {
+  async function setup(agent: 'hang' | Promise<unknown>) {
+    server = await startModelServer((r) =>
+      r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : agent === 'hang' ? { hang: true } : { text: 'done', until: agent },
+    );
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    return jobScript(world);
+  }
+
+  const sessions = () => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
+  const command = (run: string, prefix = '') => `${run} ${prefix} ${process.execPath} ${cccBin} --supervisor -p 'do it'`;
+
+  for (const ending of endings) {
+    it(ending.name, async () => {
+      const files = await setup('hang');
+      h = await startJobShell({ cwd: world.cwd, env: world.env });
+      await h.type(command(files.run, ending.prefix), 2);
+      h.press('\r');
+      await expect.poll(() => server!.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
+      const front = processUnder(h.pty.pid, isCcc)!;
+      const ccc = processUnder(front, isCcc);
+      expect(ccc, 'ccc runs behind its front').toBeDefined();
+      expect(sessions()).toHaveLength(1);
+      await ending.end({ front, ccc: ccc! }, h);
+
+      await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+      const stderr = fs.readFileSync(files.err, 'utf8');
+      const code = CODE[ending.signal];
+      expect(stderr).not.toMatch(/Assertion failed|Native stack/);
+      expect(stderr).toContain(`ccc: stopped: ${ending.signal} received; the agent's turn and the review in progress were stopped`);
+      expect(stderr.match(/ccc: stopped:/g)).toHaveLength(1);
+      expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe(String(code));
+      expect(lastLogLine(world)).toMatch(new RegExp(`\\[WARN\\] .*exit_code=${code} mode=headless .*run ended: interrupted: ${ending.signal} received`));
+      expect(sessions()).toEqual([]);
+      await expect.poll(() => processesIn(world).filter((pid) => pid !== h!.pty.pid), { timeout: 10_000 }).toEqual([]);
+    });
+  }
+
+  it('SIGHUP ignored by the shell, the terminal closed, the run completes: exit 0, not a Node abort', async () => {
+    let release!: (v: unknown) => void;
+    const files = await setup(new Promise((resolve) => (release = resolve)));
+    // The session's leader ignores SIGHUP and stays: nobody passes the hangup on, ccc runs on with its terminal gone.
+    h = startPty('/bin/sh', ['-c', `trap '' HUP; ${command(files.run)}`], { cwd: world.cwd, env: world.env });
+    await expect.poll(() => server!.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    h.close();
+    release(undefined);
+    await expect.poll(() => fs.existsSync(files.rc), { timeout: 60_000 }).toBe(true);
+    const stderr = fs.readFileSync(files.err, 'utf8');
+    expect(stderr).not.toMatch(/Assertion failed|Native stack/);
+    expect(fs.readFileSync(files.rc, 'utf8').trim(), stderr).toBe('0');
+    expect(lastLogLine(world)).toMatch(/exit_code=0 mode=headless .*run ended: completed/);
+    expect(sessions()).toEqual([]);
+  });
+});
+
+describe('an interactive run in a terminal, ended by a signal to its whole job: the ending is written', () => {
+  const cases = [
+    { name: 'SIGTERM to the job (kill -TERM -- -PGID)', signal: 'SIGTERM', end: (front: number) => void process.kill(-pgidOf(front), 'SIGTERM') },
+    { name: 'the terminal closed', signal: 'SIGHUP', end: (_front: number, pty: PtyHarness) => pty.close() },
+  ] as const;
+  for (const c of cases) {
+    it(c.name, async () => {
+      server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
+      world = makeClaudeWorld({ modelUrl: server.url });
+      writeSupervisorPrompt(world);
+      const { run, rc, err } = jobScript(world);
+      h = await startJobShell({ cwd: world.cwd, env: world.env });
+      await h.type(`${run} ${process.execPath} ${cccBin} --supervisor`, 2);
+      h.press('\r');
+      await h.waitForScreen(/❯/, 60_000);
+      const front = processUnder(h.pty.pid, isCcc)!;
+      await expect.poll(() => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions')).length, { timeout: 10_000 }).toBe(1);
+      c.end(front, h);
+      await expect.poll(() => fs.existsSync(rc), { timeout: 30_000 }).toBe(true);
+      const stderr = fs.readFileSync(err, 'utf8');
+      expect(stderr).not.toMatch(/Assertion failed|Native stack/);
+      expect(fs.readFileSync(rc, 'utf8').trim()).toBe(String(CODE[c.signal]));
+      expect(lastLogLine(world)).toMatch(new RegExp(`exit_code=${CODE[c.signal]} mode=interactive .*run ended: ${c.signal} received and passed on`));
+      expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))).toEqual([]);
+    });
+  }
+});
+
+describe('a ccc.config.ts that never returns, in a terminal (behind the front)', () => {
+  async function start(config: string) {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, 'ccc.config.ts'), config);
+    const { run, rc, err } = jobScript(world);
+    h = await startJobShell({ cwd: world.cwd, env: world.env });
+    await h.type(`${run} ${process.execPath} ${cccBin} --supervisor -p 'do it'`, 2);
+    h.press('\r');
+    return { rc, err, file: path.join(world.cwd, 'ccc.config.ts') };
+  }
+
+  it('Ctrl-C while it loops: ccc and its front end at once (130)', async () => {
+    const started = path.join(os.tmpdir(), `ccc-config-started-${process.pid}-${Date.now()}`);
+    const files = await start(`import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`);
+    try {
+      await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
+      const sent = Date.now();
+      h!.press('\x03');
+      await expect.poll(() => fs.existsSync(files.rc), { timeout: 4000 }).toBe(true);
+      expect(Date.now() - sent).toBeLessThan(4000);
+      expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('130');
+    } finally {
+      fs.rmSync(started, { force: true });
+    }
+  });
+
+  it('left alone: exit 2 within the 5 s bound, naming the file', async () => {
+    const files = await start(`while (Date.now() > 0) {}\nexport default {};\n`);
+    await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+    expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
+    expect(fs.readFileSync(files.err, 'utf8')).toContain(`ccc: The config file ${files.file} did not finish loading within 5s`);
+  });
+
+  it('allocating without end: exit 2 at its heap bound, naming the file, no V8 abort', async () => {
+    const files = await start(`const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
+    await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+    expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
+    const stderr = fs.readFileSync(files.err, 'utf8');
+    expect(stderr).toContain(`ccc: The config file ${files.file} ran out of memory while loading (limit 256 MB)`);
+    expect(stderr).not.toMatch(/Native stack|FATAL ERROR/);
+  });
+});
