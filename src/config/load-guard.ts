@@ -3,7 +3,7 @@
  * go on: a top-level await that never settles, a synchronous endless loop (no signal handler of
  * ccc's would ever run again: Ctrl-C and SIGTERM did nothing), an allocation without end (a V8
  * abort at ~4 GB), a `process.exit` call. So it loads in a thread of its own (config-worker.ts),
- * bounded in time and in heap, while ccc's own thread stays free for signals and the bound. Each
+ * bounded in CPU time, in wall time and in heap, while ccc's own thread stays free for signals and the bound. Each
  * way it fails is an error naming the file (exit 2); a `process.exit(n)` in it ends ccc with `n`,
  * with a line that says which file did it.
  *
@@ -16,13 +16,26 @@ import { Worker } from 'node:worker_threads';
 import { CccError } from '../errors.js';
 import { UNCLONABLE, type ConfigWorkerData, type ConfigWorkerResult } from './config-worker-protocol.js';
 
-/** A config's own work (reading a file, a quick lookup) fits well within this; past it, it never ends. */
-const CONFIG_LOAD_LIMIT_MS = 5_000;
+/**
+ * A config's own work (reading a file, a quick lookup, and the transpiler that loads a TypeScript
+ * config) fits well within this much CPU time; past it, it never ends. CPU time, not wall time: on a
+ * loaded machine the thread gets a share of a core, and a valid config must not be refused for the
+ * machine's load (at load 18 its transpile alone took more than 5 s of wall time). The thread's CPU
+ * is the process's while it loads: ccc's own thread only waits for it.
+ */
+const CONFIG_CPU_LIMIT_MS = 5_000;
+/** A config that waits without computing (a request that never answers) is given up after this long. */
+const CONFIG_WAIT_LIMIT_MS = 15_000;
+/** How often the thread's CPU time is read. */
+const CPU_CHECK_MS = 100;
 /** Far above what a configuration (and the TypeScript transpiler that loads it) needs. */
 const CONFIG_HEAP_MB = 256;
 
 export interface ConfigLoadLimits {
-  limitMs?: number;
+  /** CPU time the load may use. */
+  cpuLimitMs?: number;
+  /** Wall time the load may take. */
+  waitLimitMs?: number;
   heapMb?: number;
   /** jiti's transpile cache for a TypeScript config. */
   cacheDir?: string;
@@ -30,7 +43,8 @@ export interface ConfigLoadLimits {
 
 /** The value `file` exports (its default export for TypeScript), loaded in a bounded thread. */
 export function loadConfigModule(file: string, limits: ConfigLoadLimits = {}): Promise<unknown> {
-  const limitMs = limits.limitMs ?? CONFIG_LOAD_LIMIT_MS;
+  const cpuLimitMs = limits.cpuLimitMs ?? CONFIG_CPU_LIMIT_MS;
+  const waitLimitMs = limits.waitLimitMs ?? CONFIG_WAIT_LIMIT_MS;
   const heapMb = limits.heapMb ?? CONFIG_HEAP_MB;
   const data: ConfigWorkerData = { file, ...(limits.cacheDir ? { cacheDir: limits.cacheDir } : {}) };
   return new Promise((resolve, reject) => {
@@ -42,13 +56,18 @@ export function loadConfigModule(file: string, limits: ConfigLoadLimits = {}): P
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearInterval(timer);
       finish();
     };
-    const timer = setTimeout(() => {
-      settle(() => reject(neverFinished(file, limitMs)));
+    const cpuAtStart = process.cpuUsage();
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      const used = process.cpuUsage(cpuAtStart);
+      const cpuMs = (used.user + used.system) / 1000;
+      if (cpuMs < cpuLimitMs && Date.now() - startedAt < waitLimitMs) return;
+      settle(() => reject(cpuMs >= cpuLimitMs ? neverReturned(file, cpuLimitMs) : neverAnswered(file, waitLimitMs)));
       void worker.terminate();
-    }, limitMs);
+    }, CPU_CHECK_MS);
     worker.once('message', (result: ConfigWorkerResult) => {
       settle(() => (result.ok ? resolve(revive(result.value)) : reject(thrownBy(result))));
       void worker.terminate();
@@ -69,10 +88,18 @@ export function loadConfigModule(file: string, limits: ConfigLoadLimits = {}): P
   });
 }
 
-function neverFinished(file: string, limitMs: number): CccError {
+function neverReturned(file: string, cpuLimitMs: number): CccError {
   return new CccError(
     'CONFIG_UNREADABLE',
-    `The config file ${file} did not finish loading within ${limitMs / 1000}s: it never returns (an endless loop?) or waits on something that never answers (a top-level await that never settles). Load the configuration without waiting on anything that may not answer.`,
+    `The config file ${file} did not finish loading: it computed for ${cpuLimitMs / 1000}s of CPU time without returning (an endless loop?). A config file must only export the configuration.`,
+    { data: { file } },
+  );
+}
+
+function neverAnswered(file: string, waitLimitMs: number): CccError {
+  return new CccError(
+    'CONFIG_UNREADABLE',
+    `The config file ${file} did not finish loading within ${waitLimitMs / 1000}s: it waits on something that never answers (a top-level await that never settles). Load the configuration without waiting on anything that may not answer.`,
     { data: { file } },
   );
 }

@@ -206,12 +206,14 @@ describe('a ccc.config.ts that never returns, in a terminal (behind the front)',
     }
   });
 
-  it('left alone: exit 2 within the 5 s bound, naming the file', async () => {
+  // The bound is CPU time: on a loaded machine the loop gets a share of a core, so its 5 s of CPU
+  // can take several times that on the clock.
+  it('left alone: exit 2 at the 5 s bound on CPU time, naming the file', async () => {
     const files = await start(`while (Date.now() > 0) {}\nexport default {};\n`);
-    await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => fs.existsSync(files.rc), { timeout: 150_000 }).toBe(true);
     expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
-    expect(fs.readFileSync(files.err, 'utf8')).toContain(`ccc: The config file ${files.file} did not finish loading within 5s`);
-  });
+    expect(fs.readFileSync(files.err, 'utf8')).toContain(`ccc: The config file ${files.file} did not finish loading: it computed for 5s of CPU time`);
+  }, 180_000);
 
   it('allocating without end: exit 2 at its heap bound, naming the file, no V8 abort', async () => {
     const files = await start(`const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
