@@ -3,15 +3,16 @@
  * is why ccc refuses to run (src/config/config-dir.ts), and claude, which does not, falls back to
  * the account's home from the user database and keeps its state and the session there. Run in a
  * user and mount namespace with a scratch directory mounted over that home, so the account's real
- * `~/.claude` is never touched; skipped where such a namespace cannot be made.
+ * `~/.claude` is never touched; where such a namespace cannot be made, the test fails saying so.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { runProcess } from '../support/run-process.js';
+import { needs } from '../support/tools.js';
 
 /** Inside `unshare -r` the process is uid 0, whose home the user database names. */
 const ACCOUNT_HOME = '/root';
@@ -25,7 +26,11 @@ function canMountOverHome(): boolean {
   }
 }
 
-describe.skipIf(process.platform !== 'linux' || !canMountOverHome())('the real claude with HOME empty', () => {
+describe('the real claude with HOME empty', () => {
+  beforeEach(({ skip }) => {
+    needs({ skip }, 'unshare');
+    expect(canMountOverHome(), 'this machine makes no user and mount namespace (`unshare -rm`): allow them, or CCC_TEST_SKIP=unshare').toBe(true);
+  });
   let server: ModelServer;
   let world: ClaudeWorld;
   afterEach(async () => {
