@@ -20,7 +20,7 @@ import { startModelServer, type ModelServer, type Scenario } from './model-serve
 import { startPty, type PtyHarness } from './pty-harness.js';
 import { needs } from './tools.js';
 
-export interface WorldOptions {
+interface WorldOptions {
   /** The scripted server claude talks to (ANTHROPIC_BASE_URL). */
   server?: ModelServer;
   env?: NodeJS.ProcessEnv;
@@ -87,7 +87,7 @@ interface SharedChromium {
   get(): Promise<Browser>;
 }
 
-export const test = base.extend<{ rig: Rig; browser: Browser; chromium: SharedChromium }>({
+export const it = base.extend<{ rig: Rig; browser: Browser; chromium: SharedChromium }>({
   // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a function uses from its first parameter
   rig: async ({}, use) => {
     const { rig, teardown } = makeRig();
@@ -115,7 +115,6 @@ export const test = base.extend<{ rig: Rig; browser: Browser; chromium: SharedCh
   },
 });
 
-export const it = test;
 
 /** The fixtures, for a hook that reads one: `beforeEach<Fixtures>(({ browser }) => ...)`. */
 export type Fixtures = { rig: Rig; browser: Browser };
