@@ -90,10 +90,19 @@ export const TOOL_NAMES = TOOLS.map((tool) => tool.name);
 
 /** The path of a tool found by `path`, or whether a `probe` tool runs. */
 export function findTool(tool, env = process.env) {
-  if (tool.path) return tool.path.find((file) => fs.existsSync(file));
+  if (tool.path) return tool.path.find(executable);
   const [command, ...args] = tool.probe;
   const run = spawnSync(command, args, { env, stdio: 'ignore', timeout: 30_000 });
   return run.status === 0 ? command : undefined;
+}
+
+function executable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The tools CCC_TEST_SKIP names (comma or space separated); a name that is no tool is an error, not a no-op. */
