@@ -39,6 +39,11 @@ export interface Rig {
   pty(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness;
   /** `ccc --supervisor ...args` in a real pty in `world`, once claude's prompt shows. */
   supervised(world: ClaudeWorld, args?: string[], options?: { env?: NodeJS.ProcessEnv }): Promise<PtyHarness>;
+  /** All of it for an interactive test: `start`, then `prepare(world)`, then `supervised`. */
+  launch(
+    scenario: Scenario,
+    options?: { args?: string[]; prepare?(world: ClaudeWorld): void },
+  ): Promise<{ server: ModelServer; world: ClaudeWorld; h: PtyHarness }>;
 }
 
 function makeRig(): { rig: Rig; teardown: () => Promise<void> } {
@@ -70,6 +75,11 @@ function makeRig(): { rig: Rig; teardown: () => Promise<void> } {
       const h = rig.pty(process.execPath, [cccBin, '--supervisor', ...args], { cwd: world.cwd, env: { ...world.env, ...options.env } });
       await h.waitForScreen(/❯/, 60_000);
       return h;
+    },
+    async launch(scenario, options = {}) {
+      const { server, world } = await rig.start(scenario);
+      options.prepare?.(world);
+      return { server, world, h: await rig.supervised(world, options.args) };
     },
   };
   return {
@@ -114,7 +124,6 @@ export const it = base.extend<{ rig: Rig; browser: Browser; chromium: SharedChro
     await Promise.all(browser.contexts().map((context) => context.close()));
   },
 });
-
 
 /** The fixtures, for a hook that reads one: `beforeEach<Fixtures>(({ browser }) => ...)`. */
 export type Fixtures = { rig: Rig; browser: Browser };
