@@ -8,9 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { beforeEach, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
 import { needs } from '../support/tools.js';
 
@@ -31,16 +31,10 @@ describe('the real claude with HOME empty', () => {
     needs({ skip }, 'unshare');
     expect(canMountOverHome(), 'this machine makes no user and mount namespace (`unshare -rm`): allow them, or CCC_TEST_SKIP=unshare').toBe(true);
   });
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
 
-  it("runs, and keeps its config and the session in the account's home, not in the project", async () => {
-    server = await startModelServer(() => ({ text: 'hello back' }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: { HOME: '' } });
+  it("runs, and keeps its config and the session in the account's home, not in the project", async ({ rig }) => {
+    const server = await rig.server(() => ({ text: 'hello back' }));
+    const world = rig.world({ server, env: { HOME: '' } });
     const accountHome = path.join(world.root, 'account-home');
     fs.mkdirSync(accountHome);
     const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';
