@@ -12,10 +12,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
@@ -138,21 +137,14 @@ const ECOSYSTEMS: Record<string, { tool?: ToolName; project: Ecosystem }> = {
 };
 
 describe('the reviewer verifies real projects out of the box', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   for (const [name, { tool, project }] of Object.entries(ECOSYSTEMS)) {
-    it(`${name}: the full suite, one file and one test with the real runner's failure, writes refused, the project unchanged`, async ({ skip }) => {
+    it(`${name}: the full suite, one file and one test with the real runner's failure, writes refused, the project unchanged`, async ({ skip, rig }) => {
       if (tool) needs({ skip }, tool);
       const runs = Object.keys(project.runs);
       const refused = Object.keys(project.refused);
       const reviewer = scriptedReviewer([...runs, ...refused].map(bashCall), { completed: true, feedback: 'checked with the tests' });
-      server = await startModelServer(reviewer.scenario);
-      world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+      const server = await rig.server(reviewer.scenario);
+      const world = rig.world({ server, env: TOOL_ENV });
       writeSupervisorPrompt(world);
       for (const [file, text] of Object.entries(project.files)) {
         fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
