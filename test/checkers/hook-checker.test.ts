@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookChecker, parseHookAnswer } from '../../src/checkers/hook-checker.js';
 import { runPipeline } from '../../src/checkers/pipeline.js';
+import { needs } from '../support/tools.js';
 import { checkContext, processesMentioning } from './check-context.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -39,7 +40,8 @@ describe('the hook checker', () => {
     expect(done).toEqual({ completed: true, feedback: 'shell hook: done' });
   });
 
-  it('a Python hook works the same way (allow_stop accepted for completed)', async () => {
+  it('a Python hook works the same way (allow_stop accepted for completed)', async ({ skip }) => {
+    needs({ skip }, 'python3');
     const checker = hookChecker({ command: `python3 ${path.join(fixtures, 'verdict-hook.py')}` });
     const ctx = checkContext(dir, { env: env(), lastAssistantMessage: 'half way' });
     expect(await checker.check(ctx, signal())).toEqual({ completed: false, feedback: 'python: the user asked: make the tests pass' });

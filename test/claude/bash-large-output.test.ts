@@ -8,33 +8,26 @@
  * `[still running]` answer for a command it moves to the background; the evidence never counts
  * one).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin } from '../support/claude-env.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const LONG = (last: string, exit: number) =>
   `python3 -c "import sys; print('HEAD-LINE'); [print('x' * 99) for _ in range(1000)]; print('${last}'); sys.exit(${exit})"`;
 
 describe('long and unfinished Bash results of the real claude', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('a long output loses its end; a command past its timeout is killed with exit code 143', async () => {
+  it('a long output loses its end; a command past its timeout is killed with exit code 143', async ({ rig }) => {
     const calls = [
       { command: LONG('SUMMARY-END 12 passed', 0) },
       { command: LONG('SUMMARY-END 1 failed', 1) },
       { command: 'sleep 4; echo LATE-OUTPUT', timeout: 1000 },
     ];
-    server = await startModelServer((r) => {
+    const server = await rig.server((r) => {
       const call = calls[r.body.messages.filter((m) => m.role === 'assistant').length];
       return call ? { toolUse: { name: 'Bash', input: { ...call, description: 'step' } } } : { text: 'done' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const run = await runProcess(claudeBin, ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--no-session-persistence'], {
       cwd: world.cwd,
       env: world.env,

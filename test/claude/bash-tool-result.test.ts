@@ -7,26 +7,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin } from '../support/claude-env.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 describe('Bash tool results of the real claude', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('exit 0, a failing exit code with the output, a hook denial with its reason; the hook sees the shell directory', async () => {
+  it('exit 0, a failing exit code with the output, a hook denial with its reason; the hook sees the shell directory', async ({ rig }) => {
     const commands = ['echo out; echo err >&2; exit 3', 'echo fine', 'touch DENIED', 'cd /tmp', 'mkdir -p sub && cd sub', 'pwd'];
-    server = await startModelServer((r) => {
+    const server = await rig.server((r) => {
       const command = commands[r.body.messages.filter((m) => m.role === 'assistant').length];
       return command ? { toolUse: { name: 'Bash', input: { command, description: 'step' } } } : { text: 'done' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const log = path.join(world.root, 'hook.log');
     const hook = path.join(world.root, 'hook.sh');
     const deny = JSON.stringify({

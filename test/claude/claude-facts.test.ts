@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin } from '../support/claude-env.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const verdictSchema = JSON.stringify({
@@ -17,16 +17,9 @@ const verdictSchema = JSON.stringify({
 });
 
 describe('the real claude CLI against the scripted model server', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('runs -p with stream-json, fires the Stop hook with the documented fields, and forks a review with structured output', async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('runs -p with stream-json, fires the Stop hook with the documented fields, and forks a review with structured output', async ({ rig }) => {
+    const server = await rig.server((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' }));
+    const world = rig.world({ server });
     const hookOut = path.join(world.root, 'hook-input.json');
     const hookScript = path.join(world.root, 'hook.sh');
     fs.writeFileSync(hookScript, `#!/bin/sh\ncat > '${hookOut}'\n`, { mode: 0o755 });

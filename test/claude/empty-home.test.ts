@@ -3,15 +3,16 @@
  * is why ccc refuses to run (src/config/config-dir.ts), and claude, which does not, falls back to
  * the account's home from the user database and keeps its state and the session there. Run in a
  * user and mount namespace with a scratch directory mounted over that home, so the account's real
- * `~/.claude` is never touched; skipped where such a namespace cannot be made.
+ * `~/.claude` is never touched; where such a namespace cannot be made, the test fails saying so.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { beforeEach, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
+import { needs } from '../support/tools.js';
 
 /** Inside `unshare -r` the process is uid 0, whose home the user database names. */
 const ACCOUNT_HOME = '/root';
@@ -25,17 +26,15 @@ function canMountOverHome(): boolean {
   }
 }
 
-describe.skipIf(process.platform !== 'linux' || !canMountOverHome())('the real claude with HOME empty', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
+describe('the real claude with HOME empty', () => {
+  beforeEach(({ skip }) => {
+    needs({ skip }, 'unshare');
+    expect(canMountOverHome(), 'this machine makes no user and mount namespace (`unshare -rm`): allow them, or CCC_TEST_SKIP=unshare').toBe(true);
   });
 
-  it("runs, and keeps its config and the session in the account's home, not in the project", async () => {
-    server = await startModelServer(() => ({ text: 'hello back' }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: { HOME: '' } });
+  it("runs, and keeps its config and the session in the account's home, not in the project", async ({ rig }) => {
+    const server = await rig.server(() => ({ text: 'hello back' }));
+    const world = rig.world({ server, env: { HOME: '' } });
     const accountHome = path.join(world.root, 'account-home');
     fs.mkdirSync(accountHome);
     const script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"';

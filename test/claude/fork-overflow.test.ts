@@ -13,12 +13,13 @@
  *   "Prompt is too long".
  * A single exchange (nothing to compact) fails at once: test/claude/rate-limit.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { modelFailure } from '../../src/claude/api-error.js';
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 
 const args = ['-p', '--output-format', 'stream-json', '--verbose'];
 const tooLong: Reply = { error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } };
@@ -27,18 +28,11 @@ const NEW_MESSAGE = 'NEW-MESSAGE-5150: please review the work.';
 const COMPACTION = /<summary>/;
 
 describe('the real claude on a resumed session over the context window', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   /** A session of two exchanges, then `resume` with NEW_MESSAGE while the server answers the first `overflowing` requests 400. */
-  async function overflow(resume: string[], overflowing: number) {
+  async function overflow(rig: Rig, resume: string[], overflowing: number) {
     let failing = false;
     let failed = 0;
-    server = await startModelServer(() => {
+    const server = await rig.server(() => {
       if (!failing) return { text: 'working on it', usage: { input_tokens: 150_000, output_tokens: 100 } };
       if (failed < overflowing) {
         failed++;
@@ -46,7 +40,7 @@ describe('the real claude on a resumed session over the context window', () => {
       }
       return { text: 'SUMMARY-OR-ANSWER-77' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const run = async (extra: string[], stdin: string) => {
       const frames: Frame[] = [];
       const result = await runClaudePrint({
@@ -70,8 +64,10 @@ describe('the real claude on a resumed session over the context window', () => {
     return { ...after, requests, withMessage: requests.filter(carries), summarizing: requests.filter((r) => !carries(r)) };
   }
 
-  it('a fork over the window whose compaction fails: one request with the message, summarization attempts, then exit 1 with prompt_too_long', async () => {
-    const { result, frames, requests, withMessage, summarizing } = await overflow(['--fork-session', '--no-session-persistence', '--resume'], Infinity);
+  it('a fork over the window whose compaction fails: one request with the message, summarization attempts, then exit 1 with prompt_too_long', async ({
+    rig,
+  }) => {
+    const { result, frames, requests, withMessage, summarizing } = await overflow(rig, ['--fork-session', '--no-session-persistence', '--resume'], Infinity);
     expect(withMessage).toHaveLength(1);
     expect(requests[0]).toBe(withMessage[0]);
     expect(summarizing.length).toBeGreaterThan(0);
@@ -98,8 +94,8 @@ describe('the real claude on a resumed session over the context window', () => {
     expect(modelFailure(result)?.kind).toBe('context-full');
   });
 
-  it('a fork over the window whose compaction succeeds: the message is sent again once, on the summary, and the run succeeds', async () => {
-    const { result, frames, withMessage, summarizing } = await overflow(['--fork-session', '--no-session-persistence', '--resume'], 1);
+  it('a fork over the window whose compaction succeeds: the message is sent again once, on the summary, and the run succeeds', async ({ rig }) => {
+    const { result, frames, withMessage, summarizing } = await overflow(rig, ['--fork-session', '--no-session-persistence', '--resume'], 1);
     expect(withMessage).toHaveLength(2);
     expect(summarizing.length).toBeGreaterThan(0);
     for (const r of summarizing) expect(r.lastUserText).toMatch(COMPACTION);
@@ -110,8 +106,8 @@ describe('the real claude on a resumed session over the context window', () => {
     expect(result.resultFrame).toMatchObject({ is_error: false });
   });
 
-  it("the headless agent's resumed turn over the window: compacted and sent again the same way", async () => {
-    const { result, frames, withMessage, summarizing } = await overflow(['--resume'], 1);
+  it("the headless agent's resumed turn over the window: compacted and sent again the same way", async ({ rig }) => {
+    const { result, frames, withMessage, summarizing } = await overflow(rig, ['--resume'], 1);
     expect(withMessage).toHaveLength(2);
     expect(summarizing.length).toBeGreaterThan(0);
     expect(frames.some((f) => f.type === 'system' && f.subtype === 'compact_boundary')).toBe(true);

@@ -13,9 +13,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin, repoRoot } from '../support/claude-env.js';
+import { isToolResultTurn, type RecordedRequest } from '../support/model-server.js';
 import { runProcess } from '../support/run-process.js';
 
 const sdk = (file: string) => pathToFileURL(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', file)).href;
@@ -44,16 +45,9 @@ function afterToolResult(request: RecordedRequest): string[] {
 }
 
 describe('the real claude and an MCP server', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('keeps the lines written at start, tokens redacted, and none written during a tool call', async () => {
-    server = await startModelServer((request) => (isToolResultTurn(request) ? { text: 'done' } : { toolUse: { name: 'mcp__pin__ping', input: {} } }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('keeps the lines written at start, tokens redacted, and none written during a tool call', async ({ rig }) => {
+    const server = await rig.server((request) => (isToolResultTurn(request) ? { text: 'done' } : { toolUse: { name: 'mcp__pin__ping', input: {} } }));
+    const world = rig.world({ server });
     const script = path.join(world.root, 'pin-server.mjs');
     fs.writeFileSync(script, SERVER);
     const add = await runProcess(claudeBin, ['mcp', 'add', 'pin', '--', process.execPath, script], { cwd: world.cwd, env: world.env });
@@ -72,9 +66,9 @@ describe('the real claude and an MCP server', () => {
     expect(log).not.toContain('SECRET');
   });
 
-  it('does not wait for a server slow to start: its tool runs when called, and the result is followed by a "now available" message', async () => {
-    server = await startModelServer((request) => (request.text.includes('pong') ? { text: 'done' } : { toolUse: { name: 'mcp__pin__ping', input: {} } }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('does not wait for a server slow to start: its tool runs when called, and the result is followed by a "now available" message', async ({ rig }) => {
+    const server = await rig.server((request) => (request.text.includes('pong') ? { text: 'done' } : { toolUse: { name: 'mcp__pin__ping', input: {} } }));
+    const world = rig.world({ server });
     const script = path.join(world.root, 'pin-server.mjs');
     fs.writeFileSync(script, SERVER);
     const add = await runProcess(claudeBin, ['mcp', 'add', 'pin', '-e', 'START_DELAY_MS=5000', '--', process.execPath, script], {

@@ -13,27 +13,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { modelFailure } from '../../src/claude/api-error.js';
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { rateLimited } from '../support/limit-replies.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import type { Reply } from '../support/model-server.js';
 
 const args = ['-p', '--output-format', 'stream-json', '--verbose'];
 
 describe('the real claude on rate limits and full context windows', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function run(reply: () => Reply, env: NodeJS.ProcessEnv, extraArgs: string[] = []) {
-    server = await startModelServer(reply);
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function run(rig: Rig, reply: () => Reply, env: NodeJS.ProcessEnv, extraArgs: string[] = []) {
+    const server = await rig.server(reply);
+    const world = rig.world({ server });
     const frames: Frame[] = [];
     const result = await runClaudePrint({
       command: claudeBin,
@@ -43,16 +37,16 @@ describe('the real claude on rate limits and full context windows', () => {
       env: { ...world.env, ...env },
       onFrame: (f) => frames.push(f),
     });
-    return { result, frames };
+    return { result, frames, server };
   }
 
-  it('a short retry-after: claude waits it out between its own retries, then gives up with a rate_limit result that has no reset time', async () => {
-    const { result, frames } = await run(() => rateLimited(1), { CLAUDE_CODE_MAX_RETRIES: '1' });
+  it('a short retry-after: claude waits it out between its own retries, then gives up with a rate_limit result that has no reset time', async ({ rig }) => {
+    const { result, frames, server } = await run(rig, () => rateLimited(1), { CLAUDE_CODE_MAX_RETRIES: '1' });
     const retries = frames.filter((f) => f.type === 'system' && f.subtype === 'api_retry');
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ error_status: 429, error: 'rate_limit' });
     expect(retries[0]!.retry_delay_ms).toBeGreaterThanOrEqual(1000); // retry-after honoured
-    expect(server!.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
     expect(result.exitCode).toBe(1);
     expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 429, api_error_type: 'rate_limit_error', terminal_reason: 'api_error' });
     const assistant = frames.find((f) => f.type === 'assistant');
@@ -63,16 +57,16 @@ describe('the real claude on rate limits and full context windows', () => {
     expect(said).not.toMatch(/ratelimit|reset|retry-after/i);
   });
 
-  it('a long retry-after (an hour): no retry at all, one request, the same result', async () => {
-    const { result, frames } = await run(() => rateLimited(3600), { CLAUDE_CODE_MAX_RETRIES: '10' });
-    expect(server!.requests).toHaveLength(1);
+  it('a long retry-after (an hour): no retry at all, one request, the same result', async ({ rig }) => {
+    const { result, frames, server } = await run(rig, () => rateLimited(3600), { CLAUDE_CODE_MAX_RETRIES: '10' });
+    expect(server.requests).toHaveLength(1);
     expect(frames.filter((f) => f.type === 'system' && f.subtype === 'api_retry')).toHaveLength(0);
     expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 429, terminal_reason: 'api_error' });
   });
 
-  it('the StopFailure hook is told "rate_limit" and the message, not when the limit resets', async () => {
-    server = await startModelServer(() => rateLimited(3600));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('the StopFailure hook is told "rate_limit" and the message, not when the limit resets', async ({ rig }) => {
+    const server = await rig.server(() => rateLimited(3600));
+    const world = rig.world({ server });
     const dump = path.join(world.root, 'stop-failure.json');
     const hook = path.join(world.root, 'stop-failure.sh');
     fs.writeFileSync(hook, `#!/bin/sh\ncat > '${dump}'\n`, { mode: 0o755 });
@@ -85,9 +79,9 @@ describe('the real claude on rate limits and full context windows', () => {
     expect(JSON.stringify(input)).not.toMatch(/reset|retry/i);
   });
 
-  it('print mode does not wait for the StopFailure hook: the hook is killed when claude exits', async () => {
-    server = await startModelServer(() => rateLimited(3600));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('print mode does not wait for the StopFailure hook: the hook is killed when claude exits', async ({ rig }) => {
+    const server = await rig.server(() => rateLimited(3600));
+    const world = rig.world({ server });
     const pidFile = path.join(world.root, 'hook.pid');
     const hook = path.join(world.root, 'stop-failure.sh');
     // `exec sleep`: the pid written is the one that would outlive claude if it were left to run.
@@ -98,12 +92,13 @@ describe('the real claude on rate limits and full context windows', () => {
     await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
   });
 
-  it('a request over the context window: one request, terminal_reason prompt_too_long, claude explains it', async () => {
-    const { result } = await run(
+  it('a request over the context window: one request, terminal_reason prompt_too_long, claude explains it', async ({ rig }) => {
+    const { result, server } = await run(
+      rig,
       () => ({ error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } }),
       { CLAUDE_CODE_MAX_RETRIES: '2' },
     );
-    expect(server!.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
     expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 400, terminal_reason: 'prompt_too_long' });
     expect(result.resultText).toMatch(/^Prompt is too long/);
     expect(modelFailure(result)?.kind).toBe('context-full');

@@ -5,29 +5,22 @@
  * `usage` and `model_usage_since_last_result` are that run's alone (empty when the model never
  * answered). ccc takes a run's cost from the latter (src/claude/usage.ts `runCost`).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { runCost, usageOfResult } from '../../src/claude/usage.js';
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { claudeBin } from '../support/claude-env.js';
 
 const args = ['-p', '--output-format', 'stream-json', '--verbose'];
 
 describe('the real claude: the cost a resumed run reports', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('total_cost_usd sums the resumed session (a fork too); usage and model_usage_since_last_result are the run alone', async () => {
+  it('total_cost_usd sums the resumed session (a fork too); usage and model_usage_since_last_result are the run alone', async ({ rig }) => {
     let failing = false;
-    server = await startModelServer(() =>
+    const server = await rig.server(() =>
       failing ? { error: { status: 400, message: 'no' } } : { text: 'ok', usage: { input_tokens: 1000, output_tokens: 100 } },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const run = async (extra: string[]) => {
       const frames: Frame[] = [];
       const result = await runClaudePrint({

@@ -5,22 +5,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runProcess } from '../support/run-process.js';
 
 describe('Claude Code caps consecutive Stop-hook blocks', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function blocksHonoured(env: NodeJS.ProcessEnv): Promise<number> {
-    server = await startModelServer(() => ({ text: 'done' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function blocksHonoured(rig: Rig, env: NodeJS.ProcessEnv): Promise<number> {
+    const server = await rig.server(() => ({ text: 'done' }));
+    const world = rig.world({ server });
     const count = path.join(world.root, 'count');
     const hook = path.join(world.root, 'always-block.sh');
     fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\necho x >> '${count}'\necho '{"decision":"block","reason":"keep going"}'\n`, { mode: 0o755 });
@@ -30,11 +23,11 @@ describe('Claude Code caps consecutive Stop-hook blocks', () => {
     return server.byKind('agent').length - 1;
   }
 
-  it('honours 8 blocks by default', async () => {
-    expect(await blocksHonoured({})).toBe(8);
+  it('honours 8 blocks by default', async ({ rig }) => {
+    expect(await blocksHonoured(rig, {})).toBe(8);
   });
 
-  it('honours as many as CLAUDE_CODE_STOP_HOOK_BLOCK_CAP allows', async () => {
-    expect(await blocksHonoured({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '11' })).toBe(11);
+  it('honours as many as CLAUDE_CODE_STOP_HOOK_BLOCK_CAP allows', async ({ rig }) => {
+    expect(await blocksHonoured(rig, { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '11' })).toBe(11);
   });
 });

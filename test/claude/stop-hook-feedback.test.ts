@@ -8,9 +8,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const MARK = 'MARK-4471';
@@ -18,17 +18,10 @@ const MARK = 'MARK-4471';
 const occurrences = (text: string, mark: string) => text.split(mark).length - 1;
 
 describe("how a Stop hook's answer reaches the model", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   /** Runs `claude -p` whose Stop hook prints `answers[n]` at its n-th stop (nothing past the last) and keeps each stop's input. */
-  async function run(answers: object[], env: NodeJS.ProcessEnv = {}) {
-    server = await startModelServer((r) => ({ text: `agent answer ${r.index}` }));
-    world = makeClaudeWorld({ modelUrl: server.url, env });
+  async function run(rig: Rig, answers: object[], env: NodeJS.ProcessEnv = {}) {
+    const server = await rig.server((r) => ({ text: `agent answer ${r.index}` }));
+    const world = rig.world({ server, env });
     const inputs = path.join(world.root, 'inputs');
     const hook = path.join(world.root, 'hook.sh');
     const count = path.join(world.root, 'count');
@@ -49,6 +42,7 @@ describe("how a Stop hook's answer reaches the model", () => {
       .map((d) => path.join(projects, d, `${sessionId}.jsonl`))
       .find((f) => fs.existsSync(f))!;
     return {
+      server,
       hook,
       agent,
       /** The messages the second request added to the first's conversation. */
@@ -64,8 +58,8 @@ describe("how a Stop hook's answer reaches the model", () => {
       text: typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((b) => b.text ?? '').join(''),
     }));
 
-  it("a command hook's block reaches the model twice: the feedback user message, and a system message calling it an error", async () => {
-    const { hook, agent, added } = await run([{ decision: 'block', reason: `${MARK} add the test`, systemMessage: 'SHOWN-TO-USER' }]);
+  it("a command hook's block reaches the model twice: the feedback user message, and a system message calling it an error", async ({ rig }) => {
+    const { server, hook, agent, added } = await run(rig, [{ decision: 'block', reason: `${MARK} add the test`, systemMessage: 'SHOWN-TO-USER' }]);
     expect(agent).toHaveLength(2);
     expect(texts(added)).toEqual([
       { role: 'user', text: `Stop hook feedback:\n${MARK} add the test` },
@@ -76,9 +70,11 @@ describe("how a Stop hook's answer reaches the model", () => {
     for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain('SHOWN-TO-USER');
   });
 
-  it('additionalContext alone goes on with the turn with the text once, as a system reminder; the next stop is stop_hook_active and the cap counts it', async () => {
+  it('additionalContext alone goes on with the turn with the text once, as a system reminder; the next stop is stop_hook_active and the cap counts it', async ({
+    rig,
+  }) => {
     const context = { hookSpecificOutput: { hookEventName: 'Stop', additionalContext: `${MARK} add the test` } };
-    const { agent, added, stops, transcript } = await run([context, context], { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
+    const { agent, added, stops, transcript } = await run(rig, [context, context], { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
     // The second answer is past the cap of 1: the turn ends there.
     expect(agent).toHaveLength(2);
     expect(texts(added)).toEqual([{ role: 'user', text: `<system-reminder>\nStop hook additional context: ${MARK} add the test\n</system-reminder>` }]);

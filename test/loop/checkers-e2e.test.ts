@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { processesIn, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { needs } from '../support/tools.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const BASH = ['--', '--allowedTools', 'Bash'];
@@ -97,7 +98,8 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(Number(windDown)).toBeLessThan(Number(spent));
   });
 
-  it('a hook checker written in Python drives the loop', async () => {
+  it('a hook checker written in Python drives the loop', async ({ skip }) => {
+    needs({ skip }, 'python3');
     await setup({ supervisor: { checkers: [{ use: 'hook', command: `python3 ${path.join(fixtures, 'done-hook.py')}` }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);

@@ -14,6 +14,7 @@ import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { needs } from '../support/tools.js';
 
 const logLine = /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] \[(DEBUG|INFO|WARN|ERROR)\] \[[\w-]+\] .*$/;
 
@@ -71,14 +72,16 @@ describe('the config directory', () => {
     expect(run.stderr).not.toContain('Supervisor mode enabled');
   };
 
-  it('read-only at start: exit 2 naming the directory, before anything runs', async () => {
+  it('read-only at start: exit 2 naming the directory, before anything runs', async ({ skip }) => {
+    needs({ skip }, 'unshare');
     await setup();
     const run = await cccInNamespace('mount --bind "$D" "$D"; mount -o remount,bind,ro "$D"');
     expectClearStartError(run, /read-only \(EROFS\)/);
     expect(server.requests).toEqual([]);
   });
 
-  it('full at start: exit 2 naming the directory and the full disk', async () => {
+  it('full at start: exit 2 naming the directory and the full disk', async ({ skip }) => {
+    needs({ skip }, 'unshare');
     await setup();
     const run = await cccInNamespace('mount -t tmpfs -o size=256k tmpfs "$D"; dd if=/dev/zero of="$D/fill" bs=4k 2>/dev/null || true');
     expectClearStartError(run, /the disk is full \(ENOSPC\)/);
@@ -93,7 +96,8 @@ describe('the config directory', () => {
     expect(fs.existsSync(configDir)).toBe(false);
   });
 
-  it('full in the middle of a session: no existing file is lost or torn, one WARN, the session goes on', async () => {
+  it('full in the middle of a session: no existing file is lost or torn, one WARN, the session goes on', async ({ skip }) => {
+    needs({ skip }, 'unshare');
     let inside = 0;
     const snapshot: { state?: string; log?: string } = {};
     const visible = (rel: string) => `/proc/${inside}/root${configDir}/${rel}`; // the namespace's view of its tmpfs
@@ -197,7 +201,8 @@ describe('the config directory', () => {
   };
 
   for (const fault of ['full', 'read-only'] as const) {
-    it(`headless, ext4 ${fault} after the first review: every review runs, one WARN naming the directory, the run's own exit code`, async () => {
+    it(`headless, ext4 ${fault} after the first review: every review runs, one WARN naming the directory, the run's own exit code`, async ({ skip }) => {
+      needs({ skip }, 'unshare', 'mkfs.ext4');
       let inside = 0;
       await setup(faultAfterFirstReview(fault, () => inside));
       makeExt4Image();
@@ -228,7 +233,8 @@ describe('the config directory', () => {
     });
   }
   for (const fault of ['full', 'read-only'] as const) {
-    it(`interactive, ext4 ${fault} after the first review: the next stop is reviewed at once, the WARN waits for the terminal`, async () => {
+    it(`interactive, ext4 ${fault} after the first review: the next stop is reviewed at once, the WARN waits for the terminal`, async ({ skip }) => {
+      needs({ skip }, 'unshare', 'mkfs.ext4');
       let inside = 0;
       await setup(faultAfterFirstReview(fault, () => inside));
       makeExt4Image();

@@ -4,10 +4,11 @@
  * later stops. Shown with the standalone hook, where each stop is its own process and the earlier
  * stops' reviews reach the cap only through the session's state.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
+import { claudeBin } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { type Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const REVIEW_USAGE = { input_tokens: 100, cache_read_input_tokens: 9000, cache_creation_input_tokens: 50, output_tokens: 40 };
@@ -15,22 +16,15 @@ const CALIBRATE = 'CALIBRATE-ONE-REVIEW-REQUEST';
 const WIND_DOWN = /has reached a limit \(the cost cap/;
 
 describe("a failed review's cost", () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('counts toward the cost cap at the next stop of a standalone-hook session', async () => {
+  it('counts toward the cost cap at the next stop of a standalone-hook session', async ({ rig }) => {
     // Reviews 0 and 1 (stop 1) answer no verdict, so that review fails after two requests; every later review finds the work incomplete.
-    server = await startModelServer((r): Reply => {
+    const server = await rig.server((r): Reply => {
       if (r.lastUserText.includes(CALIBRATE)) return { text: 'ok', usage: REVIEW_USAGE };
       if (r.kind !== 'review') return { text: 'agent says done' };
       if (r.index < 2) return { text: 'Hmm, I am not sure.', usage: REVIEW_USAGE };
       return { verdict: { completed: false, feedback: 'add the tests' }, usage: REVIEW_USAGE };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     const calibrate = await runProcess(claudeBin, ['-p', CALIBRATE, '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
     const price = jsonLines(calibrate.stdout).find((f) => f.type === 'result')!.total_cost_usd as number;

@@ -6,11 +6,10 @@
  * "Stop hook feedback" user message and once more in a system message; ccc adds no third copy, and
  * its own line for the user (`systemMessage`) never reaches the model.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Scenario } from '../support/model-server.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { describe, expect } from 'vitest';
+import { runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn, type RecordedRequest, type Scenario } from '../support/model-server.js';
 
 const MARK = 'FEEDBACK-ONCE-5927';
 const FEEDBACK = `${MARK} the tests for parse() are missing`;
@@ -33,17 +32,8 @@ function added(previous: RecordedRequest, next: RecordedRequest): Array<{ role: 
 
 describe('the feedback of a "not complete" review in the agent\'s next request', () => {
   describe('headless', () => {
-    let server: ModelServer;
-    let world: ClaudeWorld;
-    afterEach(async () => {
-      await server?.close();
-      world?.cleanup();
-    });
-
-    it('is there once: the next turn is the feedback and nothing else carries it', async () => {
-      server = await startModelServer(review);
-      world = makeClaudeWorld({ modelUrl: server.url });
-      writeSupervisorPrompt(world);
+    it('is there once: the next turn is the feedback and nothing else carries it', async ({ rig }) => {
+      const { server, world } = await rig.start(review);
       const run = await runCcc(world, ['--supervisor', '-p', 'write parse() with tests']);
       expect(run.code, run.stderr).toBe(0);
       const [first, next] = server.byKind('agent');
@@ -53,10 +43,8 @@ describe('the feedback of a "not complete" review in the agent\'s next request',
   });
 
   describe('interactive', () => {
-    const fixture = supervisedPtyFixture();
-
-    it("is there twice, both claude's: the Stop hook feedback and claude's system message repeating the hook's block; ccc adds none", async () => {
-      const { server, h } = await fixture.launch(review);
+    it("is there twice, both claude's: the Stop hook feedback and claude's system message repeating the hook's block; ccc adds none", async ({ rig }) => {
+      const { server, h } = await rig.launch(review);
       await h.type('write parse() with tests');
       h.press('\r');
       await h.waitForScreen(/review 2 \(claude\): complete/, 90_000);

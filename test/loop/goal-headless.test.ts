@@ -3,29 +3,16 @@
  * the goal's evaluator loops inside each `claude -p` turn, and ccc's reviewer, after the turn,
  * judges the goal's condition as part of the task.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { goalAnswer, startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
+import { goalAnswer } from '../support/model-server.js';
 
 const CONDITION = 'the file done.txt exists';
 
 describe('/goal in a headless supervised run', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setup(scenario: Scenario) {
-    server = await startModelServer(scenario);
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-  }
-
-  it("gives the reviewer the goal's condition, and the reviewer's fork is not sent back by the goal", async () => {
-    await setup((r) => {
+  it("gives the reviewer the goal's condition, and the reviewer's fork is not sent back by the goal", async ({ rig }) => {
+    const { server, world } = await rig.start((r) => {
       if (r.kind === 'goal') return goalAnswer({ ok: false, reason: 'GOAL-MISSING' });
       if (r.kind === 'review') return { verdict: { completed: true, feedback: 'verified' } };
       return { text: `agent answer ${r.index}` };

@@ -3,9 +3,9 @@
  * on the real claude: one message to the agent per stop, and ccc's reviewer judges the goal's
  * condition as part of the task.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { goalAnswer, type RecordedRequest } from '../support/model-server.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { it } from '../support/fixtures.js';
 
 const CONDITION = 'the file done.txt exists';
 
@@ -17,10 +17,8 @@ function feedbackOf(request: RecordedRequest): string[] {
 }
 
 describe('/goal in a supervised interactive session', () => {
-  const fixture = supervisedPtyFixture();
-
-  it('sends the agent one message per stop: the goal while it is not met, then the review, which judges the goal', async () => {
-    const { server, h } = await fixture.launch((r) => {
+  it('sends the agent one message per stop: the goal while it is not met, then the review, which judges the goal', async ({ rig }) => {
+    const { server, h } = await rig.launch((r) => {
       if (r.kind === 'goal')
         return goalAnswer(r.index === 0 ? { ok: false, reason: 'GOAL-MISSING no done.txt yet' } : { ok: true, reason: 'done.txt written' });
       if (r.kind === 'review')

@@ -2,28 +2,21 @@
  * Headless supervised runs (`ccc --supervisor -p`) with the real claude against the scripted
  * model server: the acceptance checks of the supervised-sessions issue.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { processesIn, readLog, runCcc, SUPERVISOR_TEXT, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { processesIn, readLog, runCcc, SUPERVISOR_TEXT } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { Reply } from '../support/model-server.js';
 
 describe('ccc --supervisor -p (headless)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setup(review: (index: number) => Reply, agent: (index: number) => Reply = (i) => ({ text: `agent answer ${i}` })) {
-    server = await startModelServer((r) => (r.kind === 'review' ? review(r.index) : agent(r.index)));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+  function setup(rig: Rig, review: (index: number) => Reply, agent: (index: number) => Reply = (i) => ({ text: `agent answer ${i}` })) {
+    return rig.start((r) => (r.kind === 'review' ? review(r.index) : agent(r.index)));
   }
 
-  it('delivers the feedback into the user session, then exits 0 when the reviewer confirms', async () => {
+  it('delivers the feedback into the user session, then exits 0 when the reviewer confirms', async ({ rig }) => {
     const X = 'FEEDBACK-X: the tests for parse() are missing';
-    await setup((i) => (i === 0 ? { verdict: { completed: false, feedback: X } } : { verdict: { completed: true, feedback: 'looks done' } }));
+    const { server, world } = await setup(rig, (i) =>
+      i === 0 ? { verdict: { completed: false, feedback: X } } : { verdict: { completed: true, feedback: 'looks done' } },
+    );
     const run = await runCcc(world, ['--supervisor', '-p', 'write parse() with tests']);
     expect(run.stderr).toContain('Supervisor mode enabled');
     expect(run.code).toBe(0);
@@ -50,10 +43,12 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(log).toMatch(/iteration=2\/20/);
   });
 
-  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback but the last delivered; the last turn is the wind-down, not a run nothing would review', async () => {
+  it('stops after max_iterations reviews (from the environment) with exit 3, every feedback but the last delivered; the last turn is the wind-down, not a run nothing would review', async ({
+    rig,
+  }) => {
     // Different feedback each time: the same one three times over an unchanged tree would trip the no-progress guard first.
     const asks = ['add the missing tests', 'fix the parser edge case', 'document the new flag'];
-    await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
+    const { server, world } = await setup(rig, (i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
     const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' } });
     expect(run.code).toBe(3);
     expect(server.byKind('review')).toHaveLength(3);
@@ -75,8 +70,8 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(readLog(world)).toContain('still wrong #2');
   });
 
-  it('with supervisor.wind_down off, the run ends at max_iterations with no agent run after the last review', async () => {
-    await setup((i) => ({ verdict: { completed: false, feedback: `still wrong #${i}` } }));
+  it('with supervisor.wind_down off, the run ends at max_iterations with no agent run after the last review', async ({ rig }) => {
+    const { server, world } = await setup(rig, (i) => ({ verdict: { completed: false, feedback: `still wrong #${i}` } }));
     const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], {
       env: { CCC_SUPERVISOR_MAX_ITERATIONS: '2', CCC_SUPERVISOR_WIND_DOWN: '0' },
     });
@@ -86,8 +81,8 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(run.stderr).not.toMatch(/write down where the work stands/);
   });
 
-  it('kills a reviewer that never answers at timeout_seconds, logs the failure and exits 4 without leftovers', async () => {
-    await setup(() => ({ hang: true }));
+  it('kills a reviewer that never answers at timeout_seconds, logs the failure and exits 4 without leftovers', async ({ rig }) => {
+    const { world } = await setup(rig, () => ({ hang: true }));
     const run = await runCcc(world, ['--supervisor', '--timeout', '3', '-p', 'do it']);
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/did not answer within 3s/);
@@ -98,22 +93,22 @@ describe('ccc --supervisor -p (headless)', () => {
     await expect.poll(() => processesIn(world), { timeout: 5_000 }).toEqual([]);
   });
 
-  it('a reviewer that crashes is a checker failure (exit 4), never a hang', async () => {
-    await setup(() => ({ error: { status: 400, message: 'reviewer exploded' } }));
+  it('a reviewer that crashes is a checker failure (exit 4), never a hang', async ({ rig }) => {
+    const { world } = await setup(rig, () => ({ error: { status: 400, message: 'reviewer exploded' } }));
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
     expect(run.code).toBe(4);
     expect(readLog(world)).toMatch(/\[ERROR\] .*exit_code=1/);
   });
 
-  it('a reviewer that answers garbage is asked again, then fails with exit 4', async () => {
-    await setup(() => ({ text: 'Hmm, I am not sure what to say.' }));
+  it('a reviewer that answers garbage is asked again, then fails with exit 4', async ({ rig }) => {
+    const { world } = await setup(rig, () => ({ text: 'Hmm, I am not sure what to say.' }));
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/without a parseable verdict/);
   });
 
-  it('--json prints the event stream as JSON lines on stdout, ending with the end event', async () => {
-    await setup((i) => ({ verdict: { completed: i > 0, feedback: i > 0 ? 'ok' : 'one more thing' } }));
+  it('--json prints the event stream as JSON lines on stdout, ending with the end event', async ({ rig }) => {
+    const { world } = await setup(rig, (i) => ({ verdict: { completed: i > 0, feedback: i > 0 ? 'ok' : 'one more thing' } }));
     const run = await runCcc(world, ['--supervisor', '--json', '-p', 'do it']);
     expect(run.code).toBe(0);
     const lines = run.stdout
@@ -130,8 +125,8 @@ describe('ccc --supervisor -p (headless)', () => {
     expect(lines[lines.length - 1]).toMatchObject({ kind: 'end', exit_code: 0 });
   });
 
-  it('accepts a verdict given as text with the completion marker', async () => {
-    await setup(() => ({ text: 'I ran the tests, all green.\n[TASK_COMPLETED]\n' }));
+  it('accepts a verdict given as text with the completion marker', async ({ rig }) => {
+    const { world } = await setup(rig, () => ({ text: 'I ran the tests, all green.\n[TASK_COMPLETED]\n' }));
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);
     expect(run.code).toBe(0);
   });

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
 import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
@@ -32,7 +32,6 @@ interface Probe {
 }
 
 describe('frames in interactive reviews', () => {
-  const fixture = supervisedPtyFixture();
   let world: ClaudeWorld;
   let h: PtyHarness | undefined;
 
@@ -63,8 +62,8 @@ describe('frames in interactive reviews', () => {
 
   afterEach(() => h?.kill()); // the relaunched session's pty
 
-  it('are non-zero at the first review, after --continue, and come from the new transcript after /clear', async () => {
-    const session = await fixture.launch((r) => ({ text: `agent answer ${r.index}` }), {
+  it('are non-zero at the first review, after --continue, and come from the new transcript after /clear', async ({ rig }) => {
+    const session = await rig.launch((r) => ({ text: `agent answer ${r.index}` }), {
       args: ['--checker', './frames-probe.mjs'],
       prepare: (w) => fs.writeFileSync(path.join(w.cwd, 'frames-probe.mjs'), PROBE.replace('PROBE_FILE', path.join(w.root, 'probe.jsonl'))),
     });

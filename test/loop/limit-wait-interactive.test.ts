@@ -8,17 +8,15 @@
  * takes the turn over, and a signal ends the session as it would without a wait. The window is
  * counted in refused requests, not in time, so a slow claude on a loaded machine cannot close it early.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { LIMIT_RESUME_NOTE } from '../../src/loop/limit-resume-note.js';
 import { readLog } from '../support/ccc-run.js';
 import { expectWaitedTwice, refusingFirst, WAITING_LOGGED } from '../support/limit-replies.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { it } from '../support/fixtures.js';
 
 describe('waiting out the model limits in an interactive session', () => {
-  const fixture = supervisedPtyFixture();
-
-  it('a review refused on a limit: the hook waits, the same stop is reviewed again, the verdict stands', async () => {
-    const { h, server, world } = await fixture.launch(refusingFirst('review', 2), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') });
+  it('a review refused on a limit: the hook waits, the same stop is reviewed again, the verdict stands', async ({ rig }) => {
+    const { h, server, world } = await rig.launch(refusingFirst('review', 2), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') });
     await h.type('build the thing');
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 90_000);
@@ -33,8 +31,8 @@ describe('waiting out the model limits in an interactive session', () => {
     expect(h.output().toString('utf8')).toMatch(/ccc: waiting on the model's limit until \d\d:\d\d/);
   }, 120_000);
 
-  it("the agent's turn refused on a limit: ccc waits, types its note, the same session goes on; the work is reviewed and verified", async () => {
-    const { h, server, world } = await fixture.launch(refusingFirst('agent', 2), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') });
+  it("the agent's turn refused on a limit: ccc waits, types its note, the same session goes on; the work is reviewed and verified", async ({ rig }) => {
+    const { h, server, world } = await rig.launch(refusingFirst('agent', 2), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '1') });
     await h.type('build the thing');
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 90_000);
@@ -60,8 +58,8 @@ describe('waiting out the model limits in an interactive session', () => {
     expect(resumed).toBeGreaterThan(waited);
   }, 120_000);
 
-  it('the user typing during the wait takes the turn over: the wait ends and ccc types nothing', async () => {
-    const { h, server, world } = await fixture.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
+  it('the user typing during the wait takes the turn over: the wait ends and ccc types nothing', async ({ rig }) => {
+    const { h, server, world } = await rig.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
     await h.type('build the thing');
     h.press('\r');
     await h.waitForOutput(/ccc: waiting on the model's limit until/, 60_000);
@@ -75,8 +73,8 @@ describe('waiting out the model limits in an interactive session', () => {
     expect(agent.some((r) => r.text.includes(LIMIT_RESUME_NOTE))).toBe(false);
   }, 120_000);
 
-  it('a signal during the wait ends the session as without one: exit 143, nothing sent after it', async () => {
-    const { h, server } = await fixture.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
+  it('a signal during the wait ends the session as without one: exit 143, nothing sent after it', async ({ rig }) => {
+    const { h, server } = await rig.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
     await h.type('build the thing');
     h.press('\r');
     await h.waitForOutput(/ccc: waiting on the model's limit until/, 60_000);

@@ -7,29 +7,23 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, userTexts, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { isToolResultTurn, userTexts, type RecordedRequest, type Reply } from '../support/model-server.js';
 
 describe('denied tools are named', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('headless, a denied Write: stderr and the log name it and how to grant it; the feedback says the permission settings denied it; denied twice in a row ends the run, exit 2', async () => {
+  it('headless, a denied Write: stderr and the log name it and how to grant it; the feedback says the permission settings denied it; denied twice in a row ends the run, exit 2', async ({
+    rig,
+  }) => {
     let target = '';
-    server = await startModelServer((r: RecordedRequest): Reply => {
+    const server = await rig.server((r: RecordedRequest): Reply => {
       if (r.kind === 'review') return { verdict: { completed: false, feedback: 'notes.txt was not written' } };
       const last = r.body.messages[r.body.messages.length - 1];
       const afterTool = Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
       return afterTool ? { text: 'I could not write the file.' } : { toolUse: { name: 'Write', input: { file_path: target, content: 'notes' } } };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     target = path.join(world.cwd, 'notes.txt');
     writeSupervisorPrompt(world);
     const run = await runCcc(world, ['--supervisor', '--max-iterations', '10', '-p', 'write notes.txt']);
@@ -49,10 +43,10 @@ describe('denied tools are named', () => {
 });
 
 describe('denied tools are named, interactive', () => {
-  const fixture = supervisedPtyFixture();
-
-  it("a deny rule refuses the agent's Bash: the TUI and the log name it and the rule; the feedback says the settings denied it; denied in 2 turns in a row, supervision stops for the grant", async () => {
-    const { server, world, h } = await fixture.launch(
+  it("a deny rule refuses the agent's Bash: the TUI and the log name it and the rule; the feedback says the settings denied it; denied in 2 turns in a row, supervision stops for the grant", async ({
+    rig,
+  }) => {
+    const { server, world, h } = await rig.launch(
       (r: RecordedRequest): Reply => {
         if (r.kind === 'review') return { verdict: { completed: false, feedback: 'old.txt is still there' } };
         return isToolResultTurn(r)
@@ -88,9 +82,9 @@ describe('denied tools are named, interactive', () => {
     expect(fed.some((t) => t.includes('old.txt is still there') && t.includes("denied by the user's permission settings"))).toBe(true);
   }, 240_000);
 
-  it('a new task typed after a task that ended with a denied call counts its denials afresh, as the iteration count does', async () => {
+  it('a new task typed after a task that ended with a denied call counts its denials afresh, as the iteration count does', async ({ rig }) => {
     let reviews = 0;
-    const { server, world, h } = await fixture.launch(
+    const { server, world, h } = await rig.launch(
       (r: RecordedRequest): Reply => {
         // The first task is judged complete despite its refused call; the second never is.
         if (r.kind === 'review')

@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { ClaudeWorld } from '../support/claude-env.js';
 import { processesIn, readLog } from '../support/ccc-run.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 /** Live claude processes of this test's world whose command line has every one of `words` (the reviewer: `--fork-session`). */
 function processesWith(world: ClaudeWorld, ...words: string[]): number[] {
@@ -29,11 +29,9 @@ function processesWith(world: ClaudeWorld, ...words: string[]): number[] {
 }
 
 describe('cancelling a review (interactive)', () => {
-  const fixture = supervisedPtyFixture();
-
   /** A session whose review hangs, once the reviewer is running: its session id. */
-  async function hangingReview() {
-    const session = await fixture.launch((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
+  async function hangingReview(rig: Rig) {
+    const session = await rig.launch((r) => (r.kind === 'review' ? { hang: true } : { text: `agent answer ${r.index}` }));
     await session.h.type('build the thing');
     session.h.press('\r');
     await expect.poll(() => session.server.byKind('review').length, { timeout: 60_000 }).toBe(1);
@@ -44,8 +42,8 @@ describe('cancelling a review (interactive)', () => {
     return { ...session, sessionId: sessionId! };
   }
 
-  it('a review still running when the agent exits is killed and applies no verdict', async () => {
-    const { h, world } = await hangingReview();
+  it('a review still running when the agent exits is killed and applies no verdict', async ({ rig }) => {
+    const { h, world } = await hangingReview(rig);
     // The agent: the claude that ccc started with its own --session-id (the launcher and the CLI it runs).
     const agent = processesWith(world, '--session-id');
     expect(agent.length).toBeGreaterThan(0);
@@ -62,8 +60,8 @@ describe('cancelling a review (interactive)', () => {
     ['Esc', '\x1b'],
     ['Ctrl-C', '\x03'],
   ] as const) {
-    it(`${name} during a slow review kills the reviewer and applies no verdict`, async () => {
-      const { h, world, server, sessionId } = await hangingReview();
+    it(`${name} during a slow review kills the reviewer and applies no verdict`, async ({ rig }) => {
+      const { h, world, server, sessionId } = await hangingReview(rig);
       h.press(key);
       await expect.poll(() => processesWith(world, '--fork-session', sessionId), { timeout: 10_000 }).toEqual([]);
       await expect

@@ -5,10 +5,10 @@
  * that verdict says `review: compacted`: in the `--json` verdict, the progress line, the log and
  * `ccc sessions`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, isCompaction, reviewStep, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 import type { SupervisorEvent } from '../../src/loop/events.js';
@@ -21,17 +21,10 @@ const tooLong: Reply = { error: { status: 400, type: 'invalid_request_error', me
 const onSummary = (r: RecordedRequest) => r.text.includes('This session is being continued from a previous conversation');
 
 describe('a forked review that claude compacted', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('says so in its verdict: the first review forked, the second compacted', async () => {
+  it('says so in its verdict: the first review forked, the second compacted', async ({ rig }) => {
     const second = scriptedReviewer([bashCall('npm test')], { completed: true, feedback: 'the tests pass' }, { text: 'Done, tests added.' });
     let overflowed = 0;
-    server = await startModelServer((r) => {
+    const server = await rig.server((r) => {
       if (isCompaction(r)) return { text: 'SUMMARY-4242: the agent was asked to add tests and did.' };
       if (r.kind !== 'review') return second.scenario(r);
       if (r.lastUserText.includes('review 1 of')) return { verdict: { completed: false, feedback: 'add a test for the edge case' } };
@@ -42,7 +35,7 @@ describe('a forked review that claude compacted', () => {
       }
       return second.scenario(r);
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test' } }));
     fs.mkdirSync(path.join(world.cwd, 'test'));

@@ -9,10 +9,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { freshReviewWorld, tooLong } from '../support/fresh-review-project.js';
 import { bashCall, isCompaction, isForkedReview, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
@@ -20,19 +19,12 @@ import { jsonLines } from '../support/run-process.js';
 const { agent, project } = freshReviewWorld({ fixed: 'FIXED-3141', commit: 'COMMIT-1618', newFile: 'NEW-FILE-2718', oldNote: 'OLD-NOTE-1414' });
 
 describe('a review whose fork does not fit the model window', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('is made fresh: a verdict verified by the tests the fresh reviewer ran, with the change in its message and no write allowed', async () => {
+  it('is made fresh: a verdict verified by the tests the fresh reviewer ran, with the change in its message and no write allowed', async ({ rig }) => {
     const reviewer = scriptedReviewer([bashCall('npm test'), bashCall('echo owned > hacked.txt')], { completed: true, feedback: 'add adds; npm test passes' });
-    server = await startModelServer((r) =>
+    const server = await rig.server((r) =>
       (r.kind === 'review' && isForkedReview(r)) || isCompaction(r) ? tooLong : r.kind === 'review' ? reviewer.scenario(r) : agent(r),
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     project(world.cwd);
     const run = await runCcc(world, ['--supervisor', '--json', '--timeout', '120', '-p', 'fix add so that the tests pass', '--', '--allowedTools', 'Bash'], {

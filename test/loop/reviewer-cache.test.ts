@@ -4,15 +4,14 @@
  * server on the real claude. And what each review spent reaches the log, the `--json` verdict
  * events and the final summary.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { VERDICT_REMINDER } from '../../src/checkers/review-request.js';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, SUPERVISOR_TEXT, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { sharedPrefixShare } from '../support/prefix-share.js';
 import { reviewStep } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const REVIEW_USAGE = { input_tokens: 100, cache_read_input_tokens: 9000, cache_creation_input_tokens: 50, output_tokens: 40 };
 const isRetry = (r: RecordedRequest) => r.lastUserText.includes(VERDICT_REMINDER);
@@ -40,17 +39,11 @@ function expectCacheIdentical(review: RecordedRequest, earlier: RecordedRequest)
 }
 
 describe('reviews read from the prompt cache', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-  const fixture = supervisedPtyFixture();
-
-  it('headless: each review shares >= 95% with the agent request before it, the retry after a garbage answer too; usage reaches the log, the verdict events and the end', async () => {
+  it('headless: each review shares >= 95% with the agent request before it, the retry after a garbage answer too; usage reaches the log, the verdict events and the end', async ({
+    rig,
+  }) => {
     let answeredGarbage = false;
-    server = await startModelServer((r): Reply => {
+    const server = await rig.server((r): Reply => {
       if (r.kind !== 'review') return { text: `agent answer ${r.index}` };
       if (!answeredGarbage) {
         answeredGarbage = true;
@@ -59,7 +52,7 @@ describe('reviews read from the prompt cache', () => {
       const first = reviewStarts(server).length === 1;
       return { verdict: first ? { completed: false, feedback: 'FEEDBACK-C1 add the tests' } : { completed: true, feedback: 'done' }, usage: REVIEW_USAGE };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     const run = await runCcc(world, ['--supervisor', '--json', '-p', 'write parse() with tests']);
     expect(run.code).toBe(0);
@@ -96,8 +89,8 @@ describe('reviews read from the prompt cache', () => {
     );
   });
 
-  it('interactive: the review request shares >= 95% with the TUI agent request before it; the cost is shown after the session', async () => {
-    const { server, h } = await fixture.launch((r): Reply =>
+  it('interactive: the review request shares >= 95% with the TUI agent request before it; the cost is shown after the session', async ({ rig }) => {
+    const { server, h } = await rig.launch((r): Reply =>
       r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' }, usage: REVIEW_USAGE } : { text: 'agent says done' },
     );
     await h.type('build the thing');

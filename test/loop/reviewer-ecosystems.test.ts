@@ -1,6 +1,6 @@
 /**
- * The reviewer verifies real projects out of the box: one project per ecosystem this machine can
- * run (node's test runner through npm, pytest, make, cargo), the real claude against the scripted
+ * The reviewer verifies real projects out of the box: one project per ecosystem (node's test
+ * runner through npm, pytest, make, cargo), the real claude against the scripted
  * model server, no options. In one review the scripted reviewer runs the full suite, one file and
  * one test, sees the real runner's failure in its tool results, and is refused every write; the
  * verdict carries the commands with their exit codes and, for a passing run, the number of tests
@@ -12,13 +12,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
+import { needs, type ToolName } from '../support/tools.js';
 
 /** The toolchains keep their homes when the test moves HOME into its private world. */
 const TOOL_ENV: NodeJS.ProcessEnv = {
@@ -26,14 +26,6 @@ const TOOL_ENV: NodeJS.ProcessEnv = {
   CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
   ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
 };
-
-/** Why a runner cannot be used here, or undefined when it can. */
-function missing(command: string, args: string[]): string | undefined {
-  const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
-  return run.status === 0
-    ? undefined
-    : `${[command, ...args].join(' ')} does not run on this machine (${run.error?.message ?? run.stderr.trim().split('\n')[0] ?? `exit ${run.status}`})`;
-}
 
 interface Expected {
   /** Text the tool result must hold (the runner's own output), and text it must not. */
@@ -57,9 +49,9 @@ interface Ecosystem {
 
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
 
-const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem }> = {
+/** Each ecosystem's project and the system tool it needs (npm is always there). */
+const ECOSYSTEMS: Record<string, { tool?: ToolName; project: Ecosystem }> = {
   'npm with node --test': {
-    needs: missing('npm', ['--version']),
     project: {
       files: {
         'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }),
@@ -79,7 +71,7 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
     },
   },
   pytest: {
-    needs: missing('python3', ['-m', 'pytest', '--version']),
+    tool: 'pytest',
     project: {
       files: {
         'pytest.ini': '[pytest]\npythonpath = .\n',
@@ -104,7 +96,7 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
     },
   },
   make: {
-    needs: missing('make', ['--version']),
+    tool: 'make',
     project: {
       files: {
         Makefile: 'test:\n\t@sh checks.sh all\n\ncheck:\n\t@sh checks.sh quick\n',
@@ -120,7 +112,7 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
     },
   },
   cargo: {
-    needs: missing('cargo', ['--version']),
+    tool: 'cargo',
     project: {
       files: {
         'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -145,61 +137,51 @@ const ECOSYSTEMS: Record<string, { needs: string | undefined; project: Ecosystem
 };
 
 describe('the reviewer verifies real projects out of the box', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
+  for (const [name, { tool, project }] of Object.entries(ECOSYSTEMS)) {
+    it(`${name}: the full suite, one file and one test with the real runner's failure, writes refused, the project unchanged`, async ({ skip, rig }) => {
+      if (tool) needs({ skip }, tool);
+      const runs = Object.keys(project.runs);
+      const refused = Object.keys(project.refused);
+      const reviewer = scriptedReviewer([...runs, ...refused].map(bashCall), { completed: true, feedback: 'checked with the tests' });
+      const server = await rig.server(reviewer.scenario);
+      const world = rig.world({ server, env: TOOL_ENV });
+      writeSupervisorPrompt(world);
+      for (const [file, text] of Object.entries(project.files)) {
+        fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
+        fs.writeFileSync(path.join(world.cwd, file), text);
+      }
+      if (project.prepare) {
+        const built = spawnSync(project.prepare[0]!, project.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
+        expect(built.status, built.stderr).toBe(0);
+      }
+      const before = projectSnapshot(world.cwd, project.buildDirs);
 
-  for (const [name, { needs, project }] of Object.entries(ECOSYSTEMS)) {
-    it.skipIf(needs !== undefined)(
-      `${name}: the full suite, one file and one test with the real runner's failure, writes refused, the project unchanged${needs ? ` (skipped: ${needs})` : ''}`,
-      async () => {
-        const runs = Object.keys(project.runs);
-        const refused = Object.keys(project.refused);
-        const reviewer = scriptedReviewer([...runs, ...refused].map(bashCall), { completed: true, feedback: 'checked with the tests' });
-        server = await startModelServer(reviewer.scenario);
-        world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
-        writeSupervisorPrompt(world);
-        for (const [file, text] of Object.entries(project.files)) {
-          fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
-          fs.writeFileSync(path.join(world.cwd, file), text);
-        }
-        if (project.prepare) {
-          const built = spawnSync(project.prepare[0]!, project.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
-          expect(built.status, built.stderr).toBe(0);
-        }
-        const before = projectSnapshot(world.cwd, project.buildDirs);
+      const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
+      expect(run.code, run.stderr).toBe(0);
 
-        const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
-        expect(run.code, run.stderr).toBe(0);
+      expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([...runs, ...refused]);
+      for (const [i, command] of runs.entries()) {
+        const { shows, hides = [], exit } = project.runs[command]!;
+        const seen = reviewer.seen[i]!;
+        expect([command, seen.isError, exit === 0 ? '' : seen.text.split('\n')[0]]).toEqual([command, exit !== 0, exit === 0 ? '' : `Exit code ${exit}`]);
+        for (const text of shows) expect([command, seen.text]).toEqual([command, expect.stringContaining(text)]);
+        for (const text of hides) expect([command, seen.text]).toEqual([command, expect.not.stringContaining(text)]);
+      }
+      for (const [i, command] of refused.entries()) {
+        const seen = reviewer.seen[runs.length + i]!;
+        expect([command, seen.isError, seen.text]).toEqual([command, true, expect.stringContaining('is not allowed')]);
+        expect([command, seen.text]).toEqual([command, expect.stringContaining(project.refused[command]!)]);
+      }
+      expect(projectSnapshot(world.cwd, project.buildDirs)).toEqual(before);
 
-        expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([...runs, ...refused]);
-        for (const [i, command] of runs.entries()) {
-          const { shows, hides = [], exit } = project.runs[command]!;
-          const seen = reviewer.seen[i]!;
-          expect([command, seen.isError, exit === 0 ? '' : seen.text.split('\n')[0]]).toEqual([command, exit !== 0, exit === 0 ? '' : `Exit code ${exit}`]);
-          for (const text of shows) expect([command, seen.text]).toEqual([command, expect.stringContaining(text)]);
-          for (const text of hides) expect([command, seen.text]).toEqual([command, expect.not.stringContaining(text)]);
-        }
-        for (const [i, command] of refused.entries()) {
-          const seen = reviewer.seen[runs.length + i]!;
-          expect([command, seen.isError, seen.text]).toEqual([command, true, expect.stringContaining('is not allowed')]);
-          expect([command, seen.text]).toEqual([command, expect.stringContaining(project.refused[command]!)]);
-        }
-        expect(projectSnapshot(world.cwd, project.buildDirs)).toEqual(before);
-
-        const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
-        expect(verdict).toMatchObject({ completed: true });
-        expect(verdict!.evidence).toEqual(
-          runs.map((command) => {
-            const { exit, tests } = project.runs[command]!;
-            return { command, exit_code: exit, ...(tests === undefined ? {} : { tests }) };
-          }),
-        );
-      },
-      180_000,
-    );
+      const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
+      expect(verdict).toMatchObject({ completed: true });
+      expect(verdict!.evidence).toEqual(
+        runs.map((command) => {
+          const { exit, tests } = project.runs[command]!;
+          return { command, exit_code: exit, ...(tests === undefined ? {} : { tests }) };
+        }),
+      );
+    }, 180_000);
   }
 });

@@ -7,7 +7,7 @@
  * one real passing run ends the same review: the verdict is `verified` by it, with the count the
  * runner printed. Forms that would write or never end are refused before they run. One claude
  * session per runner. jest, vitest, pnpm and yarn are this repository's dev dependencies (its
- * `node_modules/.bin` goes first on PATH); go comes from the system (.ci/run installs it).
+ * `node_modules/.bin` goes first on PATH); go comes from the system (`npm run test:setup` installs it).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +19,7 @@ import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
+import { needs, skippedByName, skipNote, type ToolName } from '../support/tools.js';
 
 const TOOL_ENV: NodeJS.ProcessEnv = {
   PATH: `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -31,11 +32,6 @@ const TOOL_ENV: NodeJS.ProcessEnv = {
   GOFLAGS: '',
 };
 
-function missing(command: string, args: string[]): string | undefined {
-  const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
-  return run.status === 0 ? undefined : `${[command, ...args].join(' ')} does not run on this machine`;
-}
-
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
 const PASSING_JS_TESTS = "test('adds', () => expect(1 + 1).toBe(2));\ntest('subtracts', () => expect(2 - 1).toBe(1));\n";
 const GO_TESTS =
@@ -47,7 +43,8 @@ const PYTEST_FILES = {
 };
 
 interface Runner {
-  needs: string | undefined;
+  /** The system tool it needs (test/support/tools.ts); npm and this repository's dev dependencies are always there. */
+  tool?: ToolName;
   files: Record<string, string>;
   /** Folders linked in from this repository (a runner installed with ccc's own dependencies). */
   links?: Record<string, string>;
@@ -64,7 +61,7 @@ interface Runner {
 
 const RUNNERS: Record<string, Runner> = {
   pytest: {
-    needs: missing('python3', ['-m', 'pytest', '--version']),
+    tool: 'pytest',
     files: PYTEST_FILES,
     runs: {
       'python3 -m pytest --co -q': { exit: 0, why: 'it only collects the tests (`--co`)' },
@@ -73,7 +70,6 @@ const RUNNERS: Record<string, Runner> = {
     },
   },
   'npm with node --test': {
-    needs: missing('npm', ['--version']),
     files: {
       'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'node --test' } }),
       'test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3));\n`,
@@ -85,7 +81,7 @@ const RUNNERS: Record<string, Runner> = {
     },
   },
   'make running node --test': {
-    needs: missing('make', ['--version']),
+    tool: 'make',
     files: {
       Makefile: '.PHONY: test\ntest:\n\tnode --test --test-name-pattern=nomatch\n',
       'test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3));\n`,
@@ -93,7 +89,6 @@ const RUNNERS: Record<string, Runner> = {
     runs: { 'make test': { exit: 0, why: 'it ran no test' }, 'make -s test': { exit: 0, why: 'it ran no test' } },
   },
   mocha: {
-    needs: missing('npm', ['--version']),
     files: {
       'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'mocha' } }),
       'test/add.spec.js': "const assert = require('node:assert');\nit('adds', () => assert.strictEqual(1 + 1, 3));\n",
@@ -105,7 +100,6 @@ const RUNNERS: Record<string, Runner> = {
     },
   },
   vitest: {
-    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'vitest'), ['--version']),
     files: {
       'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'vitest run' } }),
       'test/add.test.js': `import { test, expect } from 'vitest';\n${PASSING_JS_TESTS}`,
@@ -120,7 +114,6 @@ const RUNNERS: Record<string, Runner> = {
     passing: { command: 'npx vitest run', tests: 2 },
   },
   jest: {
-    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'jest'), ['--version']),
     files: {
       'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'jest' } }),
       'test/add.test.js': PASSING_JS_TESTS,
@@ -134,7 +127,7 @@ const RUNNERS: Record<string, Runner> = {
     passing: { command: 'npm test', tests: 2 },
   },
   go: {
-    needs: missing('go', ['version']),
+    tool: 'go',
     files: {
       'go.mod': 'module example.com/calc\n\ngo 1.19\n',
       'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
@@ -150,7 +143,7 @@ const RUNNERS: Record<string, Runner> = {
     passing: { command: 'go test -v ./...', tests: 2 },
   },
   cargo: {
-    needs: missing('cargo', ['--version']),
+    tool: 'cargo',
     files: {
       'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
       'src/lib.rs':
@@ -188,9 +181,10 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
 
   for (const [name, runner] of Object.entries(RUNNERS)) {
     const outcome = runner.passing ? `unverified until a real run passes (${runner.passing.command})` : 'a complete unverified';
-    it.skipIf(runner.needs !== undefined)(
-      `${name}: collect-only, list, no-run, dry-run and empty filters leave ${outcome}${runner.needs ? ` (skipped: ${runner.needs})` : ''}`,
-      async () => {
+    it.skipIf(skippedByName(runner.tool))(
+      `${name}: collect-only, list, no-run, dry-run and empty filters leave ${outcome}${skipNote(runner.tool)}`,
+      async ({ skip }) => {
+        if (runner.tool) needs({ skip }, runner.tool);
         const commands = Object.keys(runner.runs);
         const refused = Object.keys(runner.refused ?? {});
         const calls = [...commands, ...refused, ...(runner.passing ? [runner.passing.command] : [])];
@@ -225,9 +219,10 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
     );
   }
 
-  it.skipIf(RUNNERS.pytest!.needs !== undefined)(
-    'require_evidence: a collect-only run does not let a failing project pass, and the agent is told why',
-    async () => {
+  it.skipIf(skippedByName('pytest'))(
+    `require_evidence: a collect-only run does not let a failing project pass, and the agent is told why${skipNote('pytest')}`,
+    async ({ skip }) => {
+      needs({ skip }, 'pytest');
       const reviewer = scriptedReviewer([bashCall('python3 -m pytest --co -q')], { completed: true, feedback: 'collected fine' });
       server = await startModelServer(reviewer.scenario);
       world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });

@@ -5,7 +5,7 @@
  * after its earlier turns, the exit code is claude's, and the last line says how to continue
  * under supervision.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { REVIEW_MESSAGE_MARK, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
@@ -38,6 +38,9 @@ const rows: Row[] = [
   { name: '--session-id <uuid>', args: () => ['--session-id', SESSION_ID], endsIn: SESSION_ID },
   { name: '/resume <id> typed in the TUI', earlier: 'headless', args: () => [], typed: (id) => `/resume ${id}`, endsIn: 'earlier' },
 ];
+
+/** The terminal's rows as shown now (the scrollback above them left out). */
+const visibleScreen = (h: PtyHarness) => h.screen().split('\n').slice(-40).join('\n');
 
 describe('interactive supervised sessions with claude session flags', () => {
   let server: ModelServer | undefined;
@@ -100,9 +103,13 @@ describe('interactive supervised sessions with claude session flags', () => {
       if (row.typed) {
         const typed = row.typed(earlier);
         await pty.type(typed);
-        // The TUI took the whole command: Enter runs it with its argument. Pressed sooner, on a loaded
-        // machine, it opened the session picker with no argument (seen in CI, twice in a row).
+        // The TUI took the whole command, and its command menu (each match with its description) has
+        // closed: Enter runs the command with its argument. Pressed while the menu still showed, with
+        // `/resume` highlighted, Enter runs that highlighted command without the argument, which opens
+        // the session picker ("No sessions in this project yet"): the screen can show the typed text
+        // before the menu closes on a loaded machine (test/claude/slash-command-menu.test.ts).
         await pty.waitForScreen(new RegExp(`❯\\s${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 20_000);
+        await vi.waitFor(() => expect(visibleScreen(pty)).not.toContain('Resume a previous session'), { timeout: 20_000, interval: 50 });
         pty.press('\r');
         await pty.waitForScreen(new RegExp(EARLIER.slice(0, 14)), 30_000);
         await pty.waitForScreen(/❯\s*$/m, 20_000);

@@ -6,9 +6,9 @@
  * keeps claude's titles on gets ccc's verdict written again while it is fresh, so that the title the
  * terminal is left with is still the verdict.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Reply } from '../support/model-server.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
+import { it } from '../support/fixtures.js';
 
 /** Every OSC 0 or 2 title the terminal got, in order. */
 function titles(output: Buffer): string[] {
@@ -16,12 +16,10 @@ function titles(output: Buffer): string[] {
 }
 
 describe.each(['relay', 'node'] as const)('the verdict in the title: %s byte path', (kind) => {
-  const fixture = supervisedPtyFixture();
-
-  it("is ccc's alone: held through the agent's turn on the feedback and after the completion, until the next prompt", async () => {
+  it("is ccc's alone: held through the agent's turn on the feedback and after the completion, until the next prompt", async ({ rig }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const { h } = await fixture.launch(
+    const { h } = await rig.launch(
       (r): Reply =>
         r.kind === 'review'
           ? { verdict: { completed: r.index > 0, feedback: r.index > 0 ? 'fine' : 'add the test' } }
@@ -51,8 +49,8 @@ describe.each(['relay', 'node'] as const)('the verdict in the title: %s byte pat
     await expect.poll(() => titles(h.output()).at(-1), { timeout: 60_000 }).toBe('ccc: agent working');
   });
 
-  it("with claude's own titles kept on, the verdict is written again after claude's retitling at the end of its turn", async () => {
-    const { h } = await fixture.launch((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' } } : { text: 'agent says done' }), {
+  it("with claude's own titles kept on, the verdict is written again after claude's retitling at the end of its turn", async ({ rig }) => {
+    const { h } = await rig.launch((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'fine' } } : { text: 'agent says done' }), {
       prepare: (world) => {
         world.env.CLAUDE_CODE_DISABLE_TERMINAL_TITLE = '0';
         if (kind === 'node') world.env.CCC_RELAY = 'off';

@@ -2,24 +2,19 @@
  * The feedback page in a real browser (Debian's chromium through playwright-core): the human sees
  * the agent's question, types an answer, and that answer is what collect_feedback returns.
  */
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { startMcpProcess, type McpProcess } from './support/mcp-process.js';
 
 let server: McpProcess | undefined;
-let browser: Browser | undefined;
 afterEach(async () => {
-  await browser?.close();
   await server?.close();
-  browser = undefined;
   server = undefined;
 });
 
 describe('the feedback page', () => {
-  it('shows the question as text and sends the typed answer back to the agent', async () => {
+  it('shows the question as text and sends the typed answer back to the agent', async ({ browser }) => {
     server = await startMcpProcess();
-    browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(await server.pageUrl());
     await expect.poll(() => page.locator('#empty').textContent()).toContain('No question is waiting');

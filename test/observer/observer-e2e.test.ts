@@ -3,49 +3,34 @@
  * `ccc --supervisor --observe`, three WebSocket observers and the page in a real Chromium.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { cccBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { connectObserver, type TestObserver } from './support/test-observer.js';
 
 describe('ccc --supervisor --observe with the real claude', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  let browser: Browser | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await browser?.close();
-    await server?.close();
-    world?.cleanup();
-  });
-
   // The native relay (copies output only while someone watches) and the Node proxy (CCC_RELAY=off).
-  it.each([
+  it.for<[string, NodeJS.ProcessEnv, string]>([
     ['the native relay', {}, 'observer-e2e.png'],
     ['the Node proxy', { CCC_RELAY: 'off' }, 'observer-e2e-node-proxy.png'],
   ])(
     'three observers get exactly the terminal bytes, the frames and the events; the page shows the run (%s)',
-    async (_name, relayEnv, screenshot) => {
-      server = await startModelServer((r) =>
-        r.kind === 'review'
-          ? r.index === 0
-            ? { verdict: { completed: false, feedback: 'FEEDBACK-OBS add the changelog' } }
-            : { verdict: { completed: true, feedback: 'changelog present' } }
-          : { text: `observed answer ${r.index}` },
+    { timeout: 240_000 },
+    async ([, relayEnv, screenshot], { rig, browser }) => {
+      const { world } = await rig.start(
+        (r) =>
+          r.kind === 'review'
+            ? r.index === 0
+              ? { verdict: { completed: false, feedback: 'FEEDBACK-OBS add the changelog' } }
+              : { verdict: { completed: true, feedback: 'changelog present' } }
+            : { text: `observed answer ${r.index}` },
+        { env: relayEnv },
       );
-      world = makeClaudeWorld({ modelUrl: server.url, env: relayEnv });
-      writeSupervisorPrompt(world);
-      h = startPty(process.execPath, [cccBin, '--supervisor', '--observe'], { cwd: world.cwd, env: world.env });
+      const h = rig.pty(process.execPath, [cccBin, '--supervisor', '--observe'], { cwd: world.cwd, env: world.env });
       await h.waitForOutput(/Observer: http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/, 30_000);
       const url = /Observer: (\S+)/.exec(h.output().toString())![1]!;
       const observers: TestObserver[] = await Promise.all([connectObserver(url), connectObserver(url), connectObserver(url)]);
-      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1500, height: 800 } });
       await page.goto(url);
 
@@ -102,6 +87,5 @@ describe('ccc --supervisor --observe with the real claude', () => {
         expect(events[events.length - 1]!.kind).toBe('end');
       }
     },
-    240_000,
   );
 });

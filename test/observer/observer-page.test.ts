@@ -3,10 +3,10 @@
  * xterm.js, lists the supervisor's events, shows the connection state and reconnects by itself.
  */
 import { mkdirSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { lookOf } from '../../src/checkers/verdict-look.js';
-import { launchChromium } from '../support/chromium.js';
+import { it, type Fixtures } from '../support/fixtures.js';
 import type { ObserverEvent, ObserverServer } from '../../src/observer/observer-server.js';
 import { connectObserver } from './support/test-observer.js';
 import { startTestObserver } from './support/start-test-observer.js';
@@ -15,11 +15,9 @@ const at = '2026-11-22T01:02:03.000Z';
 let browser: Browser;
 let server: ObserverServer | undefined;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
+// One Chromium for the file (the browser fixture), each test's pages closed after it.
+beforeEach<Fixtures>(({ browser: shared }) => {
+  browser = shared;
 });
 afterEach(async () => {
   await server?.close();

@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { it, type Fixtures } from '../support/fixtures.js';
 import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
@@ -19,11 +19,9 @@ import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 let browser: Browser;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
+// One Chromium for the file (the browser fixture), each test's pages closed after it.
+beforeEach<Fixtures>(({ browser: shared }) => {
+  browser = shared;
 });
 
 /** The page, with every script error and any markup the session's text could have injected recorded. */

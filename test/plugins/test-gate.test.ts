@@ -8,6 +8,7 @@ import { loadPluginChecker } from '../../src/checkers/plugin-loader.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { checkContext } from '../checkers/check-context.js';
 import { failingTests } from '../../plugins/test-gate.js';
+import { needs } from '../support/tools.js';
 
 const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins', 'test-gate.ts');
 let project: string;
@@ -48,7 +49,8 @@ describe('the test-gate plugin', () => {
     });
   });
 
-  it('on a pytest project, with its own command: names path::test', async () => {
+  it('on a pytest project, with its own command: names path::test', async ({ skip }) => {
+    needs({ skip }, 'pytest');
     write('test_calc.py', 'def test_ok():\n    assert True\n\ndef test_divides():\n    assert 1 / 1 == 2\n');
     const checker = await gate({ command: 'python3 -m pytest -q -p no:cacheprovider', timeout_seconds: 60 });
     const verdict = await checker.check(checkContext(project, { timeoutSeconds: 60, env: { ...process.env } }), signal);

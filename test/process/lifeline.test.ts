@@ -4,13 +4,20 @@
  */
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { findLifeline } from '../../src/process/lifeline.js';
 import { liveGroupMembers } from '../support/process-tree.js';
+import { needs } from '../support/tools.js';
 
 const lifeline = findLifeline();
 
-describe.runIf(lifeline)('ccc-lifeline', () => {
+describe('ccc-lifeline', () => {
+  // The build compiles it where a C compiler is: without one, these fail with the install line.
+  beforeEach(({ skip }) => {
+    needs({ skip }, 'cc');
+    expect(lifeline, 'ccc-lifeline is not built: npm run build compiles it').toBeDefined();
+  });
+
   const start = (script: string) => spawn(lifeline!, ['--', 'sh', '-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
 
   it('kills the whole group, children included, when its lifeline closes', async () => {

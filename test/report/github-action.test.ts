@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { parse } from 'yaml';
-import { makeClaudeWorld, repoRoot, cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { repoRoot, cccBin } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runnerOutputs } from '../support/github-runner.js';
 import { junitSchemaErrors } from '../support/junit-schemas.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { startNpmRegistry } from '../support/npm-registry.js';
 import { runProcess } from '../support/run-process.js';
 
@@ -47,13 +47,6 @@ function stepEnv(step: Step, given: Record<string, string>): Record<string, stri
 }
 
 describe('action.yml', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   it('is a composite action whose scripts take inputs only from the environment and parse as bash', async () => {
     expect(action.runs.using).toBe('composite');
     expect(action.inputs.task!.required).toBe(true);
@@ -204,13 +197,13 @@ esac
     }
   });
 
-  it('its run step runs ccc with the inputs and passes the outputs through', async () => {
-    server = await startModelServer((r) =>
+  it('its run step runs ccc with the inputs and passes the outputs through', async ({ rig }) => {
+    const server = await rig.server((r) =>
       r.kind === 'review'
         ? { verdict: r.index === 0 ? { completed: false, feedback: 'add a test\nfor the edge case' } : { completed: true, feedback: 'done' } }
         : { text: `answer ${r.index}` },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     const bin = path.join(world.root, 'bin');
     fs.mkdirSync(bin);

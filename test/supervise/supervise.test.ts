@@ -1,14 +1,15 @@
 /**
  * The loop's rules, through a ScriptedDriver and the real reviewStop with a scripted checker (no
  * claude): the iteration limit, the last-iteration rule and the wind-down, exit codes and stop
- * reasons, the denial rule, claims, waits on the model's limit, an interruption. Each stop and
+ * reasons, the denial rule, claims, waits on the model's limit, an interruption, the cost cap, the
+ * no-progress guard and require_evidence. In seconds: the fast tier (`npm run test:fast`). Each stop and
  * answer is the driver's; everything between them is `supervise`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Checker, Verdict } from '../../src/checkers/types.js';
+import type { CheckContext, Checker, Verdict } from '../../src/checkers/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { CccError, ExitCode } from '../../src/errors.js';
 import { STOP_REASONS, type StopReason, type SupervisorEvent } from '../../src/loop/events.js';
@@ -30,13 +31,13 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** A checker that answers from a list (the last answer repeats): `true` complete, a string the feedback. */
-function scriptedChecker(answers: Array<true | string | (() => Verdict)>): Checker & { checks: number } {
+function scriptedChecker(answers: Array<true | string | ((context: CheckContext) => Verdict)>, name = 'scripted'): Checker & { checks: number } {
   const checker = {
-    name: 'scripted',
+    name,
     checks: 0,
-    check(): Verdict {
+    check(context: CheckContext): Verdict {
       const answer = answers[Math.min(checker.checks++, answers.length - 1)]!;
-      if (typeof answer === 'function') return answer();
+      if (typeof answer === 'function') return answer(context);
       return answer === true ? { completed: true, feedback: 'done' } : { completed: false, feedback: answer };
     },
   };
@@ -169,6 +170,47 @@ describe('supervise', () => {
     expect(checker.checks).toBe(2);
     expect(events.filter((e) => e.kind === 'stopped')).toMatchObject([{ reason: 'interrupted', message: 'SIGTERM received' }]);
     expect(events.filter((e) => e.kind === 'end')).toMatchObject([{ exit_code: 143 }]);
+  });
+});
+
+describe('supervise: the guards and the evidence rule', () => {
+  it('the cost cap: what the reviews spent reaches max_cost_usd, the run winds down and ends with exit 3 (cost-cap)', async () => {
+    const costly = (context: CheckContext): Verdict => {
+      context.reportUsage?.({ cost_usd: 0.4 });
+      return { completed: false, feedback: `not yet ${Math.random()}` };
+    };
+    const { result, driver, checker, kinds } = await run(scriptedChecker([costly]), { stops: 10 }, { max_iterations: 10, max_cost_usd: 1 });
+    // $0.40, $0.80, then $1.20 at the third review: the cap stops the loop before another paid turn.
+    expect(checker.checks).toBe(3);
+    expect(actions(driver)).toEqual(['block', 'block', 'wind-down:cost-cap']);
+    expect(result.exitCode).toBe(ExitCode.limit);
+    expect(kinds('stopped')).toMatchObject([{ reason: 'cost-cap', message: expect.stringContaining('the cost cap of $1 was reached ($1.2000 spent') }]);
+  });
+
+  it('the no-progress guard: the same feedback over an unchanged project ends the run with exit 3 (no-progress)', async () => {
+    const { result, driver, checker, kinds } = await run(
+      scriptedChecker(['the parser test still fails']),
+      { stops: 10 },
+      { max_iterations: 10, no_progress_limit: 2 },
+    );
+    expect(checker.checks).toBeLessThan(10);
+    expect(driver.answers.at(-1)).toMatchObject({ reason: 'no-progress' });
+    expect(result.exitCode).toBe(ExitCode.limit);
+    expect(kinds('stopped')).toMatchObject([{ reason: 'no-progress' }]);
+  });
+
+  it("require_evidence: the reviewer's complete over a collect-only run is refused and the agent told why; a passing run is accepted", async () => {
+    const collectOnly = { command: 'pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' };
+    const passing = { command: 'pytest -q', exit_code: 0, tests: 3 };
+    const reviewer = scriptedChecker(
+      [() => ({ completed: true, feedback: 'looks done', evidence: [collectOnly] }), () => ({ completed: true, feedback: 'tests pass', evidence: [passing] })],
+      'claude',
+    );
+    const { result, driver, kinds } = await run(reviewer, { stops: 5 }, { reviewer: { require_evidence: true } });
+    expect(actions(driver)).toEqual(['block', 'allow:completed']);
+    expect(driver.answers[0]).toMatchObject({ feedback: expect.stringContaining('The work could not be verified') });
+    expect(kinds('verdict')).toMatchObject([{ completed: false }, { completed: true, verification: 'verified' }]);
+    expect(result.exitCode).toBe(0);
   });
 });
 

@@ -1,11 +1,11 @@
 /**
- * The real Chromium the page tests drive (Debian's, which `.ci/run` installs), launched headless
- * with nothing of its own reaching the network: one place for its path and flags.
+ * The real Chromium the page tests drive (Debian's, which `npm run test:setup` installs), launched
+ * headless with nothing of its own reaching the network: one place for its path and flags. Tests
+ * get it through the `browser` fixture (test/support/fixtures.ts): one per file, skipped or failing
+ * with the install line as test/support/tools.ts says.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-
-const CHROMIUM_PATH = '/usr/bin/chromium';
+import { toolPath } from './tools.js';
 
 const FLAGS = [
   '--headless',
@@ -19,6 +19,7 @@ const FLAGS = [
 ];
 
 export function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium (.ci/run does it)`);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS });
+  const executablePath = toolPath('chromium');
+  if (!executablePath) throw new Error('chromium is missing: the browser fixture names the install line');
+  return chromium.launch({ executablePath, args: FLAGS });
 }

@@ -15,7 +15,9 @@ export interface PtyHarness {
   type(text: string, delayMs?: number): Promise<void>;
   press(bytes: string): void;
   waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Waits for the bytes, then for the emulator to have parsed them (the screen shows them). */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** The exit, once the emulator has parsed all the program wrote. */
   exited: Promise<{ exitCode: number; signal?: number }>;
   /** Resizes the terminal as a user dragging the window would (pty and emulator). */
   resize(cols: number, rows: number): void;
@@ -36,7 +38,11 @@ export function startPty(command: string, args: string[], options: { cwd: string
     chunks.push(chunk);
     term.write(chunk);
   });
-  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => pty.onExit(resolve));
+  // The emulator parses what it is given asynchronously: `drained` resolves once it has parsed every
+  // byte received so far, so a screen read after `exited` or `waitForOutput` shows what they saw.
+  const drained = () => new Promise<void>((resolve) => term.write(new Uint8Array(0), resolve));
+  // node-pty reports the exit once the pty's output has all been read.
+  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => pty.onExit((exit) => void drained().then(() => resolve(exit))));
   const screen = () => {
     const buffer = term.buffer.active;
     const lines: string[] = [];
@@ -76,6 +82,7 @@ export function startPty(command: string, args: string[], options: { cwd: string
         () => String(pattern),
         timeoutMs,
       );
+      await drained();
     },
     exited,
     resize: (c, r) => {

@@ -1,22 +1,49 @@
 /**
  * Prints the plain closing line `vitest: N passed, N failed` after a run, which CI reads to know
- * how many tests ran.
+ * how many tests ran, and above it every test CCC_TEST_SKIP skipped, by tool: a skip asked for by
+ * name is shown, never silent. Before the run: the tools (scripts/test-tools.mjs) this machine lacks,
+ * with their install line; a CCC_TEST_SKIP that names no tool ends the run before it starts.
  */
 import type { Reporter, TestModule } from 'vitest/node';
+import { findTool, installLine, skippedTools, TOOLS } from '../../scripts/test-tools.mjs';
+import { SKIP_NOTE } from './tools.js';
 
 export default class SummaryReporter implements Reporter {
+  onInit() {
+    const skipped = skippedTools(); // throws on a name that is no tool
+    // Said first, so a run on a machine without them is not read after many minutes of failures.
+    const missing = TOOLS.filter((tool) => !skipped.includes(tool.name) && !findTool(tool));
+    if (missing.length === 0) return;
+    const names = missing.map((tool) => tool.name).join(',');
+    process.stderr.write(
+      `\nmissing: ${missing.map((tool) => `${tool.name} (${tool.why})`).join('; ')}.\nThe tests that need them fail. Install: ${installLine(missing)} (or \`npm run test:setup\`); or skip them: CCC_TEST_SKIP=${names} npm test\n\n`,
+    );
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const byTool = new Map<string, string[]>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else skipped++;
+        const result = test.result();
+        if (result.state === 'passed') passed++;
+        else if (result.state === 'failed') failed++;
+        else {
+          skipped++;
+          // needs() skips with a note; a test skipped at collection says it in its title (tools.ts, skipNote).
+          const said = `${result.state === 'skipped' ? (result.note ?? '') : ''} ${test.name}`;
+          const named = new RegExp(`${SKIP_NOTE}([\\w.,-]+)`).exec(said)?.[1];
+          if (!named) continue;
+          for (const tool of named.split(','))
+            byTool.set(tool, [...(byTool.get(tool) ?? []), `${module.moduleId.replace(`${process.cwd()}/`, '')}: ${test.name}`]);
+        }
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+    }
+    for (const [tool, tests] of byTool) {
+      process.stdout.write(`\nskipped by CCC_TEST_SKIP=${tool}: ${tests.length} test${tests.length > 1 ? 's' : ''}\n${tests.map((t) => `  ${t}\n`).join('')}`);
     }
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
