@@ -38,7 +38,7 @@ export function userSettingsArg(args: readonly string[], cwd: string): UserSetti
   return { at, words: inline ? 1 : 2, value: parsed as Record<string, unknown> };
 }
 
-export function readSettingsFile(file: string): string {
+function readSettingsFile(file: string): string {
   const read = readUserFileSync(file, { maxBytes: ARGUMENT_LIMIT_BYTES });
   if (read.ok) return read.text;
   const limit =
