@@ -62,6 +62,7 @@ export async function startNativeRelay(options: RelaySpawnOptions): Promise<Byte
     kind: 'relay',
     ptyOutput$: streams.ptyOutput$,
     stdin$: streams.stdin$,
+    typed$: streams.typed$,
     gap$: streams.gap$,
     tail$: streams.tail$,
     errors$: streams.errors$,

@@ -132,6 +132,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     tail$: streams.tail$,
     gap$: streams.gap$,
     stdin$: streams.stdin$,
+    typed$: streams.typed$,
     errors$: streams.errors$,
     altScreen$: withCurrent(() => output.altScreen.active, streams.altScreenChange$),
     resize$: resizes(terminal),
@@ -158,6 +159,7 @@ function neverStarted(message: string, terminal: UserTerminal): BytePath {
     tail$: streams.tail$,
     gap$: streams.gap$,
     stdin$: streams.stdin$,
+    typed$: streams.typed$,
     // Cold: each subscriber learns why, also one that subscribes later.
     errors$: new Observable<string>((subscriber) => {
       subscriber.next(message);
