@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { CccError, type ErrorCode, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { ABORT_GRACE_MS } from './pipeline.js';
+import { pluginInvalid } from './plugin-loader.js';
 import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
 import type { CheckContext, Checker, CheckerLogger, SessionInfo, Verdict } from './types.js';
 
@@ -244,7 +245,7 @@ class PluginHost {
     thread.ready = new Promise<Ready | Named>((resolve, reject) => {
       const loadLimit = Math.max(this.options.timeoutSeconds, MIN_LOAD_SECONDS);
       const timer = setTimeout(() => {
-        reject(invalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
+        reject(pluginInvalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
         void this.stop(thread, 'was stopped: it did not finish loading');
       }, loadLimit * 1000);
       worker.on('message', (message: FromWorker) => {
@@ -262,7 +263,7 @@ class PluginHost {
       worker.on('exit', (code) => {
         clearTimeout(timer);
         thread.ended = thread.stopping ?? (crash ? this.crashText(crash) : `called process.exit(${code})`);
-        reject(invalid(this.options.specifier, `ended while loading (it ${thread.ended})`));
+        reject(pluginInvalid(this.options.specifier, `ended while loading (it ${thread.ended})`));
         for (const [, call] of thread.calls) call.reject(this.endedError(thread.ended, code));
         thread.calls.clear();
       });
@@ -348,10 +349,6 @@ function workerFile(): string {
  */
 function memoryLimits(mb: number): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
   return { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: Math.max(1, Math.min(32, Math.floor(mb / 16))) };
-}
-
-function invalid(specifier: string, problem: string): CccError {
-  return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier } });
 }
 
 /** The plugin's error as thrown there: a CccError keeps its code; others stay plain errors, as the pipeline names them. */

@@ -119,7 +119,7 @@ export class SessionCore {
 
   /**
    * Claims `id` for this ccc (one supervisor per session, src/state/session-claims.ts). Returns
-   * undefined when this ccc holds it, or the live ccc that supervises it instead (claimedMessage
+   * undefined when this ccc holds it, or the live ccc that supervises it instead (sessionSupervisedError
    * says so). Released in `close()`, or by the owner of claims handed in.
    */
   claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {
