@@ -15,7 +15,8 @@ import { CccError, type ErrorCode, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { ABORT_GRACE_MS } from './pipeline.js';
 import { pluginInvalid } from './plugin-loader.js';
-import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
+import { isFromWorker, type FromWorker, type PluginWorkerData, type PortableError, type SessionHook, type ToWorker } from './plugin-messages.js';
+import { clip, jsonText } from '../value-text.js';
 import type { CheckContext, Checker, CheckerLogger, SessionInfo, Verdict } from './types.js';
 
 export interface IsolatedPluginOptions {
@@ -104,6 +105,7 @@ class PluginHost {
   private nextId = 1;
   /** Where the plugin's log calls and output go: the session's logger once known. */
   private logger?: CheckerLogger;
+  private malformedSaid = false;
   private session?: { sessionId?: string; cwd: string };
 
   constructor(private readonly options: IsolatedPluginOptions) {
@@ -248,7 +250,8 @@ class PluginHost {
         reject(pluginInvalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
         void this.stop(thread, 'was stopped: it did not finish loading');
       }, loadLimit * 1000);
-      worker.on('message', (message: FromWorker) => {
+      worker.on('message', (message: unknown) => {
+        if (!isFromWorker(message)) return this.malformed(message);
         if (message.type === 'ready' || message.type === 'named') {
           clearTimeout(timer);
           if (thread.calls.size === 0) worker.unref();
@@ -288,6 +291,17 @@ class PluginHost {
       );
     if (message.type === 'done') call.resolve(message.value);
     else call.reject(rebuild(message.error));
+  }
+
+  /**
+   * A message that is none of the thread's (the plugin posted on the port itself): ignored, and said
+   * once in the session's log, since no answer it holds can be trusted.
+   */
+  private malformed(message: unknown): void {
+    if (this.malformedSaid) return;
+    this.malformedSaid = true;
+    const shown = clip(jsonText(message), 201);
+    this.logger?.warn(`checker "${this.name}": its thread sent a message that is not ccc's (${shown}); ignored`, { checker: this.name });
   }
 
   /** The plugin's stdout and stderr, line by line into the session log (never the terminal, never --json). */

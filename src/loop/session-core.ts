@@ -103,7 +103,7 @@ export class SessionCore {
     this.runTasks = options.runTasks ?? memoryRunTasks();
     this.guards = [
       ...(options.guards ?? []),
-      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
+      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir, this.logger) }),
       costCapGuard(this.caps),
     ];
   }
