@@ -14,7 +14,9 @@ import { Worker } from 'node:worker_threads';
 import { CccError, type ErrorCode, errorText } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { ABORT_GRACE_MS } from './pipeline.js';
-import type { FromWorker, PluginWorkerData, PortableError, SessionHook, ToWorker } from './plugin-messages.js';
+import { pluginInvalid } from './plugin-loader.js';
+import { isFromWorker, type FromWorker, type PluginWorkerData, type PortableError, type SessionHook, type ToWorker } from './plugin-messages.js';
+import { clip, jsonText } from '../value-text.js';
 import type { CheckContext, Checker, CheckerLogger, SessionInfo, Verdict } from './types.js';
 
 export interface IsolatedPluginOptions {
@@ -103,6 +105,7 @@ class PluginHost {
   private nextId = 1;
   /** Where the plugin's log calls and output go: the session's logger once known. */
   private logger?: CheckerLogger;
+  private malformedSaid = false;
   private session?: { sessionId?: string; cwd: string };
 
   constructor(private readonly options: IsolatedPluginOptions) {
@@ -244,10 +247,11 @@ class PluginHost {
     thread.ready = new Promise<Ready | Named>((resolve, reject) => {
       const loadLimit = Math.max(this.options.timeoutSeconds, MIN_LOAD_SECONDS);
       const timer = setTimeout(() => {
-        reject(invalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
+        reject(pluginInvalid(this.options.specifier, `did not finish loading within ${loadLimit}s`));
         void this.stop(thread, 'was stopped: it did not finish loading');
       }, loadLimit * 1000);
-      worker.on('message', (message: FromWorker) => {
+      worker.on('message', (message: unknown) => {
+        if (!isFromWorker(message)) return this.malformed(message);
         if (message.type === 'ready' || message.type === 'named') {
           clearTimeout(timer);
           if (thread.calls.size === 0) worker.unref();
@@ -262,7 +266,7 @@ class PluginHost {
       worker.on('exit', (code) => {
         clearTimeout(timer);
         thread.ended = thread.stopping ?? (crash ? this.crashText(crash) : `called process.exit(${code})`);
-        reject(invalid(this.options.specifier, `ended while loading (it ${thread.ended})`));
+        reject(pluginInvalid(this.options.specifier, `ended while loading (it ${thread.ended})`));
         for (const [, call] of thread.calls) call.reject(this.endedError(thread.ended, code));
         thread.calls.clear();
       });
@@ -287,6 +291,17 @@ class PluginHost {
       );
     if (message.type === 'done') call.resolve(message.value);
     else call.reject(rebuild(message.error));
+  }
+
+  /**
+   * A message that is none of the thread's (the plugin posted on the port itself): ignored, and said
+   * once in the session's log, since no answer it holds can be trusted.
+   */
+  private malformed(message: unknown): void {
+    if (this.malformedSaid) return;
+    this.malformedSaid = true;
+    const shown = clip(jsonText(message), 201);
+    this.logger?.warn(`checker "${this.name}": its thread sent a message that is not ccc's (${shown}); ignored`, { checker: this.name });
   }
 
   /** The plugin's stdout and stderr, line by line into the session log (never the terminal, never --json). */
@@ -348,10 +363,6 @@ function workerFile(): string {
  */
 function memoryLimits(mb: number): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
   return { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: Math.max(1, Math.min(32, Math.floor(mb / 16))) };
-}
-
-function invalid(specifier: string, problem: string): CccError {
-  return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier } });
 }
 
 /** The plugin's error as thrown there: a CccError keeps its code; others stay plain errors, as the pipeline names them. */

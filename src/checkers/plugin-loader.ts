@@ -38,13 +38,13 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   try {
     namespace = await importUserModule(file, { cacheDir: moduleCacheDir?.() });
   } catch (error) {
-    throw invalid(specifier, `failed to load (${file}): ${errorText(error)}`, error);
+    throw pluginInvalid(specifier, `failed to load (${file}): ${errorText(error)}`, error);
   }
   // jiti's interop answers `.default` with the namespace itself when there is none: ask with `in`.
   if (!('default' in namespace) || namespace.default === undefined) {
     const named = Object.keys(namespace).filter((k) => k !== 'default');
     const has = named.length ? ` (it exports only ${named.join(', ')})` : '';
-    throw invalid(
+    throw pluginInvalid(
       specifier,
       `has no default export${has}. Write \`export default defineChecker({ name, check })\` or \`export default defineChecker({ name, create: (options) => checker })\`.`,
     );
@@ -98,7 +98,7 @@ export async function loadNamedPlugins(context: BuildContext, builtIns: readonly
     const clash = builtIns.includes(name) ? 'the built-in checker' : named.has(name) ? `the plugin "${named.get(name)!.specifier}"` : undefined;
     if (clash) {
       await disposeAll();
-      throw invalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
+      throw pluginInvalid(specifier, `is named "${name}", like ${clash}; give one of them another name.`);
     }
     named.set(name, { specifier, ...(checker ? { checker } : {}) });
   }
@@ -114,14 +114,14 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
       made = await exported.create(own);
     } catch (error) {
       if (isCccError(error, 'PLUGIN_INVALID')) throw error;
-      throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
+      throw pluginInvalid(specifier, `factory threw: ${errorText(error)}`, error);
     }
     return namedBody(specifier, exported.checkerName, made);
   }
   if (typeof exported !== 'function') {
     const extra = Object.keys(own);
     if (extra.length > 0) {
-      throw invalid(
+      throw pluginInvalid(
         specifier,
         `exports a checker object, which takes no options, but the config gives ${extra.join(', ')}. Export a factory \`(options) => checker\` to accept options.`,
       );
@@ -133,14 +133,14 @@ export async function instantiatePlugin(specifier: string, exported: unknown, op
     made = await (exported as (options: Record<string, unknown>) => unknown)(own);
   } catch (error) {
     if (isCccError(error, 'PLUGIN_INVALID')) throw error;
-    throw invalid(specifier, `factory threw: ${errorText(error)}`, error);
+    throw pluginInvalid(specifier, `factory threw: ${errorText(error)}`, error);
   }
   return validateChecker(specifier, made, 'the checker its factory returned');
 }
 
 function validateChecker(specifier: string, value: unknown, what = 'its default export'): Checker {
   if (value === null || typeof value !== 'object') {
-    throw invalid(specifier, `${what} is ${kindOf(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
+    throw pluginInvalid(specifier, `${what} is ${kindOf(value)}; expected a checker { name: string, check(ctx, signal) } or a factory returning one.`);
   }
   const candidate = value as Record<string, unknown>;
   const problems: string[] = [];
@@ -150,7 +150,7 @@ function validateChecker(specifier: string, value: unknown, what = 'its default 
     if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function')
       problems.push(`"${hook}" must be a function when present (got ${kindOf(candidate[hook])})`);
   }
-  if (problems.length > 0) throw invalid(specifier, `${what} is not a checker: ${problems.join('; ')}.`);
+  if (problems.length > 0) throw pluginInvalid(specifier, `${what} is not a checker: ${problems.join('; ')}.`);
   return value as Checker;
 }
 
@@ -160,7 +160,7 @@ function namedBody(specifier: string, name: string, made: unknown): Checker {
   if (made === null || typeof made !== 'object') return validateChecker(specifier, made, what);
   const body = made as Record<string, unknown>;
   if (body.name !== undefined && body.name !== name) {
-    throw invalid(specifier, `is defined as "${name}", but ${what} is named ${kindOf(body.name)}; leave the name out of what create returns.`);
+    throw pluginInvalid(specifier, `is defined as "${name}", but ${what} is named ${kindOf(body.name)}; leave the name out of what create returns.`);
   }
   const view: Record<string, unknown> = { name };
   for (const key of ['check', 'onSessionStart', 'onFrame', 'onSessionEnd']) {
@@ -187,15 +187,15 @@ function resolveOwnPackage(specifier: string): string | undefined {
 async function locatePlugin(specifier: string, cwd: string): Promise<string> {
   if (isPluginPath(specifier)) {
     const file = specifier.startsWith('file:') ? fileURLToPath(specifier) : path.resolve(cwd, specifier);
-    if (!fs.existsSync(file)) throw invalid(specifier, `does not exist (looked for ${file}). Check the path; relative paths start from ${cwd}.`);
+    if (!fs.existsSync(file)) throw pluginInvalid(specifier, `does not exist (looked for ${file}). Check the path; relative paths start from ${cwd}.`);
     // Importing a FIFO blocks until a writer comes, a device never ends: name it before any import.
     const what = nonFileAt(file);
-    if (what !== undefined) throw invalid(specifier, `is ${what}, not a module file (${file}). Give the path of the plugin's .js or .ts file.`);
+    if (what !== undefined) throw pluginInvalid(specifier, `is ${what}, not a module file (${file}). Give the path of the plugin's .js or .ts file.`);
     return file;
   }
   const file = resolveOwnPackage(specifier) ?? (await resolvePackage(specifier, cwd));
   if (file === undefined) {
-    throw invalid(
+    throw pluginInvalid(
       specifier,
       `is neither a built-in checker nor a package that can be found from ${cwd}. Install it (npm install ${specifier}) or give the plugin's path (./${specifier}.ts).`,
     );
@@ -203,6 +203,7 @@ async function locatePlugin(specifier: string, cwd: string): Promise<string> {
   return file;
 }
 
-function invalid(specifier: string, problem: string, cause?: unknown): CccError {
+/** The error for a checker plugin that cannot be used, loaded here or in its thread (isolated-plugin.ts). */
+export function pluginInvalid(specifier: string, problem: string, cause?: unknown): CccError<'PLUGIN_INVALID'> {
   return new CccError('PLUGIN_INVALID', `Checker plugin "${specifier}" ${problem}`, { data: { plugin: specifier }, cause });
 }

@@ -52,3 +52,37 @@ export interface PortableError {
   code?: string;
   data?: Record<string, unknown>;
 }
+
+const LEVELS: ReadonlySet<unknown> = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
+
+/**
+ * Whether a message from the thread is one of the worker's: the plugin's own code shares the port
+ * and may post anything on it, so ccc checks the shape before it acts on one.
+ */
+export function isFromWorker(value: unknown): value is FromWorker {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  const call = Number.isInteger(m.id);
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null;
+  const isError = (v: unknown) => isObject(v) && typeof (v as PortableError).message === 'string';
+  switch (m.type) {
+    case 'ready':
+      return typeof m.name === 'string' && isObject(m.hooks);
+    case 'named':
+      return typeof m.name === 'string';
+    case 'invalid':
+      return isError(m.error);
+    case 'done':
+      return call;
+    case 'failed':
+      return call && isError(m.error);
+    case 'log':
+      return LEVELS.has(m.level) && typeof m.message === 'string' && (m.fields === undefined || isObject(m.fields));
+    case 'usage':
+      return call && isObject(m.usage);
+    case 'cost':
+      return call && typeof m.usd === 'number';
+    default:
+      return false;
+  }
+}

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import { parseSupervisorArgs } from './supervisor-args.js';
 import { strayMarkerWarnings } from './stray-markers.js';
 import { CccError, ExitCode, isCccError } from '../errors.js';
-import { claimedMessage } from '../state/session-claims.js';
+import { sessionSupervisedError } from '../state/session-claims.js';
 import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
 import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
@@ -104,7 +104,7 @@ async function runHeadlessSession(
   const plan = withOwnSessionId(options.plan, crypto.randomUUID());
   const launchId = launchSessionId(plan, session.env, io.cwd);
   const holder = launchId ? await session.claim(launchId, 'headless') : undefined;
-  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(launchId!, holder), { data: { sessionId: launchId!, pid: holder.pid } });
+  if (holder) throw sessionSupervisedError(launchId!, holder);
   const { interruptOnSignals } = await import('../loop/headless-signals.js');
   const command = [session.config.claude.command, '-p', options.task];
   // The observer (and its WebSocket server) loads only when asked for.

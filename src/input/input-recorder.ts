@@ -9,13 +9,13 @@
  * `writableLength`) is bounded: the session id may stay unknown until the agent's first stop, and
  * a stalled disk may take nothing for long, while the user may paste without end. Past the bound
  * typed input is not recorded, never blocked: the log then says, where the input was cut, how
- * many bytes are missing and why. The terminal's replies to the agent's queries (device attributes,
- * cursor reports, colours) come in on the same input and are not typed: they are left out.
+ * many bytes are missing and why. It is given what was typed: the terminal's replies to the agent's
+ * queries (device attributes, cursor reports, colours), which come in on the same input, are already
+ * taken out (the byte path's `typed$`, src/input/typed-input.ts).
  */
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { isSurvivableWriteError, warnWriteFailed } from '../state/write-failure.js';
-import { TerminalReplyFilter } from './terminal-replies.js';
 
 export interface InputRecorderOptions {
   /** At most this much typed input waits in memory; 16 MiB unless given. */
@@ -29,7 +29,6 @@ export class InputRecorder {
   private file?: string;
   private readonly maxWaitingBytes: number;
   private readonly log: Writable;
-  private readonly replies = new TerminalReplyFilter();
 
   constructor(options: InputRecorderOptions = {}) {
     this.maxWaitingBytes = options.maxWaitingBytes ?? 16 * 1024 * 1024;
@@ -57,8 +56,7 @@ export class InputRecorder {
     this.log.cork();
   }
 
-  record(input: Buffer): void {
-    const chunk = this.replies.filter(input);
+  record(chunk: Buffer): void {
     if (chunk.length === 0) return;
     if (this.log.writableLength + chunk.length > this.maxWaitingBytes) {
       this.cut += chunk.length; // never block the user's typing for a log
@@ -78,8 +76,6 @@ export class InputRecorder {
   /** Resolves once everything recorded so far was written (at once while no session is known). */
   flush(): Promise<void> {
     if (!this.file) return Promise.resolve();
-    const unfinished = this.replies.drain();
-    if (unfinished.length > 0) this.log.write(unfinished);
     this.markCut();
     // Writes finish in order: an empty one's callback comes after all before it.
     return new Promise((resolve) => this.log.write(Buffer.alloc(0), () => resolve()));

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CccError } from '../errors.js';
+import { CccError, errorText } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { identify, stopLeftoverAgent, type ProcessIdentity } from './agent-process.js';
 import { linkTarget, type FileRef } from './kanban-file.js';
@@ -31,6 +31,8 @@ export interface LockKanbanOptions {
   pid?: number;
   /** Told when a crashed run's agent was found still running and stopped. */
   onNote?: (message: string) => void;
+  /** Told, once, when the lock cannot be updated with the running agent. */
+  onWarning?: (message: string) => void;
 }
 
 /** The lock of the kanban file at `realPath` (symlinks resolved: see `linkTarget`). */
@@ -47,7 +49,7 @@ export async function lockKanban(kanban: FileRef, options: LockKanbanOptions = {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await fs.writeFile(file, `${JSON.stringify(content)}\n`, { flag: 'wx', mode: 0o644 });
-      return heldLock(file, content);
+      return heldLock(file, content, options.onWarning);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -96,12 +98,19 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function heldLock(file: string, content: LockContent): KanbanLock {
+function heldLock(file: string, content: LockContent, onWarning: (message: string) => void = () => {}): KanbanLock {
   // Lock updates are written one after the other, in call order; a failed update costs only the
-  // orphan cleanup after a crash, never the run.
+  // orphan cleanup after a crash, never the run: it is said once, with what it costs.
   let writes = Promise.resolve();
+  let warned = false;
   const update = (next: LockContent) => {
-    writes = writes.then(() => writeFileAtomic(file, `${JSON.stringify(next)}\n`, { mode: 0o644 })).catch(() => {});
+    writes = writes
+      .then(() => writeFileAtomic(file, `${JSON.stringify(next)}\n`, { mode: 0o644 }))
+      .catch((error: unknown) => {
+        if (warned) return;
+        warned = true;
+        onWarning(`cannot update the lock ${file} (${errorText(error)}): should this run be killed, the next one will not stop the agent it leaves running`);
+      });
   };
   return {
     file,

@@ -66,7 +66,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, setBy: resolved.sources['kanban.roles_dir'] ?? 'default' });
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
-  const lock = await lockKanban(kanban, { onNote: say });
+  const lock = await lockKanban(kanban, { onNote: say, onWarning: (warning) => say(`warning: ${warning}`) });
   let session: SupervisorSession | undefined;
   const logger = createLogger({
     file: path.join(cccDir(resolved.configDir), 'kanban.log'),

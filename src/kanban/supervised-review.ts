@@ -9,10 +9,11 @@
  * paid for and never reviewed.
  */
 import { transcriptPathFor } from '../frames/transcript.js';
+import { turnStop } from '../stop/stop-event.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
 import type { StopDecision } from '../loop/review-stop.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, type CccError } from '../errors.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
 import { reportersFor } from '../supervise/reporters.js';
 import { supervise } from '../supervise/supervise.js';
@@ -106,21 +107,19 @@ class KanbanReviewDriver implements AgentDriver {
       // The cost cap of the supervisor loop counts the agent's turns as well as the reviews.
       this.session.addCost(this.answer_.run.costUsd);
       yield {
-        event: {
+        event: turnStop({
           sessionId,
           transcriptPath: transcriptPathFor(this.session.env, this.session.cwd, sessionId),
           cwd: this.session.cwd,
-          stopHookActive: this.turn > 1,
+          turn: this.turn,
           lastAssistantMessage: this.answer_.output.message,
-          backgroundTasks: [],
-          raw: {},
-        },
+        }),
         context: { userPrompts: [this.request.stdin], ...(this.call.signal ? { signal: this.call.signal } : {}) },
       };
     }
   }
 
-  async notSupervised(stop: DriverStop, message: string): Promise<DriverEnding> {
+  async notSupervised(stop: DriverStop, { message }: CccError<'SESSION_SUPERVISED'>): Promise<DriverEnding> {
     this.claimed.delete(stop.event.sessionId);
     return { exitCode: ExitCode.usage, how: `The review of ${this.request.label} did not start: ${message}` };
   }

@@ -13,9 +13,6 @@ import { event } from './events.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { waitOutLimit, worthWaiting, type LimitWaitDeps } from './limit-wait.js';
 
-/** Focus reports (`ESC [ I`, `ESC [ O`): the user looking at the window, not typing into it. */
-const FOCUS_REPORTS = /\x1b\[[IO]/g;
-
 export interface AgentLimitWaitDeps extends LimitWaitDeps {
   /** Writes into the agent's pty as if typed (`BytePath.sendToAgent`). */
   type(text: string): void;
@@ -41,9 +38,9 @@ export class AgentLimitWait {
     void this.waitAndResume(failure, said);
   }
 
-  /** What the user typed (the terminal's replies already taken out). */
+  /** What the user typed (the terminal's replies, focus reports among them, already taken out: src/input/typed-input.ts). */
   onInput(typed: Buffer): void {
-    if (this.waiting && typed.toString('latin1').replace(FOCUS_REPORTS, '') !== '') this.waiting.abort('the user took over');
+    if (this.waiting && typed.length > 0) this.waiting.abort('the user took over');
   }
 
   private async waitAndResume(failure: ModelFailure, said: string): Promise<void> {

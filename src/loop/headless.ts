@@ -15,6 +15,7 @@ import { CccError, ExitCode } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { toolCallsOf } from '../frames/tool-calls.js';
 import { transcriptPathFor } from '../frames/transcript.js';
+import { turnStop } from '../stop/stop-event.js';
 import { inertText } from '../pty/inert-text.js';
 import { sessionLogPath } from '../state/paths.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
@@ -119,15 +120,13 @@ class HeadlessDriver implements AgentDriver {
       }
       const sessionId = this.sessionId;
       yield {
-        event: {
+        event: turnStop({
           sessionId,
           transcriptPath: transcriptPathFor(session.env, this.cwd, sessionId),
           cwd: this.cwd,
-          stopHookActive: turn > 1,
+          turn,
           lastAssistantMessage: result.resultText ?? '',
-          backgroundTasks: [],
-          raw: {},
-        },
+        }),
         // The run's first turn is its task, new whatever the session's history holds; every later one answers a block.
         context: { frames: [...this.recent], userPrompts: [this.options.task], newTask: turn === 1 },
       };
@@ -159,9 +158,9 @@ class HeadlessDriver implements AgentDriver {
     return false;
   }
 
-  async notSupervised(stop: DriverStop, message: string, pid: number): Promise<never> {
-    this.session.logger.error(message);
-    throw new CccError('SESSION_SUPERVISED', message, { data: { sessionId: stop.event.sessionId, pid } });
+  async notSupervised(_stop: DriverStop, refused: CccError<'SESSION_SUPERVISED'>): Promise<never> {
+    this.session.logger.error(refused.message);
+    throw refused;
   }
 
   async denials(): Promise<DeniedTurns> {

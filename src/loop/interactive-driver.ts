@@ -105,7 +105,7 @@ export class InteractiveDriver implements AgentDriver {
   }
 
   /** A session the user moved to inside the TUI (`/resume`) that another live ccc supervises: that ccc reviews it, not this one. */
-  async notSupervised(_stop: DriverStop, message: string): Promise<'next'> {
+  async notSupervised(_stop: DriverStop, { message }: CccError<'SESSION_SUPERVISED'>): Promise<'next'> {
     const { session } = this.deps;
     this.lastStop = `not reviewed: ${message}`;
     session.logger.warn(`stop not reviewed: ${message}`);

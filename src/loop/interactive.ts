@@ -20,12 +20,12 @@ import { recordedAgentCost, recordingStatusLine, statusLineFile, userStatusLine 
 import { SOCKET_ENV, startStopChannel, TOKEN_ENV } from '../stop/stop-channel.js';
 import { startAgentProxy } from '../pty/agent-proxy.js';
 import type { BytePath } from '../pty/byte-path.js';
-import { TerminalReplyFilter } from '../input/terminal-replies.js';
+import { TypedInput } from '../input/typed-input.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
-import { claimedMessage, SessionClaims } from '../state/session-claims.js';
-import { CccError, isCccError } from '../errors.js';
+import { SessionClaims, sessionSupervisedError } from '../state/session-claims.js';
+import { isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { agentTitles, supervisedAgentEnv } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
@@ -67,7 +67,7 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
   const claims = new SessionClaims(configDir, setup.cwd);
   const known = launchId ?? launchSessionId(options.plan, setup.env, setup.cwd, 'interactive');
   const holder = known ? await claims.claim(known, 'interactive') : undefined;
-  if (holder) throw new CccError('SESSION_SUPERVISED', claimedMessage(known!, holder), { data: { sessionId: known!, pid: holder.pid } });
+  if (holder) throw sessionSupervisedError(known!, holder);
   setup = { ...setup, claims };
   const early = options.observe ? await openSession(setup) : undefined;
   const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
@@ -110,13 +110,14 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     tailBytes: observer?.tailBytes ?? 0,
   });
 
-  // stdin$ ─► recorder, from the first keystroke (also those typed while the session loads); the
+  // typed$ ─► recorder, from the first keystroke (also those typed while the session loads); the
   // byte path's errors ─► the session's log. Subscribed as the byte path resolves: nothing is missed.
+  // The terminal's replies to claude's queries at its start are not keystrokes: they leave claude's start alone.
   const recorder = new InputRecorder();
   const fromTheStart = settledValue(
     spawned.then((proxy) => [
-      proxy.stdin$.subscribe((chunk) => {
-        recorder.record(chunk);
+      proxy.typed$.subscribe((typed) => {
+        recorder.record(typed);
         claudeStarted.abort();
       }),
       proxy.errors$.subscribe(logError),
@@ -297,14 +298,17 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   graph.add(frames.frames$.subscribe((frame) => session.onFrame(frame)));
   graph.add(() => frames.stop());
 
-  if (observer) graph.add(connectObserver(observer, proxy, (data) => agentLimit.onInput(data)));
+  if (observer) {
+    // An observer's page is a terminal too (its focus reports, its replies): its input is read by a filter of its own.
+    const observerTyped = new TypedInput((typed) => agentLimit.onInput(typed));
+    graph.add(connectObserver(observer, proxy, (data) => observerTyped.push(data)));
+    graph.add(() => observerTyped.end());
+  }
 
   // Typing hands the title back to claude (when its titles are on), and the turn back to the user (a wait on the agent's
-  // limit ends); the terminal's replies to claude's queries are not typing.
+  // limit ends); the terminal's replies to claude's queries are not typing (typed$ has none).
   graph.add(
-    proxy.stdin$.subscribe((chunk) => {
-      const typed = new TerminalReplyFilter().filter(chunk);
-      if (typed.length === 0) return;
+    proxy.typed$.subscribe((typed) => {
       title.onInput();
       agentLimit.onInput(typed);
     }),

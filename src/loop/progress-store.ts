@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { errorText } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { isSurvivableWriteError, warnWriteFailed } from '../state/write-failure.js';
 import { cccDir, checkSessionId } from '../state/paths.js';
@@ -30,26 +31,44 @@ export function progressPath(configDir: string, sessionId: string): string {
   return path.join(cccDir(configDir), `progress-${checkSessionId(sessionId)}.json`);
 }
 
-export function fileProgressStore(configDir: string): ProgressStore {
+/** Where a damaged history is said (the session's log). */
+interface ProgressWarnings {
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export function fileProgressStore(configDir: string, logger?: ProgressWarnings): ProgressStore {
   // Histories the disk refused (full, read-only): kept here, newer than the file, for the rest of the process.
   const unsaved = new Map<string, ProgressEntry[]>();
+  // A damaged history only means the guard starts counting again; it must never stop a session. Said once per file.
+  const damaged = new Set<string>();
+  const said = (file: string, message: string): void => {
+    if (damaged.has(file)) return;
+    damaged.add(file);
+    logger?.warn(`the no-progress guard's history ${message}`, { file });
+  };
+  const counting = (file: string, why: string): ProgressEntry[] => (said(file, `${why}; the guard counts again from this stop`), []);
   return {
     async load(sessionId) {
       const kept = unsaved.get(sessionId);
       if (kept) return [...kept];
+      const file = progressPath(configDir, sessionId);
       let text: string;
       try {
-        text = await fs.readFile(progressPath(configDir, sessionId), 'utf8');
-      } catch {
-        return [];
+        text = await fs.readFile(file, 'utf8');
+      } catch (error) {
+        // None yet is the usual case, not a damage.
+        return (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : counting(file, `cannot be read (${errorText(error)})`);
       }
-      // A damaged history only means the guard starts counting again; it must never stop a session.
+      let parsed: { entries?: unknown };
       try {
-        const parsed = JSON.parse(text) as { entries?: unknown };
-        return Array.isArray(parsed.entries) ? parsed.entries.filter(isEntry) : [];
-      } catch {
-        return [];
+        parsed = JSON.parse(text) as { entries?: unknown };
+      } catch (error) {
+        return counting(file, `is not JSON (${errorText(error)})`);
       }
+      if (!Array.isArray(parsed?.entries)) return counting(file, 'has no list of entries');
+      const entries = parsed.entries.filter(isEntry);
+      if (entries.length < parsed.entries.length) said(file, `has ${parsed.entries.length - entries.length} damaged entries; the guard counts on without them`);
+      return entries;
     },
     async save(sessionId, entries) {
       if (unsaved.has(sessionId)) return void unsaved.set(sessionId, [...entries]);

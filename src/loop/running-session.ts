@@ -2,13 +2,15 @@
  * `sessions/<pid>.json`: a supervised session that is running now (pid, session id, cwd,
  * observer URL, start time), for `ccc mcp`'s supervisor_status and other tools. Removed on exit;
  * the record of a ccc that could not remove it (killed) is removed by the next ccc that starts.
- * Writes are atomic and applied in order.
+ * Writes are atomic and applied in order. One the disk refuses leaves the session running unlisted
+ * (or listed as it was): said once, as every other write under the config directory (write-failure.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isProcessAlive } from '../process/process-alive.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { runningSessionPath } from '../state/paths.js';
+import { warnWriteFailed } from '../state/write-failure.js';
 
 export interface RunningSessionRecord {
   pid: number;
@@ -30,7 +32,9 @@ export function registerRunningSession(configDir: string, record: Omit<RunningSe
   let removed = false;
   const write = () => {
     const snapshot = JSON.stringify(current, null, 2);
-    writes = writes.then(() => (removed ? undefined : writeFileAtomic(file, snapshot, { mode: 0o600 }))).catch(() => {});
+    writes = writes
+      .then(() => (removed ? undefined : writeFileAtomic(file, snapshot, { mode: 0o600 })))
+      .catch((error: unknown) => warnWriteFailed(file, error));
   };
   write();
   return {

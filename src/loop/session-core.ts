@@ -103,7 +103,7 @@ export class SessionCore {
     this.runTasks = options.runTasks ?? memoryRunTasks();
     this.guards = [
       ...(options.guards ?? []),
-      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir) }),
+      noProgressGuard({ limit: this.config.supervisor.no_progress_limit, store: fileProgressStore(this.configDir, this.logger) }),
       costCapGuard(this.caps),
     ];
   }
@@ -119,7 +119,7 @@ export class SessionCore {
 
   /**
    * Claims `id` for this ccc (one supervisor per session, src/state/session-claims.ts). Returns
-   * undefined when this ccc holds it, or the live ccc that supervises it instead (claimedMessage
+   * undefined when this ccc holds it, or the live ccc that supervises it instead (sessionSupervisedError
    * says so). Released in `close()`, or by the owner of claims handed in.
    */
   claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {

@@ -18,6 +18,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { execError, findLifeline, lifelineArgs } from './lifeline.js';
 import { createOutputTail } from './output-tail.js';
+import { errorText } from '../errors.js';
+import { showWarning } from '../state/write-failure.js';
 
 export interface RunOptions {
   command: string;
@@ -43,6 +45,7 @@ export interface RunOptions {
   /**
    * Called once the child exists, with its pid (= its process group id). For callers that must
    * find the child again after a crash of ccc itself (`ccc kanban` records it in its lock file).
+   * What it throws is said once per process (on stderr, or held while a TUI owns it); the child runs on.
    */
   onSpawn?: (pid: number) => void;
 }
@@ -98,8 +101,9 @@ export function runChild(options: RunOptions): Promise<RunResult> {
   const result = supervise(child, options, started);
   try {
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
-  } catch {
-    // A failing observer must not leave the child unsupervised; the child runs on.
+  } catch (error) {
+    // A failing observer must not leave the child unsupervised: the child runs on, and the failure is said once.
+    warnOnSpawnFailed(options.command, error);
   }
   return result;
 }
@@ -203,4 +207,13 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false;
   }
+}
+
+let onSpawnWarned = false;
+function warnOnSpawnFailed(command: string, error: unknown): void {
+  if (onSpawnWarned) return;
+  onSpawnWarned = true;
+  showWarning(
+    `ccc: WARN: after starting ${command}, recording its process failed (${errorText(error)}); it runs on, but a crash of ccc may leave it running.\n`,
+  );
 }

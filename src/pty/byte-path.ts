@@ -49,8 +49,14 @@ export interface BytePath {
    * terminal got. The relay's copy is bounded; the Node proxy copies synchronously and never misses.
    */
   readonly gap$: Observable<number>;
-  /** Every byte the user typed, in order, after it reached the agent (in batches). */
+  /** Every byte the user's terminal sent the agent, in order, after it reached the agent (in batches). */
   readonly stdin$: Observable<Buffer>;
+  /**
+   * What the user typed: `stdin$` without the terminal's replies to the agent's queries (cursor,
+   * focus and device reports, colours), one reply split across reads included (byte-path-streams.ts).
+   * A lone ESC comes a moment late: until then it may be the start of a reply.
+   */
+  readonly typed$: Observable<Buffer>;
   /**
    * A problem the session survives (a broken relay stream), or why the agent could not start. What
    * happened before the caller could subscribe is delivered right after `startAgentProxy` resolves.

@@ -26,7 +26,8 @@ import { DisposableStore } from '../lifetime/disposable-store.js';
 import { RelayFrameDecoder, type RelayFrame } from './relay-frames.js';
 import { onStdoutResize, stdoutSize } from './terminal.js';
 import { openRelayChannel } from './relay-channel.js';
-import { RelayOutlets, relayStreams } from './relay-outlets.js';
+import { bytePathStreams } from './byte-path-streams.js';
+import { RelayOutlets } from './relay-outlets.js';
 import { saveTerminal, writeStderrSync, type TerminalRestore } from './relay-restore.js';
 import { RelaySender } from './relay-sender.js';
 import { spawnRelay, type RelaySpawnOptions } from './relay-spawn.js';
@@ -54,13 +55,14 @@ export async function startNativeRelay(options: RelaySpawnOptions): Promise<Byte
   // A channel that could not be opened rejects `exit` too; the caller learns of it there.
   await attempt.catch(() => {});
   const [{ Subject }, { resizes, withCurrent }] = await Promise.all([import('../rx.js'), import('./state-streams.js')]);
-  const streams = relayStreams(Subject);
+  const streams = bytePathStreams(Subject);
   // The exit is reported after everything before it: held items delivered, streams completed (as on the Node path).
   const completed = relay.outlets.attach(streams);
   return {
     kind: 'relay',
     ptyOutput$: streams.ptyOutput$,
     stdin$: streams.stdin$,
+    typed$: streams.typed$,
     gap$: streams.gap$,
     tail$: streams.tail$,
     errors$: streams.errors$,

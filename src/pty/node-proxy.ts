@@ -22,6 +22,7 @@ import { findExecutable } from '../process/resolve-command.js';
 import { Observable, Subject } from '../rx.js';
 import { spawnAgentPty, type AgentPty } from './agent-pty.js';
 import type { AgentExit, BytePath, BytePathOptions } from './byte-path.js';
+import { bytePathStreams, completeStreams } from './byte-path-streams.js';
 import { TIMING } from './byte-path-rules.js';
 import { JOB_SHELL, jobShellArgs } from './job-shell.js';
 import { startNodeJobControl } from './node-job-control.js';
@@ -45,21 +46,14 @@ export function startNodeProxy(options: BytePathOptions): BytePath {
 
 function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOptions): BytePath {
   const timing = { ...TIMING, ...options.timing };
-  const streams = {
-    ptyOutput$: new Subject<Buffer>(),
-    stdin$: new Subject<Buffer>(),
-    tail$: new Subject<Buffer>(),
-    gap$: new Subject<number>(),
-    errors$: new Subject<string>(),
-    altScreenChange$: new Subject<boolean>(),
-  };
+  const streams = bytePathStreams(Subject);
   /**
    * Everything this proxy holds, released newest first once the agent exited and its output was
    * drained: the listeners, timers and job control first, then the terminal is put back, then the
    * streams complete. What fails to let go is said on `errors$`.
    */
   const store = new DisposableStore({ onError: (error) => streams.errors$.next(`node proxy teardown: ${errorText(error)}`) });
-  store.defer(() => Object.values(streams).forEach((s) => s.complete()));
+  store.defer(() => completeStreams(streams));
   const output = new ProxyOutput(pty, terminal, streams, options);
   const userTerminal = store.add(new ProxyTerminal(terminal, () => output.altScreen.active));
   // The edges that take a signal (node-pty's listeners, the terminal's, the job control) stop with the store.
@@ -138,6 +132,7 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
     tail$: streams.tail$,
     gap$: streams.gap$,
     stdin$: streams.stdin$,
+    typed$: streams.typed$,
     errors$: streams.errors$,
     altScreen$: withCurrent(() => output.altScreen.active, streams.altScreenChange$),
     resize$: resizes(terminal),
@@ -155,24 +150,22 @@ function runProxy(pty: AgentPty, terminal: UserTerminal, options: BytePathOption
 
 /** The agent could not be started: nothing ran and the terminal was never touched. */
 function neverStarted(message: string, terminal: UserTerminal): BytePath {
-  const ended = <T>() => {
-    const subject = new Subject<T>();
-    subject.complete();
-    return subject;
-  };
+  const streams = bytePathStreams(Subject);
+  completeStreams(streams);
   return {
     kind: 'node',
     pid: Promise.resolve(undefined),
-    ptyOutput$: ended(),
-    tail$: ended(),
-    gap$: ended(),
-    stdin$: ended(),
+    ptyOutput$: streams.ptyOutput$,
+    tail$: streams.tail$,
+    gap$: streams.gap$,
+    stdin$: streams.stdin$,
+    typed$: streams.typed$,
     // Cold: each subscriber learns why, also one that subscribes later.
     errors$: new Observable<string>((subscriber) => {
       subscriber.next(message);
       subscriber.complete();
     }),
-    altScreen$: withCurrent(() => false, ended()),
+    altScreen$: withCurrent(() => false, streams.altScreenChange$),
     resize$: resizes(terminal),
     exit: Promise.resolve({ exitCode: 127 }),
     watch: () => Promise.resolve(),

@@ -6,34 +6,13 @@
  * waits for a tail and completes the streams, once the held items are out.
  */
 import type { Disposable } from '../lifetime/disposable-store.js';
-import type { Subject } from '../rx.js';
+import { completeStreams, type BytePathStreams } from './byte-path-streams.js';
 import type { RelayFrame } from './relay-frames.js';
 
-export interface RelayStreams {
-  ptyOutput$: Subject<Buffer>;
-  stdin$: Subject<Buffer>;
-  gap$: Subject<number>;
-  tail$: Subject<Buffer>;
-  errors$: Subject<string>;
-  altScreenChange$: Subject<boolean>;
-}
-
-/** The relay's subjects, made once RxJS has loaded (its constructor passed in, so this module does not load it). */
-export function relayStreams(Subject: typeof import('../rx.js').Subject): RelayStreams {
-  return {
-    ptyOutput$: new Subject<Buffer>(),
-    stdin$: new Subject<Buffer>(),
-    gap$: new Subject<number>(),
-    tail$: new Subject<Buffer>(),
-    errors$: new Subject<string>(),
-    altScreenChange$: new Subject<boolean>(),
-  };
-}
-
-type Delivery = (streams: RelayStreams) => void;
+type Delivery = (streams: BytePathStreams) => void;
 
 export class RelayOutlets implements Disposable {
-  #streams: RelayStreams | undefined;
+  #streams: BytePathStreams | undefined;
   /** Held until the caller has subscribed; undefined after. */
   #held: Delivery[] | undefined = [];
   #ended = false;
@@ -68,13 +47,13 @@ export class RelayOutlets implements Disposable {
    * The caller subscribes to `streams` when `startNativeRelay` resolves; the held items follow on
    * the next turn. Resolves once the streams completed, after everything held was delivered.
    */
-  attach(streams: RelayStreams): Promise<void> {
+  attach(streams: BytePathStreams): Promise<void> {
     this.#streams = streams;
     const completed = new Promise<void>((resolve) => streams.errors$.subscribe({ complete: resolve }));
     setImmediate(() => {
       for (const deliver of this.#held?.splice(0) ?? []) deliver(streams);
       this.#held = undefined;
-      if (this.#ended) complete(streams);
+      if (this.#ended) completeStreams(streams);
     });
     return completed;
   }
@@ -83,10 +62,10 @@ export class RelayOutlets implements Disposable {
     if (this.#ended) return;
     this.#ended = true;
     this.#releaseTailWaiters();
-    if (this.#streams && !this.#held) complete(this.#streams); // else: once the held items are delivered
+    if (this.#streams && !this.#held) completeStreams(this.#streams); // else: once the held items are delivered
   }
 
-  #deliver({ type, payload }: RelayFrame, s: RelayStreams): void {
+  #deliver({ type, payload }: RelayFrame, s: BytePathStreams): void {
     switch (type) {
       case 'O':
         s.ptyOutput$.next(payload); // a view: see `ptyOutput$`
@@ -107,13 +86,4 @@ export class RelayOutlets implements Disposable {
   #releaseTailWaiters(): void {
     for (const resolve of this.#tailWaiters.splice(0)) resolve();
   }
-}
-
-function complete(s: RelayStreams): void {
-  s.ptyOutput$.complete();
-  s.stdin$.complete();
-  s.gap$.complete();
-  s.tail$.complete();
-  s.errors$.complete();
-  s.altScreenChange$.complete();
 }

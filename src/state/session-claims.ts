@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
+import { CccError } from '../errors.js';
 import { isProcessAlive } from '../process/process-alive.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { cccDir, checkSessionId } from './paths.js';
@@ -128,8 +129,21 @@ export class SessionClaims {
 /** Errors of a config disk that cannot take a write now. */
 const UNWRITABLE: ReadonlySet<string> = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM']);
 
+/**
+ * The error a second supervisor of a session stops with, whichever mode met it: its data names the
+ * session and the ccc that holds it; its message is `claimedMessage`'s unless the caller knows more
+ * (a Stop hook that waited out another hook's review says so).
+ */
+export function sessionSupervisedError(
+  sessionId: string,
+  holder: SessionClaimRecord,
+  message = claimedMessage(sessionId, holder),
+): CccError<'SESSION_SUPERVISED'> {
+  return new CccError('SESSION_SUPERVISED', message, { data: { sessionId, pid: holder.pid } });
+}
+
 /** The line that tells a second ccc why it stands back and how to go on. */
-export function claimedMessage(sessionId: string, holder: SessionClaimRecord): string {
+function claimedMessage(sessionId: string, holder: SessionClaimRecord): string {
   return (
     `session ${sessionId} is already supervised by ccc (pid ${holder.pid}, ${holder.mode}, since ${holder.started_at}); ` +
     'two supervisors would share one iteration counter, state file and log. Wait for that ccc to end, ' +

@@ -3,9 +3,7 @@
  * leaving the user's settings.json untouched. If the user passed their own `--settings`, ours are
  * merged into theirs so both apply.
  */
-import path from 'node:path';
-import { readSettingsFile } from '../settings/settings-file.js';
-import { CccError } from '../errors.js';
+import { userSettingsArg } from '../settings/settings-file.js';
 
 export interface HookCommand {
   /** The executable and arguments that run `ccc supervisor-hook --proxy`. */
@@ -43,26 +41,10 @@ export function withLaunchSettings(
 ): string[] {
   const args = [...claudeArgs];
   const make = typeof oursOrMake === 'function' ? oursOrMake : () => oursOrMake;
-  const at = args.findIndex((a) => a === '--settings' || a.startsWith('--settings='));
-  if (at === -1) return ['--settings', JSON.stringify(make(undefined)), ...args];
-  const inline = args[at]!.startsWith('--settings=');
-  const value = inline ? args[at]!.slice('--settings='.length) : args[at + 1];
-  if (value === undefined) throw new CccError('USAGE', '--settings needs a value (a JSON string or a file path)');
-  const theirs = readSettingsValue(value, cwd);
-  const merged = mergeHooks(theirs, make(theirs));
-  args.splice(at, inline ? 1 : 2, '--settings', JSON.stringify(merged));
+  const theirs = userSettingsArg(args, cwd);
+  if (!theirs) return ['--settings', JSON.stringify(make(undefined)), ...args];
+  args.splice(theirs.at, theirs.words, '--settings', JSON.stringify(mergeHooks(theirs.value, make(theirs.value))));
   return args;
-}
-
-function readSettingsValue(value: string, cwd: string): Record<string, unknown> {
-  const text = value.trim().startsWith('{') ? value : readSettingsFile(path.resolve(cwd, value));
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new CccError('USAGE', `--settings ${value}: not a JSON object`);
 }
 
 function mergeHooks(theirs: Record<string, unknown>, ours: Record<string, unknown>): Record<string, unknown> {

@@ -17,6 +17,35 @@ export interface StopEvent {
   raw: Record<string, unknown>;
 }
 
+/** A turn that ended without a Stop hook (a `claude -p` turn, a kanban Implementor's run): what ccc knows of it. */
+export interface EndedTurn {
+  sessionId: string;
+  cwd: string;
+  /** Where claude keeps the session's transcript (transcriptPathFor), '' when there is none to read. */
+  transcriptPath: string;
+  /** The turn's number in the run, from 1: every turn after the first answers a block. */
+  turn: number;
+  /** The turn's last text, as the Stop hook would give it. */
+  lastAssistantMessage: string;
+}
+
+/**
+ * The stop ccc makes itself for such a turn, as claude's Stop hook would have said it: the hook is
+ * active from the second turn on (it answers a block), nothing runs in the background (the turn's
+ * process has exited), and there is no raw hook input for a hook-kind checker to read.
+ */
+export function turnStop(turn: EndedTurn): StopEvent {
+  return {
+    sessionId: turn.sessionId,
+    transcriptPath: turn.transcriptPath,
+    cwd: turn.cwd,
+    stopHookActive: turn.turn > 1,
+    lastAssistantMessage: turn.lastAssistantMessage,
+    backgroundTasks: [],
+    raw: {},
+  };
+}
+
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;

@@ -52,8 +52,8 @@ export interface AgentDriver {
   readonly waits: LimitWaits;
   /** The stops, one at a time: the next is asked for once the last is answered. Ends when the agent does. */
   stops(): AsyncIterable<DriverStop>;
-  /** Another live ccc supervises the stop's session: 'next' when that stop is let through, else the driver throws. */
-  notSupervised(stop: DriverStop, message: string, holderPid: number): Promise<'next' | DriverEnding>;
+  /** Another live ccc supervises the stop's session (`refused` says which): 'next' when that stop is let through, else the driver throws it or ends. */
+  notSupervised(stop: DriverStop, refused: CccError<'SESSION_SUPERVISED'>): Promise<'next' | DriverEnding>;
   /** A review that ended in a CccError (the project went away): interactive lets the stop through; absent, the error ends the run. */
   notReviewed?(stop: DriverStop, error: CccError): Promise<'next'>;
   /** The turn's denied tool calls, recorded, when the denial rule applies to this decision. */

@@ -6,7 +6,7 @@
 import { buildPipeline } from '../checkers/registry.js';
 import { shownVerdictOf } from '../checkers/verdict-text.js';
 import { CccError } from '../errors.js';
-import { claimedMessage, type SessionClaimRecord } from '../state/session-claims.js';
+import { sessionSupervisedError, type SessionClaimRecord } from '../state/session-claims.js';
 import { loadConfig } from '../config/load.js';
 import { describeOrigin } from '../config/validate.js';
 import { readSessionState } from '../state/session-state.js';
@@ -73,17 +73,17 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   const waitSeconds = hookClaimWaitSeconds(checkerTimeoutsSeconds(resolved.config.supervisor), resolved.config.supervisor.limit_wait_minutes);
   const claimed = await claimWhenHooksAreDone(() => session.claim(stop.sessionId, 'hook'), waitSeconds * 1000);
   if (claimed.waitedOut) {
-    const message = hookStillReviewingMessage(stop.sessionId, claimed.waitedOut, waitSeconds);
-    session.logger.warn(`supervisor-hook: stop not reviewed: ${message}`);
+    const refused = sessionSupervisedError(stop.sessionId, claimed.waitedOut, hookStillReviewingMessage(stop.sessionId, claimed.waitedOut, waitSeconds));
+    session.logger.warn(`supervisor-hook: stop not reviewed: ${refused.message}`);
     await session.close();
-    throw new CccError('SESSION_SUPERVISED', message, { data: { sessionId: stop.sessionId, pid: claimed.waitedOut.pid } });
+    throw refused;
   }
   const holder = claimed.holder;
   if (holder) {
-    const claimed = claimedMessage(stop.sessionId, holder);
-    session.endedAs({ mode: 'hook', how: `stop not reviewed: ${claimed}`, exitCode: 0, level: 'warn' });
+    const refused = sessionSupervisedError(stop.sessionId, holder);
+    session.endedAs({ mode: 'hook', how: `stop not reviewed: ${refused.message}`, exitCode: 0, level: 'warn' });
     await session.close();
-    throw new CccError('SESSION_SUPERVISED', claimed, { data: { sessionId: stop.sessionId, pid: holder.pid } });
+    throw refused;
   }
   session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
   // The reporters the config names (a notification when the agent is done, stuck, waiting or capped);
@@ -134,8 +134,8 @@ class HookDriver implements AgentDriver {
     yield { event: this.stop };
   }
 
-  async notSupervised(_stop: DriverStop, message: string, pid: number): Promise<never> {
-    throw new CccError('SESSION_SUPERVISED', message, { data: { sessionId: this.stop.sessionId, pid } });
+  async notSupervised(_stop: DriverStop, refused: CccError<'SESSION_SUPERVISED'>): Promise<never> {
+    throw refused;
   }
 
   async answer(_stop: DriverStop, decision: StopDecision): Promise<Answered> {

@@ -12,7 +12,7 @@ import { decisionText } from '../loop/run-ending.js';
 import { event, type SupervisorEvent } from '../loop/events.js';
 import { windDownMessage } from '../loop/wind-down.js';
 import type { SessionCore } from '../loop/session-core.js';
-import { claimedMessage } from '../state/session-claims.js';
+import { sessionSupervisedError } from '../state/session-claims.js';
 import { isCccError } from '../errors.js';
 import type { AgentDriver, DriverEnding } from './driver.js';
 import { exitCodeFor } from './exit-codes.js';
@@ -49,7 +49,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     session.setSessionId(sessionId); // the log follows the stop's session
     const holder = await session.claim(sessionId, driver.mode);
     if (holder) {
-      const refused = await driver.notSupervised(stop, claimedMessage(sessionId, holder), holder.pid);
+      const refused = await driver.notSupervised(stop, sessionSupervisedError(sessionId, holder));
       if (refused === 'next') continue;
       return ended(refused);
     }

@@ -96,6 +96,21 @@ describe('a plugin in its own thread', () => {
     ]);
   });
 
+  it("a message on the port that is not the worker's (the plugin posted it) is ignored and said once in the log; the check's answer stands", async () => {
+    const checker = await plugin(`
+      import { parentPort } from 'node:worker_threads';
+      export default { name: 'poster', check() {
+        for (const junk of [null, 'text', { type: 'done' }, { type: 'log', level: 'shout', message: 1 }, { type: 'mine' }]) parentPort.postMessage(junk);
+        return { completed: true, feedback: 'fine' };
+      } };`);
+    const logger = createRecordingLogger();
+    await checker.onSessionStart!({ sessionId: 'sess-1', cwd: project, logger });
+    expect(await checker.check(checkContext(project, { logger }), never)).toEqual({ completed: true, feedback: 'fine' });
+    expect(await checker.check(checkContext(project, { logger, iteration: 2 }), never)).toEqual({ completed: true, feedback: 'fine' });
+    const said = logger.lines.filter((l) => l.message.includes('not ccc'));
+    expect(said.map((l) => [l.level, l.message])).toEqual([['warn', 'checker "poster": its thread sent a message that is not ccc\'s (null); ignored']]);
+  });
+
   it('process.exit in a check fails that check naming the plugin; the next check runs in a fresh thread', async () => {
     const checker = await plugin(`
       let checks = 0;

@@ -99,4 +99,22 @@ describe('lockKanban', () => {
     await lock.release(); // waits for the queued write, then removes the file
     expect(fs.existsSync(lock.file)).toBe(false);
   });
+
+  it('a lock the disk will not update is said once, with what it costs; the run goes on', async () => {
+    const kanban = setup();
+    const warnings: string[] = [];
+    const lock = await lockKanban(kanban, { onWarning: (w) => warnings.push(w) });
+    // The lock's path taken by a directory with something in it: no file can be renamed over it.
+    fs.rmSync(lock.file);
+    fs.mkdirSync(path.join(lock.file, 'in-the-way'), { recursive: true });
+    lock.agentStarted(process.pid);
+    lock.agentEnded();
+    lock.agentStarted(process.pid);
+    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    await lock.release();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^cannot update the lock ${lock.file} \\(.+\\): should this run be killed, the next one will not stop the agent it leaves running$`),
+    );
+  });
 });

@@ -73,6 +73,37 @@ describe('waiting out the model limits in an interactive session', () => {
     expect(agent.some((r) => r.text.includes(LIMIT_RESUME_NOTE))).toBe(false);
   }, 120_000);
 
+  // A cursor report cut where a read ended, at each of its bytes (`ESC [ 12 ;`, then `40R`, …), then a focus report in
+  // two reads. Written apart so that they reach ccc apart (nothing outside shows a read, so the gap is a sleep): the Node
+  // proxy hands over each read, the relay its input in batches closed 200 ms after their first byte.
+  for (const [path, gapMs] of [
+    ['node', 50],
+    ['relay', 250],
+  ] as const) {
+    it(`the terminal's replies during the wait are not the user, also split across reads (${path}): the wait goes on and ccc resumes the turn`, async ({
+      rig,
+    }) => {
+      const { h, server, world } = await rig.launch(refusingFirst('agent', 1), {
+        prepare: (w) => {
+          w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '8';
+          if (path === 'node') w.env.CCC_RELAY = 'off';
+        },
+      });
+      await h.type('build the thing');
+      h.press('\r');
+      await h.waitForOutput(/ccc: waiting on the model's limit until/, 60_000);
+      const report = '\x1b[12;40R';
+      const pieces = Array.from({ length: report.length - 1 }, (_, i) => [report.slice(0, i + 1), report.slice(i + 1)]).flat();
+      for (const piece of [...pieces, '\x1b[', 'I']) {
+        h.press(piece);
+        await new Promise((resolve) => setTimeout(resolve, gapMs));
+      }
+      await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBe(2);
+      expect(server.byKind('agent')[1]!.lastUserText).toContain(LIMIT_RESUME_NOTE);
+      expect(readLog(world)).not.toMatch(/the user took the turn over/);
+    }, 120_000);
+  }
+
   it('a signal during the wait ends the session as without one: exit 143, nothing sent after it', async ({ rig }) => {
     const { h, server } = await rig.launch(refusingFirst('agent', 1), { prepare: (w) => (w.env.CCC_SUPERVISOR_LIMIT_RETRY_SECONDS = '600') });
     await h.type('build the thing');

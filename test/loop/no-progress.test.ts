@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { feedbackTokens, sameFeedback } from '../../src/loop/feedback-similarity.js';
 import { noProgressGuard } from '../../src/loop/no-progress.js';
+import { createRecordingLogger } from '../../src/log/memory-logger.js';
 import { fileProgressStore, memoryProgressStore, progressPath } from '../../src/loop/progress-store.js';
 import { workTreeFingerprint } from '../../src/loop/work-tree-fingerprint.js';
 import { runProcess } from '../support/run-process.js';
@@ -101,6 +102,25 @@ describe('the no-progress guard', () => {
     const guard = noProgressGuard({ limit: 2, store, fingerprint: async () => 'same' });
     expect(await guard.afterVerdict({ ...input(1, 'a'), sessionId: 'sess-2' })).toBeUndefined();
     expect(await guard.afterVerdict({ ...input(2, 'a'), sessionId: 'sess-2' })).toMatchObject({ reason: 'no-progress' });
+  });
+
+  it('a damaged history is said once in the log, with what it costs; a missing one is not damage', async () => {
+    const configDir = path.join(root, 'config');
+    const logger = createRecordingLogger();
+    const store = fileProgressStore(configDir, logger);
+    expect(await store.load('sess-new')).toEqual([]);
+    expect(logger.lines).toEqual([]);
+    await store.save('sess-3', []);
+    fs.writeFileSync(progressPath(configDir, 'sess-3'), '{ not json');
+    expect(await store.load('sess-3')).toEqual([]);
+    expect(await store.load('sess-3')).toEqual([]);
+    expect(logger.lines.map((l) => [l.level, l.message.replace(/ \(.*\)/, ' (…)')])).toEqual([
+      ['warn', "the no-progress guard's history is not JSON (…); the guard counts again from this stop"],
+    ]);
+    const entry = { iteration: 1, checker: 'claude', tokens: ['a'], fingerprint: 'f', at: '' };
+    fs.writeFileSync(progressPath(configDir, 'sess-4'), JSON.stringify({ entries: [entry, { iteration: 'two' }] }));
+    expect(await store.load('sess-4')).toEqual([entry]);
+    expect(logger.lines.at(-1)!.message).toBe("the no-progress guard's history has 1 damaged entries; the guard counts on without them");
   });
 });
 

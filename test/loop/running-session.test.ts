@@ -25,4 +25,24 @@ describe('registerRunningSession', () => {
     await record.remove();
     expect(fs.existsSync(path.join(dir, `${process.pid}.json`))).toBe(false);
   });
+
+  it('a record the disk refuses is said once on stderr; the session goes on', async () => {
+    configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-sessions-'));
+    const file = path.join(configDir, 'ccc', 'sessions', `${process.pid}.json`);
+    // The record's path taken by a directory with something in it: no file can be renamed over it.
+    fs.mkdirSync(path.join(file, 'in-the-way'), { recursive: true });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const record = registerRunningSession(configDir, { pid: process.pid, cwd: '/', command: ['ccc'] });
+      record.update({ session_id: 'sess-1' });
+      await vi.waitFor(() => expect(stderr).toHaveBeenCalled());
+      record.update({ session_id: 'sess-2' });
+      await record.remove();
+      const said = stderr.mock.calls.map(([line]) => String(line));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/^ccc: WARN: cannot write in .*sessions \(.+\); the session goes on/);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
 });

@@ -105,4 +105,20 @@ describe('runChild', () => {
     expect(result.exitCode).toBe(0);
     await expectGroupGone(result.pid!, [Number(result.stdout!.trim())]);
   });
+
+  it('an onSpawn that throws is said once on stderr; the child runs on, supervised', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const onSpawn = () => {
+        throw new Error('no room in the lock');
+      };
+      expect((await sh('exit 4', { onSpawn })).exitCode).toBe(4);
+      expect((await sh('exit 5', { onSpawn })).exitCode).toBe(5);
+      expect(stderr.mock.calls.map(([line]) => String(line))).toEqual([
+        'ccc: WARN: after starting sh, recording its process failed (no room in the lock); it runs on, but a crash of ccc may leave it running.\n',
+      ]);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
 });

@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Subject } from '../../src/rx.js';
-import { RelayOutlets, relayStreams, type RelayStreams } from '../../src/pty/relay-outlets.js';
+import { bytePathStreams, type BytePathStreams } from '../../src/pty/byte-path-streams.js';
+import { RelayOutlets } from '../../src/pty/relay-outlets.js';
 
-const streams = (): RelayStreams => relayStreams(Subject);
+const streams = (): BytePathStreams => bytePathStreams(Subject);
 
-function record(s: RelayStreams) {
+function record(s: BytePathStreams) {
   const seen: string[] = [];
   s.ptyOutput$.subscribe({ next: (b) => seen.push(`O:${b.toString()}`), complete: () => seen.push('O done') });
   s.stdin$.subscribe((b) => seen.push(`I:${b.toString()}`));

@@ -5,13 +5,14 @@
  * allow and after a wind-down turn; one whose agent goes on by itself (interactive) takes the
  * next stop after every answer, until the script has none.
  */
-import { ExitCode } from '../../src/errors.js';
+import { ExitCode, type CccError } from '../../src/errors.js';
 import { limitWaits, type LimitWaits } from '../../src/loop/limit-wait.js';
 import { DeniedTurns } from '../../src/loop/permission-denials.js';
 import type { StopDecision } from '../../src/loop/review-stop.js';
 import type { RunMode } from '../../src/loop/run-ending.js';
 import { woundDownMessage } from '../../src/loop/wind-down.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../../src/supervise/driver.js';
+import { turnStop } from '../../src/stop/stop-event.js';
 
 export interface Script {
   cwd: string;
@@ -53,22 +54,20 @@ export class ScriptedDriver implements AgentDriver {
       this.script.beforeStop?.(i);
       this.turns.record(this.script.denied?.[i] ?? []);
       yield {
-        event: {
+        event: turnStop({
           sessionId: this.script.sessionId?.(i) ?? 'scripted-session',
           transcriptPath: '',
           cwd: this.script.cwd,
-          stopHookActive: i > 0,
+          turn: i + 1,
           lastAssistantMessage: `turn ${i + 1}`,
-          backgroundTasks: [],
-          raw: {},
-        },
+        }),
         context: { frames: [], userPrompts: ['the task'], newTask: i === 0 },
       };
     }
   }
 
-  async notSupervised(_stop: DriverStop, message: string): Promise<'next'> {
-    this.refused.push(message);
+  async notSupervised(_stop: DriverStop, refused: CccError<'SESSION_SUPERVISED'>): Promise<'next'> {
+    this.refused.push(refused.message);
     return 'next';
   }
 
