@@ -35,8 +35,8 @@ export interface Rig {
   world(options?: WorldOptions): ClaudeWorld;
   /** A server and a world pointed at it, with SUPERVISOR.md written: what most claude tests start from. */
   start(scenario: Scenario, options?: Omit<WorldOptions, 'server'>): Promise<{ server: ModelServer; world: ClaudeWorld }>;
-  /** A program in a real pty; killed after the test. */
-  pty(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness;
+  /** A program in a real pty; killed after the test. Detachable (`startJobShell(options, rig.pty)`). */
+  pty(this: void, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness;
   /** `ccc --supervisor ...args` in a real pty in `world`, once claude's prompt shows. */
   supervised(world: ClaudeWorld, args?: string[], options?: { env?: NodeJS.ProcessEnv }): Promise<PtyHarness>;
   /** All of it for an interactive test: `start`, then `prepare(world)`, then `supervised`. */
