@@ -86,7 +86,9 @@ describe('checker plugins in a thread of their own', () => {
     expect(readLog(world)).toMatch(/duration=\d+ms checker failed; stop allowed: checker "spinner"/);
   });
 
-  it("headless: a plugin that allocates without end runs out of its heap (CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB=64), named; ccc's RSS stays bounded", async ({ rig }) => {
+  it("headless: a plugin that allocates without end runs out of its heap (CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB=64), named; ccc's RSS stays bounded", async ({
+    rig,
+  }) => {
     const { server, world } = await setup(rig, {});
     const peak = path.join(world.root, 'peak-rss');
     fs.writeFileSync(path.join(world.cwd, 'hog.mjs'), HOG(peak));
@@ -114,7 +116,9 @@ describe('checker plugins in a thread of their own', () => {
     expect(log).toMatch(/\[WARN\] .*checker=noisy text=NOISE-CHECK-STDERR checker "noisy" wrote to stderr/);
   });
 
-  it('interactive: a plugin that writes, exits, then spins never ends, blocks or draws over the session; the next stop gets a fresh thread', async ({ rig }) => {
+  it('interactive: a plugin that writes, exits, then spins never ends, blocks or draws over the session; the next stop gets a fresh thread', async ({
+    rig,
+  }) => {
     // One plugin, three behaviours by review number (kept in a file: a fresh thread forgets the module's state).
     const count = 'COUNT_FILE';
     const FLAKY = `import fs from 'node:fs';

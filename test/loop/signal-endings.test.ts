@@ -176,7 +176,10 @@ describe('a ccc.config.ts that never returns, in a terminal (behind the front)',
 
   it('Ctrl-C while it loops: ccc and its front end at once (130)', async ({ rig }) => {
     const started = path.join(os.tmpdir(), `ccc-config-started-${process.pid}-${Date.now()}`);
-    const files = await start(rig, `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`);
+    const files = await start(
+      rig,
+      `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`,
+    );
     try {
       await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
       files.h.press('\x03');
