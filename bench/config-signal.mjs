@@ -25,7 +25,8 @@ async function once(signal) {
     `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`,
   );
   const env = { ...process.env, CCC_CONFIG_DIR: workspace.configDir, CCC_SUPERVISOR_PROMPT_PATH: path.join(workspace.dir, 'SUPERVISOR.md') };
-  for (const key of Object.keys(env)) if ((key.startsWith('CCC_SUPERVISOR_') && key !== 'CCC_SUPERVISOR_PROMPT_PATH') || key === 'CCC_SUPERVISED') delete env[key];
+  for (const key of Object.keys(env))
+    if ((key.startsWith('CCC_SUPERVISOR_') && key !== 'CCC_SUPERVISOR_PROMPT_PATH') || key === 'CCC_SUPERVISED') delete env[key];
   const child = spawn(process.execPath, [CLI, '--supervisor', '-p', 'do it'], { cwd: workspace.dir, env, stdio: 'ignore' });
   const ended = new Promise((resolve) => child.on('exit', (code, sig) => resolve({ at: performance.now(), code, signal: sig })));
   try {

@@ -81,7 +81,9 @@ describe('a config file that misbehaves while loading', () => {
         `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`,
       );
       const child = spawn(process.execPath, [cccBin, '--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
-      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (c, s) => resolve({ code: c, signal: s })));
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (c, s) => resolve({ code: c, signal: s })),
+      );
       await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
       child.kill(signal);
       try {

@@ -83,7 +83,9 @@ describe('notifications of a headless run', () => {
   }, 120_000);
 
   it('stuck: the same feedback three times over an unchanged tree; one message, none for the end after it', async ({ rig }) => {
-    const { receiver, run } = await setup(rig, (r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: 'the adder is still missing' } } : { text: 'working on it' }));
+    const { receiver, run } = await setup(rig, (r) =>
+      r.kind === 'review' ? { verdict: { completed: false, feedback: 'the adder is still missing' } } : { text: 'working on it' },
+    );
     const result = await run();
     expect(result.code).toBe(3);
     expect(receiver.json()).toMatchObject([
@@ -98,7 +100,9 @@ describe('notifications of a headless run', () => {
 
   it('cap: the iteration limit, told at the wind-down, once', async ({ rig }) => {
     const asks = ['add the tests', 'fix the edge case', 'document it'];
-    const { receiver, run } = await setup(rig, (r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: asks[r.index] ?? 'more' } } : { text: `turn ${r.index}` }));
+    const { receiver, run } = await setup(rig, (r) =>
+      r.kind === 'review' ? { verdict: { completed: false, feedback: asks[r.index] ?? 'more' } } : { text: `turn ${r.index}` },
+    );
     const result = await run({ CCC_SUPERVISOR_MAX_ITERATIONS: '2' });
     expect(result.code).toBe(3);
     expect(receiver.json()).toMatchObject([{ event: 'cap', reason: 'limit', title: 'ccc: reached its iteration limit (project)' }]);
@@ -116,7 +120,9 @@ describe('notifications of a headless run', () => {
   }, 180_000);
 
   it("waiting: the model's limit, with until when; then the end", async ({ rig }) => {
-    const { receiver, run } = await setup(rig, (r) => (r.kind === 'agent' && r.index < 2 ? rateLimited() : r.kind === 'review' ? verifyingReviewer(r) : { text: 'added it' }));
+    const { receiver, run } = await setup(rig, (r) =>
+      r.kind === 'agent' && r.index < 2 ? rateLimited() : r.kind === 'review' ? verifyingReviewer(r) : { text: 'added it' },
+    );
     const result = await run({ CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' });
     expect(result.code, result.stderr).toBe(0);
     const [waiting, end, ...more] = receiver.json();
@@ -129,7 +135,9 @@ describe('notifications of a headless run', () => {
 
   for (const answer of ['hang', { status: 500 }] as const) {
     const what = answer === 'hang' ? 'hangs' : 'answers 500';
-    it(`a webhook that ${what} changes nothing: the same exit code and output as without one, and the run ends long before the webhook's own timeout`, async ({ rig }) => {
+    it(`a webhook that ${what} changes nothing: the same exit code and output as without one, and the run ends long before the webhook's own timeout`, async ({
+      rig,
+    }) => {
       const { world, receiver, run } = await setup(rig, (r) => (r.kind === 'review' ? verifyingReviewer(r) : { text: 'added it' }), answer);
       // The webhook's own timeout outlasts this test: a run that waited for it would never end in
       // time. At its end the run waits FLUSH_MS (2 s) at most for it, as its warning says.
