@@ -7,28 +7,21 @@
  * most 2. Tests that want a short failure set CLAUDE_CODE_MAX_RETRIES low (0: one request).
  */
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { modelFailure, modelFailureSentence } from '../../src/claude/api-error.js';
 
 const modelApiError = (result: Parameters<typeof modelFailure>[0]) => modelFailure(result)?.text;
 import { runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 const args = ['-p', '--output-format', 'stream-json', '--verbose'];
 
 describe('the real claude on model API errors', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function runAgainst(status: number, message: string, env: NodeJS.ProcessEnv = {}) {
-    server = await startModelServer(() => ({ error: { status, message } }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function runAgainst(rig: Rig, status: number, message: string, env: NodeJS.ProcessEnv = {}) {
+    const server = await rig.server(() => ({ error: { status, message } }));
+    const world = rig.world({ server });
     const frames: Frame[] = [];
     const result = await runClaudePrint({
       command: claudeBin,
@@ -38,39 +31,39 @@ describe('the real claude on model API errors', () => {
       env: { ...world.env, ...env },
       onFrame: (f) => frames.push(f),
     });
-    return { result, frames };
+    return { server, result, frames };
   }
 
-  it('529: exit 1, nothing on stderr, two retries (even with CLAUDE_CODE_MAX_RETRIES=10), then an is_error result frame with the status', async () => {
-    const { result, frames } = await runAgainst(529, 'Overloaded', { CLAUDE_CODE_MAX_RETRIES: '10' });
+  it('529: exit 1, nothing on stderr, two retries (even with CLAUDE_CODE_MAX_RETRIES=10), then an is_error result frame with the status', async ({ rig }) => {
+    const { server, result, frames } = await runAgainst(rig, 529, 'Overloaded', { CLAUDE_CODE_MAX_RETRIES: '10' });
     expect(result.exitCode).toBe(1);
     expect(result.stderrTail).toBe('');
     expect(frames.filter((f) => f.type === 'system' && f.subtype === 'api_retry').map((f) => f.error_status)).toEqual([529, 529]);
     expect(result.resultFrame).toMatchObject({ is_error: true, api_error_status: 529, terminal_reason: 'api_error' });
     expect(result.resultText).toMatch(/^API Error: Repeated 529 Overloaded errors/);
-    expect(server!.requests).toHaveLength(3);
+    expect(server.requests).toHaveLength(3);
     expect(modelApiError(result)).toMatch(/^529 Overloaded \(after 2 retries\): Repeated 529 Overloaded errors/);
   });
 
-  it('529 with CLAUDE_CODE_MAX_RETRIES=0: one request, no retry, and a different text', async () => {
-    const { result } = await runAgainst(529, 'Overloaded', { CLAUDE_CODE_MAX_RETRIES: '0' });
-    expect(server!.requests).toHaveLength(1);
+  it('529 with CLAUDE_CODE_MAX_RETRIES=0: one request, no retry, and a different text', async ({ rig }) => {
+    const { server, result } = await runAgainst(rig, 529, 'Overloaded', { CLAUDE_CODE_MAX_RETRIES: '0' });
+    expect(server.requests).toHaveLength(1);
     expect(result.apiRetries).toBe(0);
     expect(modelApiError(result)).toMatch(/^529 Overloaded: 529 Overloaded\. This is a server-side issue/);
   });
 
-  it('honours CLAUDE_CODE_MAX_RETRIES for other statuses (500 with 1: two requests)', async () => {
-    const { result } = await runAgainst(500, 'boom', { CLAUDE_CODE_MAX_RETRIES: '1' });
-    expect(server!.requests).toHaveLength(2);
+  it('honours CLAUDE_CODE_MAX_RETRIES for other statuses (500 with 1: two requests)', async ({ rig }) => {
+    const { server, result } = await runAgainst(rig, 500, 'boom', { CLAUDE_CODE_MAX_RETRIES: '1' });
+    expect(server.requests).toHaveLength(2);
     expect(modelApiError(result)).toMatch(/^500 Internal Server Error \(after 1 retry\): 500 boom/);
   });
 
-  it('a model that cannot be reached at all is reported too', async () => {
+  it('a model that cannot be reached at all is reported too', async ({ rig }) => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
-    world = makeClaudeWorld({ modelUrl: `http://127.0.0.1:${port}` });
+    const world = rig.world({ modelUrl: `http://127.0.0.1:${port}` });
     const result = await runClaudePrint({ command: claudeBin, args, stdin: 'hi', cwd: world.cwd, env: { ...world.env, CLAUDE_CODE_MAX_RETRIES: '1' } });
     expect(result.exitCode).toBe(1);
     expect(result.resultFrame?.is_error).toBe(true);

@@ -9,38 +9,29 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { freshReviewWorld } from '../support/fresh-review-project.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { lastToolResults } from '../support/review-script.js';
 
 // One Bash call that writes files and commits: the kind auto mode sends to its safety check.
 const { agent, project } = freshReviewWorld({ fixed: 'FIXED-7702', commit: 'COMMIT-7702', newFile: 'NEW-FILE-7702', oldNote: 'OLD-NOTE-7702' });
 
 describe("the TUI's auto mode and --allowedTools Bash", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function start(args: string[]) {
-    server = await startModelServer(agent);
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function start(rig: Rig, args: string[]) {
+    const server = await rig.server(agent);
+    const world = rig.world({ server });
     project(world.cwd);
-    h = startPty(claudeBin, args, { cwd: world.cwd, env: world.env });
+    const h = rig.pty(claudeBin, args, { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     await h.type('fix add\r');
-    return h;
+    return { server, world, h };
   }
 
-  it('by default (auto mode) sets the rule aside: the call waits for the user, unrun, when the safety check cannot be reached', async () => {
-    const h = await start(['--allowedTools', 'Bash']);
+  it('by default (auto mode) sets the rule aside: the call waits for the user, unrun, when the safety check cannot be reached', async ({ rig }) => {
+    const { server, world, h } = await start(rig, ['--allowedTools', 'Bash']);
     const screen = await h.waitForScreen(/Auto mode can't check actions in this session/, 90_000);
     expect(screen).toMatch(/anything allowed by rules that auto mode set aside, such as\s+Bash\(\*\)/);
     expect(screen).toMatch(/Enter to stay in auto mode · shift\+Tab to leave for accept edits mode and stop · Esc to cancel/);
@@ -48,8 +39,8 @@ describe("the TUI's auto mode and --allowedTools Bash", () => {
     expect(server.requests.filter(isToolResultTurn)).toEqual([]);
   }, 150_000);
 
-  it('with --permission-mode acceptEdits honours it: the call runs', async () => {
-    const h = await start(['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash']);
+  it('with --permission-mode acceptEdits honours it: the call runs', async ({ rig }) => {
+    const { server, world, h } = await start(rig, ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash']);
     await h.waitForScreen(/Fixed add\./, 90_000);
     expect(h.screen()).toContain('accept edits on');
     expect(fs.readFileSync(path.join(world.cwd, 'NOTES.md'), 'utf8')).toContain('NEW-FILE-7702');

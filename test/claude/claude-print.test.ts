@@ -4,15 +4,15 @@
  * scripted model server (agent turn, structured review, a reviewer that answers in text only,
  * a hanging model, a missing binary).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { parseVerdict } from '../../src/checkers/verdict-parser.js';
 import { claudeNotFoundError, runClaudePrint } from '../../src/claude/claude-print.js';
 import type { Frame } from '../../src/frames/frame.js';
 import { runChild } from '../../src/process/child-process.js';
 import { createFakeChildRunner } from '../../src/process/fake-child-runner.js';
 import { liveGroupMembers } from '../support/process-tree.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { it } from '../support/fixtures.js';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
 
 function recordingLogger() {
   const records: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
@@ -104,22 +104,15 @@ describe('runClaudePrint with a scripted child', () => {
 });
 
 describe('runClaudePrint against the real claude', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function agentSession(): Promise<string> {
+  async function agentSession(world: ClaudeWorld): Promise<string> {
     const agent = await runClaudePrint({ command: claudeBin, args: ['-p', 'please do the thing', ...streamArgs], cwd: world.cwd, env: world.env });
     expect(agent.exitCode, agent.stderrTail).toBe(0);
     return agent.sessionId!;
   }
 
-  it('runs an agent turn: session id, result text, cost, frames in order', async () => {
-    server = await startModelServer(() => ({ text: 'I did the thing' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('runs an agent turn: session id, result text, cost, frames in order', async ({ rig }) => {
+    const server = await rig.server(() => ({ text: 'I did the thing' }));
+    const world = rig.world({ server });
     const frames: Frame[] = [];
     const logger = recordingLogger();
     const result = await runClaudePrint({
@@ -141,10 +134,10 @@ describe('runClaudePrint against the real claude', () => {
     expect(server.byKind('agent')[0]!.lastUserText).toContain('please do the thing');
   });
 
-  it('runs a forked review with --json-schema: structured output is the verdict', async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    const sessionId = await agentSession();
+  it('runs a forked review with --json-schema: structured output is the verdict', async ({ rig }) => {
+    const server = await rig.server((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: 'add tests' } } : { text: 'I did the thing' }));
+    const world = rig.world({ server });
+    const sessionId = await agentSession(world);
     const review = await runClaudePrint({
       command: claudeBin,
       args: ['-p', '--fork-session', '--resume', sessionId, ...streamArgs, '--json-schema', verdictSchema, 'Review the work'],
@@ -160,11 +153,11 @@ describe('runClaudePrint against the real claude', () => {
     });
   });
 
-  it('falls back to the result text when the reviewer answers in fenced JSON instead of calling the tool', async () => {
+  it('falls back to the result text when the reviewer answers in fenced JSON instead of calling the tool', async ({ rig }) => {
     const answer = 'I checked.\n```json\n{"completed": false, "feedback": "the README is missing"}\n```\nThat is all.';
-    server = await startModelServer((r) => (r.kind === 'review' ? { text: answer } : { text: 'I did the thing' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    const sessionId = await agentSession();
+    const server = await rig.server((r) => (r.kind === 'review' ? { text: answer } : { text: 'I did the thing' }));
+    const world = rig.world({ server });
+    const sessionId = await agentSession(world);
     const review = await runClaudePrint({
       command: claudeBin,
       args: ['-p', '--fork-session', '--resume', sessionId, ...streamArgs, '--json-schema', verdictSchema, 'Review the work'],
@@ -183,9 +176,9 @@ describe('runClaudePrint against the real claude', () => {
     });
   });
 
-  it('kills the whole claude process tree at the timeout when the model hangs', async () => {
-    server = await startModelServer(() => ({ hang: true }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('kills the whole claude process tree at the timeout when the model hangs', async ({ rig }) => {
+    const server = await rig.server(() => ({ hang: true }));
+    const world = rig.world({ server });
     // The timeout runs from the spawn: on a loaded machine claude may not reach the model within
     // it, and then nothing hangs yet. Each attempt's timeout kills the tree; the next doubles the time.
     for (let timeoutMs = 3000; ; timeoutMs *= 2) {
@@ -211,8 +204,8 @@ describe('runClaudePrint against the real claude', () => {
     }
   }, 120_000);
 
-  it('reports a missing claude binary as spawnError', async () => {
-    world = makeClaudeWorld();
+  it('reports a missing claude binary as spawnError', async ({ rig }) => {
+    const world = rig.world();
     const result = await runClaudePrint({ command: '/nonexistent/bin/claude', args: ['-p', 'x'], cwd: world.cwd, env: world.env });
     expect(result.spawnError).toMatchObject({ code: 'ENOENT' });
     expect(claudeNotFoundError('/nonexistent/bin/claude', result.spawnError!).code).toBe('CLAUDE_NOT_FOUND');

@@ -6,29 +6,20 @@
  * ("Stopped", not "Stopped (signal)": SIGTSTP); as the leader of its pty's session the kernel
  * would discard that SIGTSTP, which is why ccc runs it as a job.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { PROMPT, outputAfter, startJobShell } from '../support/job-shell.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
 import type { PtyHarness } from '../support/pty-harness.js';
 
 /** claude's screen is back where the shell's prompt was. */
 const redrawn = (h: PtyHarness) => !PROMPT.test(h.screen()) && /❯\sdraft 1/.test(h.screen());
 
 describe('claude on Ctrl-Z', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('stops its process group with SIGTSTP, and on fg (SIGCONT) takes the terminal again and redraws', async () => {
-    server = await startModelServer(() => ({ text: 'hi' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    h = await startJobShell({ cwd: world.cwd, env: world.env });
+  it('stops its process group with SIGTSTP, and on fg (SIGCONT) takes the terminal again and redraws', async ({ rig }) => {
+    const server = await rig.server(() => ({ text: 'hi' }));
+    const world = rig.world({ server });
+    const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
     h.press(`${claudeBin}\r`);
     await h.waitForScreen(/❯/, 60_000);
     await h.type('draft 1');
@@ -38,7 +29,7 @@ describe('claude on Ctrl-Z', () => {
     expect(outputAfter(h, 'Stopped').split('\n')[0]).not.toContain('(signal)');
     h.press('fg\r');
     // Its own redraw: the prompt with what was typed in place of the shell's, and keys reach it one by one again.
-    await expect.poll(() => redrawn(h!), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => redrawn(h), { timeout: 30_000 }).toBe(true);
     await h.type(' more');
     await h.waitForScreen(/❯\sdraft 1 more/);
     h.press('\x03');

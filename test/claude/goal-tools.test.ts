@@ -5,32 +5,23 @@
  * (the same `goal_status` set record), so ccc reads both alike; this test fails first when an
  * upgrade turns the tools on, so that path gets its own test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const GOAL_TOOLS = ['SetGoal', 'GetGoal', 'PauseGoal'];
 
 describe("claude's goal tools", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('are not offered to the model, in the TUI or in print mode, and a SetGoal call is refused', async () => {
-    server = await startModelServer((r) =>
+  it('are not offered to the model, in the TUI or in print mode, and a SetGoal call is refused', async ({ rig }) => {
+    const server = await rig.server((r) =>
       r.kind === 'agent' && !isToolResultTurn(r) && r.index === 0
         ? { toolUse: { name: 'SetGoal', input: { condition: 'the file x exists', ask_user: false } } }
         : { text: `agent answer ${r.index}` },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    h = startPty(claudeBin, [], { cwd: world.cwd, env: world.env });
+    const world = rig.world({ server });
+    const h = rig.pty(claudeBin, [], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     await h.type('set a goal');
     h.press('\r');

@@ -7,24 +7,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runProcess } from '../support/run-process.js';
 
 describe('the real claude loading the hooks of --settings', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function run(extraArgs: string[], userSettings?: Record<string, unknown>) {
-    server = await startModelServer((r) =>
+  async function run(rig: Rig, extraArgs: string[], userSettings?: Record<string, unknown>) {
+    const server = await rig.server((r) =>
       r.kind !== 'background' && r.index === 0 ? { toolUse: { name: 'Bash', input: { command: 'echo x > wrote.txt', description: 'w' } } } : { text: 'done' },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const log = path.join(world.root, 'hooks.log');
     const hook = (name: string) => ({ hooks: [{ type: 'command', command: `echo ${name} >> '${log}'; echo probe-${name} >&2` }] });
     const settings = { hooks: { SessionStart: [hook('SessionStart')], PreToolUse: [{ matcher: '*', ...hook('PreToolUse') }] } };
@@ -47,8 +40,8 @@ describe('the real claude loading the hooks of --settings', () => {
     };
   }
 
-  it("with hooks loaded, the SessionStart hook's answer (its stderr) comes before the init frame, and PreToolUse runs", async () => {
-    const r = await run([]);
+  it("with hooks loaded, the SessionStart hook's answer (its stderr) comes before the init frame, and PreToolUse runs", async ({ rig }) => {
+    const r = await run(rig, []);
     expect(r.hooksRun).toEqual(['SessionStart', 'PreToolUse']);
     expect(r.sessionStartStderr).toContain('probe-SessionStart');
     expect(r.order.indexOf('hook_response:SessionStart')).toBeLessThan(r.order.indexOf('init'));
@@ -61,8 +54,8 @@ describe('the real claude loading the hooks of --settings', () => {
     ['managed allowManagedHooksOnly', ['--managed-settings', JSON.stringify({ allowManagedHooksOnly: true })], undefined],
     ['user disableAllHooks', [], { disableAllHooks: true }],
   ];
-  it.each(dropped)('%s: no hook of --settings runs, no hook frame is sent, and the tool call runs unguarded', async (_name, extraArgs, userSettings) => {
-    const r = await run(extraArgs, userSettings);
+  it.for(dropped)('%s: no hook of --settings runs, no hook frame is sent, and the tool call runs unguarded', async ([, extraArgs, userSettings], { rig }) => {
+    const r = await run(rig, extraArgs, userSettings);
     expect(r.code).toBe(0);
     expect(r.hooksRun).toEqual([]);
     expect(r.order.filter((o) => o.startsWith('hook_'))).toEqual([]);

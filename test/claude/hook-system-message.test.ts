@@ -9,50 +9,42 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty } from '../support/pty-harness.js';
+import { describe, expect, vi } from 'vitest';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const MESSAGE = 'ccc: ⚠ review 1 (claude): complete, unverified\nMARK-3317 second line';
 
 describe("a Stop hook's systemMessage in the real claude", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   /** A world whose Stop hook answers `{ systemMessage: MESSAGE }`; the `--settings` that installs it. */
-  async function withHook(): Promise<string[]> {
-    server = await startModelServer((r) => ({ text: `agent answer ${r.index}` }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function withHook(rig: Rig) {
+    const server = await rig.server((r) => ({ text: `agent answer ${r.index}` }));
+    const world = rig.world({ server });
     const hook = path.join(world.root, 'hook.sh');
     const answer = path.join(world.root, 'answer.json');
     fs.writeFileSync(answer, JSON.stringify({ systemMessage: MESSAGE }));
     fs.writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\ncat '${answer}'\n`, { mode: 0o755 });
-    return ['--settings', JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } })];
+    return { server, world, settings: ['--settings', JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } })] };
   }
 
   /** The attachments of the one transcript there is. */
-  function shown(): Array<Record<string, unknown> | undefined> {
+  function shown(world: ClaudeWorld): Array<Record<string, unknown> | undefined> {
     const projects = path.join(world.claudeDir, 'projects');
     const files = fs.existsSync(projects) ? fs.readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')) : [];
     return files.flatMap((f) => jsonLines(fs.readFileSync(path.join(projects, f), 'utf8'))).map((l) => l.attachment as Record<string, unknown> | undefined);
   }
 
-  it('the TUI shows it as "Stop says:" with every line, and the transcript keeps it as a hook_system_message attachment', async () => {
-    const settings = await withHook();
-    const h = startPty(claudeBin, settings, { cwd: world.cwd, env: world.env });
+  it('the TUI shows it as "Stop says:" with every line, and the transcript keeps it as a hook_system_message attachment', async ({ rig }) => {
+    const { server, world, settings } = await withHook(rig);
+    const h = rig.pty(claudeBin, settings, { cwd: world.cwd, env: world.env });
     try {
       await h.waitForScreen(/❯/, 60_000);
       await h.type('do it\r');
       await h.waitForScreen(/⎿\s+Stop says: ccc: ⚠ review 1 \(claude\): complete, unverified\n\s+MARK-3317 second line/, 60_000);
       // claude writes the transcript behind the screen.
       await vi.waitFor(
-        () => expect(shown().filter((a) => a?.type === 'hook_system_message')).toEqual([expect.objectContaining({ content: MESSAGE, hookEvent: 'Stop' })]),
+        () => expect(shown(world).filter((a) => a?.type === 'hook_system_message')).toEqual([expect.objectContaining({ content: MESSAGE, hookEvent: 'Stop' })]),
         { timeout: 30_000, interval: 100 },
       );
     } finally {
@@ -61,20 +53,16 @@ describe("a Stop hook's systemMessage in the real claude", () => {
     for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain('MARK-3317');
   }, 120_000);
 
-  it.each(['text', 'json'])(
-    'print mode with --output-format %s prints it nowhere',
-    async (format) => {
-      const settings = await withHook();
-      const run = await runProcess(claudeBin, ['-p', 'do it', '--output-format', format, ...settings], { cwd: world.cwd, env: world.env, timeoutMs: 90_000 });
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toContain('agent answer 0');
-      expect(run.stdout + run.stderr).not.toContain('MARK-3317');
-    },
-    120_000,
-  );
+  it.for(['text', 'json'])('print mode with --output-format %s prints it nowhere', { timeout: 120_000 }, async (format, { rig }) => {
+    const { world, settings } = await withHook(rig);
+    const run = await runProcess(claudeBin, ['-p', 'do it', '--output-format', format, ...settings], { cwd: world.cwd, env: world.env, timeoutMs: 90_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('agent answer 0');
+    expect(run.stdout + run.stderr).not.toContain('MARK-3317');
+  });
 
-  it('print mode with --output-format stream-json has it as a system/informational frame', async () => {
-    const settings = await withHook();
+  it('print mode with --output-format stream-json has it as a system/informational frame', async ({ rig }) => {
+    const { world, settings } = await withHook(rig);
     const run = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose', ...settings], {
       cwd: world.cwd,
       env: world.env,

@@ -10,12 +10,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
 import { deniedInTurn } from '../../src/loop/permission-denials.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
-import { startPty } from '../support/pty-harness.js';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
+import { isToolResultTurn, type ModelServer, type Reply } from '../support/model-server.js';
 import { jsonLines } from '../support/run-process.js';
 
 type Line = Frame & { message?: { content?: unknown } };
@@ -26,18 +26,11 @@ const resultOf = (line: Line) =>
   (Array.isArray(line.message?.content) ? (line.message.content as Array<Record<string, unknown>>) : []).find((b) => b.type === 'tool_result');
 
 describe('tool calls the real claude refuses in the TUI', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   /** The TUI under `--settings` with `deny`; the model makes `call` once, then answers. Returns the transcript's lines. */
-  async function refusedOnce(deny: string, call: (world: ClaudeWorld) => Reply): Promise<Line[]> {
-    server = await startModelServer((r) => (isToolResultTurn(r) ? { text: 'could not' } : call(world)));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    const h = startPty(claudeBin, ['--settings', JSON.stringify({ permissions: { deny: [deny] } })], { cwd: world.cwd, env: world.env });
+  async function refusedOnce(rig: Rig, deny: string, call: (world: ClaudeWorld) => Reply): Promise<{ server: ModelServer; lines: Line[] }> {
+    const server = await rig.server((r) => (isToolResultTurn(r) ? { text: 'could not' } : call(world)));
+    const world = rig.world({ server });
+    const h = rig.pty(claudeBin, ['--settings', JSON.stringify({ permissions: { deny: [deny] } })], { cwd: world.cwd, env: world.env });
     const projects = path.join(world.home, '.claude', 'projects');
     const transcript = (): Line[] => {
       const files = fs.existsSync(projects) ? fs.readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')) : [];
@@ -55,11 +48,13 @@ describe('tool calls the real claude refuses in the TUI', () => {
     } finally {
       h.kill();
     }
-    return transcript();
+    return { server, lines: transcript() };
   }
 
-  it('a deny rule with a specifier: an is_error result, a "permission-rule" reject from config naming the rule\'s settings', async () => {
-    const lines = await refusedOnce('Bash(rm:*)', () => ({ toolUse: { name: 'Bash', input: { command: 'rm -f x.txt', description: 'remove' } } }));
+  it('a deny rule with a specifier: an is_error result, a "permission-rule" reject from config naming the rule\'s settings', async ({ rig }) => {
+    const { lines } = await refusedOnce(rig, 'Bash(rm:*)', () => ({
+      toolUse: { name: 'Bash', input: { command: 'rm -f x.txt', description: 'remove' } },
+    }));
     const refused = lines.find((l) => l.type === 'user' && resultOf(l));
     expect(resultOf(refused!)).toMatchObject({ is_error: true, content: 'Permission to use Bash with command rm -f x.txt has been denied.' });
     expect(refused).toMatchObject({
@@ -70,8 +65,10 @@ describe('tool calls the real claude refuses in the TUI', () => {
     expect(deniedInTurn(lines)).toEqual({ tools: ['Bash'], ruleSources: ['flagSettings'] });
   }, 120_000);
 
-  it('a bare deny rule: the tool is not offered; a call of it is "No such tool available", not a denial', async () => {
-    const lines = await refusedOnce('Write', (w) => ({ toolUse: { name: 'Write', input: { file_path: path.join(w.cwd, 'notes.txt'), content: 'notes' } } }));
+  it('a bare deny rule: the tool is not offered; a call of it is "No such tool available", not a denial', async ({ rig }) => {
+    const { server, lines } = await refusedOnce(rig, 'Write', (w) => ({
+      toolUse: { name: 'Write', input: { file_path: path.join(w.cwd, 'notes.txt'), content: 'notes' } },
+    }));
     const offered = server.byKind('agent').map((r) => (r.body.tools ?? []).map((t) => t.name));
     expect(offered.every((names) => names.includes('Bash') && !names.includes('Write'))).toBe(true);
     const refused = lines.find((l) => l.type === 'user' && resultOf(l));

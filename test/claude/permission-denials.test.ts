@@ -9,9 +9,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 type Block = { type: string; content?: unknown; is_error?: boolean; tool_use_id?: string };
@@ -35,21 +35,14 @@ function transcriptLines(world: ClaudeWorld): Array<Record<string, unknown>> {
 }
 
 describe('tool calls the real claude refuses in print mode', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function writeOnce(extraArgs: string[]) {
+  async function writeOnce(rig: Rig, extraArgs: string[]) {
     let target = '';
-    server = await startModelServer((r) => {
+    const server = await rig.server((r) => {
       const last = r.body.messages[r.body.messages.length - 1];
       const afterTool = Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
       return afterTool ? { text: 'could not' } : { toolUse: { name: 'Write', input: { file_path: target, content: 'notes' } } };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     target = path.join(world.cwd, 'notes.txt');
     const run = await runProcess(claudeBin, ['-p', 'write notes.txt', '--output-format', 'stream-json', '--verbose', ...extraArgs], {
       cwd: world.cwd,
@@ -58,11 +51,11 @@ describe('tool calls the real claude refuses in print mode', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(fs.existsSync(target)).toBe(false);
     const frames = jsonLines(run.stdout);
-    return { target, frames, result: frames.find((f) => f.type === 'result')! };
+    return { server, world, target, frames, result: frames.find((f) => f.type === 'result')! };
   }
 
-  it('without a grant: an is_error tool_result, a reject in the transcript, the call in permission_denials', async () => {
-    const { target, frames, result } = await writeOnce([]);
+  it('without a grant: an is_error tool_result, a reject in the transcript, the call in permission_denials', async ({ rig }) => {
+    const { world, target, frames, result } = await writeOnce(rig, []);
     const [refused] = toolResults(frames);
     expect(refused).toMatchObject({ is_error: true, content: `Claude requested permissions to write to ${target}, but you haven't granted it yet.` });
     expect(result.permission_denials).toEqual([{ tool_name: 'Write', tool_use_id: refused!.tool_use_id, tool_input: { file_path: target, content: 'notes' } }]);
@@ -70,8 +63,8 @@ describe('tool calls the real claude refuses in print mode', () => {
     expect(line).toMatchObject({ toolDenialKind: 'user-rejected', permissionDecision: { decision: 'reject', source: 'config' } });
   }, 120_000);
 
-  it('--disallowedTools: the tool is not offered; a call of it is "No such tool available", not a denial', async () => {
-    const { frames, result } = await writeOnce(['--disallowedTools', 'Write']);
+  it('--disallowedTools: the tool is not offered; a call of it is "No such tool available", not a denial', async ({ rig }) => {
+    const { server, frames, result } = await writeOnce(rig, ['--disallowedTools', 'Write']);
     const tools = server.byKind('agent').map((r) => ((r.body as { tools?: Array<{ name: string }> }).tools ?? []).map((t) => t.name));
     expect(tools.every((names) => names.length > 0 && !names.includes('Write'))).toBe(true);
     expect(toolResults(frames)).toEqual([expect.objectContaining({ is_error: true, content: expect.stringContaining('No such tool available: Write') })]);

@@ -5,22 +5,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 
 describe("the real claude's status line cost in a resumed session", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it("counts this process's answers only", async () => {
-    server = await startModelServer(() => ({ text: 'done', usage: { input_tokens: 100_000, output_tokens: 0 } }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it("counts this process's answers only", async ({ rig }) => {
+    const server = await rig.server(() => ({ text: 'done', usage: { input_tokens: 100_000, output_tokens: 0 } }));
+    const world = rig.world({ server });
     const lines = path.join(world.cwd, 'lines.jsonl');
     const status = path.join(world.cwd, 'status.sh');
     fs.writeFileSync(status, `#!/bin/sh\n{ cat | tr -d '\\n'; echo; } >> '${lines}'\necho MY-STATUS-LINE\n`, { mode: 0o755 });
@@ -31,7 +23,7 @@ describe("the real claude's status line cost in a resumed session", () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as { session_id: string; cost: { total_cost_usd: number } });
-    const first = startPty(claudeBin, settings, { cwd: world.cwd, env: world.env });
+    const first = rig.pty(claudeBin, settings, { cwd: world.cwd, env: world.env });
     let id: string;
     let spent: number;
     try {
@@ -47,7 +39,7 @@ describe("the real claude's status line cost in a resumed session", () => {
       first.kill();
     }
     fs.writeFileSync(lines, '');
-    const resumed = startPty(claudeBin, [...settings, '--resume', id], { cwd: world.cwd, env: world.env });
+    const resumed = rig.pty(claudeBin, [...settings, '--resume', id], { cwd: world.cwd, env: world.env });
     try {
       await resumed.waitForScreen(/MY-STATUS-LINE/, 60_000);
       await expect.poll(() => fs.readFileSync(lines, 'utf8').trim().length, { timeout: 30_000 }).toBeGreaterThan(0);

@@ -7,23 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 
 describe("the real claude's status line input", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('carries the running session cost, 0 before the first answer, growing with each answer', async () => {
+  it('carries the running session cost, 0 before the first answer, growing with each answer', async ({ rig }) => {
     // 1M input tokens at the sonnet price ($3 per million) is $3 per answer.
-    server = await startModelServer((r) => ({ text: `answer ${r.index}`, usage: { input_tokens: 1_000_000, output_tokens: 0 } }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const server = await rig.server((r) => ({ text: `answer ${r.index}`, usage: { input_tokens: 1_000_000, output_tokens: 0 } }));
+    const world = rig.world({ server });
     const lines = path.join(world.cwd, 'lines.jsonl');
     const atStop = path.join(world.cwd, 'at-stop.txt');
     const statusScript = path.join(world.cwd, 'status.sh');
@@ -35,7 +27,7 @@ describe("the real claude's status line input", () => {
       statusLine: { type: 'command', command: statusScript },
       hooks: { Stop: [{ hooks: [{ type: 'command', command: stopScript }] }] },
     };
-    const h = startPty(claudeBin, ['--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env });
+    const h = rig.pty(claudeBin, ['--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env });
     try {
       await h.waitForScreen(/MY-STATUS-LINE/, 60_000);
       await h.type('first task');

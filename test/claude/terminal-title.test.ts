@@ -9,10 +9,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 /** Every OSC 0, 1 or 2 title in `output`, in order. */
 function titles(output: Buffer): string[] {
@@ -20,21 +19,12 @@ function titles(output: Buffer): string[] {
 }
 
 describe("the real claude and the terminal's title", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
   /** One turn of plain claude (answered after 2.5 s, the session named `Parser bug fix`) whose Stop hook answers after 1 s. */
-  async function oneTurn(env: NodeJS.ProcessEnv) {
-    server = await startModelServer((r) => ({ text: `agent answer ${r.index}`, delayMs: 2500 }), {
+  async function oneTurn(rig: Rig, env: NodeJS.ProcessEnv) {
+    const server = await rig.server((r) => ({ text: `agent answer ${r.index}`, delayMs: 2500 }), {
       background: (r) => (r.body.output_config?.format ? { text: JSON.stringify({ title: 'Parser bug fix' }) } : { text: 'ok' }),
     });
-    world = makeClaudeWorld({ modelUrl: server.url, env });
+    const world = rig.world({ server, env });
     // The session's name is background traffic: the shared world turns it off.
     delete world.env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC;
     const hook = path.join(world.root, 'hook.sh');
@@ -42,15 +32,15 @@ describe("the real claude and the terminal's title", () => {
     fs.writeFileSync(answer, JSON.stringify({ systemMessage: 'HOOK-ANSWERED' }));
     fs.writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\nsleep 1\ncat '${answer}'\n`, { mode: 0o755 });
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } };
-    h = startPty(claudeBin, ['--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env });
+    const h = rig.pty(claudeBin, ['--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     await h.type('fix the parser bug please\r');
     await h.waitForScreen(/Stop says: HOOK-ANSWERED/, 60_000);
-    return h;
+    return { server, world, h };
   }
 
-  it("titles it at its start, with the spinner while it works, and with the session's name once the Stop hook answered; none while idle", async () => {
-    const pty = await oneTurn({});
+  it("titles it at its start, with the spinner while it works, and with the session's name once the Stop hook answered; none while idle", async ({ rig }) => {
+    const { server, h: pty } = await oneTurn(rig, {});
     await expect.poll(() => titles(pty.output()).at(-1), { timeout: 30_000 }).toBe('✳ Parser bug fix');
     const seen = titles(pty.output());
     expect(seen[0]).toBe('✳ Claude Code');
@@ -67,8 +57,8 @@ describe("the real claude and the terminal's title", () => {
     expect(titles(pty.output())).toEqual(seen);
   }, 120_000);
 
-  it("writes none at all under CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1, and does not ask the model for the session's name", async () => {
-    const pty = await oneTurn({ CLAUDE_CODE_DISABLE_TERMINAL_TITLE: '1' });
+  it("writes none at all under CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1, and does not ask the model for the session's name", async ({ rig }) => {
+    const { server, h: pty } = await oneTurn(rig, { CLAUDE_CODE_DISABLE_TERMINAL_TITLE: '1' });
     await pty.waitForScreen(/Worked for|Brewed for|Cooked for|Churned for|Baked for|for \d+s · done/, 30_000);
     expect(titles(pty.output())).toEqual([]);
     expect(server.byKind('background').filter((r) => r.body.output_config?.format)).toEqual([]);

@@ -7,16 +7,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc } from '../support/ccc-run.js';
+import { cccBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 
 describe('a config file that misbehaves while loading', () => {
-  let world: ClaudeWorld;
-  afterEach(() => world?.cleanup());
-
-  it('a top-level await that never settles: exit 2 naming the file (not a silent exit 13)', async () => {
-    world = makeClaudeWorld();
+  it('a top-level await that never settles: exit 2 naming the file (not a silent exit 13)', async ({ rig }) => {
+    const world = rig.world();
     const file = path.join(world.cwd, 'ccc.config.ts');
     fs.writeFileSync(file, `await new Promise<void>(() => {});\nexport default { supervisor: { max_iterations: 3 } };\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
@@ -26,8 +24,8 @@ describe('a config file that misbehaves while loading', () => {
     expect(run.stderr).not.toContain('Supervisor mode enabled');
   });
 
-  it('a top-level await on a timer that never fires its answer: exit 2 after the 15 s bound on waiting, naming the file', async () => {
-    world = makeClaudeWorld();
+  it('a top-level await on a timer that never fires its answer: exit 2 after the 15 s bound on waiting, naming the file', async ({ rig }) => {
+    const world = rig.world();
     const file = path.join(world.cwd, 'ccc.config.mjs');
     fs.writeFileSync(file, `await new Promise(() => setInterval(() => {}, 1000));\nexport default {};\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
@@ -37,9 +35,9 @@ describe('a config file that misbehaves while loading', () => {
     );
   });
 
-  it('time it spends not computing is not held against the CPU bound: a config that blocks 6 s without CPU loads', async () => {
+  it('time it spends not computing is not held against the CPU bound: a config that blocks 6 s without CPU loads', async ({ rig }) => {
     // What a loaded machine does to a valid config's transpile: more wall time, no more CPU.
-    world = makeClaudeWorld();
+    const world = rig.world();
     const file = path.join(world.cwd, 'ccc.config.mjs');
     fs.writeFileSync(file, `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6000);\nexport default { supervisor: { max_iterations: 7 } };\n`);
     const run = await runCcc(world, ['config', '--json'], { timeoutMs: 60_000 });
@@ -47,8 +45,8 @@ describe('a config file that misbehaves while loading', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ supervisor: { max_iterations: 7 } });
   });
 
-  it('a synchronous endless loop: exit 2 after the 5 s bound on CPU time, naming the file (it used to hang ccc for good)', async () => {
-    world = makeClaudeWorld();
+  it('a synchronous endless loop: exit 2 after the 5 s bound on CPU time, naming the file (it used to hang ccc for good)', async ({ rig }) => {
+    const world = rig.world();
     const file = path.join(world.cwd, 'ccc.config.ts');
     fs.writeFileSync(file, `while (Date.now() > 0) {}\nexport default {};\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 170_000 });
@@ -59,8 +57,8 @@ describe('a config file that misbehaves while loading', () => {
     );
   }, 180_000);
 
-  it('an allocation without end: exit 2 naming the file and the heap limit (it used to take ccc to ~4 GB and a V8 abort)', async () => {
-    world = makeClaudeWorld();
+  it('an allocation without end: exit 2 naming the file and the heap limit (it used to take ccc to ~4 GB and a V8 abort)', async ({ rig }) => {
+    const world = rig.world();
     const file = path.join(world.cwd, 'ccc.config.ts');
     fs.writeFileSync(file, `const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { timeoutMs: 60_000 });
@@ -75,31 +73,32 @@ describe('a config file that misbehaves while loading', () => {
     ['SIGINT', 130],
     ['SIGHUP', 129],
   ] as const) {
-    it(`${signal} while a config file loops: ccc ends at once (${code} in a shell; it used to ignore every signal but SIGKILL)`, async () => {
-      world = makeClaudeWorld();
+    it(`${signal} while a config file loops: ccc ends at once (${code} in a shell; it used to ignore every signal but SIGKILL)`, async ({ rig }) => {
+      const world = rig.world();
       const started = path.join(world.root, 'config-started');
       fs.writeFileSync(
         path.join(world.cwd, 'ccc.config.ts'),
         `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`,
       );
       const child = spawn(process.execPath, [cccBin, '--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
-      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-        child.on('exit', (c, s) => resolve({ code: c, signal: s, at: Date.now() })),
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (c, s) => resolve({ code: c, signal: s })),
       );
       await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
-      const sent = Date.now();
       child.kill(signal);
-      const end = await Promise.race([ended, new Promise<undefined>((resolve) => setTimeout(resolve, 4000))]);
-      child.kill('SIGKILL');
-      expect(end, 'ccc was still running 4 s after the signal').toBeDefined();
-      // Ended by the signal itself (its default action: nothing of the run exists yet), as a shell reports it: 128 + n.
-      expect(end!.signal).toBe(signal);
-      expect(end!.at - sent).toBeLessThan(4000);
+      try {
+        // Ended by the signal itself (its default action: nothing of the run exists yet), as a shell
+        // reports it: 128 + n; not by the load's bounds, which end ccc with exit 2. How fast is
+        // bench/config-signal.mjs's figure, not this test's.
+        expect(await ended).toEqual({ code: null, signal });
+      } finally {
+        child.kill('SIGKILL');
+      }
     });
   }
 
-  it('process.exit(9) in a config: the exit code stays, and a message names the file', async () => {
-    world = makeClaudeWorld();
+  it('process.exit(9) in a config: the exit code stays, and a message names the file', async ({ rig }) => {
+    const world = rig.world();
     const file = path.join(world.cwd, 'ccc.config.mjs');
     fs.writeFileSync(file, `process.exit(9);\nexport default {};\n`);
     const run = await runCcc(world, ['--supervisor', '-p', 'do it']);

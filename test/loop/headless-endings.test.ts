@@ -6,27 +6,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { lastLogLine, processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
+import { lastLogLine, processesIn } from '../support/ccc-run.js';
 
 describe('how a headless run ends', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setup(scenario: Scenario) {
-    server = await startModelServer(scenario);
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-  }
-
   /** `ccc --supervisor -p`, with a handle to signal it. */
-  function start(args: string[] = []) {
+  function start(world: ClaudeWorld, args: string[] = []) {
     const child = spawn(process.execPath, [cccBin, '--supervisor', ...args, '-p', 'do it'], {
       cwd: world.cwd,
       env: world.env,
@@ -39,7 +26,7 @@ describe('how a headless run ends', () => {
     return { child, done };
   }
 
-  const sessions = () => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
+  const sessions = (world: ClaudeWorld) => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
 
   const cases = [
     { signal: 'SIGTERM', code: 143, during: 'agent' },
@@ -47,18 +34,20 @@ describe('how a headless run ends', () => {
     { signal: 'SIGHUP', code: 129, during: 'agent' },
   ] as const;
   for (const { signal, code, during } of cases) {
-    it(`${signal} during the ${during === 'agent' ? "agent's turn" : 'review'}: the reason on stderr and in the log, exit ${code}, no sessions/ record, nothing left running`, async () => {
+    it(`${signal} during the ${during === 'agent' ? "agent's turn" : 'review'}: the reason on stderr and in the log, exit ${code}, no sessions/ record, nothing left running`, async ({
+      rig,
+    }) => {
       // The agent's first turn answers; the request that is to be interrupted never does.
-      await setup((r) =>
+      const { server, world } = await rig.start((r) =>
         r.kind === during && (during === 'review' || r.index === 1)
           ? { hang: true }
           : r.kind === 'review'
             ? { verdict: { completed: false, feedback: 'more' } }
             : { text: `answer ${r.index}` },
       );
-      const run = start();
+      const run = start(world);
       await expect.poll(() => server.byKind(during).length >= (during === 'agent' ? 2 : 1), { timeout: 60_000 }).toBe(true);
-      expect(sessions()).toHaveLength(1);
+      expect(sessions(world)).toHaveLength(1);
       run.child.kill(signal);
       const { code: exit, stderr } = await run.done;
       expect(exit).toBe(code);
@@ -66,31 +55,31 @@ describe('how a headless run ends', () => {
       expect(stderr.match(/ccc: stopped:/g)).toHaveLength(1); // the review it cancelled is not a second ending
       expect(stderr).not.toMatch(/\n\s+at /);
       expect(lastLogLine(world)).toMatch(new RegExp(`\\[WARN\\] .*exit_code=${code} mode=headless .*run ended: interrupted: ${signal} received`));
-      expect(sessions()).toEqual([]);
+      expect(sessions(world)).toEqual([]);
       await expect.poll(() => processesIn(world), { timeout: 10_000 }).toEqual([]);
     });
   }
 
-  it('a run that completes logs how it ended', async () => {
-    await setup((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'ok' } } : { text: 'done' }));
-    const { code } = await start().done;
+  it('a run that completes logs how it ended', async ({ rig }) => {
+    const { world } = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'ok' } } : { text: 'done' }));
+    const { code } = await start(world).done;
     expect(code).toBe(0);
     expect(lastLogLine(world)).toMatch(/\[INFO\] .*exit_code=0 mode=headless reason=completed reviews=1 run ended: completed: /);
   });
 
-  it('a checker failure is printed once (SUPERVISOR.md deleted under the run)', async () => {
-    await setup((r) => {
+  it('a checker failure is printed once (SUPERVISOR.md deleted under the run)', async ({ rig }) => {
+    const { world } = await rig.start((r) => {
       if (r.kind === 'agent') fs.rmSync(path.join(world.cwd, 'SUPERVISOR.md'), { force: true });
       return r.kind === 'review' ? { verdict: { completed: true, feedback: 'ok' } } : { text: 'done' };
     });
-    const { code, stderr } = await start().done;
+    const { code, stderr } = await start(world).done;
     expect(code).toBe(4);
     expect(stderr.match(/No SUPERVISOR\.md/g)).toHaveLength(1);
     expect(lastLogLine(world)).toMatch(/exit_code=4 mode=headless reason=checker-failed .*run ended: checker-failed: /);
   });
 
-  it('a state file corrupted under the run: a WARN on stderr, and the count goes on (review 2, not 1 again)', async () => {
-    await setup((r) => {
+  it('a state file corrupted under the run: a WARN on stderr, and the count goes on (review 2, not 1 again)', async ({ rig }) => {
+    const { world } = await rig.start((r) => {
       if (r.kind === 'agent' && r.index === 1) {
         const dir = path.join(world.claudeDir, 'ccc');
         for (const f of fs.readdirSync(dir).filter((f) => /^supervisor-.*\.json$/.test(f))) fs.writeFileSync(path.join(dir, f), '{ torn');
@@ -99,7 +88,7 @@ describe('how a headless run ends', () => {
         return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
       return { text: `answer ${r.index}` };
     });
-    const { code, stderr } = await start().done;
+    const { code, stderr } = await start(world).done;
     expect(code).toBe(0);
     expect(stderr).toMatch(
       /ccc: WARN: the session state .*supervisor-[\w-]+\.json was corrupt; it was moved to .*\.corrupt-\d+ and counting goes on from review 1\./,

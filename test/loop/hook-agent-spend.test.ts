@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { recordedAgentCost } from '../../src/stop/status-line.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import type { Reply } from '../support/model-server.js';
 
 // Well over the cap at any price of the pinned claude's model, well inside its context window (a review must not need compacting).
 const AGENT_USAGE = { input_tokens: 300_000, output_tokens: 1000 };
@@ -29,24 +29,15 @@ async function agentSpendRecorded(dir: string): Promise<void> {
 }
 
 describe("the standalone hook counts the agent's own spend", () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('agent turns alone over the cap: wound down, the log says the cost cap; the user status line still shows', async () => {
+  it('agent turns alone over the cap: wound down, the log says the cost cap; the user status line still shows', async ({ rig }) => {
     let statusLines = '';
-    server = await startModelServer((r): Reply => {
+    const server = await rig.server((r): Reply => {
       if (r.kind === 'review') return { verdict: { completed: false, feedback: 'add the tests' }, usage: REVIEW_USAGE };
       // claude runs the status line after the Stop hook: the second turn waits until it has counted the first.
       if (r.index === 1) return { text: 'still working', usage: AGENT_USAGE, until: agentSpendRecorded(statusLines) };
       return { text: `working (${r.index})`, usage: AGENT_USAGE };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     statusLines = path.join(world.claudeDir, 'ccc', 'status-lines');
     writeSupervisorPrompt(world);
     fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: 'echo MY-OWN-STATUS' } }));
@@ -54,11 +45,11 @@ describe("the standalone hook counts the agent's own spend", () => {
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toMatch(/status line/);
     const env = { ...world.env, CCC_SUPERVISOR_MAX_COST_USD: '0.5', CCC_SUPERVISOR_MAX_ITERATIONS: '4' };
-    h = startPty(claudeBin, [], { cwd: world.cwd, env });
+    const h = rig.pty(claudeBin, [], { cwd: world.cwd, env });
     await h.waitForScreen(/MY-OWN-STATUS/, 60_000);
     await h.type('write parse()');
     h.press('\r');
-    await expect.poll(() => (fs.existsSync(path.join(world!.claudeDir, 'ccc')) ? readLog(world!) : ''), { timeout: 180_000 }).toMatch(/wind-down turn ended/);
+    await expect.poll(() => (fs.existsSync(path.join(world.claudeDir, 'ccc')) ? readLog(world) : ''), { timeout: 180_000 }).toMatch(/wind-down turn ended/);
     const log = readLog(world);
     expect(log).toMatch(/cost cap: the cost cap of \$0\.5 was reached \(\$[0-9.]+ spent by the agent and the reviewer\)/);
     expect(server.byKind('agent').filter((r) => r.lastUserText.includes('has reached a limit (the cost cap')).length).toBeGreaterThanOrEqual(1);

@@ -9,25 +9,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { cccBin, claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { expectWaitedTwice, refusingFirst, WAITING_LOGGED } from '../support/limit-replies.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty } from '../support/pty-harness.js';
 import { runProcess } from '../support/run-process.js';
 
 describe('waiting out the model limits in the standalone hook', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('a review refused on a limit: the hook waits and reviews the same stop again', async () => {
-    server = await startModelServer(refusingFirst('review', 2));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('a review refused on a limit: the hook waits and reviews the same stop again', async ({ rig }) => {
+    const server = await rig.server(refusingFirst('review', 2));
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
     const env = { ...world.env, CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' };
@@ -40,21 +32,23 @@ describe('waiting out the model limits in the standalone hook', () => {
     expect(log).toMatch(/resuming the review/);
   }, 120_000);
 
-  it("the agent's own turn refused (StopFailure, wired to the hook by hand): nothing reviewed, the log says the turn is the user's to resend", async () => {
-    server = await startModelServer(refusingFirst('agent', 1));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it("the agent's own turn refused (StopFailure, wired to the hook by hand): nothing reviewed, the log says the turn is the user's to resend", async ({
+    rig,
+  }) => {
+    const server = await rig.server(refusingFirst('agent', 1));
+    const world = rig.world({ server });
     writeSupervisorPrompt(world);
     const hook = [{ hooks: [{ type: 'command', command: `${process.execPath} ${cccBin} supervisor-hook` }] }];
     fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ hooks: { Stop: hook, StopFailure: hook } }));
     // In the TUI, as a user runs it: `claude -p` kills its StopFailure hook as it exits (test/claude/rate-limit.test.ts).
-    const h = startPty(claudeBin, [], { cwd: world.cwd, env: world.env });
+    const h = rig.pty(claudeBin, [], { cwd: world.cwd, env: world.env });
     try {
       await h.waitForScreen(/❯/, 60_000);
       await h.type('do it');
       h.press('\r');
       await h.waitForScreen(/Resend your message to try again/, 60_000);
       await expect
-        .poll(() => (fs.existsSync(path.join(world!.claudeDir, 'ccc')) ? readLog(world!) : ''), { timeout: 30_000 })
+        .poll(() => (fs.existsSync(path.join(world.claudeDir, 'ccc')) ? readLog(world) : ''), { timeout: 30_000 })
         .toMatch(/\[WARN\] .*the agent was rate limited by the model's API: .*not reviewed, and not resumed: a hook cannot resume a turn/);
     } finally {
       h.kill();

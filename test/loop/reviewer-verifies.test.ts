@@ -5,26 +5,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 import { projectSnapshot as snapshot } from '../support/project-snapshot.js';
 import { lastToolResults, reviewStep } from '../support/review-script.js';
 
 describe('the reviewer verifies, read-only', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   /** The reviewer tries each call in turn, then confirms; every tool result is kept for the assertions. */
-  async function reviewerTrying(callsIn: (cwd: string) => Array<{ name: string; input: Record<string, unknown> }>) {
+  async function reviewerTrying(rig: Rig, callsIn: (cwd: string) => Array<{ name: string; input: Record<string, unknown> }>) {
     let calls: Array<{ name: string; input: Record<string, unknown> }> = [];
     const seen: Array<{ call: string; text: string; isError: boolean }> = [];
-    server = await startModelServer((r: RecordedRequest): Reply => {
+    const server = await rig.server((r: RecordedRequest): Reply => {
       if (r.kind !== 'review') return { text: 'All done, the tests pass.' };
       const step = reviewStep(r);
       if (step > 0) {
@@ -34,13 +27,13 @@ describe('the reviewer verifies, read-only', () => {
       const next = calls[step];
       return next ? { toolUse: next } : { verdict: { completed: true, feedback: 'verified' } };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     calls = callsIn(world.cwd);
     writeSupervisorPrompt(world);
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'p', scripts: { test: 'node check.js' } }));
     fs.writeFileSync(path.join(world.cwd, 'check.js'), "console.log('TEST-OUTPUT-5521: 3 passing');\n");
     fs.writeFileSync(path.join(world.cwd, 'notes.txt'), 'original\n');
-    return seen;
+    return { world, seen };
   }
 
   const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'review step' } });
@@ -68,8 +61,8 @@ describe('the reviewer verifies, read-only', () => {
     expect(seen[6]!.text).toContain('original');
   }
 
-  it('with no options: runs the npm test script and reads, refuses touch, chained commands, Edit and Write; the project is byte-identical', async () => {
-    const seen = await reviewerTrying(attempts);
+  it('with no options: runs the npm test script and reads, refuses touch, chained commands, Edit and Write; the project is byte-identical', async ({ rig }) => {
+    const { world, seen } = await reviewerTrying(rig, attempts);
     const before = snapshot(world.cwd);
     const run = await runCcc(world, ['--supervisor', '-p', 'make the tests pass']);
     expect(run.code).toBe(0);
@@ -77,8 +70,8 @@ describe('the reviewer verifies, read-only', () => {
     expect(snapshot(world.cwd)).toEqual(before);
   });
 
-  it("does not inherit the agent's --allowedTools Bash, nor settings.json's allow Bash", async () => {
-    const seen = await reviewerTrying(attempts);
+  it("does not inherit the agent's --allowedTools Bash, nor settings.json's allow Bash", async ({ rig }) => {
+    const { world, seen } = await reviewerTrying(rig, attempts);
     fs.writeFileSync(path.join(world.claudeDir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash', 'Edit', 'Write'] } }));
     const before = snapshot(world.cwd);
     const run = await runCcc(world, ['--supervisor', '-p', 'make the tests pass', '--', '--allowedTools', 'Bash', 'Edit', 'Write']);

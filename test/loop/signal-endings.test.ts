@@ -10,12 +10,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { lastLogLine, processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { describe, expect } from 'vitest';
+import { lastLogLine, processesIn } from '../support/ccc-run.js';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { startJobShell } from '../support/job-shell.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import type { PtyHarness } from '../support/pty-harness.js';
 
 /** The first process under `root` (breadth first) whose command line matches. */
 function processUnder(root: number, matches: (cmdline: string[]) => boolean): number | undefined {
@@ -46,18 +46,6 @@ const pgidOf = (pid: number) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 };
-
-/** One test's model server, world and terminal, ended after it. */
-let server: ModelServer | undefined;
-let world: ClaudeWorld;
-let h: PtyHarness | undefined;
-afterEach(async () => {
-  h?.kill();
-  h = undefined;
-  await server?.close();
-  server = undefined;
-  world?.cleanup();
-});
 
 /** `run.sh`, the job: runs its arguments with stderr in a file and keeps their exit code in another (its traps only let it outlive the signal to write them). */
 function jobScript(world: ClaudeWorld): { run: string; rc: string; err: string } {
@@ -96,29 +84,27 @@ const endings: Ending[] = [
 ];
 
 describe('a headless run in a terminal, ended from outside: every ending is written', () => {
-  async function setup(agent: 'hang' | Promise<unknown>) {
-    server = await startModelServer((r) =>
+  async function setup(rig: Rig, agent: 'hang' | Promise<unknown>) {
+    const { server, world } = await rig.start((r) =>
       r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : agent === 'hang' ? { hang: true } : { text: 'done', until: agent },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    return jobScript(world);
+    return { server, world, files: jobScript(world) };
   }
 
-  const sessions = () => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
+  const sessions = (world: ClaudeWorld) => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
   const command = (run: string, prefix = '') => `${run} ${prefix} ${process.execPath} ${cccBin} --supervisor -p 'do it'`;
 
   for (const ending of endings) {
-    it(ending.name, async () => {
-      const files = await setup('hang');
-      h = await startJobShell({ cwd: world.cwd, env: world.env });
+    it(ending.name, async ({ rig }) => {
+      const { server, world, files } = await setup(rig, 'hang');
+      const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
       await h.type(command(files.run, ending.prefix), 2);
       h.press('\r');
-      await expect.poll(() => server!.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
       const front = processUnder(h.pty.pid, isCcc)!;
       const ccc = processUnder(front, isCcc);
       expect(ccc, 'ccc runs behind its front').toBeDefined();
-      expect(sessions()).toHaveLength(1);
+      expect(sessions(world)).toHaveLength(1);
       await ending.end({ front, ccc: ccc! }, h);
 
       await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
@@ -129,17 +115,17 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
       expect(stderr.match(/ccc: stopped:/g)).toHaveLength(1);
       expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe(String(code));
       expect(lastLogLine(world)).toMatch(new RegExp(`\\[WARN\\] .*exit_code=${code} mode=headless .*run ended: interrupted: ${ending.signal} received`));
-      expect(sessions()).toEqual([]);
-      await expect.poll(() => processesIn(world).filter((pid) => pid !== h!.pty.pid), { timeout: 10_000 }).toEqual([]);
+      expect(sessions(world)).toEqual([]);
+      await expect.poll(() => processesIn(world).filter((pid) => pid !== h.pty.pid), { timeout: 10_000 }).toEqual([]);
     });
   }
 
-  it('SIGHUP ignored by the shell, the terminal closed, the run completes: exit 0, not a Node abort', async () => {
+  it('SIGHUP ignored by the shell, the terminal closed, the run completes: exit 0, not a Node abort', async ({ rig }) => {
     let release!: (v: unknown) => void;
-    const files = await setup(new Promise((resolve) => (release = resolve)));
+    const { server, world, files } = await setup(rig, new Promise((resolve) => (release = resolve)));
     // The session's leader ignores SIGHUP and stays: nobody passes the hangup on, ccc runs on with its terminal gone.
-    h = startPty('/bin/sh', ['-c', `trap '' HUP; ${command(files.run)}`], { cwd: world.cwd, env: world.env });
-    await expect.poll(() => server!.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    const h = rig.pty('/bin/sh', ['-c', `trap '' HUP; ${command(files.run)}`], { cwd: world.cwd, env: world.env });
+    await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
     h.close();
     release(undefined);
     await expect.poll(() => fs.existsSync(files.rc), { timeout: 60_000 }).toBe(true);
@@ -147,7 +133,7 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
     expect(stderr).not.toMatch(/Assertion failed|Native stack/);
     expect(fs.readFileSync(files.rc, 'utf8').trim(), stderr).toBe('0');
     expect(lastLogLine(world)).toMatch(/exit_code=0 mode=headless .*run ended: completed/);
-    expect(sessions()).toEqual([]);
+    expect(sessions(world)).toEqual([]);
   });
 });
 
@@ -157,12 +143,10 @@ describe('an interactive run in a terminal, ended by a signal to its whole job: 
     { name: 'the terminal closed', signal: 'SIGHUP', end: (_front: number, pty: PtyHarness) => pty.close() },
   ] as const;
   for (const c of cases) {
-    it(c.name, async () => {
-      server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
-      world = makeClaudeWorld({ modelUrl: server.url });
-      writeSupervisorPrompt(world);
+    it(c.name, async ({ rig }) => {
+      const { world } = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
       const { run, rc, err } = jobScript(world);
-      h = await startJobShell({ cwd: world.cwd, env: world.env });
+      const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
       await h.type(`${run} ${process.execPath} ${cccBin} --supervisor`, 2);
       h.press('\r');
       await h.waitForScreen(/❯/, 60_000);
@@ -180,27 +164,30 @@ describe('an interactive run in a terminal, ended by a signal to its whole job: 
 });
 
 describe('a ccc.config.ts that never returns, in a terminal (behind the front)', () => {
-  async function start(config: string) {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  async function start(rig: Rig, config: string) {
+    const world = rig.world({ supervisor: true });
     fs.writeFileSync(path.join(world.cwd, 'ccc.config.ts'), config);
     const { run, rc, err } = jobScript(world);
-    h = await startJobShell({ cwd: world.cwd, env: world.env });
+    const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
     await h.type(`${run} ${process.execPath} ${cccBin} --supervisor -p 'do it'`, 2);
     h.press('\r');
-    return { rc, err, file: path.join(world.cwd, 'ccc.config.ts') };
+    return { h, rc, err, file: path.join(world.cwd, 'ccc.config.ts') };
   }
 
-  it('Ctrl-C while it loops: ccc and its front end at once (130)', async () => {
+  it('Ctrl-C while it loops: ccc and its front end at once (130)', async ({ rig }) => {
     const started = path.join(os.tmpdir(), `ccc-config-started-${process.pid}-${Date.now()}`);
-    const files = await start(`import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`);
+    const files = await start(
+      rig,
+      `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(started)}, '');\nwhile (Date.now() > 0) {}\nexport default {};\n`,
+    );
     try {
       await expect.poll(() => fs.existsSync(started), { timeout: 30_000 }).toBe(true);
-      const sent = Date.now();
-      h!.press('\x03');
-      await expect.poll(() => fs.existsSync(files.rc), { timeout: 4000 }).toBe(true);
-      expect(Date.now() - sent).toBeLessThan(4000);
+      files.h.press('\x03');
+      await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
+      // Ended by the Ctrl-C while the config still looped, not by the load's CPU bound (exit 2 with
+      // its message). How fast is bench/config-signal.mjs's figure, not this test's.
       expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('130');
+      expect(fs.readFileSync(files.err, 'utf8')).not.toContain('did not finish loading');
     } finally {
       fs.rmSync(started, { force: true });
     }
@@ -208,15 +195,15 @@ describe('a ccc.config.ts that never returns, in a terminal (behind the front)',
 
   // The bound is CPU time: on a loaded machine the loop gets a share of a core, so its 5 s of CPU
   // can take several times that on the clock.
-  it('left alone: exit 2 at the 5 s bound on CPU time, naming the file', async () => {
-    const files = await start(`while (Date.now() > 0) {}\nexport default {};\n`);
+  it('left alone: exit 2 at the 5 s bound on CPU time, naming the file', async ({ rig }) => {
+    const files = await start(rig, `while (Date.now() > 0) {}\nexport default {};\n`);
     await expect.poll(() => fs.existsSync(files.rc), { timeout: 150_000 }).toBe(true);
     expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
     expect(fs.readFileSync(files.err, 'utf8')).toContain(`ccc: The config file ${files.file} did not finish loading: it computed for 5s of CPU time`);
   }, 180_000);
 
-  it('allocating without end: exit 2 at its heap bound, naming the file, no V8 abort', async () => {
-    const files = await start(`const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
+  it('allocating without end: exit 2 at its heap bound, naming the file, no V8 abort', async ({ rig }) => {
+    const files = await start(rig, `const kept: number[][] = [];\nwhile (Date.now() > 0) kept.push(new Array(100_000).fill(1));\nexport default {};\n`);
     await expect.poll(() => fs.existsSync(files.rc), { timeout: 30_000 }).toBe(true);
     expect(fs.readFileSync(files.rc, 'utf8').trim()).toBe('2');
     const stderr = fs.readFileSync(files.err, 'utf8');

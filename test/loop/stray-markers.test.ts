@@ -8,10 +8,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const WARNING = 'ccc: warning: CCC_SUPERVISOR_HOOK is set in the environment ("1"), but no ccc running this one set it; ccc ignores it and does not pass it on';
@@ -31,21 +31,14 @@ describe('a stray CCC_SUPERVISOR_HOOK=1, interactive', () => {
 });
 
 describe("the agent's environment holds this ccc's markers only (headless)", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('stray markers are dropped, CCC_SUPERVISED names this ccc, and each stray switch is said once', async () => {
-    server = await startModelServer((r) => {
+  it('stray markers are dropped, CCC_SUPERVISED names this ccc, and each stray switch is said once', async ({ rig }) => {
+    const server = await rig.server((r) => {
       if (r.kind === 'review') return { verdict: { completed: true, feedback: 'ok' } };
       if (isToolResultTurn(r)) return { text: 'Recorded.' };
       return { toolUse: { name: 'Bash', input: { command: 'env | grep ^CCC_ | sort > agent-env.txt', description: 'record the environment' } } };
     });
     // CCC_FRONT_FD too: ccc took whatever its fd 3 was for its front's socket, and closed it later.
-    world = makeClaudeWorld({
+    const world = rig.world({
       modelUrl: server.url,
       env: { CCC_SUPERVISOR_HOOK: '1', CCC_HOOK_TOKEN: 'stale-token', CCC_REVIEWER_POLICY: '{}', CCC_FRONT_FD: '3' },
     });

@@ -23,20 +23,22 @@ import { needs } from './tools.js';
 interface WorldOptions {
   /** The scripted server claude talks to (ANTHROPIC_BASE_URL). */
   server?: ModelServer;
+  /** Another address for claude's model instead (one nothing listens on, say). */
+  modelUrl?: string;
   env?: NodeJS.ProcessEnv;
   /** Writes the test's SUPERVISOR.md into the project (the default text, or this one). */
   supervisor?: boolean | string;
 }
 
 export interface Rig {
-  /** The scripted model server answering by `scenario`; closed after the test. */
-  server(scenario: Scenario): Promise<ModelServer>;
+  /** The scripted model server answering by `scenario` (and claude's background requests by `options.background`); closed after the test. */
+  server(scenario: Scenario, options?: { background?: Scenario }): Promise<ModelServer>;
   /** A private claude world (HOME, project); removed after the test, with every process still running in it. */
   world(options?: WorldOptions): ClaudeWorld;
   /** A server and a world pointed at it, with SUPERVISOR.md written: what most claude tests start from. */
   start(scenario: Scenario, options?: Omit<WorldOptions, 'server'>): Promise<{ server: ModelServer; world: ClaudeWorld }>;
-  /** A program in a real pty; killed after the test. */
-  pty(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness;
+  /** A program in a real pty; killed after the test. Detachable (`startJobShell(options, rig.pty)`). */
+  pty(this: void, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): PtyHarness;
   /** `ccc --supervisor ...args` in a real pty in `world`, once claude's prompt shows. */
   supervised(world: ClaudeWorld, args?: string[], options?: { env?: NodeJS.ProcessEnv }): Promise<PtyHarness>;
   /** All of it for an interactive test: `start`, then `prepare(world)`, then `supervised`. */
@@ -51,13 +53,13 @@ function makeRig(): { rig: Rig; teardown: () => Promise<void> } {
   const servers: ModelServer[] = [];
   const worlds: ClaudeWorld[] = [];
   const rig: Rig = {
-    async server(scenario) {
-      const server = await startModelServer(scenario);
+    async server(scenario, options) {
+      const server = await startModelServer(scenario, options);
       servers.push(server);
       return server;
     },
     world(options = {}) {
-      const world = makeClaudeWorld({ modelUrl: options.server?.url, env: options.env });
+      const world = makeClaudeWorld({ modelUrl: options.server?.url ?? options.modelUrl, env: options.env });
       worlds.push(world);
       if (options.supervisor) writeSupervisorPrompt(world, ...(typeof options.supervisor === 'string' ? [options.supervisor] : []));
       return world;

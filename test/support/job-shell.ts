@@ -6,8 +6,12 @@ import { startPty, type PtyHarness } from './pty-harness.js';
 
 export const PROMPT = /PROMPT\$ \s*$/;
 
-export async function startJobShell(options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }): Promise<PtyHarness> {
-  const h = startPty('/bin/sh', ['-i'], { ...options, env: { ...options.env, PS1: 'PROMPT$ ', ENV: '' } });
+/** `start` makes the pty: `rig.pty` from the fixtures, so that the test's teardown kills the shell. */
+export async function startJobShell(
+  options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number },
+  start: (command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; cols?: number; rows?: number }) => PtyHarness = startPty,
+): Promise<PtyHarness> {
+  const h = start('/bin/sh', ['-i'], { ...options, env: { ...options.env, PS1: 'PROMPT$ ', ENV: '' } });
   await h.waitForScreen(PROMPT);
   return h;
 }
