@@ -284,6 +284,7 @@ function usageOf(value: unknown): Usage | undefined {
     cache_creation_input_tokens: count(v.cache_creation_input_tokens),
     output_tokens: count(v.output_tokens),
     cost_usd: count(v.cost_usd),
+    ...(count(v.unpriced_tokens) > 0 ? { unpriced_tokens: count(v.unpriced_tokens) } : {}),
   });
 }
 
