@@ -24,9 +24,12 @@ export function opinionOf(checker: string, verdict: Verdict): Opinion {
 /** The round's outcome with the reviewers' verdicts in it, when more than one reviewer answered and they are not all of one mind that the work is done. */
 export function withOpinions<T extends { verdict: Verdict; checker: string }>(outcome: T, said: readonly Opinion[], agreement: Agreement): T {
   if (said.length < 2 || said.every((o) => o.completed)) return outcome;
-  const split = said.some((o) => o.completed);
   const rule = agreement === 'all' ? 'the work is complete only when every reviewer finds it so' : 'one reviewer finding the work complete is enough';
-  const head = split ? `The reviewers disagree (${rule}).` : 'No reviewer found the work complete.';
+  const names = (complete: boolean) => said.filter((o) => o.completed === complete).map((o) => o.checker);
+  // The first line says who said what: a report with room for one line (a table row) shows it whole.
+  const head = said.some((o) => o.completed)
+    ? `The reviewers disagree: ${listText(names(true))} found the work complete, ${listText(names(false))} did not (${rule}).`
+    : `No reviewer found the work complete: neither ${listText(names(false), 'nor')} (${rule}).`;
   const lines = said.map((o) => `- ${o.checker}: ${opinionText(o)}`);
   return { ...outcome, verdict: { ...outcome.verdict, feedback: [head, ...lines].join('\n'), opinions: [...said] } };
 }
@@ -36,4 +39,8 @@ function opinionText(o: Opinion): string {
   const details = o.details ? ` (${o.details})` : '';
   const feedback = o.feedback.trim();
   return `${word}${details}${feedback ? `: ${feedback}` : ''}`;
+}
+
+function listText(names: readonly string[], last = 'and'): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}`;
 }
