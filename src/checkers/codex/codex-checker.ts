@@ -64,17 +64,36 @@ export function codexChecker(options: CodexCheckerOptions): Checker {
         const state = await sandbox;
         if (!state.works) throw sandboxError(state.why);
       }
-      const policy = reviewerPolicy({ root: ctx.cwd, tests: detectTestCommands(ctx.cwd), ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
+      const policy = reviewerPolicy({
+        root: ctx.cwd,
+        tests: detectTestCommands(ctx.cwd),
+        ruleCommands: options.ruleCommands ?? [],
+        allow: options.allow ?? [],
+      });
       const change = await projectChange(ctx.cwd, { baseline: ctx.taskBaseline });
       const workspace = settings.workspace === 'copy' || settings.unsandboxed ? await throwawayCopy(ctx.cwd) : undefined;
       const schemaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ccc-codex-schema-'));
       try {
         const schemaFile = path.join(schemaDir, 'verdict.schema.json');
         await fs.writeFile(schemaFile, JSON.stringify(VERDICT_SCHEMA));
-        const launch = codexLaunch({ settings, dir: workspace?.dir ?? ctx.cwd, schemaFile, env: ctx.env, ...(workspace ? { scratch: workspace.scratch } : {}) });
+        const launch = codexLaunch({
+          settings,
+          dir: workspace?.dir ?? ctx.cwd,
+          schemaFile,
+          env: ctx.env,
+          ...(workspace ? { scratch: workspace.scratch } : {}),
+        });
         const message = buildIndependentReviewMessage(prompt.text, ctx, change, whereText(settings, workspace));
         ctx.logger.debug('calling the codex reviewer', { command: [settings.command, ...launch.args].join(' '), prompt_path: prompt.path });
-        const { run, turn } = await runCodex({ command: settings.command, args: launch.args, cwd: workspace?.dir ?? ctx.cwd, env: launch.env, stdin: message, signal, logger: ctx.logger });
+        const { run, turn } = await runCodex({
+          command: settings.command,
+          args: launch.args,
+          cwd: workspace?.dir ?? ctx.cwd,
+          env: launch.env,
+          stdin: message,
+          signal,
+          logger: ctx.logger,
+        });
         if (turn.tokens) ctx.reportUsage?.(codexUsage(turn.tokens, settings.price));
         return verdictOf(ctx, run, turn, policy);
       } finally {
@@ -87,10 +106,14 @@ export function codexChecker(options: CodexCheckerOptions): Checker {
 
 function verdictOf(ctx: CheckContext, run: RunResult, turn: CodexTurn, policy: ReturnType<typeof reviewerPolicy>): Verdict {
   if (run.spawnError) {
-    throw new CccError('CHECKER_FAILED', `cannot start the codex reviewer: ${run.spawnError.message}. Install it (npm install -g @openai/codex) or set supervisor.codex.command (CCC_CODEX).`, {
-      data: { checker: 'codex' },
-      cause: run.spawnError,
-    });
+    throw new CccError(
+      'CHECKER_FAILED',
+      `cannot start the codex reviewer: ${run.spawnError.message}. Install it (npm install -g @openai/codex) or set supervisor.codex.command (CCC_CODEX).`,
+      {
+        data: { checker: 'codex' },
+        cause: run.spawnError,
+      },
+    );
   }
   if (run.aborted || run.timedOut) {
     throw new CccError('CHECKER_TIMEOUT', `the codex reviewer did not answer within ${ctx.timeoutSeconds}s and was stopped`, {
@@ -100,9 +123,13 @@ function verdictOf(ctx: CheckContext, run: RunResult, turn: CodexTurn, policy: R
   if (turn.sandboxFailure) throw sandboxError(turn.sandboxFailure);
   if (turn.failure !== undefined) {
     const failure = codexModelFailure(turn.failure);
-    throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure).replace('the reviewer', 'the codex reviewer') : `the codex reviewer failed: ${turn.failure}`, {
-      data: { exit_code: run.exitCode, stderr: run.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
-    });
+    throw new CccError(
+      'CHECKER_FAILED',
+      failure ? modelFailureSentence('reviewer', failure).replace('the reviewer', 'the codex reviewer') : `the codex reviewer failed: ${turn.failure}`,
+      {
+        data: { exit_code: run.exitCode, stderr: run.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
+      },
+    );
   }
   if (run.exitCode !== 0) {
     throw new CccError('CHECKER_FAILED', `the codex reviewer exited with code ${run.exitCode}`, { data: { exit_code: run.exitCode, stderr: run.stderrTail } });

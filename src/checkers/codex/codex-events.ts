@@ -92,7 +92,12 @@ export function unwrapShell(command: string): string {
 
 function tokensOf(usage: unknown): CodexTokens {
   const u = (usage && typeof usage === 'object' ? usage : {}) as Record<string, unknown>;
-  return { input: count(u.input_tokens), cachedInput: count(u.cached_input_tokens), cacheWrite: count(u.cache_write_input_tokens), output: count(u.output_tokens) };
+  return {
+    input: count(u.input_tokens),
+    cachedInput: count(u.cached_input_tokens),
+    cacheWrite: count(u.cache_write_input_tokens),
+    output: count(u.output_tokens),
+  };
 }
 
 function addTokens(a: CodexTokens | undefined, b: CodexTokens): CodexTokens {
@@ -101,7 +106,9 @@ function addTokens(a: CodexTokens | undefined, b: CodexTokens): CodexTokens {
 }
 
 function messageOf(error: unknown): string | undefined {
-  return error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string' ? (error as { message: string }).message : undefined;
+  return error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string'
+    ? (error as { message: string }).message
+    : undefined;
 }
 
 function count(value: unknown): number {

@@ -19,6 +19,7 @@ const RULES: ReadonlyArray<[RegExp, ModelFailureKind]> = [
 export function codexModelFailure(message: string): ModelFailure | undefined {
   const text = message.trim();
   for (const [pattern, kind] of RULES) if (pattern.test(text)) return { kind, text };
-  if (/unexpected status \d{3}|stream (?:disconnected|closed|error)|idle timeout|error sending request|connection/i.test(text)) return { kind: 'unreachable', text };
+  if (/unexpected status \d{3}|stream (?:disconnected|closed|error)|idle timeout|error sending request|connection/i.test(text))
+    return { kind: 'unreachable', text };
   return undefined;
 }
