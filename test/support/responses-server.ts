@@ -27,6 +27,8 @@ export interface ResponsesRequest {
   /** The outputs codex sent back for the model's function calls, in order (what the commands printed). */
   toolOutputs: string[];
   authorization?: string;
+  /** Codex's `thread-id` header: one per `codex exec` run (a review and its retries). */
+  threadId?: string;
   /** 0 for the first request. */
   index: number;
 }
@@ -69,6 +71,7 @@ export async function startResponsesServer(scenario: ResponsesScenario): Promise
         text: textOf(body.input),
         toolOutputs: body.input.filter((i) => i.type === 'function_call_output').map((i) => outputText(i.output)),
         ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+        ...(typeof req.headers['thread-id'] === 'string' ? { threadId: req.headers['thread-id'] } : {}),
         index: requests.length,
       };
       requests.push(request);
