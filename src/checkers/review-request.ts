@@ -72,7 +72,7 @@ export function buildIndependentReviewMessage(supervisorPrompt: string, ctx: Che
 }
 
 const EVIDENCE_RULE =
-  'A test command\'s exit code and its summary of the tests it ran are the evidence your verdict rests on: do not pipe it into another command; listing or collecting the tests, building them without running, or a filter that selects none verifies nothing.';
+  "A test command's exit code and its summary of the tests it ran are the evidence your verdict rests on: do not pipe it into another command; listing or collecting the tests, building them without running, or a filter that selects none verifies nothing.";
 
 function taskSections(ctx: CheckContext): string[] {
   const prompts = ctx.userPrompts.length ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n') : '(no user prompt was recorded)';

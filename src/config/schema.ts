@@ -106,7 +106,10 @@ export const configSchema = z
             model: unsettable(nonEmptyString),
             /** A Responses API base URL (`…/v1`): the key is read from `api_key_env`. Unset: codex's own provider and login. */
             base_url: unsettable(httpUrl),
-            api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('an environment variable name'),
+            api_key_env: z
+              .string()
+              .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+              .describe('an environment variable name'),
             /** `project`: the review runs in the project, read-only. `copy`: in a throwaway copy that its runners may write to. */
             workspace: oneOf(CODEX_WORKSPACES),
             /** Run without codex's kernel sandbox where it cannot work (a throwaway copy then, always). */

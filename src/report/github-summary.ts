@@ -35,10 +35,7 @@ export function githubSummary(record: RunRecord, where: { logFile?: string; juni
     if (hidden > 0) lines.push(`| … | | ${hidden} more review${hidden === 1 ? '' : 's'} | | | | | |`);
     const reviewMs = record.reviews.reduce((sum, r) => sum + (r.durationMs ?? 0), 0);
     const usage = record.reviewUsage;
-    lines.push(
-      `| **Total** | | | | | ${durationText(reviewMs)} | ${costText(usage)} | ${totalInput(usage) > 0 ? percent(cacheShare(usage)) : ''} |`,
-      '',
-    );
+    lines.push(`| **Total** | | | | | ${durationText(reviewMs)} | ${costText(usage)} | ${totalInput(usage) > 0 ? percent(cacheShare(usage)) : ''} |`, '');
   }
 
   const cap = capsText(capsSpend(record));

@@ -56,12 +56,16 @@ describe('agreement', () => {
     const { verdict } = await runPipeline([entry('claude', no('CL-1'), asked), entry('codex', yes('CX-2'), asked)], checkContext('/tmp'), { agreement: 'one' });
     expect(asked).toEqual(['claude', 'codex']);
     expect(verdict.completed).toBe(true);
-    expect(verdict.feedback).toMatch(/^The reviewers disagree: codex found the work complete, claude did not \(one reviewer finding the work complete is enough\)\./);
+    expect(verdict.feedback).toMatch(
+      /^The reviewers disagree: codex found the work complete, claude did not \(one reviewer finding the work complete is enough\)\./,
+    );
   });
 
   it('one: a first yes is enough, the other reviewer is not asked; both no is not complete, naming each', async () => {
     const asked: string[] = [];
-    expect((await runPipeline([entry('claude', yes(), asked), entry('codex', no('x'), asked)], checkContext('/tmp'), { agreement: 'one' })).verdict.completed).toBe(true);
+    expect(
+      (await runPipeline([entry('claude', yes(), asked), entry('codex', no('x'), asked)], checkContext('/tmp'), { agreement: 'one' })).verdict.completed,
+    ).toBe(true);
     expect(asked).toEqual(['claude']);
     const { verdict } = await runPipeline([entry('claude', no('CL-1'), []), entry('codex', no('CX-2'), [])], checkContext('/tmp'), { agreement: 'one' });
     expect(verdict.completed).toBe(false);
@@ -71,7 +75,9 @@ describe('agreement', () => {
 
   it('one: a checker that is not a reviewer (a rule) still gates the round on its own', async () => {
     const asked: string[] = [];
-    const { verdict, checker } = await runPipeline([entry('rule', no('tests fail'), asked, false), entry('codex', yes(), asked)], checkContext('/tmp'), { agreement: 'one' });
+    const { verdict, checker } = await runPipeline([entry('rule', no('tests fail'), asked, false), entry('codex', yes(), asked)], checkContext('/tmp'), {
+      agreement: 'one',
+    });
     expect(asked).toEqual(['rule']);
     expect(checker).toBe('rule');
     expect(verdict).toEqual({ completed: false, feedback: 'tests fail' });
