@@ -34,7 +34,8 @@ export function withOpinions<T extends { verdict: Verdict; checker: string }>(ou
   return { ...outcome, verdict: { ...outcome.verdict, feedback: [head, ...lines].join('\n'), opinions: [...said] } };
 }
 
-function opinionText(o: Opinion): string {
+/** One reviewer's verdict in words: `complete (verified by: …): its feedback`. */
+export function opinionText(o: Opinion): string {
   const word = o.completed ? 'complete' : 'not complete';
   const details = o.details ? ` (${o.details})` : '';
   const feedback = o.feedback.trim();
