@@ -7,18 +7,23 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { codexEnv, writeNodeProject } from '../support/codex-env.js';
+import { codexEnv, needsCodexSandbox, writeNodeProject } from '../support/codex-env.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { startResponsesServer, type ResponsesReply, type ResponsesRequest, type ResponsesServer } from '../support/responses-server.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('the codex reviewer in a headless run', () => {
+  beforeAll(needsCodexSandbox, 60_000);
   let models: ModelServer;
   let codex: ResponsesServer;
   let world: ClaudeWorld;
+  let receiver: WebhookReceiver | undefined;
   afterEach(async () => {
+    await receiver?.close();
+    receiver = undefined;
     await models?.close();
     await codex?.close();
     world?.cleanup();
@@ -69,19 +74,24 @@ describe('the codex reviewer in a headless run', () => {
   }, 180_000);
 
   it("checkers ['claude', 'codex'] must agree: a run where they disagree is not complete, and every report says which said what", async () => {
+    const reviewed = new Set<string>();
     await setup({
       config: { supervisor: { checkers: ['claude', 'codex'], agreement: 'all', max_iterations: 2, wind_down: false } },
       claudeReview: { verdict: { completed: true, feedback: 'CLAUDE-SAYS-81: looks done' } },
       codex: (r) =>
-        r.index === 0 ? { commands: ['npm test'] } : { verdict: { completed: false, feedback: 'CODEX-SAYS-93: test adds fails, add(2, 3) is -1' } },
+        // Each review (a thread of its own) runs the tests first, then answers.
+        reviewed.has(r.threadId ?? '')
+          ? { verdict: { completed: false, feedback: 'CODEX-SAYS-93: test adds fails, add(2, 3) is -1' } }
+          : (reviewed.add(r.threadId ?? ''), { commands: ['npm test'] }),
       addWorks: false,
     });
     const summary = path.join(world.root, 'summary.md');
+    receiver = await startWebhookReceiver();
     const run = await runCcc(
       world,
-      ['--supervisor', '-p', 'make add add', '--report', 'github', '--report', 'junit=junit.xml', '--report', 'events=events.jsonl'],
+      ['--supervisor', '--json', '-p', 'make add add', '--report', 'github', '--report', 'junit=junit.xml', '--report', 'events=events.jsonl'],
       {
-        env: { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: path.join(world.root, 'output') },
+        env: { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: path.join(world.root, 'output'), CCC_NOTIFY_WEBHOOK_URL: receiver.url('/hook') },
       },
     );
     expect(run.code, run.stderr).toBe(3); // the iteration limit ended the run without completion, after two disagreements
@@ -111,5 +121,38 @@ describe('the codex reviewer in a headless run', () => {
     // The job summary escapes Markdown's punctuation (`\:`): read as a person reads it.
     expect(fs.readFileSync(summary, 'utf8').replace(/\\([^\w\s])/g, '$1')).toContain(said);
     expect(fs.readFileSync(path.join(world.cwd, 'junit.xml'), 'utf8')).toContain(said);
+    // --json: the same verdicts on stdout.
+    const jsonVerdicts = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.kind === 'verdict');
+    expect(jsonVerdicts.map((v) => v.feedback)).toEqual(verdicts.map((v) => v.feedback));
+    // ccc report over the event log: the row says who said what.
+    const report = await runCcc(world, ['report', path.join(world.cwd, 'events.jsonl')]);
+    expect(report.stdout).toContain('❌ failed (claude: complete, codex: not complete)');
+    const table = JSON.parse((await runCcc(world, ['report', '--format', 'json', path.join(world.cwd, 'events.jsonl')])).stdout) as {
+      runs: Array<{ reviewers: unknown }>;
+    };
+    expect(table.runs[0]!.reviewers).toEqual([
+      { checker: 'claude', completed: true },
+      { checker: 'codex', completed: false },
+    ]);
+    // The notification (the iteration limit, the run's ending): who said what, as lines and as fields.
+    await expect.poll(() => receiver!.json().length).toBeGreaterThan(0);
+    const [note, ...more] = receiver.json();
+    expect(more).toEqual([]);
+    expect(note).toMatchObject({
+      event: 'cap',
+      reason: 'limit',
+      reviewer: 'codex',
+      opinions: [
+        { checker: 'claude', completed: true, verification: 'unverified' },
+        { checker: 'codex', completed: false, verification: 'failed' },
+      ],
+    });
+    expect(note!.text).toContain(`Last feedback: ${said}`);
+    expect(note!.text).toContain('claude: complete (unverified): CLAUDE-SAYS-81');
+    expect(note!.text).toContain('codex: not complete (failed: npm test (exit 1)): CODEX-SAYS-93');
   }, 180_000);
 });

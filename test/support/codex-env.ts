@@ -5,9 +5,11 @@
  * at the server.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './claude-env.js';
 import type { CodexSettings } from '../../src/checkers/codex/codex-launch.js';
+import { probeSandbox } from '../../src/checkers/codex/codex-sandbox.js';
 
 export const codexBin = path.join(repoRoot, 'node_modules', '.bin', 'codex');
 export const TEST_OPENAI_KEY = 'sk-test-codex-0123456789';
@@ -32,4 +34,25 @@ export function writeNodeProject(cwd: string, options: { addWorks: boolean }): v
     "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../add.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
   );
   fs.writeFileSync(path.join(cwd, 'add.js'), options.addWorks ? 'exports.add = (a, b) => a + b;\n' : 'exports.add = (a, b) => a - b;\n');
+}
+
+/**
+ * For a file's `beforeAll`: codex's kernel sandbox starts here, or the file fails saying what to
+ * change. Nothing is installed for it: the sandbox is bubblewrap shipped inside the codex package
+ * (with seccomp), and what it needs of the machine is a kernel that lets an unprivileged user
+ * create a user namespace, a setting, not a package. Never a skip: a suite that passes without the
+ * sandbox would pass without testing that a review cannot write.
+ */
+export async function needsCodexSandbox(): Promise<void> {
+  const codexHome = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-codex-home-'));
+  const state = await probeSandbox({ command: codexBin, env: { PATH: process.env.PATH, HOME: codexHome, CODEX_HOME: codexHome } }).finally(() =>
+    fs.rmSync(codexHome, { recursive: true, force: true }),
+  );
+  if (state.works) return;
+  throw new Error(
+    `codex's kernel sandbox does not start on this machine (${state.why}). The codex tests need unprivileged user namespaces ` +
+      '(bubblewrap ships inside @openai/codex; there is nothing to install): `sudo sysctl -w kernel.unprivileged_userns_clone=1` ' +
+      '(Debian), `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (Ubuntu 23.10 and later), or a container started ' +
+      'with user namespaces allowed (Docker: --security-opt seccomp=unconfined --security-opt apparmor=unconfined)',
+  );
 }

@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codexChecker } from '../../../src/checkers/codex/codex-checker.js';
 import { runPipeline } from '../../../src/checkers/pipeline.js';
 import type { Usage } from '../../../src/claude/usage.js';
 import { isCccError } from '../../../src/errors.js';
-import { codexEnv, codexSettings, TEST_OPENAI_KEY, writeNodeProject } from '../../support/codex-env.js';
+import { codexEnv, needsCodexSandbox, codexSettings, TEST_OPENAI_KEY, writeNodeProject } from '../../support/codex-env.js';
 import { projectSnapshot } from '../../support/project-snapshot.js';
 import { startResponsesServer, type ResponsesReply, type ResponsesRequest, type ResponsesServer } from '../../support/responses-server.js';
 import { checkContext, processesMentioning } from '../check-context.js';
@@ -20,6 +20,7 @@ let root: string;
 let cwd: string;
 let server: ResponsesServer;
 
+beforeAll(needsCodexSandbox, 60_000);
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-codex-')));
   cwd = path.join(root, 'project');

@@ -9,12 +9,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codexChecker } from '../../../src/checkers/codex/codex-checker.js';
 import { runPipeline } from '../../../src/checkers/pipeline.js';
 import { isCccError } from '../../../src/errors.js';
-import { codexBin, codexEnv, codexSettings, writeNodeProject } from '../../support/codex-env.js';
+import { codexBin, codexEnv, needsCodexSandbox, codexSettings, writeNodeProject } from '../../support/codex-env.js';
 import { projectSnapshot } from '../../support/project-snapshot.js';
+import { needs } from '../../support/tools.js';
 import { startResponsesServer, type ResponsesRequest, type ResponsesReply, type ResponsesServer } from '../../support/responses-server.js';
 import { checkContext } from '../check-context.js';
 
@@ -22,6 +23,7 @@ let root: string;
 let cwd: string;
 let server: ResponsesServer;
 
+beforeAll(needsCodexSandbox, 60_000);
 beforeEach(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-codex-')));
   cwd = path.join(root, 'project');
@@ -86,7 +88,8 @@ describe('the codex reviewer in a throwaway copy', () => {
 });
 
 describe('where the kernel sandbox cannot start', () => {
-  it('ccc refuses to review, naming what failed; nothing reached the model', async () => {
+  it('ccc refuses to review, naming what failed; nothing reached the model', async (ctx) => {
+    needs(ctx, 'unshare');
     const error: unknown = await review(['npm test'], {}, codexWithoutNamespaces()).catch((e: unknown) => e);
     expect(isCccError(error, 'CHECKER_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(
@@ -96,7 +99,8 @@ describe('where the kernel sandbox cannot start', () => {
     expect(server.requests).toHaveLength(0);
   }, 120_000);
 
-  it("unsandboxed by the user's choice: the review runs in a copy, the project unchanged", async () => {
+  it("unsandboxed by the user's choice: the review runs in a copy, the project unchanged", async (ctx) => {
+    needs(ctx, 'unshare');
     const before = projectSnapshot(cwd);
     const { verdict } = await review(['npm test', 'touch NOTES.md && pwd'], { unsandboxed: true }, codexWithoutNamespaces());
     const outputs = server.requests[1]!.toolOutputs;
