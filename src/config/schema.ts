@@ -48,8 +48,8 @@ const permissionRule = z
 /** What a run left alone tells a person (docs/configuration.md, "notify"). */
 export const NOTIFY_EVENTS = ['end', 'stuck', 'waiting', 'cap'] as const;
 export const WEBHOOK_FORMATS = ['auto', 'slack', 'discord', 'ntfy', 'json'] as const;
-export const AGREEMENTS = ['all', 'one'] as const;
-export const CODEX_WORKSPACES = ['project', 'copy'] as const;
+const AGREEMENTS = ['all', 'one'] as const;
+const CODEX_WORKSPACES = ['project', 'copy'] as const;
 
 export const configSchema = z
   .object({

@@ -12,7 +12,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ResponsesBody {
+interface ResponsesBody {
   model?: string;
   input: Array<Record<string, unknown>>;
   tools?: Array<{ name?: string; type?: string }>;
@@ -34,7 +34,7 @@ export interface ResponsesRequest {
 }
 
 /** Token counts of one answer, as the real service's `usage` reports them. */
-export interface ScriptedTokens {
+interface ScriptedTokens {
   input_tokens?: number;
   cached_tokens?: number;
   output_tokens?: number;

@@ -79,7 +79,7 @@ function readItem(turn: CodexTurn, item: unknown): void {
 }
 
 /** `/bin/bash -lc 'npm test'` → `npm test`: the command as the model wrote it. */
-export function unwrapShell(command: string): string {
+function unwrapShell(command: string): string {
   const m = /^(?:\/[\w./-]*\/)?(?:bash|sh|zsh|dash) -l?c (.+)$/s.exec(command);
   if (!m) return command;
   const quoted = m[1]!;
