@@ -31,16 +31,12 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
  */
 export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy, change: string): string {
   return [
-    supervisorPrompt.trim(),
-    '',
-    '---',
-    ...taskSections(ctx),
-    '## What the agent changed in the project',
-    change.trim() || '(nothing found)',
-    '',
-    '---',
-    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}): an agent was given the task above and says it is done. Its conversation no longer fits the model's window, so you see the task, its last message and its change instead; the project is in the current directory. You are the reviewer, not the agent: do not continue the work and do not change any file.`,
-    '',
+    ...changeUnderReview(
+      supervisorPrompt,
+      ctx,
+      change,
+      "Its conversation no longer fits the model's window, so you see the task, its last message and its change instead;",
+    ),
     ...answerSections(ctx, policy),
   ].join('\n');
 }
@@ -53,6 +49,18 @@ export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckCont
  */
 export function buildIndependentReviewMessage(supervisorPrompt: string, ctx: CheckContext, change: string, where: string): string {
   return [
+    ...changeUnderReview(supervisorPrompt, ctx, change, 'You see the task, its last message and its change;'),
+    '## How to review',
+    `Verify with commands rather than trusting claims: read the files and run the project's tests and checks. ${where} ${EVIDENCE_RULE}`,
+    '',
+    '## Your answer',
+    'Your final answer is the verdict object your output schema describes: `completed` is true only when the task is done and you verified it. When it is not, `feedback` is given to the agent as its next message: make it concrete, quote what failed, and say how to verify the fix.',
+  ].join('\n');
+}
+
+/** A new session's view of the work: the rules, the task, the change, and who it is (`seen`: what it sees instead of the conversation). */
+function changeUnderReview(supervisorPrompt: string, ctx: CheckContext, change: string, seen: string): string[] {
+  return [
     supervisorPrompt.trim(),
     '',
     '---',
@@ -61,14 +69,9 @@ export function buildIndependentReviewMessage(supervisorPrompt: string, ctx: Che
     change.trim() || '(nothing found)',
     '',
     '---',
-    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}): an agent was given the task above and says it is done. You see the task, its last message and its change; the project is in the current directory. You are the reviewer, not the agent: do not continue the work and do not change any file.`,
+    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}): an agent was given the task above and says it is done. ${seen} the project is in the current directory. You are the reviewer, not the agent: do not continue the work and do not change any file.`,
     '',
-    '## How to review',
-    `Verify with commands rather than trusting claims: read the files and run the project's tests and checks. ${where} ${EVIDENCE_RULE}`,
-    '',
-    '## Your answer',
-    'Your final answer is the verdict object your output schema describes: `completed` is true only when the task is done and you verified it. When it is not, `feedback` is given to the agent as its next message: make it concrete, quote what failed, and say how to verify the fix.',
-  ].join('\n');
+  ];
 }
 
 const EVIDENCE_RULE =
