@@ -82,7 +82,7 @@ export const TOOLS = [
     name: 'unshare',
     probe: ['unshare', '--version'],
     apt: ['util-linux'],
-    why: 'the config-directory and empty-HOME tests run in private mount namespaces (Linux only)',
+    why: 'the config-directory and empty-HOME tests run in private mount namespaces, and the codex tests make a machine where no user namespace can be created (Linux only)',
   },
 ];
 

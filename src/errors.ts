@@ -73,7 +73,8 @@ type CheckerFailureData = {
   stdout?: string;
   model_failure?: ModelFailureKind;
   model_error?: string;
-  cause?: 'guard_missing';
+  /** `guard_missing`: the claude reviewer's guard did not load; `sandbox`: codex's kernel sandbox does not work here. */
+  cause?: 'guard_missing' | 'sandbox';
   [field: string]: unknown;
 };
 

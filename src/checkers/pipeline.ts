@@ -1,5 +1,7 @@
 /**
- * Runs checkers in configured order; the first "not completed" ends the round. Each checker runs
+ * Runs checkers in configured order; the first "not completed" ends the round. The reviewers among
+ * them (`claude`, `codex`) decide together by `agreement` (agreement.ts): `all` is that same rule,
+ * `one` asks each reviewer in turn until one finds the work complete. Each checker runs
  * under its own time limit, raced against abort so that a checker that ignores its signal still
  * cannot hang the session. A checker that throws, times out or answers the wrong shape fails the
  * round with a CccError that names it.
@@ -11,10 +13,15 @@ import { CccError, errorText, isCccError } from '../errors.js';
 import { NO_USAGE, type Usage } from '../claude/usage.js';
 import type { CheckContext, Checker, UsageReport, Verdict } from './types.js';
 import { clip, jsonText } from '../value-text.js';
+import { opinionOf, withOpinions, type Agreement, type Opinion } from './agreement.js';
+
+export type { Agreement };
 
 export interface PipelineEntry {
   checker: Checker;
   timeoutSeconds: number;
+  /** A reviewer (`claude`, `codex`): the reviewers decide together by `supervisor.agreement`. */
+  reviewer?: boolean;
 }
 
 export interface PipelineListener {
@@ -32,25 +39,30 @@ export interface PipelineOutcome {
 export async function runPipeline(
   entries: readonly PipelineEntry[],
   ctx: CheckContext,
-  options: { signal?: AbortSignal; listener?: PipelineListener } = {},
+  options: { signal?: AbortSignal; listener?: PipelineListener; agreement?: Agreement } = {},
 ): Promise<PipelineOutcome> {
+  const agreement = options.agreement ?? 'all';
   let last: PipelineOutcome = { verdict: { completed: true, feedback: '' }, checker: 'none' };
-  for (const entry of entries) {
+  const said: Opinion[] = [];
+  for (const [index, entry] of entries.entries()) {
     const name = entry.checker.name;
+    if (entry.reviewer && agreement === 'one' && said.some((o) => o.completed)) continue;
     const started = Date.now();
     options.listener?.onCheckerStart?.(name);
     try {
       const verdict = await runOne(entry, { ...withUsageReports(ctx), timeoutSeconds: entry.timeoutSeconds }, options.signal);
       options.listener?.onCheckerVerdict?.(name, verdict, Date.now() - started);
+      if (entry.reviewer) said.push(opinionOf(name, verdict));
       last = { verdict, checker: name };
-      if (!verdict.completed) return last;
+      const anotherMayAgree = entry.reviewer && agreement === 'one' && entries.slice(index + 1).some((e) => e.reviewer);
+      if (!verdict.completed && !anotherMayAgree) return withOpinions(last, said, agreement);
     } catch (error) {
       const failure = asCheckerError(name, error);
       options.listener?.onCheckerError?.(name, failure, Date.now() - started);
       throw failure;
     }
   }
-  return last;
+  return withOpinions(last, said, agreement);
 }
 
 /**
@@ -71,7 +83,8 @@ function wholeUsage(report: UsageReport): Usage {
     const value: unknown = report?.[key];
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) whole[key] = value;
   }
-  return whole;
+  const unpriced = report?.unpriced_tokens;
+  return typeof unpriced === 'number' && Number.isFinite(unpriced) && unpriced > 0 ? { ...whole, unpriced_tokens: unpriced } : whole;
 }
 
 /**

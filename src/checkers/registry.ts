@@ -36,10 +36,23 @@ const builtInCheckers: Record<string, CheckerBuilder> = {
         ruleCommands: ruleCommandsOf(config),
       }),
     ),
+  codex: (options, { config }) =>
+    deferredChecker('codex', async () =>
+      (await import('./codex/codex-checker.js')).codexChecker({
+        prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
+        defaultPromptPath: config.supervisor.prompt_path,
+        codex: config.supervisor.codex,
+        allow: config.supervisor.reviewer.allow,
+        ruleCommands: ruleCommandsOf(config),
+      }),
+    ),
   // Loaded when configured: their options are still checked while the pipeline is built, before the agent starts.
   rule: async (options) => (await import('./rule-checker.js')).ruleChecker(options),
   hook: async (options) => (await import('./hook-checker.js')).hookChecker(options),
 };
+
+/** The built-in reviewers: they decide together by `supervisor.agreement` (agreement.ts). */
+const REVIEWERS: ReadonlySet<string> = new Set(['claude', 'codex']);
 
 /** Loads a plugin checker by path or package name. */
 export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>;
@@ -109,7 +122,11 @@ export async function buildPipeline(context: BuildContext, plugins: PluginLoadin
     for (const c of checkers) if (c.status === 'fulfilled') await c.value.dispose?.();
     throw failed.reason;
   }
-  return checkers.map((c, i) => ({ checker: (c as PromiseFulfilledResult<LoadedPlugin>).value, timeoutSeconds: timeoutOf(declarations[i]!.options, context) }));
+  return checkers.map((c, i) => ({
+    checker: (c as PromiseFulfilledResult<LoadedPlugin>).value,
+    timeoutSeconds: timeoutOf(declarations[i]!.options, context),
+    ...(REVIEWERS.has(declarations[i]!.use) ? { reviewer: true } : {}),
+  }));
 }
 
 /**

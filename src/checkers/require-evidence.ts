@@ -10,7 +10,7 @@ import { ruleCommandsOf } from './rule-commands.js';
 import type { CheckerLogger, Verdict } from './types.js';
 
 export function requireEvidence(config: CccConfig, checker: string, cwd: string, verdict: Verdict, logger: CheckerLogger): Verdict {
-  if (!config.supervisor.reviewer.require_evidence || checker !== 'claude' || !verdict.completed) return verdict;
+  if (!config.supervisor.reviewer.require_evidence || (checker !== 'claude' && checker !== 'codex') || !verdict.completed) return verdict;
   const evidence = verdict.evidence ?? [];
   if (passingCommands(evidence).length > 0) return verdict;
   logger.warn('the reviewer answered complete without a verification command that ran tests and passed; not accepted (supervisor.reviewer.require_evidence)', {

@@ -31,6 +31,36 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
  */
 export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy, change: string): string {
   return [
+    ...changeUnderReview(
+      supervisorPrompt,
+      ctx,
+      change,
+      "Its conversation no longer fits the model's window, so you see the task, its last message and its change instead;",
+    ),
+    ...answerSections(ctx, policy),
+  ].join('\n');
+}
+
+/**
+ * The message of a reviewer from another vendor (the codex checker): a new session, like a fresh
+ * review's, given the task, the agent's last message and its change; `where` says what its
+ * sandbox lets it do. Its verdict comes through the output schema it is run with, so the message
+ * asks for no JSON of its own.
+ */
+export function buildIndependentReviewMessage(supervisorPrompt: string, ctx: CheckContext, change: string, where: string): string {
+  return [
+    ...changeUnderReview(supervisorPrompt, ctx, change, 'You see the task, its last message and its change;'),
+    '## How to review',
+    `Verify with commands rather than trusting claims: read the files and run the project's tests and checks. ${where} ${EVIDENCE_RULE}`,
+    '',
+    '## Your answer',
+    'Your final answer is the verdict object your output schema describes: `completed` is true only when the task is done and you verified it. When it is not, `feedback` is given to the agent as its next message: make it concrete, quote what failed, and say how to verify the fix.',
+  ].join('\n');
+}
+
+/** A new session's view of the work: the rules, the task, the change, and who it is (`seen`: what it sees instead of the conversation). */
+function changeUnderReview(supervisorPrompt: string, ctx: CheckContext, change: string, seen: string): string[] {
+  return [
     supervisorPrompt.trim(),
     '',
     '---',
@@ -39,11 +69,13 @@ export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckCont
     change.trim() || '(nothing found)',
     '',
     '---',
-    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}): an agent was given the task above and says it is done. Its conversation no longer fits the model's window, so you see the task, its last message and its change instead; the project is in the current directory. You are the reviewer, not the agent: do not continue the work and do not change any file.`,
+    `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}): an agent was given the task above and says it is done. ${seen} the project is in the current directory. You are the reviewer, not the agent: do not continue the work and do not change any file.`,
     '',
-    ...answerSections(ctx, policy),
-  ].join('\n');
+  ];
 }
+
+const EVIDENCE_RULE =
+  "A test command's exit code and its summary of the tests it ran are the evidence your verdict rests on: do not pipe it into another command; listing or collecting the tests, building them without running, or a filter that selects none verifies nothing.";
 
 function taskSections(ctx: CheckContext): string[] {
   const prompts = ctx.userPrompts.length ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n') : '(no user prompt was recorded)';
@@ -61,7 +93,7 @@ function taskSections(ctx: CheckContext): string[] {
 function answerSections(ctx: CheckContext, policy: ReviewerPolicy): string[] {
   return [
     '## How to review',
-    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. A test command's exit code and its summary of the tests it ran are the evidence your verdict rests on: do not pipe it into another command; listing or collecting the tests, building them without running, or a filter that selects none verifies nothing.`,
+    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. ${EVIDENCE_RULE}`,
     '',
     '## Your answer',
     `End your answer with this JSON object and nothing after it: ${VERDICT_SHAPE}`,

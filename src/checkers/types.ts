@@ -11,6 +11,7 @@
 import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
 import type { Evidence } from './evidence.js';
+import type { Verification } from './verification.js';
 import type { TaskBaseline } from './reviewer/task-baseline.js';
 
 export type { Evidence, Usage };
@@ -27,6 +28,18 @@ export interface Verdict {
   evidence?: Evidence[];
   /** What kind of review the claude reviewer made (every one of its verdicts says it); see ReviewKind. */
   review?: ReviewKind;
+  /** Every reviewer's own verdict, when the reviewers of the round did not all find the work complete (agreement.ts). */
+  opinions?: Opinion[];
+}
+
+/** One reviewer's verdict within a round whose reviewers did not agree. */
+export interface Opinion {
+  checker: string;
+  completed: boolean;
+  feedback: string;
+  /** What its verdict rests on, in one word and in words (verification.ts), when it reported evidence. */
+  verification?: Verification;
+  details?: string;
 }
 
 /**

@@ -11,6 +11,12 @@ export interface Usage {
   cache_creation_input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+  /**
+   * Tokens of the above whose cost no price covers: a checker that reports tokens but no cost (codex
+   * without `supervisor.codex.price`). `cost_usd` leaves them out, so it is a lower bound; every
+   * text of a cost says so (costText).
+   */
+  unpriced_tokens?: number;
 }
 
 export const NO_USAGE: Usage = Object.freeze({ input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0, cost_usd: 0 });
@@ -67,6 +73,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,
     cost_usd: roundUsd(a.cost_usd + b.cost_usd),
+    ...(a.unpriced_tokens || b.unpriced_tokens ? { unpriced_tokens: (a.unpriced_tokens ?? 0) + (b.unpriced_tokens ?? 0) } : {}),
   };
 }
 
@@ -93,7 +100,13 @@ export function cacheShare(u: Usage): number {
 
 /** `$0.0123, 96% of 51,200 input tokens from cache`. */
 export function describeUsage(u: Usage): string {
-  return `${dollars(u.cost_usd)}, ${percent(cacheShare(u))} of ${totalInput(u).toLocaleString('en-US')} input tokens from cache`;
+  return `${costText(u)}, ${percent(cacheShare(u))} of ${totalInput(u).toLocaleString('en-US')} input tokens from cache`;
+}
+
+/** `$0.012`, or `$0.012 + unknown (12,345 tokens unpriced)` when some tokens have no known price. */
+export function costText(u: Pick<Usage, 'cost_usd' | 'unpriced_tokens'>): string {
+  const unpriced = u.unpriced_tokens ?? 0;
+  return unpriced > 0 ? `${dollars(u.cost_usd)} + unknown (${unpriced.toLocaleString('en-US')} tokens unpriced)` : dollars(u.cost_usd);
 }
 
 export function dollars(usd: number): string {

@@ -26,7 +26,7 @@ export const SUPERVISOR_OPTION_HELP: ReadonlyArray<{ names: string[]; usage: str
   {
     names: ['--checker'],
     usage: '--checker <name>',
-    text: 'claude, rule, hook, or a plugin path or package (ccc-supervisor/plugins/test-gate);\nrepeat it for a pipeline, in order (default: supervisor.checkers, else claude)',
+    text: 'claude, codex, rule, hook, or a plugin path or package (ccc-supervisor/plugins/test-gate);\nrepeat it for a pipeline, in order (default: supervisor.checkers, else claude)',
   },
   { names: ['--max-iterations'], usage: '--max-iterations <n>', text: 'reviews before ccc hands back without completion (default 20)' },
   { names: ['--timeout'], usage: '--timeout <seconds>', text: 'time limit of each checker (default 600)' },

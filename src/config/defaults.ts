@@ -1,6 +1,7 @@
 /**
  * The built-in defaults: the lowest configuration layer (docs/configuration.md).
  * Keys left undefined here (`observer.token`, `supervisor.max_cost_usd`, `supervisor.max_task_cost_usd`, `supervisor.reviewer.model`,
+ * `supervisor.codex.model`, `supervisor.codex.base_url`, `supervisor.codex.price`,
  * `notify.webhook_url`, `current_provider`) are
  * "unset" on purpose: no token means a random one per session, no cost cap means none.
  */
@@ -23,6 +24,8 @@ export function defaultConfig(): CccConfig {
       limit_retry_seconds: 60,
       plugin_max_memory_mb: 512,
       reviewer: { allow: [], require_evidence: false },
+      agreement: 'all',
+      codex: { command: 'codex', api_key_env: 'OPENAI_API_KEY', workspace: 'project', unsandboxed: false },
     },
     observer: {
       host: '127.0.0.1',

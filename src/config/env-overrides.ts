@@ -44,6 +44,8 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_SUPERVISOR_LIMIT_RETRY_SECONDS', 'supervisor.limit_retry_seconds', envNumberAbove(0)),
   override('CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB', 'supervisor.plugin_max_memory_mb', envInteger(16)),
   override('CCC_CLAUDE', 'claude.command', envString()),
+  override('CCC_CODEX', 'supervisor.codex.command', envString()),
+  override('CCC_CODEX_BASE_URL', 'supervisor.codex.base_url', envHttpUrl()),
   override('CCC_OBSERVER_TOKEN', 'observer.token', envString()),
   override('CCC_NOTIFY_WEBHOOK_URL', 'notify.webhook_url', envHttpUrl(), { secret: true }),
   override('CCC_NOTIFY_WEBHOOK_FORMAT', 'notify.webhook_format', envOneOf(WEBHOOK_FORMATS)),

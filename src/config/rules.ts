@@ -15,6 +15,11 @@ export function numberAbove(above: number) {
   return z.number().finite().gt(above).describe(`a number > ${above}`);
 }
 
+/** A finite number of at least `min`. */
+export function numberAtLeast(min: number) {
+  return z.number().finite().min(min).describe(`a number >= ${min}`);
+}
+
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values).describe(`one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
 }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseAllowRule } from '../checkers/reviewer/allow-rule.js';
-import { anyObject, boolean, httpUrl, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
+import { anyObject, boolean, httpUrl, integer, nonEmptyString, numberAbove, numberAtLeast, oneOf } from './rules.js';
 
 /** Absent or `null` means unset: a higher layer can write `null` to clear a lower layer's value. */
 function unsettable<T extends z.ZodTypeAny>(schema: T) {
@@ -48,6 +48,8 @@ const permissionRule = z
 /** What a run left alone tells a person (docs/configuration.md, "notify"). */
 export const NOTIFY_EVENTS = ['end', 'stuck', 'waiting', 'cap'] as const;
 export const WEBHOOK_FORMATS = ['auto', 'slack', 'discord', 'ntfy', 'json'] as const;
+const AGREEMENTS = ['all', 'one'] as const;
+const CODEX_WORKSPACES = ['project', 'copy'] as const;
 
 export const configSchema = z
   .object({
@@ -88,6 +90,37 @@ export const configSchema = z
             model: unsettable(nonEmptyString),
             /** A `complete` counts only when a verification command ran green during the review. */
             require_evidence: boolean,
+          })
+          .strict(),
+        /**
+         * How the reviewers among the checkers (`claude`, `codex`) decide together: `all` must find the
+         * work complete (the first that does not ends the round), or `one` is enough (each is asked in
+         * order until one does). Either way a disagreement is shown with every reviewer's verdict.
+         */
+        agreement: oneOf(AGREEMENTS),
+        /** The `codex` checker: a fresh review by the Codex CLI in its read-only sandbox (docs/reviewer.md). */
+        codex: z
+          .object({
+            command: nonEmptyString,
+            /** Codex's own default when unset. */
+            model: unsettable(nonEmptyString),
+            /** A Responses API base URL (`…/v1`): the key is read from `api_key_env`. Unset: codex's own provider and login. */
+            base_url: unsettable(httpUrl),
+            api_key_env: z
+              .string()
+              .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+              .describe('an environment variable name'),
+            /** `project`: the review runs in the project, read-only. `copy`: in a throwaway copy that its runners may write to. */
+            workspace: oneOf(CODEX_WORKSPACES),
+            /** Run without codex's kernel sandbox where it cannot work (a throwaway copy then, always). */
+            unsandboxed: boolean,
+            /** USD per million tokens; unset: codex reports no cost, so its reviews' cost is shown as unknown. */
+            price: unsettable(
+              z
+                .object({ input: numberAtLeast(0), cached_input: numberAtLeast(0), output: numberAtLeast(0) })
+                .strict()
+                .describe('an object { input, cached_input, output } of USD per million tokens'),
+            ),
           })
           .strict(),
       })

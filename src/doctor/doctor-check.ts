@@ -4,7 +4,20 @@
 type CheckStatus = 'ok' | 'missing' | 'note';
 
 export interface DoctorCheck {
-  id: 'claude' | 'config' | 'config-dir' | 'supervisor-prompt' | 'relay' | 'lifeline' | 'mcp-store' | 'stop-hook' | 'test-command' | 'reviewer';
+  id:
+    | 'claude'
+    | 'config'
+    | 'config-dir'
+    | 'supervisor-prompt'
+    | 'relay'
+    | 'lifeline'
+    | 'mcp-store'
+    | 'stop-hook'
+    | 'test-command'
+    | 'reviewer'
+    | 'codex'
+    | 'codex-login'
+    | 'codex-sandbox';
   title: string;
   /** `ok`: there and working; `missing`: absent or broken, `fix` says what to do; `note`: information. */
   status: CheckStatus;

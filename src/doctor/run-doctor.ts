@@ -9,6 +9,7 @@ import { helperChecks } from './helper-checks.js';
 import { reviewerCheck, stopHookCheck, testCommandCheck } from './project-checks.js';
 import { claudeCheck, configCheck, configDirCheck, promptCheck, type Place } from './session-checks.js';
 import { storeCheck } from './store-check.js';
+import type { ResolvedConfig } from '../config/types.js';
 
 export interface DoctorReport {
   /** Everything a supervised session needs is there. */
@@ -32,9 +33,18 @@ export async function runDoctor(options: { cwd: string; env: NodeJS.ProcessEnv }
     await stopHookCheck(place),
     testCommandCheck(place),
     reviewerCheck(place, config.resolved),
+    ...(await codexInUse(place, config.resolved)),
   ];
   const ok = checks.every((check) => !check.needed || check.status === 'ok');
   return { ok, ccc: packageVersion(packageRoot), node: process.version, platform: platformName(), checks };
+}
+
+/** The codex reviewer's checks, when `codex` is among the configured checkers (loaded only then). */
+async function codexInUse(place: Place, resolved: ResolvedConfig | undefined): Promise<DoctorCheck[]> {
+  const uses = resolved?.config.supervisor.checkers.some((c) => (typeof c === 'string' ? c : c.use) === 'codex');
+  if (!resolved || !uses) return [];
+  const { codexChecks } = await import('./codex-checks.js');
+  return codexChecks(place, resolved.config.supervisor.codex);
 }
 
 const MARK = { ok: '✓', missing: '✗', note: '·' } as const;

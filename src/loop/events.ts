@@ -3,7 +3,7 @@
  * `--json`, sent to observers (docs/design/observer.md), and logged.
  */
 import type { Evidence } from '../checkers/evidence.js';
-import type { ReviewKind } from '../checkers/types.js';
+import type { Opinion, ReviewKind } from '../checkers/types.js';
 import type { Verification } from '../checkers/verification.js';
 import type { Usage } from '../claude/usage.js';
 import type { ToolCall } from '../frames/tool-calls.js';
@@ -30,6 +30,8 @@ export type SupervisorEvent =
       evidence?: Evidence[];
       /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`: checkers/types.ts); absent for other checkers. */
       review?: ReviewKind;
+      /** Every reviewer's own verdict, when the round's reviewers did not all find the work complete (checkers/agreement.ts). */
+      opinions?: Opinion[];
       usage?: Usage;
       /** The user's prompt for the task under review (the last one), clipped to TASK_CHARS: observers see what is being checked. */
       task?: string;

@@ -17,7 +17,7 @@
  */
 import { shownVerdict } from '../checkers/verdict-text.js';
 import { partialReviewDetails } from '../checkers/verification.js';
-import { dollars } from '../claude/usage.js';
+import { costText } from '../claude/usage.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { userPromptOf } from '../frames/transcript-summary.js';
@@ -94,7 +94,7 @@ export function reviewTitleUpdater(inject: (bytes: string) => void, options: Rev
         stopTimer();
         const spend = e.spent_usd === undefined ? '' : spendText({ ...e, spent_usd: e.spent_usd, task_spent_usd: e.task_spent_usd ?? e.spent_usd });
         const shown = shownVerdict(e.completed, e.evidence);
-        const details = [shown.details, partialReviewDetails(e.review), e.usage ? dollars(e.usage.cost_usd) : '', spend].filter(Boolean).join(', ');
+        const details = [shown.details, partialReviewDetails(e.review), e.usage ? costText(e.usage) : '', spend].filter(Boolean).join(', ');
         hold(`ccc: ${shown.sign} review ${e.iteration}${e.completed ? ' complete' : ': feedback sent'}${details ? ` (${details})` : ''}`);
       } else if (e.kind === 'waiting') {
         stopTimer();

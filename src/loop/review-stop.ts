@@ -252,7 +252,11 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   let outcome;
   const roundEvidence: Evidence[][] = [];
   try {
-    outcome = await runPipeline(deps.pipeline, ctx, { signal: deps.signal, listener: pipelineLogger(logger, fields, deps.emit, roundEvidence) });
+    outcome = await runPipeline(deps.pipeline, ctx, {
+      signal: deps.signal,
+      listener: pipelineLogger(logger, fields, deps.emit, roundEvidence),
+      agreement: config.supervisor.agreement,
+    });
   } catch (error) {
     if (deps.signal?.aborted) {
       const why = typeof deps.signal.reason === 'string' ? deps.signal.reason : 'aborted';
@@ -306,6 +310,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       verification: verificationOf(verdict.completed, evidence),
       ...(evidence ? { evidence } : {}),
       ...kind,
+      ...(verdict.opinions ? { opinions: verdict.opinions } : {}),
       ...(hasUsage(usage) ? { usage } : {}),
       ...shownTask,
       ...spend,

@@ -4,7 +4,7 @@
  * (`ccc: 3 reviews, $0.041, 96% of review input read from cache; spent $0.520 in all, $0.031 of it
  * on the wind-down turn`): that last turn comes after the last verdict, so no other line shows it.
  */
-import { cacheShare, dollars, percent, totalInput, type Usage } from '../claude/usage.js';
+import { cacheShare, costText, dollars, percent, totalInput, type Usage } from '../claude/usage.js';
 
 /** What the run spent (the `end` event's `spent_usd`, `wind_down_usd`), when known. */
 export interface RunSpend {
@@ -16,7 +16,7 @@ export function reviewSummary(reviews: number, usage: Usage, spend: RunSpend = {
   const spent = spendSummary(spend);
   if (reviews === 0 && totalInput(usage) === 0) return spent || undefined;
   const count = `${reviews} review${reviews === 1 ? '' : 's'}`;
-  const cost = totalInput(usage) === 0 ? count : `${count}, ${dollars(usage.cost_usd)}, ${percent(cacheShare(usage))} of review input read from cache`;
+  const cost = totalInput(usage) === 0 ? count : `${count}, ${costText(usage)}, ${percent(cacheShare(usage))} of review input read from cache`;
   return spent ? `${cost}; ${spent}` : cost;
 }
 

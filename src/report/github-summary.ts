@@ -5,7 +5,7 @@
  * `markdownText`. GitHub refuses a step's summary above 1 MiB (older runners 128 KiB) as a whole,
  * so the table shows at most MAX_ROWS reviews and each cell a bounded text.
  */
-import { cacheShare, dollars, percent, totalInput } from '../claude/usage.js';
+import { cacheShare, costText, dollars, percent, totalInput } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
 import { capsSpend, capsText } from './spend-text.js';
 import { lookOf } from '../checkers/verdict-look.js';
@@ -35,15 +35,12 @@ export function githubSummary(record: RunRecord, where: { logFile?: string; juni
     if (hidden > 0) lines.push(`| … | | ${hidden} more review${hidden === 1 ? '' : 's'} | | | | | |`);
     const reviewMs = record.reviews.reduce((sum, r) => sum + (r.durationMs ?? 0), 0);
     const usage = record.reviewUsage;
-    lines.push(
-      `| **Total** | | | | | ${durationText(reviewMs)} | ${dollars(usage.cost_usd)} | ${totalInput(usage) > 0 ? percent(cacheShare(usage)) : ''} |`,
-      '',
-    );
+    lines.push(`| **Total** | | | | | ${durationText(reviewMs)} | ${costText(usage)} | ${totalInput(usage) > 0 ? percent(cacheShare(usage)) : ''} |`, '');
   }
 
   const cap = capsText(capsSpend(record));
   lines.push(
-    `**Cost:** ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}${cap ? `; ${cap}` : ''})`,
+    `**Cost:** ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${costText(record.reviewUsage)}${cap ? `; ${cap}` : ''})`,
     '',
   );
   if (record.sessionId) lines.push(`**Session:** ${markdownText(record.sessionId)}`, '');
@@ -68,7 +65,7 @@ function reviewRow(review: ReviewRecord): string {
     review.verification ? markdownText(shownVerdict(review.result === 'complete', review.evidence).details || review.verification, FEEDBACK_CHARS) : '',
     markdownText(firstLine(review.feedback), FEEDBACK_CHARS),
     durationText(review.durationMs),
-    usage ? dollars(usage.cost_usd) : '',
+    usage ? costText(usage) : '',
     usage && totalInput(usage) > 0 ? percent(cacheShare(usage)) : '',
   ];
   return `| ${cells.join(' | ')} |`;

@@ -15,7 +15,7 @@
  */
 import { lookOf } from '../checkers/verdict-look.js';
 import { shownVerdict } from '../checkers/verdict-text.js';
-import { cacheShare, dollars, percent } from '../claude/usage.js';
+import { cacheShare, costText, dollars, percent } from '../claude/usage.js';
 import { durationText, firstLine, outcomeText, totalCost, verificationText, type ReviewRecord, type RunRecord } from './run-record.js';
 import { capsSpend, capsText } from './spend-text.js';
 import { xmlAttribute, xmlText } from './xml-text.js';
@@ -123,7 +123,7 @@ function plainSummary(record: RunRecord, logFile: string | undefined): string {
     ...lastEvidence(record),
     `exit code: ${record.exitCode ?? 'unknown'}`,
     `reviews: ${record.reviews.length}`,
-    `cost: ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${dollars(record.reviewUsage.cost_usd)}, ${percent(cacheShare(record.reviewUsage))} of review input from cache)`,
+    `cost: ${dollars(totalCost(record))} (agent ${dollars(record.agentCostUsd)}, reviews ${costText(record.reviewUsage)}, ${percent(cacheShare(record.reviewUsage))} of review input from cache)`,
   ];
   const caps = capsText(capsSpend(record));
   if (caps) lines.push(`caps: ${caps}`);

@@ -37,6 +37,13 @@ export interface ReviewRecord {
   evidence?: Evidence[];
   /** The claude reviewer's kind of review: `forked`, `compacted` (the fork summarized by claude), `fresh`. */
   review?: ReviewKind;
+  /** Each reviewer's own verdict, when the round's reviewers did not agree: who said what. */
+  opinions?: ReviewerSaid[];
+}
+
+export interface ReviewerSaid {
+  checker: string;
+  completed: boolean;
 }
 
 export interface RunRecord {
@@ -139,12 +146,14 @@ export function runRecord(lines: Iterable<unknown>): RunRecord {
         });
         const evidence = validEvidence(line.evidence);
         const review = reviewKindOf(line.review);
+        const opinions = opinionsOf(line.opinions);
         // Derived from the verdict and its evidence, never read from the line: a log cannot claim a verification.
         close(line.completed === true ? 'complete' : 'not complete', str(line.feedback) ?? '', at, {
           checker: str(line.checker) ?? open.review.checker,
           verification: verificationOf(line.completed === true, evidence),
           ...(evidence ? { evidence } : {}),
           ...(review ? { review } : {}),
+          ...(opinions ? { opinions } : {}),
           ...(usage ? { usage } : {}),
         });
         break;
@@ -284,6 +293,7 @@ function usageOf(value: unknown): Usage | undefined {
     cache_creation_input_tokens: count(v.cache_creation_input_tokens),
     output_tokens: count(v.output_tokens),
     cost_usd: count(v.cost_usd),
+    ...(count(v.unpriced_tokens) > 0 ? { unpriced_tokens: count(v.unpriced_tokens) } : {}),
   });
 }
 
@@ -299,6 +309,16 @@ function definedOnly<T extends Record<string, number | undefined>>(fields: T): P
 
 function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A verdict line's opinions: each with a name and a boolean, or none at all (a junk entry is not half-trusted). */
+function opinionsOf(value: unknown): ReviewerSaid[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const said = value.map((o: unknown) => {
+    const entry = (o ?? {}) as Record<string, unknown>;
+    return typeof entry.checker === 'string' && typeof entry.completed === 'boolean' ? { checker: entry.checker, completed: entry.completed } : undefined;
+  });
+  return said.every((o) => o !== undefined) ? said : undefined;
 }
 
 function str(value: unknown): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * Many runs in one table (`ccc report`): a matrix's event logs merged for a final job. One row per
- * run (task, outcome, verification, exit code, reviews, cost, spend against the caps, review cache share, duration) and the
+ * run (task, outcome, verification and, where reviewers disagreed, who said what; exit code, reviews, cost, spend against the caps, review cache share, duration) and the
  * totals: runs, completed runs, verified / focused / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
  */
 import { addUsage, cacheShare, dollars, NO_USAGE, percent, totalInput, type Usage } from '../claude/usage.js';
@@ -8,7 +8,7 @@ import { markdownText } from './markdown-text.js';
 import { capsSpend, capsText, type CapsSpend } from './spend-text.js';
 import type { Verification } from '../checkers/verification.js';
 import { lookOf, type DrawnOutcome } from '../checkers/verdict-look.js';
-import { durationText, firstLine, outcomeText, totalCost, type Outcome, type RunRecord } from './run-record.js';
+import { durationText, firstLine, outcomeText, totalCost, type Outcome, type ReviewerSaid, type RunRecord } from './run-record.js';
 
 interface RunRow extends CapsSpend {
   file: string;
@@ -24,6 +24,8 @@ interface RunRow extends CapsSpend {
   review_cache_share: number | null;
   duration_ms: number | null;
   session_id: string | null;
+  /** Who said what in the last review, when its reviewers did not agree. */
+  reviewers: ReviewerSaid[] | null;
 }
 
 export interface RunTable {
@@ -60,6 +62,7 @@ export function runTable(runs: ReadonlyArray<{ file: string; record: RunRecord }
       review_cache_share: share(record.reviewUsage),
       duration_ms: record.durationMs ?? null,
       session_id: record.sessionId ?? null,
+      reviewers: record.reviews.at(-1)?.opinions ?? null,
     };
   });
   const sum = (pick: (r: RunRow) => number) => rows.reduce((total, r) => total + pick(r), 0);
@@ -85,7 +88,7 @@ export function runTableMarkdown(table: RunTable): string {
     const cells = [
       task,
       outcomeText(r.outcome),
-      `${lookOf(r.verification).mark} ${r.verification}`,
+      `${lookOf(r.verification).mark} ${r.verification}${r.reviewers ? ` (${saidText(r.reviewers)})` : ''}`,
       r.exit_code === null ? '' : String(r.exit_code),
       String(r.reviews),
       dollars(r.cost_usd),
@@ -100,6 +103,11 @@ export function runTableMarkdown(table: RunTable): string {
     `| **Total: ${t.runs} run${t.runs === 1 ? '' : 's'}** | ${t.completed} completed | ${outcomeCountsText(t)} | | ${t.reviews} | ${dollars(t.cost_usd)} | | ${t.review_cache_share === null ? '' : percent(t.review_cache_share)} | ${durationText(t.duration_ms)} |`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** `claude: complete, codex: not complete`: who said what, where the reviewers did not agree. */
+function saidText(reviewers: readonly ReviewerSaid[]): string {
+  return reviewers.map((o) => `${markdownText(o.checker, 40)}: ${o.completed ? 'complete' : 'not complete'}`).join(', ');
 }
 
 /** The runs of each outcome: the four always, and any other a log names (a newer ccc's) by its own word. */

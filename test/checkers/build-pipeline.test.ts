@@ -66,7 +66,7 @@ describe('building the pipeline from config', () => {
   it('clear errors when the pipeline is built: unknown names, name clashes, bad built-in options', async () => {
     fs.writeFileSync(path.join(project, 'rule.ts'), `export default { name: 'rule', check: () => ({ completed: true, feedback: '' }) };`);
     await expect(build(['claude'], ['./rule.ts'])).rejects.toThrow(/Checker plugin "\.\/rule\.ts" is named "rule", like the built-in checker/);
-    await expect(build(['no such checker'])).rejects.toThrow(/Unknown checker "no such checker" in supervisor.checkers. Use one of: claude, rule, hook/);
+    await expect(build(['no such checker'])).rejects.toThrow(/Unknown checker "no such checker" in supervisor.checkers. Use one of: claude, codex, rule, hook/);
     await expect(build(['ccc-missing-plugin'])).rejects.toMatchObject({
       code: 'PLUGIN_INVALID',
       message: expect.stringContaining('npm install ccc-missing-plugin'),
@@ -90,7 +90,7 @@ describe('building the pipeline from config', () => {
         code: 'PLUGIN_INVALID',
         message: expect.stringMatching(
           new RegExp(
-            `^Unknown checker "${typo}" in supervisor.checkers \\(from the project file\\)\\. Did you mean "${meant}"\\? Use one of: claude, rule, hook`,
+            `^Unknown checker "${typo}" in supervisor.checkers \\(from the project file\\)\\. Did you mean "${meant}"\\? Use one of: claude, codex, rule, hook`,
           ),
         ),
         data: { checker: typo, suggestion: meant },

@@ -110,7 +110,7 @@ describe('readEnvLayer', () => {
             expect(layer.warnings[0]).toContain(`${entry.name}=${JSON.stringify(raw)}`);
             return;
           }
-          expect((layer.config as Record<string, Record<string, unknown>>)[keys[0]!]![keys[1]!]).toBe(parsed);
+          expect(keys.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], layer.config)).toBe(parsed);
         } catch (error) {
           expect((error as { code: string }).code).toBe('CONFIG_INVALID');
           // A credential is never repeated (a webhook URL): its scheme and host at most.
@@ -144,6 +144,8 @@ describe('readEnvLayer', () => {
       CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: 'supervisor.limit_retry_seconds',
       CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB: 'supervisor.plugin_max_memory_mb',
       CCC_CLAUDE: 'claude.command',
+      CCC_CODEX: 'supervisor.codex.command',
+      CCC_CODEX_BASE_URL: 'supervisor.codex.base_url',
       CCC_OBSERVER_TOKEN: 'observer.token',
       CCC_NOTIFY_WEBHOOK_URL: 'notify.webhook_url',
       CCC_NOTIFY_WEBHOOK_FORMAT: 'notify.webhook_format',

@@ -39,6 +39,8 @@ describe('layering', () => {
       limit_retry_seconds: 60,
       plugin_max_memory_mb: 512,
       reviewer: { allow: [], require_evidence: false },
+      agreement: 'all',
+      codex: { command: 'codex', api_key_env: 'OPENAI_API_KEY', workspace: 'project', unsandboxed: false },
     });
     expect(r.config.observer).toEqual({ host: '127.0.0.1', port: 0, allow_input: false, scrollback_bytes: 1048576, max_observers: 32, allowed_hosts: [] });
     expect(r.config.claude).toEqual({ command: 'claude', args: [] });
@@ -268,7 +270,7 @@ describe('errors', () => {
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.message).toBe(
       `Invalid configuration: unknown key supervisor.max_iteration (from ${file}). Did you mean supervisor.max_iterations? ` +
-        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, max_task_cost_usd, wind_down, limit_wait_minutes, limit_retry_seconds, plugin_max_memory_mb, reviewer.',
+        'Known keys of supervisor: max_iterations, timeout_seconds, log_level, prompt_path, completion_marker, checkers, no_progress_limit, max_cost_usd, max_task_cost_usd, wind_down, limit_wait_minutes, limit_retry_seconds, plugin_max_memory_mb, reviewer, agreement, codex.',
     );
   });
 

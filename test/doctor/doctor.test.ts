@@ -12,6 +12,8 @@ import type { DoctorReport } from '../../src/doctor/run-doctor.js';
 import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runProcess } from '../support/run-process.js';
+import { codexBin, codexEnv } from '../support/codex-env.js';
+import { TESTED_CODEX } from '../../src/doctor/codex-checks.js';
 
 let world: ClaudeWorld;
 afterEach(() => world?.cleanup());
@@ -136,5 +138,47 @@ describe('ccc doctor', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('ccc doctor, with the codex reviewer configured', () => {
+  function withCodex(codex: Record<string, unknown> = {}) {
+    world = makeClaudeWorld();
+    writeSupervisorPrompt(world);
+    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: ['claude', 'codex'], codex } }));
+    const env = codexEnv(world.home, 'http://127.0.0.1:9/v1');
+    delete env.CCC_CODEX_BASE_URL;
+    return env;
+  }
+
+  it('the binary with its version, the key its base URL reads, and a sandbox that works: exit 0', async () => {
+    const env = withCodex({ base_url: 'http://127.0.0.1:9/v1' });
+    const run = await runCcc(world, ['doctor'], { env });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^✓ codex +${TESTED_CODEX}, ${codexBin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    expect(run.stdout).toMatch(/^✓ codex login +OPENAI_API_KEY is set, for 127\.0\.0\.1:9 \(supervisor\.codex\.base_url\)$/m);
+    expect(run.stdout).toMatch(/^✓ codex sandbox +works: a write inside it is refused$/m);
+  });
+
+  it('no key for the base URL, or no login for codex itself: exit 1, with the fix', async () => {
+    const env = withCodex({ base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MY_GATEWAY_KEY' });
+    const keyless = await runCcc(world, ['doctor'], { env });
+    expect(keyless.code).toBe(1);
+    expect(keyless.stdout).toMatch(/^✗ codex login +MY_GATEWAY_KEY is not set; .*\n +fix: export MY_GATEWAY_KEY=<your key>$/m);
+    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: ['codex'] } }));
+    const { code, check } = await doctorJson({ ...env, OPENAI_API_KEY: '' });
+    expect(code).toBe(1);
+    expect(check('codex-login')).toMatchObject({ status: 'missing', detail: 'Not logged in', fix: expect.stringContaining('codex login') });
+  });
+
+  it('a codex that is not there: exit 1, how to install it', async () => {
+    const env = withCodex();
+    const { code, check } = await doctorJson({ ...env, CCC_CODEX: '/nonexistent/codex' });
+    expect(code).toBe(1);
+    expect(check('codex')).toMatchObject({
+      status: 'missing',
+      detail: 'not found ("/nonexistent/codex")',
+      fix: expect.stringContaining('npm install -g @openai/codex'),
+    });
   });
 });

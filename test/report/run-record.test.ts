@@ -1,6 +1,7 @@
 /** A run's record from its event lines: outcome, reviews, costs, times; unknown or odd lines change nothing. */
 import { describe, expect, it } from 'vitest';
 import { runRecord } from '../../src/report/run-record.js';
+import { runTable, runTableMarkdown } from '../../src/report/run-table.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const usage = (cost: number, read: number, input: number) => ({
@@ -125,6 +126,32 @@ describe('runRecord', () => {
       },
     ]);
     expect(r.durationMs).toBeUndefined();
+  });
+});
+
+describe('reviewers that disagree', () => {
+  it("the record keeps who said what; ccc report's row (JSON and Markdown) says it; a junk entry is not half-trusted", () => {
+    const log = (opinions: unknown) => [
+      { kind: 'start', task: 'add', at: at(0) },
+      { kind: 'iteration', n: 1, at: at(1) },
+      { kind: 'verdict', checker: 'codex', completed: false, feedback: 'The reviewers disagree: …', opinions, at: at(2) },
+      { kind: 'stopped', reason: 'limit', message: 'limit', at: at(3) },
+      { kind: 'end', exit_code: 3, at: at(4) },
+    ];
+    const said = [
+      { checker: 'claude', completed: true, feedback: 'x' },
+      { checker: 'codex', completed: false, feedback: 'y' },
+    ];
+    const r = runRecord(log(said));
+    expect(r.reviews[0]!.opinions).toEqual([
+      { checker: 'claude', completed: true },
+      { checker: 'codex', completed: false },
+    ]);
+    const table = runTable([{ file: 'a.jsonl', record: r }]);
+    expect(table.runs[0]!.reviewers).toEqual(r.reviews[0]!.opinions);
+    expect(runTableMarkdown(table)).toContain(' failed (claude: complete, codex: not complete) |');
+    expect(runRecord(log([{ checker: 'claude', completed: 'yes' }, said[1]])).reviews[0]).not.toHaveProperty('opinions');
+    expect(runTable([{ file: 'b.jsonl', record: runRecord(log(undefined)) }]).runs[0]!.reviewers).toBeNull();
   });
 });
 

@@ -53,6 +53,49 @@ describe('what a run tells, and when', () => {
     });
   });
 
+  it('reviewers that disagree: the notification says who said what (lines and fields), at the end, stuck and a cap', () => {
+    const opinions = [
+      { checker: 'claude', completed: true, feedback: 'CL-7 looks done', verification: 'unverified' as const, details: 'unverified' },
+      { checker: 'codex', completed: false, feedback: 'CX-9 add fails', verification: 'failed' as const, details: 'failed: npm test (exit 1)' },
+    ];
+    const disagree = verdict(false, {
+      checker: 'codex',
+      feedback: 'The reviewers disagree: claude found the work complete, codex did not (all).\n- claude: …\n- codex: …',
+      opinions,
+    });
+    for (const ending of [[stopped('limit'), end(3)], [stopped('no-progress'), end(3)], [end(1)]]) {
+      const [n] = told('headless', [disagree, ...ending], { exitCode: 3 });
+      expect(n!.lines).toEqual(
+        expect.arrayContaining([
+          'Last feedback: The reviewers disagree: claude found the work complete, codex did not (all).',
+          'claude: complete (unverified): CL-7 looks done',
+          'codex: not complete (failed: npm test (exit 1)): CX-9 add fails',
+        ]),
+      );
+      expect(n).toMatchObject({
+        reviewer: 'codex',
+        opinions: [
+          { checker: 'claude', completed: true, verification: 'unverified' },
+          { checker: 'codex', completed: false, verification: 'failed' },
+        ],
+      });
+    }
+    // Complete under `one` with a reviewer that said no: done, and the no is told.
+    const oneSaidNo = verdict(true, {
+      checker: 'codex',
+      feedback: 'The reviewers disagree: codex found the work complete, claude did not (one).',
+      opinions: [...opinions].reverse().map((o) => ({ ...o, completed: !o.completed })),
+    });
+    const [done] = told('headless', [oneSaidNo, end(0)], { exitCode: 0 });
+    expect(done).toMatchObject({ event: 'end', outcome: 'verified', reviewer: 'codex' });
+    expect(done!.lines).toContain('The reviewers disagree: codex found the work complete, claude did not (one).');
+    expect(done!.lines.filter((l) => /^(claude|codex): /.test(l))).toHaveLength(2);
+    // One reviewer, or all agreeing: the reviewer is named, no opinions.
+    const [alone] = told('headless', [verdict(true, { checker: 'codex' }), end(0)], { exitCode: 0 });
+    expect(alone).toMatchObject({ reviewer: 'codex' });
+    expect(alone).not.toHaveProperty('opinions');
+  });
+
   it('each verdict word has its own title; an outcome from an older log is derived from the evidence', () => {
     const word = (v: SupervisorEvent) => told('interactive', [v])[0]!;
     expect(word(verdict(true, { evidence: [] }))).toMatchObject({ outcome: 'unverified', title: expect.stringContaining('unverified') });

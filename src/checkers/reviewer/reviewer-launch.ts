@@ -73,7 +73,7 @@ export function reviewerLaunch(options: ReviewerLaunchOptions): ReviewerLaunch {
  * The reviewer's test runs leave the project as they found it where the runner allows: Python
  * writes no `__pycache__`, pytest no `.pytest_cache` (added to the user's own PYTEST_ADDOPTS).
  */
-function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const addopts = env.PYTEST_ADDOPTS ?? '';
   return {
     PYTHONDONTWRITEBYTECODE: '1',

@@ -17,6 +17,8 @@
  * (notification-text.ts), which also bound its length.
  */
 import path from 'node:path';
+import { opinionText } from '../../checkers/agreement.js';
+import type { Opinion } from '../../checkers/types.js';
 import { verificationDetails, verificationOf, type Verification } from '../../checkers/verification.js';
 import { NO_USAGE } from '../../claude/usage.js';
 import { spendText } from '../../loop/cost-cap.js';
@@ -46,6 +48,10 @@ export interface Notification {
   reason?: StopReason;
   /** The evidence text (`verified by: npm test (12 tests)`); `end` only. */
   evidence?: string;
+  /** The reviewer whose verdict this tells (`claude`, `codex`), when a review gave one. */
+  reviewer?: string;
+  /** Each reviewer's own verdict, when the reviewers of the last round did not agree: who said what. */
+  opinions?: Pick<Opinion, 'checker' | 'completed' | 'verification'>[];
   exit_code?: number;
   spent_usd?: number;
   cap_usd?: number;
@@ -109,6 +115,10 @@ export function notificationRules(context: NotifyContext): NotificationRules {
     cwd: context.cwd,
     ...(task ? { task } : {}),
     ...(sessionId ? { session_id: sessionId } : {}),
+    ...(verdict ? { reviewer: verdict.checker } : {}),
+    ...(verdict?.opinions
+      ? { opinions: verdict.opinions.map(({ checker, completed, verification }) => ({ checker, completed, ...(verification ? { verification } : {}) })) }
+      : {}),
     ...(verdict?.spent_usd === undefined ? {} : { spent_usd: verdict.spent_usd }),
     ...(verdict?.cap_usd === undefined ? {} : { cap_usd: verdict.cap_usd }),
     at: now().toISOString(),
@@ -129,6 +139,8 @@ export function notificationRules(context: NotifyContext): NotificationRules {
     const evidence = verdict ? verificationDetails(verdict.completed, verdict.evidence) : '';
     const lines = [
       ...(evidence ? [`Evidence: ${evidence}`] : []),
+      // Complete under `supervisor.agreement: one` with a reviewer that said no: the disagreement, and who said what.
+      ...(verdict?.completed && verdict.opinions ? [verdict.feedback.trim().split(/\r?\n/)[0] ?? '', ...saidLines(verdict)] : []),
       ...why,
       ...spentLine(),
       ...(extra.reviews ? [`Reviews: ${extra.reviews}`] : []),
@@ -150,7 +162,7 @@ export function notificationRules(context: NotifyContext): NotificationRules {
     if (!v || v.completed) return [];
     const first = v.feedback.trim().split(/\r?\n/)[0];
     const evidence = verificationDetails(v.completed, v.evidence);
-    return [...(evidence ? [`Last review: ${evidence}`] : []), ...(first ? [`Last feedback: ${first}`] : [])];
+    return [...(evidence ? [`Last review: ${evidence}`] : []), ...(first ? [`Last feedback: ${first}`] : []), ...saidLines(v)];
   };
 
   /** The run's own end (headless, kanban): its exit code says how it went; a confirmed completion says its word. */
@@ -270,6 +282,14 @@ export function notificationRules(context: NotifyContext): NotificationRules {
     }
     return undefined;
   }
+}
+
+/**
+ * Who said what, one line a reviewer, when the round's reviewers did not agree (the feedback's
+ * first line says they disagree; these say how): a person away reads both sides, not the last.
+ */
+function saidLines(v: Verdict): string[] {
+  return (v.opinions ?? []).map((o) => `${o.checker}: ${opinionText(o)}`);
 }
 
 function capTitle(reason: StopReason): string {

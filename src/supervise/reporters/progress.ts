@@ -7,7 +7,7 @@
 import { failureLineIndexes } from '../../checkers/failure-lines.js';
 import { shownVerdict } from '../../checkers/verdict-text.js';
 import { reviewKindDetails } from '../../checkers/verification.js';
-import { cacheShare, dollars, NO_USAGE, percent } from '../../claude/usage.js';
+import { cacheShare, costText, NO_USAGE, percent } from '../../claude/usage.js';
 import type { Frame } from '../../frames/frame.js';
 import { spendText } from '../../loop/cost-cap.js';
 import type { SupervisorEvent } from '../../loop/events.js';
@@ -99,7 +99,7 @@ export function renderEvent(e: SupervisorEvent): string {
  * `--json`, the log and `ccc report` carry the spend.
  */
 function verdictDetails(e: Extract<SupervisorEvent, { kind: 'verdict' }>, evidence: string): string {
-  const spent = e.usage ? [dollars(e.usage.cost_usd), `${percent(cacheShare(e.usage))} cached`] : [];
+  const spent = e.usage ? [costText(e.usage), `${percent(cacheShare(e.usage))} cached`] : [];
   const capped = e.spent_usd !== undefined && (e.cap_usd !== undefined || e.task_cap_usd !== undefined);
   const run = !capped ? [] : [spendText({ ...e, spent_usd: e.spent_usd!, task_spent_usd: e.task_spent_usd ?? e.spent_usd! })];
   const kind = reviewKindDetails(e.review);
