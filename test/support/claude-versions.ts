@@ -4,8 +4,22 @@
  * `test/claude/`. A claude newer than the newest entry is expected to behave as that entry says;
  * when it does not, the test that pins it fails and names the change.
  */
-import { compareVersions } from '../../src/claude/claude-support.js';
 import { testClaude } from './claude-env.js';
+
+/**
+ * The claude versions CI runs the contract tests on besides the pinned devDependency: the oldest
+ * ccc supports and the newest the tests passed on (the pin). `ccc doctor`'s minimum and its
+ * "newer than the newest tested" must name the same two versions.
+ */
+export const OLDEST_SUPPORTED_CLAUDE = '2.1.309';
+export const NEWEST_TESTED_CLAUDE = '2.1.332';
+
+/** Negative, 0 or positive as `a` is older than, the same as or newer than `b` (both `x.y.z`). */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) - (y![i] ?? 0);
+  return 0;
+}
 
 /** The value of the newest `[since, value]` entry at or below `version` (entries oldest first). */
 export function sinceVersion<T>(table: ReadonlyArray<readonly [since: string, value: T]>, version = testClaude.version): T {
