@@ -102,8 +102,7 @@ async function readFlushedTurn(stop: StopEvent, reader: TranscriptReader, deps: 
   const started = Date.now();
   const message = comparable(stop.lastAssistantMessage ?? '');
   const isThisTurn = (t: Transcript) => message === '' || comparable(t.lastAssistantText) === message;
-  const caughtUp = (t: Transcript) =>
-    t.userPrompts.length > 0 && isThisTurn(t) && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
+  const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && isThisTurn(t) && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
   let t = await reader.readOn();
   for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
     await sleep(TRANSCRIPT_RETRY_MS);

@@ -61,7 +61,9 @@ describe("how a Stop hook's answer reaches the model", () => {
       text: typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((b) => b.text ?? '').join(''),
     }));
 
-  it("a command hook's block reaches the model twice: the feedback user message (wrapped since 2.1.331), and a system message calling it an error", async ({ rig }) => {
+  it("a command hook's block reaches the model twice: the feedback user message (wrapped since 2.1.331), and a system message calling it an error", async ({
+    rig,
+  }) => {
     const { server, hook, agent, added } = await run(rig, [{ decision: 'block', reason: `${MARK} add the test`, systemMessage: 'SHOWN-TO-USER' }]);
     expect(agent).toHaveLength(2);
     expect(texts(added)).toEqual([

@@ -4,14 +4,19 @@
  * `test/claude/`. A claude newer than the newest entry is expected to behave as that entry says;
  * when it does not, the test that pins it fails and names the change.
  */
-import { testClaude } from './claude-env.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot, testClaude } from './claude-env.js';
 
 /**
- * The claude versions CI runs the contract tests on besides the pinned devDependency: the oldest
- * ccc supports and the newest the tests passed on (the pin). `ccc doctor`'s minimum and its
- * "newer than the newest tested" must name the same two versions.
+ * The claude versions the tests cover: the oldest ccc supports (CI runs the contract tests of
+ * contract-tests.json on it, and on the newest published, with scripts/claude-versions.mjs) and the
+ * newest they passed on, the pinned devDependency (test/claude/claude-versions.test.ts holds the
+ * two together). ccc's minimum and `ccc doctor`'s "newer than the newest tested" name the same two.
  */
-export const OLDEST_SUPPORTED_CLAUDE = '2.1.309';
+export const OLDEST_SUPPORTED_CLAUDE: string = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'support', 'contract-tests.json'), 'utf8')) as { oldest: string }
+).oldest;
 export const NEWEST_TESTED_CLAUDE = '2.1.332';
 
 /** Negative, 0 or positive as `a` is older than, the same as or newer than `b` (both `x.y.z`). */
