@@ -8,23 +8,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc, SUPERVISOR_TEXT, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { it } from '../support/fixtures.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
 
 describe("a skill's shell command in the reviewer", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('does not run: the project is unchanged and the review goes on', async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'All done.' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('does not run: the project is unchanged and the review goes on', async ({ rig }) => {
+    const { server, world } = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'All done.' }));
     const skill = path.join(world.cwd, '.claude', 'skills', 'probe');
     fs.mkdirSync(skill, { recursive: true });
     fs.writeFileSync(

@@ -89,7 +89,7 @@ describe('ccc supervisor-hook', () => {
       // Run directly by the test (no claude between): the ccc the value names did not start this hook's claude.
       const run = await hook(input, { [name]: typeof value === 'string' ? value : value() });
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block', reason: 'review #0: add tests' });
+      expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block', reason: blockReason('review #0: add tests') });
       expect(run.stderr).toContain(`ccc supervisor-hook: ${name}=`);
       expect(run.stderr).toContain(
         'is set, but this claude was not started by that ccc (a copy inherited from another process); ignored: the stop is reviewed here',
