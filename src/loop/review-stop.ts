@@ -129,6 +129,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     logger.info('the /goal evaluator sends the agent back at this stop; review deferred to the stop it lets through', {
       session_id: stop.sessionId,
     });
+    await markStopRead(stop, transcript.frames, deps);
     return { action: 'allow', reason: 'goal', message: 'the /goal evaluator sent the agent back; ccc reviews when the goal lets it stop' };
   }
 
@@ -381,6 +382,16 @@ function sessionIdChanged(stop: StopEvent, run: RunTask, deps: ReviewStopDeps): 
         message: `claude gives the session a new id at each turn (${run.sessionId} → ${stop.sessionId}); the iteration count, the cost caps and the no-progress guard count per run, not per id. An up-to-date claude keeps its id (\`ccc doctor\`).`,
       }),
     );
+}
+
+/**
+ * Where the transcript ended at a stop that was not reviewed: the next stop's turn is the one past
+ * it (stop-context.ts), never this stop's, whose /goal status it would otherwise read again.
+ */
+async function markStopRead(stop: StopEvent, frames: number, deps: ReviewStopDeps): Promise<void> {
+  if (frames === 0) return;
+  const max = deps.config.supervisor.max_iterations;
+  await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, transcript_frames: frames }), { logger: deps.logger, maxIterations: max });
 }
 
 /**

@@ -84,24 +84,36 @@ async function keepReading(readings: TranscriptReadings, stop: StopEvent, reader
  * The transcript as it is once it holds this stop's turn. Claude Code may not have flushed the
  * turn when the hook fires (seen on a loaded machine, and on most stops with a hook that asks
  * within a few ms). Read too early, the transcript ends with the previous turn: its prompts are
- * the previous task's, and the new task would be counted as that task's next round. Every stop
- * follows at least one new assistant line, so the turn is there once an assistant line lies past
- * the `transcript_frames` recorded at the session's last review. That mark is recorded by every
- * mode (headless too), so a resumed session's history, earlier reviews included, is never taken
- * for the new turn. A stop with no new assistant line at all (the same stop twice) waits
- * FLUSH_WAIT_MS at most. Each look reads only the bytes written since the one before; in the
- * interactive mode the reader is the live tail's, so the look also brings the frame window up to date.
+ * the previous task's, and the new task would be counted as that task's next round; the /goal's
+ * status would be the previous stop's (a goal met at this stop taken for the "not met" of the one
+ * before, and the stop let through unreviewed). Every stop follows at least one new assistant
+ * line, so the turn is there once an assistant line lies past the `transcript_frames` recorded at
+ * the session's last stop (a review's, or one the /goal evaluator sent back), and, when the hook's
+ * input names the turn's last assistant message, the transcript's last assistant text is that
+ * message. The mark is recorded by every mode (headless too), so a resumed session's history,
+ * earlier reviews included, is never taken for the new turn. A stop whose message is already the
+ * transcript's last (the same stop twice) waits FLUSH_WAIT_MS at most; one whose message is not
+ * there yet waits for it as long as the retries last. Each look reads only the bytes written since
+ * the one before; in the interactive mode the reader is the live tail's, so the look also brings
+ * the frame window up to date.
  */
 async function readFlushedTurn(stop: StopEvent, reader: TranscriptReader, deps: StopReadDeps): Promise<Transcript> {
   const seen = (await readSessionState(deps.configDir, stop.sessionId))?.transcript_frames ?? 0;
   const started = Date.now();
-  const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
+  const message = comparable(stop.lastAssistantMessage ?? '');
+  const isThisTurn = (t: Transcript) => message === '' || comparable(t.lastAssistantText) === message;
+  const caughtUp = (t: Transcript) => t.userPrompts.length > 0 && isThisTurn(t) && (t.framesToLastAssistant > seen || Date.now() - started >= FLUSH_WAIT_MS);
   let t = await reader.readOn();
   for (let attempt = 0; attempt < TRANSCRIPT_RETRIES && !caughtUp(t); attempt++) {
     await sleep(TRANSCRIPT_RETRY_MS);
     t = await reader.readOn();
   }
   return t;
+}
+
+/** A message as the hook input and the transcript may each lay it out (text blocks joined with or without a newline). */
+function comparable(text: string): string {
+  return text.replace(/\s+/g, '');
 }
 
 export function goalStopOptions(read: StopContext, deps: StopReadDeps) {

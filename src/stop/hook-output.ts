@@ -8,6 +8,7 @@
 import type { ShownVerdict } from '../checkers/verdict-text.js';
 import { inertLine } from '../pty/inert-text.js';
 import type { StopDecision } from '../loop/review-stop.js';
+import { blockReason, windDownReason } from './block-reason.js';
 
 export interface HookOutputOptions {
   showVerdict: boolean;
@@ -19,14 +20,14 @@ export interface HookOutputOptions {
 export function hookOutput(decision: StopDecision, options: HookOutputOptions): string {
   const withNote = (message: string) => (options.note ? `${message}\nccc: ${options.note}` : message);
   if (decision.action === 'block') {
-    const out: Record<string, string> = { decision: 'block', reason: decision.feedback };
+    const out: Record<string, string> = { decision: 'block', reason: blockReason(decision.feedback) };
     if (options.showVerdict)
       out.systemMessage = withNote(verdictLine(decision.iteration, decision.checker, 'not complete, feedback sent to the agent', options.shown));
     return JSON.stringify(out);
   }
   // A limit: the agent's last turn is the wind-down message; the stop that ends it is allowed.
   if (decision.action === 'wind-down') {
-    const out: Record<string, string> = { decision: 'block', reason: decision.feedback };
+    const out: Record<string, string> = { decision: 'block', reason: windDownReason(decision.feedback) };
     if (options.showVerdict) out.systemMessage = `ccc: ${decision.message}; the agent is asked to write down where the work stands`;
     return JSON.stringify(out);
   }

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { goalAnswer, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
+import { sentHookFeedback } from '../support/claude-versions.js';
 
 const CONDITION = 'the file done.txt exists';
 const EVALUATOR_MODEL = 'goal-evaluator-model';
@@ -59,7 +60,8 @@ describe("Claude Code's /goal", () => {
     expect(evaluator[0]!.text).toContain('agent answer 0');
     expect(evaluator[0]!.lastUserText).toContain(`Condition: ${CONDITION}`);
     expect(evaluator[0]!.lastUserText).toMatch(/"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"agent answer 0"/);
-    expect(second!.lastUserText).toBe(`Stop hook feedback:\n[${CONDITION}]: done.txt is missing`);
+    // Sent as any Stop hook's block is (test/claude/stop-hook-feedback.test.ts): inside a system reminder since 2.1.331.
+    expect(second!.lastUserText).toBe(sentHookFeedback(`[${CONDITION}]: done.txt is missing`));
     expect(server.byKind('agent')).toHaveLength(2);
 
     expect(goalRecords(sessionOf(run.stdout))).toEqual([
@@ -96,7 +98,7 @@ describe("Claude Code's /goal", () => {
         .slice(agent[0]!.body.messages.length)
         .filter((m) => m.role === role)
         .flatMap((m) => (m.content as Array<{ text?: string }>).map((b) => (b.text ?? '').trim()));
-    expect(texts('user')).toEqual(['Stop hook feedback:\nHOOK-REASON', `Stop hook feedback:\n[${CONDITION}]: GOAL-REASON`]);
+    expect(texts('user')).toEqual([sentHookFeedback('HOOK-REASON'), sentHookFeedback(`[${CONDITION}]: GOAL-REASON`)]);
     // A command hook's block is also told as a system message; the goal's is not.
     expect(texts('system')).toContain(`Stop hook blocking error from command: "${hook}": HOOK-REASON`);
     expect(texts('system').join('\n')).not.toContain('GOAL-REASON');

@@ -7,6 +7,8 @@
  * its own line for the user (`systemMessage`) never reaches the model.
  */
 import { describe, expect } from 'vitest';
+import { blockReason } from '../../src/stop/block-reason.js';
+import { sentHookFeedback } from '../support/claude-versions.js';
 import { runCcc } from '../support/ccc-run.js';
 import { it } from '../support/fixtures.js';
 import { isToolResultTurn, type RecordedRequest, type Scenario } from '../support/model-server.js';
@@ -51,9 +53,11 @@ describe('the feedback of a "not complete" review in the agent\'s next request',
       const [first, next] = server.byKind('agent').filter((r) => !isToolResultTurn(r));
       expect(occurrences(next!)).toBe(2);
       const carrying = added(first!, next!).filter((m) => m.text.includes(MARK));
+      expect(carrying[1]?.text.endsWith(`: ${blockReason(FEEDBACK)}`)).toBe(true);
       expect(carrying).toEqual([
-        { role: 'user', text: `Stop hook feedback:\n${FEEDBACK}` },
-        { role: 'system', text: expect.stringMatching(new RegExp(`^Stop hook blocking error from command: ".*supervisor-hook --proxy": ${MARK}`)) },
+        // ccc's request first, the reviewer's findings after it (src/stop/block-reason.ts), as claude sends any block's reason.
+        { role: 'user', text: sentHookFeedback(blockReason(FEEDBACK)) },
+        { role: 'system', text: expect.stringMatching(/^Stop hook blocking error from command: ".*supervisor-hook --proxy": /) },
       ]);
       // ccc's line for the user is shown in the TUI, never sent.
       expect(h.screen()).toMatch(/review 1 \(claude\): not complete, feedback sent to the agent/);

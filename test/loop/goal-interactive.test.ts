@@ -4,6 +4,8 @@
  * condition as part of the task.
  */
 import { describe, expect } from 'vitest';
+import { blockReason } from '../../src/stop/block-reason.js';
+import { hookFeedbackIn, sentHookFeedback } from '../support/claude-versions.js';
 import { goalAnswer, type RecordedRequest } from '../support/model-server.js';
 import { it } from '../support/fixtures.js';
 
@@ -13,7 +15,7 @@ const CONDITION = 'the file done.txt exists';
 function feedbackOf(request: RecordedRequest): string[] {
   const { content } = request.body.messages.filter((m) => m.role === 'user').at(-1)!;
   const texts = typeof content === 'string' ? [content] : content.map((b) => b.text ?? '');
-  return texts.map((text) => text.trim()).filter((text) => text.startsWith('Stop hook feedback:'));
+  return texts.map((text) => text.trim()).filter((text) => hookFeedbackIn(text) !== undefined);
 }
 
 describe('/goal in a supervised interactive session', () => {
@@ -32,10 +34,10 @@ describe('/goal in a supervised interactive session', () => {
 
     const agent = server.byKind('agent');
     // Stop 1: the goal is not met; its reason is the one message, and ccc did not review.
-    expect(feedbackOf(agent[1]!)).toEqual([`Stop hook feedback:\n[${CONDITION}]: GOAL-MISSING no done.txt yet`]);
+    expect(feedbackOf(agent[1]!)).toEqual([sentHookFeedback(`[${CONDITION}]: GOAL-MISSING no done.txt yet`)]);
     expect(agent).toHaveLength(3);
     // Stop 2: the goal is met; ccc reviews, with the goal as part of the task, and its feedback is the one message.
-    expect(feedbackOf(agent[2]!)).toEqual(['Stop hook feedback:\nREVIEW-FEEDBACK add the newline']);
+    expect(feedbackOf(agent[2]!)).toEqual([sentHookFeedback(blockReason('REVIEW-FEEDBACK add the newline'))]);
     const reviews = server.byKind('review');
     expect(reviews).toHaveLength(2);
     expect(reviews[0]!.lastUserText).toContain(`1. /goal ${CONDITION}`);

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { blockReason } from '../../src/stop/block-reason.js';
 import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { lastLogLine, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
@@ -52,7 +53,7 @@ describe('ccc supervisor-hook', () => {
     // The reason is the agent's; the user sees the verdict (claude shows `systemMessage` in the TUI, never to the model).
     expect(JSON.parse(run.stdout)).toEqual({
       decision: 'block',
-      reason: 'review #0: add tests',
+      reason: blockReason('review #0: add tests'),
       systemMessage: 'ccc: ✗ review 1 (claude): not complete, feedback sent to the agent',
     });
     const review = server.byKind('review')[0]!;
@@ -88,7 +89,7 @@ describe('ccc supervisor-hook', () => {
       // Run directly by the test (no claude between): the ccc the value names did not start this hook's claude.
       const run = await hook(input, { [name]: typeof value === 'string' ? value : value() });
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block', reason: 'review #0: add tests' });
+      expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'block', reason: blockReason('review #0: add tests') });
       expect(run.stderr).toContain(`ccc supervisor-hook: ${name}=`);
       expect(run.stderr).toContain(
         'is set, but this claude was not started by that ccc (a copy inherited from another process); ignored: the stop is reviewed here',
@@ -127,8 +128,9 @@ describe('ccc supervisor-hook', () => {
     expect(JSON.parse((await hook(input, env)).stdout).decision).toBe('block');
     const second = JSON.parse((await hook({ ...input, stop_hook_active: true }, env)).stdout) as { decision: string; reason: string };
     expect(second.decision).toBe('block');
+    // ccc's own request, in its name (src/stop/block-reason.ts), then the wind-down message.
     expect(second.reason).toMatch(
-      /^The supervised run has reached a limit \(the iteration limit \(1\) was reached[^\n]*\n[\s\S]*Write down where the work stands/,
+      /^ccc \(the Stop hook that supervises this session\) asks you to end the work with this turn\.\nThe supervised run has reached a limit \(the iteration limit \(1\) was reached[^\n]*\n[\s\S]*Write down where the work stands/,
     );
     const third = await hook({ ...input, stop_hook_active: true }, env);
     expect(JSON.parse(third.stdout)).toEqual({ systemMessage: expect.stringMatching(/^ccc: stopped supervising: the iteration limit \(1\) was reached/) });

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const claudeBin = path.join(repoRoot, 'node_modules', '.bin', 'claude');
+
+/**
+ * The claude under test: the pinned devDependency, or with `CCC_TEST_CLAUDE=<version>` that version
+ * from the cache `scripts/claude-versions.mjs` fills (`.ci/run` runs the contract tests on the
+ * oldest supported and the newest published claude this way).
+ */
+export const testClaude = resolveTestClaude(process.env);
+export const claudeBin = testClaude.bin;
 export const cccBin = path.join(repoRoot, 'dist', 'cli', 'main.js');
 
 export const TEST_API_KEY = 'sk-ant-test-0123456789abcdefghijklmnop';
@@ -65,6 +72,22 @@ export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.Proce
       fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
+}
+
+function resolveTestClaude(env: NodeJS.ProcessEnv): { bin: string; version: string } {
+  const wanted = env.CCC_TEST_CLAUDE?.trim();
+  const prefix = wanted ? claudeVersionDir(wanted, env) : repoRoot;
+  const manifest = path.join(prefix, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json');
+  if (!fs.existsSync(manifest))
+    throw new Error(`CCC_TEST_CLAUDE=${wanted}: no claude at ${prefix}; install it with \`node scripts/claude-versions.mjs install ${wanted}\``);
+  const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string };
+  return { bin: path.join(prefix, 'node_modules', '.bin', 'claude'), version };
+}
+
+/** Where `scripts/claude-versions.mjs` installs a claude version (kept in step with that script). */
+function claudeVersionDir(version: string, env: NodeJS.ProcessEnv): string {
+  const cache = env.CCC_CLAUDE_VERSIONS_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'ccc-test', 'claude');
+  return path.join(cache, version);
 }
 
 /** SIGKILLs every process whose working directory is inside `root` (a test's world; never the test runner's). */

@@ -84,12 +84,26 @@ export function leaveNoCaches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** What the reviewer's Stop hook prints when the session has a goal: the turn ends, whatever other hooks say. */
 const REVIEWER_STOP_ANSWER = { continue: false, stopReason: 'ccc: the reviewer answers once' };
 
+/**
+ * A skill's (or custom slash command's) inline `!`-command is no tool call: PreToolUse never sees
+ * it, and the skill's `allowed-tools` lets it run, say when the review message starts with the
+ * skill's `/name` (docs/design/claude-facts.md, "A skill's shell commands"). Every claude ccc
+ * supports obeys `disableSkillShellExecution` (the command is replaced by a placeholder); since
+ * 2.1.332 the `PreSkillShellCommand` hook refuses it too. Older claude ignores that event's entry.
+ */
+const NO_SKILL_SHELL = { decision: 'block', reason: "ccc: the reviewer runs no skill's shell commands; run the project's checks with the Bash tool" };
+
 function guardSettings(probe: GuardProbe = guardProbe(), endAtFirstStop = false): Record<string, unknown> {
   const command = [process.execPath, GUARD_SCRIPT].map(shellQuote).join(' ');
-  const hooks: Record<string, unknown> = { SessionStart: [probe.hook], PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
-  if (!endAtFirstStop) return { hooks };
+  const refuseSkillShell = { type: 'command', command: `echo ${shellQuote(JSON.stringify(NO_SKILL_SHELL))}`, timeout: 30 };
+  const hooks: Record<string, unknown> = {
+    SessionStart: [probe.hook],
+    PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }],
+    PreSkillShellCommand: [{ matcher: '*', hooks: [refuseSkillShell] }],
+  };
+  if (!endAtFirstStop) return { disableSkillShellExecution: true, hooks };
   const stop = { type: 'command', command: `echo ${shellQuote(JSON.stringify(REVIEWER_STOP_ANSWER))}`, timeout: 30 };
-  return { hooks: { ...hooks, Stop: [{ hooks: [stop] }] } };
+  return { disableSkillShellExecution: true, hooks: { ...hooks, Stop: [{ hooks: [stop] }] } };
 }
 
 /** Options passed on with their value(s); the variadic ones take every value up to the next option. */
