@@ -49,9 +49,15 @@ export async function claudeCheck(place: Place, resolved: ResolvedConfig | undef
   if (file === undefined) return { ...base, status: 'missing', detail: `not found ("${command}")`, fix: CLAUDE_UPDATE_FIX };
   // The same check (and the same remembered `--version`) as a run's: the doctor and a launch never disagree.
   const support = await supportOf({ command, file, cwd: place.cwd, env: place.env, configDir: place.configDir });
-  if (support.kind === 'unreadable' && support.line.startsWith('(')) return { ...base, status: 'missing', detail: `${file} does not run: ${support.line}`, fix: CLAUDE_UPDATE_FIX };
+  if (support.kind === 'unreadable' && support.line.startsWith('('))
+    return { ...base, status: 'missing', detail: `${file} does not run: ${support.line}`, fix: CLAUDE_UPDATE_FIX };
   if (support.kind === 'unreadable')
-    return { ...base, status: 'missing', detail: `${file}: no version in what \`--version\` printed (${JSON.stringify(clip(support.line, 80))})`, fix: CLAUDE_UPDATE_FIX };
+    return {
+      ...base,
+      status: 'missing',
+      detail: `${file}: no version in what \`--version\` printed (${JSON.stringify(clip(support.line, 80))})`,
+      fix: CLAUDE_UPDATE_FIX,
+    };
   if (support.kind === 'too-old')
     return { ...base, status: 'missing', detail: `${support.version}, ${file}: older than ${MINIMUM_CLAUDE}, the oldest ccc supports`, fix: CLAUDE_UPDATE_FIX };
   if (support.newerThanTested)

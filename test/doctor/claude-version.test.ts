@@ -40,7 +40,9 @@ describe('ccc doctor and the claude version', () => {
     const { text, code, check } = await doctor(oldClaude);
     expect(code).toBe(1);
     expect(check).toMatchObject({ status: 'missing', needed: true, fix: expect.stringContaining(INSTALL) });
-    expect(text.stdout).toMatch(new RegExp(`^✗ claude +1\\.0\\.100, .*: older than ${MINIMUM_CLAUDE.replace(/\./g, '\\.')}, the oldest ccc supports\\n +fix: .*${INSTALL}`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(`^✗ claude +1\\.0\\.100, .*: older than ${MINIMUM_CLAUDE.replace(/\./g, '\\.')}, the oldest ccc supports\\n +fix: .*${INSTALL}`, 'm'),
+    );
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('A supervised session here lacks: claude.');
   });
 
@@ -83,6 +85,8 @@ describe('ccc doctor and the claude version', () => {
     const { text, code, check } = await doctor(fakeClaude('echo "9.0.0 (Claude Code)"'));
     expect(code).toBe(0);
     expect(check).toMatchObject({ status: 'note', needed: false });
-    expect(text.stdout).toMatch(new RegExp(`^· claude +9\\.0\\.0, .*: newer than ${NEWEST_TESTED_CLAUDE.replace(/\./g, '\\.')}, the newest claude ccc was tested with`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(`^· claude +9\\.0\\.0, .*: newer than ${NEWEST_TESTED_CLAUDE.replace(/\./g, '\\.')}, the newest claude ccc was tested with`, 'm'),
+    );
   });
 });

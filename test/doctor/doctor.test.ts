@@ -30,7 +30,9 @@ describe('ccc doctor', () => {
     const run = await runCcc(world, ['doctor']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`✓ claude            ${NEWEST_TESTED_CLAUDE}, ${claudeBin} (supported: ${MINIMUM_CLAUDE} to ${NEWEST_TESTED_CLAUDE}, tested)\n`);
+    expect(run.stdout).toContain(
+      `✓ claude            ${NEWEST_TESTED_CLAUDE}, ${claudeBin} (supported: ${MINIMUM_CLAUDE} to ${NEWEST_TESTED_CLAUDE}, tested)\n`,
+    );
     expect(run.stdout).toContain(`✓ relay             ${path.join(repoRoot, 'dist', 'relay', 'ccc-relay')} (built with the package on this machine)`);
     expect(run.stdout).toContain(`✓ lifeline          ${path.join(repoRoot, 'dist', 'relay', 'ccc-lifeline')}`);
     expect(run.stdout).toContain(`✓ config directory  ${world.claudeDir}, writable`);

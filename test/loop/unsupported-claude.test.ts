@@ -37,7 +37,10 @@ describe('a claude ccc does not support', () => {
     world.cleanup();
   });
 
-  const tooOld = () => new RegExp(`claude ${OLD.replace(/\./g, '\\.')} \\(.*\\) is older than ${MINIMUM_CLAUDE.replace(/\./g, '\\.')}, the oldest ccc supports; .*npm install -g @anthropic-ai/claude-code@latest`);
+  const tooOld = () =>
+    new RegExp(
+      `claude ${OLD.replace(/\./g, '\\.')} \\(.*\\) is older than ${MINIMUM_CLAUDE.replace(/\./g, '\\.')}, the oldest ccc supports; .*npm install -g @anthropic-ai/claude-code@latest`,
+    );
 
   it('headless: exit 2 naming the version, the minimum and the install line; no request reaches the model', async () => {
     const run = await runCcc(world, ['--supervisor', '-p', 'write the parser'], { env: { CCC_CLAUDE: oldClaude } });
@@ -77,7 +80,13 @@ describe('a claude ccc does not support', () => {
   });
 
   it('the standalone Stop hook: the stop goes through unreviewed, the user told why in the TUI and on stderr', async () => {
-    const input = { session_id: '0c7d2a5e-2c38-4a52-9a57-5b0d5f1e6a01', cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' };
+    const input = {
+      session_id: '0c7d2a5e-2c38-4a52-9a57-5b0d5f1e6a01',
+      cwd: world.cwd,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: 'done',
+    };
     const run = await runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input), env: { CCC_CLAUDE: oldClaude } });
     expect(run.code).toBe(0);
     const answer = JSON.parse(run.stdout) as Record<string, unknown>;
