@@ -27,6 +27,8 @@ export interface CodeData {
   PROMPT_MISSING: { path?: string; problem?: UserFileProblem['kind']; candidates?: string[] };
   /** claude (or the configured command) cannot be started. */
   CLAUDE_NOT_FOUND: { command?: string };
+  /** claude runs but is older than the oldest ccc supports, or its version cannot be read. */
+  CLAUDE_UNSUPPORTED: { command: string; version?: string; minimum: string };
   /** A bad command line or argument, with the option, file or value at fault. */
   USAGE: {
     option?: string;
@@ -137,6 +139,7 @@ export const DEFAULT_EXIT_CODE: { readonly [C in ErrorCode]: number } = {
   CONFIG_UNREADABLE: ExitCode.usage,
   PROMPT_MISSING: ExitCode.usage,
   CLAUDE_NOT_FOUND: ExitCode.usage,
+  CLAUDE_UNSUPPORTED: ExitCode.usage,
   USAGE: ExitCode.usage,
   CHECKER_FAILED: ExitCode.checkerFailed,
   CHECKER_TIMEOUT: ExitCode.checkerFailed,

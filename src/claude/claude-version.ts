@@ -9,13 +9,9 @@
  * The cache is a convenience: an unreadable, corrupt or unwritable file means claude is asked,
  * never an error.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { promisify } from 'node:util';
 import { errorText } from '../errors.js';
 import { clip } from '../value-text.js';
-
-const run = promisify(execFile);
 
 export interface ClaudeVersionOptions {
   /** The configured command (`claude`, a path…), part of the key. */
@@ -44,41 +40,51 @@ interface ExecutableKey {
   ino: number;
 }
 
-/**
- * Why `--version` failed, with the last line claude wrote to stderr (execFile's message names only
- * the command): a claude that cannot start says why there, and `ccc doctor` must show it. The line
- * is the program's text: control characters are dropped before it reaches a terminal.
- */
-function failureText(error: unknown): string {
-  const first = errorText(error).split('\n')[0]!;
-  const stderr = (error as { stderr?: unknown }).stderr;
-  const said =
-    typeof stderr === 'string'
-      ? stderr
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean)
-          .pop()
-      : undefined;
-  return said ? `${first}: ${clip(said.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), 300)}` : first;
+/** How long `--version` may take; the whole process group is killed then (a wrapper's child holding the pipe too). */
+const VERSION_TIMEOUT_MS = 10_000;
+
+/** The last line claude wrote to stderr, its control characters dropped: a claude that cannot start says why there. */
+function lastSaid(stderr: string): string | undefined {
+  const said = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
+  return said ? clip(said.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), 300) : undefined;
 }
 
-/** The first line claude prints for `--version`, or a parenthesised reason it printed none. */
+/**
+ * The first line claude prints for `--version`, or a parenthesised reason it printed none. Bounded:
+ * a `--version` that hangs is killed with its process group after 10 s, and at most 64 KB of what it
+ * prints is kept.
+ */
 export async function claudeVersion(options: ClaudeVersionOptions): Promise<string> {
   const key = executableKey(options.command, options.file);
   const cached = key && options.cacheFile ? readCached(options.cacheFile, key) : undefined;
   if (cached !== undefined) return cached;
-  let version: string;
-  try {
-    const { stdout } = await run(options.file, ['--version'], { cwd: options.cwd, env: options.env, timeout: 10_000 });
-    const line = stdout.trim().split('\n')[0];
-    if (!line) return '(no version printed)';
-    version = line;
-  } catch (error) {
-    return `(${options.file} --version failed: ${failureText(error)})`;
+  // Loaded only when claude must be asked: `ccc --version` with a remembered answer starts no more than it needs.
+  const { runChild } = await import('../process/child-process.js');
+  const run = await runChild({
+    command: options.file,
+    args: ['--version'],
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: VERSION_TIMEOUT_MS,
+    killGraceMs: 500,
+    maxStdoutBytes: 64 * 1024,
+  });
+  const failed = `${options.file} --version failed`;
+  if (run.spawnError) return `(${failed}: ${errorText(run.spawnError).split('\n')[0]!})`;
+  if (run.timedOut) return `(${failed}: no answer within ${VERSION_TIMEOUT_MS / 1000} s)`;
+  if (run.exitCode !== 0) {
+    const how = run.exitCode === null ? `killed by ${run.signal ?? 'a signal'}` : `exit code ${run.exitCode}`;
+    const said = lastSaid(run.stderrTail);
+    return `(${failed}: Command failed: ${options.file} --version (${how})${said ? `: ${said}` : ''})`;
   }
-  if (key && options.cacheFile) await remember(options.cacheFile, { key, version }, options.prepareDir);
-  return version;
+  const line = (run.stdout ?? '').trim().split('\n')[0]?.trim();
+  if (!line) return '(no version printed)';
+  if (key && options.cacheFile) await remember(options.cacheFile, { key, version: line }, options.prepareDir);
+  return line;
 }
 
 function executableKey(command: string, file: string): ExecutableKey | undefined {

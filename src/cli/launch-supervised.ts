@@ -16,6 +16,7 @@ import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import { describeOrigin } from '../config/validate.js';
 import { requireClaude } from '../process/resolve-command.js';
+import { requireSupportedClaude } from '../claude/claude-check.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { checkSettingsPaths } from '../settings/settings-file.js';
@@ -55,8 +56,11 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const reports = reportTargets(args.reports ?? [], { env, cwd: io.cwd, headless: mode.mode === 'headless' });
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
   const { config } = resolved;
-  config.claude.command = requireClaude(config.claude.command, env, io.cwd);
+  const claudeFile = requireClaude(config.claude.command, env, io.cwd);
   requireUsableConfigDir(resolved.configDir, env);
+  // A claude ccc cannot supervise (too old, or no readable version) fails in confusing ways mid-run: refused here, exit 2.
+  await requireSupportedClaude({ command: config.claude.command, file: claudeFile, cwd: io.cwd, env, configDir: resolved.configDir });
+  config.claude.command = claudeFile;
   for (const declaration of config.supervisor.checkers) {
     const { use, options } = normalizeDeclaration(declaration);
     if (use === 'claude')

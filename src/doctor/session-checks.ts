@@ -3,14 +3,15 @@
  * writable config directory and the reviewer's SUPERVISOR.md. The same functions the session's
  * own preflight uses, so the doctor and a launch never disagree.
  */
-import { claudeVersion } from '../claude/claude-version.js';
+import { supportOf } from '../claude/claude-check.js';
+import { CLAUDE_UPDATE_FIX, MINIMUM_CLAUDE, NEWEST_TESTED_CLAUDE } from '../claude/claude-support.js';
+import { clip } from '../value-text.js';
 import { configuredClaudeCommand } from '../config/claude-command.js';
 import { loadConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { promptInUse } from './prompt-in-use.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
-import { cccDir, claudeVersionCachePath } from '../state/paths.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { errorText } from '../errors.js';
 
@@ -45,18 +46,29 @@ export async function claudeCheck(place: Place, resolved: ResolvedConfig | undef
   const command = resolved?.config.claude.command ?? (await configuredClaudeCommand(place));
   const file = findExecutable(command, place.env, place.cwd);
   const base = { id: 'claude', title: 'claude', needed: true } as const;
-  const fix = 'install Claude Code (npm install -g @anthropic-ai/claude-code) or set CCC_CLAUDE to the path of claude';
-  if (file === undefined) return { ...base, status: 'missing', detail: `not found ("${command}")`, fix };
-  const version = await claudeVersion({
-    command,
-    file,
-    cwd: place.cwd,
-    env: place.env,
-    cacheFile: claudeVersionCachePath(place.configDir),
-    prepareDir: () => cccDir(place.configDir),
-  });
-  if (version.startsWith('(')) return { ...base, status: 'missing', detail: `${file} does not run: ${version}`, fix };
-  return { ...base, status: 'ok', detail: `${version}, ${file}` };
+  if (file === undefined) return { ...base, status: 'missing', detail: `not found ("${command}")`, fix: CLAUDE_UPDATE_FIX };
+  // The same check (and the same remembered `--version`) as a run's: the doctor and a launch never disagree.
+  const support = await supportOf({ command, file, cwd: place.cwd, env: place.env, configDir: place.configDir });
+  if (support.kind === 'unreadable' && support.line.startsWith('('))
+    return { ...base, status: 'missing', detail: `${file} does not run: ${support.line}`, fix: CLAUDE_UPDATE_FIX };
+  if (support.kind === 'unreadable')
+    return {
+      ...base,
+      status: 'missing',
+      detail: `${file}: no version in what \`--version\` printed (${JSON.stringify(clip(support.line, 80))})`,
+      fix: CLAUDE_UPDATE_FIX,
+    };
+  if (support.kind === 'too-old')
+    return { ...base, status: 'missing', detail: `${support.version}, ${file}: older than ${MINIMUM_CLAUDE}, the oldest ccc supports`, fix: CLAUDE_UPDATE_FIX };
+  if (support.newerThanTested)
+    // Runs (a note, not a lack): the platform may have moved under one of ccc's promises since.
+    return {
+      ...base,
+      needed: false,
+      status: 'note',
+      detail: `${support.version}, ${file}: newer than ${NEWEST_TESTED_CLAUDE}, the newest claude ccc was tested with (supported from ${MINIMUM_CLAUDE})`,
+    };
+  return { ...base, status: 'ok', detail: `${support.version}, ${file} (supported: ${MINIMUM_CLAUDE} to ${NEWEST_TESTED_CLAUDE}, tested)` };
 }
 
 export function configDirCheck(place: Place): DoctorCheck {

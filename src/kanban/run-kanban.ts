@@ -15,6 +15,7 @@ import { ExitCode, isCccError } from '../errors.js';
 import { failureText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
 import { SupervisorSession } from '../loop/supervisor-session.js';
 import { requireClaude } from '../process/resolve-command.js';
+import { requireSupportedClaude } from '../claude/claude-check.js';
 import { cccDir } from '../state/paths.js';
 import type { AgentCallDeps } from './agent-call.js';
 import { boardWarnings } from './board-check.js';
@@ -65,6 +66,7 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   }
   const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, setBy: resolved.sources['kanban.roles_dir'] ?? 'default' });
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
+  await requireSupportedClaude({ command: config.claude.command, file: claudeCommand, cwd: io.cwd, env: io.env, configDir: resolved.configDir });
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
   const lock = await lockKanban(kanban, { onNote: say, onWarning: (warning) => say(`warning: ${warning}`) });
   let session: SupervisorSession | undefined;

@@ -27,6 +27,10 @@ import type { AgentDriver, Answered, DriverStop } from './driver.js';
 import { supervise } from './supervise.js';
 import { hookOwner, processKey } from '../process/process-ancestry.js';
 import { fileRunTasks } from '../state/run-task.js';
+import { findExecutable } from '../process/resolve-command.js';
+import { supportOf } from '../claude/claude-check.js';
+import { unsupportedClaudeText } from '../claude/claude-support.js';
+import { inertLine } from '../pty/inert-text.js';
 
 /** The hook's answer for Claude Code (stdout), and, when the stop is allowed for any reason but a verdict, why (one stderr line). */
 export interface StandaloneAnswer {
@@ -39,6 +43,8 @@ const QUIET_ALLOWS: ReadonlySet<string> = new Set(['completed', 'disabled', 'bac
 
 export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv): Promise<StandaloneAnswer> {
   const resolved = await loadConfig({ cwd: stop.cwd, env });
+  const unsupported = await unsupportedClaude(resolved.config.claude.command, stop.cwd, env, resolved.configDir);
+  if (unsupported) return unsupported;
   const pipeline = await buildPipeline({
     config: resolved.config,
     cwd: stop.cwd,
@@ -113,6 +119,21 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     await session.reporters.close({ exitCode: 0, sessionId: stop.sessionId });
     await session.close();
   }
+}
+
+/**
+ * A claude ccc cannot supervise (too old, or a `--version` that names none) is not reviewed: the
+ * hook must never hold up the user's claude, so the stop goes through, and the user sees why in the
+ * TUI (`Stop says: …`) and on stderr. A claude the hook cannot find is left to the checkers (a
+ * rule-only pipeline needs none).
+ */
+async function unsupportedClaude(command: string, cwd: string, env: NodeJS.ProcessEnv, configDir: string): Promise<StandaloneAnswer | undefined> {
+  const file = findExecutable(command, env, cwd);
+  if (file === undefined) return undefined;
+  const reason = unsupportedClaudeText(await supportOf({ command, file, cwd, env, configDir }), file);
+  if (reason === undefined) return undefined;
+  const because = `stop not reviewed: ${reason}`;
+  return { output: JSON.stringify({ systemMessage: `ccc: ${inertLine(because)}` }), allowedBecause: because };
 }
 
 /** One stop, claimed already (claimWhenHooksAreDone); its decision is the hook's answer, and the run's end. */

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/claude-env.js';
+import { MINIMUM_CLAUDE } from '../../src/claude/claude-support.js';
 import { compareVersions, NEWEST_TESTED_CLAUDE, OLDEST_SUPPORTED_CLAUDE, sinceVersion } from '../support/claude-versions.js';
 
 const manifest = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -19,6 +20,8 @@ describe('the claude versions the tests cover', () => {
     const lock = manifest(path.join(repoRoot, 'package-lock.json')).packages as Record<string, { version: string }>;
     expect(lock['node_modules/@anthropic-ai/claude-code']?.version).toBe(NEWEST_TESTED_CLAUDE);
     expect(compareVersions(OLDEST_SUPPORTED_CLAUDE, NEWEST_TESTED_CLAUDE)).toBeLessThan(0);
+    // The contract tests' oldest is the minimum ccc refuses below.
+    expect(OLDEST_SUPPORTED_CLAUDE).toBe(MINIMUM_CLAUDE);
   });
 
   it('names contract test files that exist, each once', () => {

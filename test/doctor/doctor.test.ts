@@ -14,6 +14,7 @@ import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runProcess } from '../support/run-process.js';
 import { codexBin, codexEnv } from '../support/codex-env.js';
 import { TESTED_CODEX } from '../../src/doctor/codex-checks.js';
+import { MINIMUM_CLAUDE, NEWEST_TESTED_CLAUDE } from '../../src/claude/claude-support.js';
 
 let world: ClaudeWorld;
 afterEach(() => world?.cleanup());
@@ -31,7 +32,9 @@ describe('ccc doctor', () => {
     const run = await runCcc(world, ['doctor']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^✓ claude +\\d+\\.\\d+\\.\\d+ \\(Claude Code\\), ${claudeBin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    expect(run.stdout).toContain(
+      `✓ claude            ${NEWEST_TESTED_CLAUDE}, ${claudeBin} (supported: ${MINIMUM_CLAUDE} to ${NEWEST_TESTED_CLAUDE}, tested)\n`,
+    );
     expect(run.stdout).toContain(`✓ relay             ${path.join(repoRoot, 'dist', 'relay', 'ccc-relay')} (built with the package on this machine)`);
     expect(run.stdout).toContain(`✓ lifeline          ${path.join(repoRoot, 'dist', 'relay', 'ccc-lifeline')}`);
     expect(run.stdout).toContain(`✓ config directory  ${world.claudeDir}, writable`);

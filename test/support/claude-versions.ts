@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { compareVersions } from '../../src/claude/claude-support.js';
 import { repoRoot, testClaude } from './claude-env.js';
 
 /**
@@ -17,14 +18,7 @@ import { repoRoot, testClaude } from './claude-env.js';
 export const OLDEST_SUPPORTED_CLAUDE: string = (
   JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'support', 'contract-tests.json'), 'utf8')) as { oldest: string }
 ).oldest;
-export const NEWEST_TESTED_CLAUDE = '2.1.332';
-
-/** Negative, 0 or positive as `a` is older than, the same as or newer than `b` (both `x.y.z`). */
-export function compareVersions(a: string, b: string): number {
-  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
-  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return (x![i] ?? 0) - (y![i] ?? 0);
-  return 0;
-}
+export { compareVersions, NEWEST_TESTED_CLAUDE } from '../../src/claude/claude-support.js';
 
 /** The value of the newest `[since, value]` entry at or below `version` (entries oldest first). */
 export function sinceVersion<T>(table: ReadonlyArray<readonly [since: string, value: T]>, version = testClaude.version): T {
