@@ -139,7 +139,7 @@ describe('ccc config', () => {
     const r = await ccc(['config']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`ccc: Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer >= 1.\n`);
+    expect(r.stderr).toBe(`ccc: Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer from 1 to 1000.\n`);
   });
 
   it('a bad env value exits 2 naming the variable', async () => {
