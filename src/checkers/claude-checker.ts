@@ -29,15 +29,15 @@ import { reviewerAnswer } from './reviewer/reviewer-answer.js';
 import { guardWatch, UNGUARDED_MESSAGE } from './reviewer/guard-probe.js';
 import { reviewerLaunch, type ReviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
-import { loadSupervisorPrompt } from './supervisor-prompt.js';
+import { loadSupervisorPrompt, type PromptPath } from './supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
 
 export interface ClaudeCheckerOptions {
-  /** Overrides `supervisor.prompt_path` for this checker. */
-  prompt_path?: string;
-  /** Default prompt path when the checker has none of its own. */
-  defaultPromptPath: string;
+  /** The checker's own `prompt_path`, else `supervisor.prompt_path` (supervisor-prompt.ts, `promptPathFor`). */
+  promptPath: PromptPath;
+  /** `trusted_dirs`. */
+  trusted?: readonly string[];
   /** Attempts when the reviewer's answer cannot be parsed as a verdict. */
   attempts?: number;
   /** `supervisor.reviewer.allow`: permission rules beyond reading and verifying. */
@@ -52,7 +52,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
   return {
     name: 'claude',
     async check(ctx, signal) {
-      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
+      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.promptPath, trusted: options.trusted, home: ctx.env.HOME });
       const policy = reviewerPolicy({
         root: ctx.cwd,
         tests: detectTestCommands(ctx.cwd),

@@ -11,8 +11,8 @@ import { parseSupervisorArgs } from './supervisor-args.js';
 import { strayMarkerWarnings } from './stray-markers.js';
 import { CccError, ExitCode, isCccError } from '../errors.js';
 import { sessionSupervisedError } from '../state/session-claims.js';
-import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
-import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
+import { buildPipeline } from '../checkers/registry.js';
+import { requireReviewerPrompts } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import { describeOrigin } from '../config/validate.js';
 import { requireClaude } from '../process/resolve-command.js';
@@ -57,17 +57,14 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const { config } = resolved;
   config.claude.command = requireClaude(config.claude.command, env, io.cwd);
   requireUsableConfigDir(resolved.configDir, env);
-  for (const declaration of config.supervisor.checkers) {
-    const { use, options } = normalizeDeclaration(declaration);
-    if (use === 'claude')
-      loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });
-  }
+  requireReviewerPrompts(resolved, io.cwd, env.HOME);
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
   const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
   checkSettingsPaths(claudeArgs, io.cwd);
   const plan = sessionPlan(claudeArgs, mode.mode);
   const pipeline = await buildPipeline({
     config,
+    sources: resolved.sources,
     cwd: io.cwd,
     moduleCacheDir: () => moduleCacheDir(resolved.configDir),
     checkersFrom: describeOrigin('supervisor.checkers', resolved),

@@ -75,6 +75,12 @@ const provider = z
   .passthrough()
   .describe('an object { env?, settings? }');
 
+/** A path that means the same wherever ccc runs. */
+const homeOrAbsolute = z
+  .string()
+  .refine((p) => p === '~' || p.startsWith('~/') || p.startsWith('/'))
+  .describe('an absolute path, or one that starts with ~/');
+
 /** `supervisor.reviewer.allow`: Claude Code permission rules; one that cannot be read says why. */
 const permissionRule = z
   .string()
@@ -174,6 +180,12 @@ export const configSchema = z
     /** Who hears a run's events besides ccc's own output: `notify`, or a module (a path or a package), as vitest names reporters. */
     reporters: z.array(nonEmptyString).describe('a list of reporters: "notify", or a module path or package name'),
     plugins: z.array(nonEmptyString).describe('a list of non-empty strings'),
+    /**
+     * Places outside the project that files the project points ccc at (./SUPERVISOR.md, a project
+     * config's prompt_path or kanban.roles_dir, a role prompt, the project config itself) may
+     * resolve into, through a symlink or `..`. The user's own setting: a project's config cannot set it (load.ts).
+     */
+    trusted_dirs: z.array(homeOrAbsolute).describe('a list of absolute directories (or ~/…)'),
     current_provider: unsettable(nonEmptyString),
     providers: z.record(provider).describe('an object of providers'),
     settings: anyObject,

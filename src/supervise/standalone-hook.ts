@@ -41,6 +41,7 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   const resolved = await loadConfig({ cwd: stop.cwd, env });
   const pipeline = await buildPipeline({
     config: resolved.config,
+    sources: resolved.sources,
     cwd: stop.cwd,
     moduleCacheDir: () => moduleCacheDir(resolved.configDir),
     checkersFrom: describeOrigin('supervisor.checkers', resolved),
