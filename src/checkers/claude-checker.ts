@@ -32,6 +32,7 @@ import { reviewerPolicy, type ReviewerPolicy } from './reviewer/reviewer-policy.
 import { loadSupervisorPrompt, type PromptPath } from './supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
+import { childEndText } from '../process/child-end.js';
 
 export interface ClaudeCheckerOptions {
   /** The checker's own `prompt_path`, else `supervisor.prompt_path` (supervisor-prompt.ts, `promptPathFor`). */
@@ -191,8 +192,8 @@ async function runReviewer(
   }
   if (result.exitCode !== 0) {
     const failure = modelFailure(result);
-    throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer exited with code ${result.exitCode}`, {
-      data: { exit_code: result.exitCode, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
+    throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer ${childEndText(result)}`, {
+      data: { exit_code: result.exitCode, signal: result.signal ?? null, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
     });
   }
   return result;

@@ -154,9 +154,12 @@ describe('files the project points ccc at stay in the project', () => {
     await setUp();
     fs.mkdirSync(project('roles'));
     fs.symlinkSync(path.join(outside, 'id_ed25519'), project('roles/Manager.md'));
-    const refused = loadRolePrompts({ rolesDir: './roles', cwd: world.cwd, setBy: 'default', trusted: [] });
-    await expect(refused).rejects.toThrow(`The Manager prompt roles/Manager.md resolves to ${path.join(outside, 'id_ed25519')}, outside ${world.cwd}`);
-    await expect(refused).rejects.not.toThrow(SECRET);
+    const refused = await loadRolePrompts({ rolesDir: './roles', cwd: world.cwd, setBy: 'default', trusted: [] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).toContain(`The Manager prompt roles/Manager.md resolves to ${path.join(outside, 'id_ed25519')}, outside ${world.cwd}`);
+    expect(refused?.message).not.toContain(SECRET);
     await expect(loadRolePrompts({ rolesDir: './roles', cwd: world.cwd, setBy: 'project', trusted: [] })).rejects.toThrow('outside');
     await expect(loadRolePrompts({ rolesDir: './roles', cwd: world.cwd, setBy: 'default', trusted: [outside] })).resolves.toMatchObject({
       Manager: { text: PRIVATE_KEY },
