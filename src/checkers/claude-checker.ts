@@ -146,8 +146,8 @@ async function reviewRounds({ ctx, options, policy, evidence, fork, request, pro
 
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
 // positional prompt, and stdin has no length limit.
-// A review whose guard did not load is stopped at its init frame, before the model's first
-// answer can name a tool (reviewer/guard-probe.ts): it fails, it never runs unguarded.
+// A review whose guard did not load is killed at its init frame, before its first request goes out
+// (reviewer/guard-probe.ts): it fails, it never runs unguarded.
 async function runReviewer(
   ctx: CheckContext,
   launch: ReviewerLaunch,
@@ -156,12 +156,9 @@ async function runReviewer(
   onFrame: (frame: Frame) => void,
 ): Promise<ClaudePrintResult> {
   const guard = guardWatch(launch.guardNonce);
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) stop.abort();
+  const halt = new AbortController();
   const watched = (frame: Frame) => {
-    if (guard.onFrame(frame) === 'missing') stop.abort();
+    if (guard.onFrame(frame) === 'missing') halt.abort();
     else onFrame(frame);
   };
   const result = await runClaudePrint({
@@ -170,10 +167,11 @@ async function runReviewer(
     stdin: message,
     cwd: ctx.cwd,
     env: launch.env,
-    signal: stop.signal,
+    signal,
+    halt: halt.signal,
     logger: ctx.logger,
     onFrame: watched,
-  }).finally(() => signal.removeEventListener('abort', onAbort));
+  });
   ctx.reportUsage?.(result.usage);
   if (guard.state() === 'missing') throw new CccError('CHECKER_FAILED', UNGUARDED_MESSAGE, { data: { checker: 'claude', cause: 'guard_missing' } });
   if (result.spawnError) {

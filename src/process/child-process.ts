@@ -32,6 +32,12 @@ export interface RunOptions {
   stdin?: string;
   /** Aborting kills the process tree; the result then has `aborted: true`. */
   signal?: AbortSignal;
+  /**
+   * Aborting SIGKILLs the process tree at once, with no grace: for a child that must not take one
+   * more step (claude given SIGTERM still sends the request it was about to). The result then has
+   * `aborted: true`.
+   */
+  halt?: AbortSignal;
   /** Kills the process tree after this long; the result then has `timedOut: true`. */
   timeoutMs?: number;
   /** Receives stdout as it arrives; when given, the result carries no `stdout`. */
@@ -83,7 +89,7 @@ export function runChild(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const collectStdout = !options.onStdout;
   const base = { exitCode: null, signal: null, stderrTail: '', timedOut: false, aborted: false, ...(collectStdout ? { stdout: '' } : {}) };
-  if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true, durationMs: 0 });
+  if (options.signal?.aborted || options.halt?.aborted) return Promise.resolve({ ...base, aborted: true, durationMs: 0 });
   const lifeline = findLifeline();
   let child: ChildProcess;
   try {
@@ -128,7 +134,12 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
     aborted = true;
     group?.kill();
   };
+  const onHalt = () => {
+    aborted = true;
+    group?.killNow();
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  options.halt?.addEventListener('abort', onHalt, { once: true });
   const timer =
     options.timeoutMs === undefined
       ? undefined
@@ -147,6 +158,7 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
       spawnError ??= execError(Buffer.concat(report), options.command);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      options.halt?.removeEventListener('abort', onHalt);
       resolve({
         exitCode: spawnError ? null : code,
         signal,
@@ -177,8 +189,8 @@ function explainSpawnError(error: Error, options: RunOptions): Error {
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/** SIGTERM now, SIGKILL after the grace period, for as long as the group has members. */
-function trackGroup(pgid: number, graceMs: number): { kill(): void } {
+/** `kill`: SIGTERM now, SIGKILL after the grace period, for as long as the group has members; `killNow`: SIGKILL now. */
+function trackGroup(pgid: number, graceMs: number): { kill(): void; killNow(): void } {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => liveGroups.forEach((id) => signalGroup(id, 'SIGKILL')));
@@ -195,6 +207,11 @@ function trackGroup(pgid: number, graceMs: number): { kill(): void } {
         liveGroups.delete(pgid);
       }, graceMs);
       timer.unref(); // the exit hook covers the case where ccc exits before it fires
+    },
+    killNow() {
+      killing = true;
+      signalGroup(pgid, 'SIGKILL');
+      liveGroups.delete(pgid);
     },
   };
 }
