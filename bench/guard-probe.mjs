@@ -21,9 +21,7 @@ const { startModelServer } = await support('model-server.ts');
 const { makeClaudeWorld, claudeBin } = await support('claude-env.ts');
 const { runProcess } = await support('run-process.ts');
 
-const loads = Array.from({ length: Number(process.env.BENCH_GUARD_LOAD ?? 0) }, () =>
-  spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }),
-);
+const loads = Array.from({ length: Number(process.env.BENCH_GUARD_LOAD ?? 0) }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
 
 /** One unguarded run of `cli`: the review requests that reached the model server, and ccc's exit. */
 async function unguardedRun(cli) {
@@ -61,5 +59,7 @@ try {
   for (const load of loads) load.kill('SIGKILL');
 }
 for (const build of builds) {
-  console.log(`${build.label}: the unguarded review's request reached the model in ${build.reached} of ${runs} runs (exit codes: ${[...build.codes].join(', ')})`);
+  console.log(
+    `${build.label}: the unguarded review's request reached the model in ${build.reached} of ${runs} runs (exit codes: ${[...build.codes].join(', ')})`,
+  );
 }

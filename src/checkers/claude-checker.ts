@@ -33,6 +33,7 @@ import { loadSupervisorPrompt, type PromptPath } from './supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
 import { childEndText } from '../process/child-end.js';
+import { isOutOfDescriptors } from '../process/open-file-limit.js';
 
 export interface ClaudeCheckerOptions {
   /** The checker's own `prompt_path`, else `supervisor.prompt_path` (supervisor-prompt.ts, `promptPathFor`). */
@@ -174,6 +175,9 @@ async function runReviewer(
   });
   ctx.reportUsage?.(result.usage);
   if (guard.state() === 'missing') throw new CccError('CHECKER_FAILED', UNGUARDED_MESSAGE, { data: { checker: 'claude', cause: 'guard_missing' } });
+  if (result.spawnError && isOutOfDescriptors(result.spawnError)) {
+    throw new CccError('CHECKER_FAILED', `cannot start the reviewer: ${result.spawnError.message}`, { data: { checker: 'claude' }, cause: result.spawnError });
+  }
   if (result.spawnError) {
     throw new CccError(
       'CLAUDE_NOT_FOUND',
@@ -191,7 +195,12 @@ async function runReviewer(
   if (result.exitCode !== 0) {
     const failure = modelFailure(result);
     throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer ${childEndText(result)}`, {
-      data: { exit_code: result.exitCode, signal: result.signal ?? null, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
+      data: {
+        exit_code: result.exitCode,
+        signal: result.signal ?? null,
+        stderr: result.stderrTail,
+        ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}),
+      },
     });
   }
   return result;

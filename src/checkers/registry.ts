@@ -13,8 +13,6 @@ import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import { promptPathFor } from './supervisor-prompt.js';
 import type { Checker } from './types.js';
 
-export { normalizeDeclaration };
-
 export interface BuildContext {
   config: CccConfig;
   /** Which layer set each key (config/types.ts): a prompt_path the project's config set is bound to the project. */

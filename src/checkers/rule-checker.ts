@@ -79,7 +79,8 @@ async function firstFailingCommand(
     evidence.push(commandEvidence(command, result.timedOut ? null : result.exitCode, result.output));
     const shown = outputShown(result.output);
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;
-    if (result.exitCode !== 0) return `The command \`${command}\` ${result.exitCode === null ? childEndText(result) : `failed with exit code ${result.exitCode}`}.${shown}`;
+    if (result.exitCode !== 0)
+      return `The command \`${command}\` ${result.exitCode === null ? childEndText(result) : `failed with exit code ${result.exitCode}`}.${shown}`;
   }
   return undefined;
 }

@@ -57,7 +57,8 @@ export function promptPathFor(options: Record<string, unknown>, config: CccConfi
 export function requireReviewerPrompts(resolved: Pick<ResolvedConfig, 'config' | 'sources'>, cwd: string, home: string | undefined): void {
   for (const declaration of resolved.config.supervisor.checkers) {
     const { use, options } = normalizeDeclaration(declaration);
-    if (use === 'claude') loadSupervisorPrompt({ cwd, promptPath: promptPathFor(options, resolved.config, resolved.sources), trusted: resolved.config.trusted_dirs, home });
+    if (use === 'claude')
+      loadSupervisorPrompt({ cwd, promptPath: promptPathFor(options, resolved.config, resolved.sources), trusted: resolved.config.trusted_dirs, home });
   }
 }
 

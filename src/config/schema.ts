@@ -104,11 +104,7 @@ export const configSchema = z
         log_level: oneOf(['debug', 'info', 'warn', 'error']),
         prompt_path: nonEmptyString,
         completion_marker: nonEmptyString,
-        checkers: z
-          .array(checkerDeclaration)
-          .min(1)
-          .max(CHECKERS)
-          .describe(`a list of 1 to ${CHECKERS} checker names or { use, ...options } objects`),
+        checkers: z.array(checkerDeclaration).min(1).max(CHECKERS).describe(`a list of 1 to ${CHECKERS} checker names or { use, ...options } objects`),
         /** Same feedback this many times in a row with an unchanged work tree ends the loop. */
         no_progress_limit: integer(1, ITERATIONS),
         /**

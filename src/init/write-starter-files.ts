@@ -91,7 +91,8 @@ function conflictingFiles(cwd: string): string[] {
 function supervisorNote(cwd: string): string {
   const read = readUserFileSync(path.join(cwd, SUPERVISOR_FILE), { within: [cwd] });
   if (read.ok) return read.text.trim() === '' ? ' (empty: a run cannot use it)' : '';
-  if (read.problem.kind === 'outside') return ` (it resolves to ${read.problem.real}, outside the project: a run refuses it unless that place is in trusted_dirs)`;
+  if (read.problem.kind === 'outside')
+    return ` (it resolves to ${read.problem.real}, outside the project: a run refuses it unless that place is in trusted_dirs)`;
   return '';
 }
 

@@ -7,7 +7,6 @@
  * was a confirmed completion the ending says that the work was not confirmed complete, in the
  * log's last line and in ccc's last line on the terminal, where a 0 would otherwise read as done.
  */
-import os from 'node:os';
 import type { AgentExit } from '../pty/byte-path.js';
 import { confirmsCompletion, type RunEnding } from './run-ending.js';
 import { childEndText, signalName } from '../process/child-end.js';
@@ -33,7 +32,7 @@ export function interactiveEnding(input: InteractiveEndingInput): InteractiveEnd
     ? undefined
     : `the work was not confirmed complete (${input.lastStop ? `last stop: ${input.lastStop}` : 'no stop was reviewed'})`;
   const after = unconfirmed ? `; ${unconfirmed}` : `; last stop: ${input.lastStop}`;
-  const agent = exit.signal ? `ended by ${signalName(exit.signal)}` : childEndText({ exitCode: exit.exitCode })
+  const agent = exit.signal ? `ended by ${signalName(exit.signal)}` : childEndText({ exitCode: exit.exitCode });
   const [how, level]: [string, RunEnding['level']] = exit.relayLost
     ? [`${exit.relayLost}, and the agent with it`, 'error']
     : received

@@ -20,6 +20,7 @@ import { execError, findLifeline, lifelineArgs } from './lifeline.js';
 import { createOutputTail } from './output-tail.js';
 import { errorText } from '../errors.js';
 import { showWarning } from '../state/write-failure.js';
+import { isOutOfDescriptors, openFileLimit } from './open-file-limit.js';
 
 export interface RunOptions {
   command: string;
@@ -80,6 +81,8 @@ export interface ChildRunner {
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** Read now: when a spawn runs out of descriptors, none is left to read it with. */
+const FILE_LIMIT = openFileLimit();
 const DEFAULT_STDOUT_BYTES = 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
 
@@ -102,7 +105,7 @@ export function runChild(options: RunOptions): Promise<RunResult> {
       stdio: ['pipe', 'pipe', 'pipe', ...(lifeline ? (['pipe'] as const) : [])],
     });
   } catch (error) {
-    return Promise.resolve({ ...base, spawnError: error as Error, durationMs: Date.now() - started });
+    return Promise.resolve({ ...base, spawnError: explainSpawnError(error as Error, options), durationMs: Date.now() - started });
   }
   const result = supervise(child, options, started);
   try {
@@ -121,14 +124,19 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   let timedOut = false;
   let aborted = false;
   let spawnError: Error | undefined;
+  // First: a spawn that failed for want of descriptors or processes (EMFILE, ENFILE, EAGAIN) is an
+  // 'error' on the next tick, with no pipes at all; unheard, it would end ccc.
+  child.once('error', (error) => {
+    spawnError = explainSpawnError(error, options);
+  });
 
-  child.stdout!.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : stdout!.push(chunk)));
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
-  child.stdin!.on('error', () => {}); // EPIPE when the child does not read its stdin: not our concern.
-  child.stdin!.end(options.stdin ?? '');
+  child.stdout?.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : stdout!.push(chunk)));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stdin?.on('error', () => {}); // EPIPE when the child does not read its stdin: not our concern.
+  child.stdin?.end(options.stdin ?? '');
   const report: Buffer[] = [];
-  child.stdio[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
-  child.stdio[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
+  child.stdio?.[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
+  child.stdio?.[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
 
   const onAbort = () => {
     aborted = true;
@@ -151,9 +159,6 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   child.once('exit', () => group?.kill());
 
   return new Promise((resolve) => {
-    child.once('error', (error) => {
-      spawnError = explainSpawnError(error, options);
-    });
     child.once('close', (code, signal) => {
       spawnError ??= execError(Buffer.concat(report), options.command);
       clearTimeout(timer);
@@ -176,9 +181,16 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
 
 /**
  * Node reports a missing `cwd` as `spawn <command> ENOENT`, which reads like "command not
- * found"; say what is really missing, with a code of its own so callers do not misreport it.
+ * found"; say what is really missing, with a code of its own so callers do not misreport it. A
+ * spawn without descriptors left (EMFILE, ENFILE) says so, with the limit.
  */
 function explainSpawnError(error: Error, options: RunOptions): Error {
+  if (isOutOfDescriptors(error)) {
+    const now = FILE_LIMIT === undefined ? '' : ` (ulimit -n is ${FILE_LIMIT})`;
+    return Object.assign(new Error(`Cannot start ${options.command}: ccc has no file descriptors left${now}; raise the open-file limit`, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    });
+  }
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || options.cwd === undefined || fs.existsSync(options.cwd)) return error;
   return Object.assign(new Error(`Cannot start ${options.command}: the working directory ${options.cwd} does not exist`, { cause: error }), {
     code: 'CWD_MISSING',

@@ -132,6 +132,8 @@ class NativeRelay {
     } catch (error) {
       return { exit: Promise.resolve(this.#neverStarted(error as Error)) };
     }
+    // A spawn that failed (EMFILE, ENOENT) has no pid and no stdio; its 'error' comes on the next tick.
+    if (child.pid === undefined) return { exit: new Promise((resolve) => child.once('error', (error) => resolve(this.#neverStarted(error)))) };
     const ours = pair.ours ?? this.#own(child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', (chunk: Buffer) => this.#onChunk(chunk));
     ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'

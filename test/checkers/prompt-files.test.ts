@@ -94,7 +94,9 @@ describe('files the project points ccc at stay in the project', () => {
     fs.symlinkSync(path.join(outside, 'SUPERVISOR.md'), project('SUPERVISOR.md'));
     fs.writeFileSync(path.join(world.claudeDir, 'ccc.json'), JSON.stringify({ trusted_dirs: [outside] }));
     const config = await runCcc(world, ['config']);
-    expect(config.stdout).toContain(`# prompt file: ${project('SUPERVISOR.md')} -> ${path.join(outside, 'SUPERVISOR.md')} (a link) (./SUPERVISOR.md in the project`);
+    expect(config.stdout).toContain(
+      `# prompt file: ${project('SUPERVISOR.md')} -> ${path.join(outside, 'SUPERVISOR.md')} (a link) (./SUPERVISOR.md in the project`,
+    );
     const trusted = await run();
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(server.byKind('review').some((r) => r.text.includes('SHARED-RULES-2291'))).toBe(true);
@@ -103,7 +105,7 @@ describe('files the project points ccc at stay in the project', () => {
     fs.writeFileSync(project('.cccrc.json'), JSON.stringify({ trusted_dirs: [outside] }));
     const selfTrust = await run();
     expect(selfTrust.code).toBe(2);
-    expect(selfTrust.stderr).toContain("trusted_dirs (from");
+    expect(selfTrust.stderr).toContain('trusted_dirs (from');
     expect(selfTrust.stderr).toContain("a project's config cannot widen what ccc reads out of the project");
   });
 

@@ -30,11 +30,9 @@ describe("a Stop hook's timeout past a Node timer", () => {
     const hook = path.join(world.root, 'hook.sh');
     const done = path.join(world.root, 'done');
     // Blocks the first stop only; the wait is what a cut-off timer cannot let it finish.
-    fs.writeFileSync(
-      hook,
-      `#!/bin/sh\ncat > /dev/null\n[ -e '${done}' ] && exit 0\nsleep 2\n: > '${done}'\necho '{"decision":"block","reason":"${MARK}"}'\n`,
-      { mode: 0o755 },
-    );
+    fs.writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\n[ -e '${done}' ] && exit 0\nsleep 2\n: > '${done}'\necho '{"decision":"block","reason":"${MARK}"}'\n`, {
+      mode: 0o755,
+    });
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook, timeout: timeoutSeconds }] }] } };
     const result = await runProcess(claudeBin, ['-p', 'do it', '--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env, timeoutMs: 90_000 });
     expect(result.code, result.stderr).toBe(0);

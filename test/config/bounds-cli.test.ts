@@ -46,7 +46,10 @@ describe('a number past its bound, on the real thing', () => {
     const flag = await runCcc(world, ['--supervisor', '--timeout', '3000000', '-p', 'do the task']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain(`supervisor.timeout_seconds = 3000000 (from command-line flag): ${MAX}.`);
-    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: [{ use: 'rule', commands: ['true'], timeout_seconds: 1e7 }, 'claude'] } }));
+    fs.writeFileSync(
+      path.join(world.cwd, '.cccrc.json'),
+      JSON.stringify({ supervisor: { checkers: [{ use: 'rule', commands: ['true'], timeout_seconds: 1e7 }, 'claude'] } }),
+    );
     const own = await runCcc(world, ['--supervisor', '-p', 'do the task']);
     expect(own.code).toBe(2);
     expect(own.stderr).toContain(`supervisor.checkers[0].timeout_seconds = 10000000 (from ${path.join(world.cwd, '.cccrc.json')}): ${MAX}.`);

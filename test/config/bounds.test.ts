@@ -125,7 +125,9 @@ describe('bounds on every number of the configuration', () => {
   });
 
   it('a command-line flag past the bound is refused by the same rule (exit 2, CONFIG_INVALID)', async () => {
-    const error: unknown = await loadConfig({ cwd: '/', env: { HOME: '/nonexistent' }, flags: { supervisor: { timeout_seconds: 3_000_000 } } }).catch((e: unknown) => e);
+    const error: unknown = await loadConfig({ cwd: '/', env: { HOME: '/nonexistent' }, flags: { supervisor: { timeout_seconds: 3_000_000 } } }).catch(
+      (e: unknown) => e,
+    );
     expect(isCccError(error) && error.exitCode).toBe(2);
     expect(String(error)).toContain('supervisor.timeout_seconds = 3000000 (from command-line flag): must be a number above 0 and at most 86400');
   });

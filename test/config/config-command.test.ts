@@ -163,7 +163,9 @@ describe('ccc config', () => {
     fs.writeFileSync(file, Buffer.from([0x00, 0x01, 0x02, 0x7b, 0x22, 0x61, 0x00, 0x22, 0x3a, 0x31, 0x7d, 0xff, 0xfe]));
     const binary = await ccc(['config']);
     expect(binary.code).toBe(2);
-    expect(binary.stderr).toBe(`ccc: Cannot read config file ${file}: it holds binary data (a NUL byte at offset 0), not the text of a config file.\nFix the file or remove it.\n`);
+    expect(binary.stderr).toBe(
+      `ccc: Cannot read config file ${file}: it holds binary data (a NUL byte at offset 0), not the text of a config file.\nFix the file or remove it.\n`,
+    );
     for (const [name, text] of [
       ['.cccrc.json', '{"a": "\u001b]0;TITLE\u0007\u009b31m\u0001", }'],
       ['.cccrc.yaml', 'a: [\u001b[31m\n  - b'],

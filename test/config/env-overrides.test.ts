@@ -124,7 +124,9 @@ describe('readEnvLayer', () => {
   });
 
   it("an entry with onInvalid 'warn' keeps the lower layers' value and reports a warning", () => {
-    const table: EnvOverride[] = [{ name: 'SUPERVISOR_MAX_RESTART_ATTEMPTS', path: 'mcp.max_restart_attempts', parser: envInteger(integer(0, 1000)), onInvalid: 'warn' }];
+    const table: EnvOverride[] = [
+      { name: 'SUPERVISOR_MAX_RESTART_ATTEMPTS', path: 'mcp.max_restart_attempts', parser: envInteger(integer(0, 1000)), onInvalid: 'warn' },
+    ];
     const layer = readEnvLayer({ SUPERVISOR_MAX_RESTART_ATTEMPTS: '-1' }, table);
     expect(layer.config).toEqual({});
     expect(layer.warnings).toEqual([

@@ -49,7 +49,10 @@ describe("a child's end in words", () => {
   });
 
   it("the hook checker's failure says its command was killed by SIGTERM", async () => {
-    const error = await Promise.resolve(hookChecker({ command: 'cat > /dev/null; kill -TERM $$' }).check(checkContext(dir), signal())).then(() => undefined, (e: unknown) => e as Error);
+    const error = await Promise.resolve(hookChecker({ command: 'cat > /dev/null; kill -TERM $$' }).check(checkContext(dir), signal())).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).toBe('hook `cat > /dev/null; kill -TERM $$` was killed by SIGTERM');
   });
 
