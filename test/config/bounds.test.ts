@@ -70,6 +70,7 @@ function timersMs(config: CccConfig): Record<string, number> {
     'mcp.health_interval_ms': mcp.health_interval_ms,
     'mcp.health_timeout_ms': mcp.health_timeout_ms,
     'mcp.queue_timeout_ms': mcp.queue_timeout_ms,
+    'notify.webhook_timeout_seconds': config.notify.webhook_timeout_seconds * 1000,
   };
 }
 
