@@ -6,10 +6,15 @@
  * started). So:
  * - a cap on connections at once (`maxConnections`): what max_observers needs plus the joiners
  *   held and the requests in progress, and never more than the open-file limit leaves once
- *   RUN_RESERVED_DESCRIPTORS are set aside for the run. A connection past it closes the oldest one
- *   that has not yet sent its request: a flood of clients that connect and trickle evict each
- *   other, while a real observer, whose request comes at once, gets in. With every place taken by
- *   observers, the newcomer is closed instead;
+ *   RUN_RESERVED_DESCRIPTORS are set aside for the run. Past it, the oldest connections that have
+ *   not yet sent their request are closed: a flood of clients that connect and trickle evict each
+ *   other, while a real observer, whose request comes at once, gets in. Not at once, though: a
+ *   connection is only closed once the loop has had a turn to read what it sent. Node accepts a
+ *   whole backlog in one go, before any of it is read, so closing at accept closed most of each
+ *   burst unread, a real observer with its request already waiting among them, under a flood of
+ *   reconnecting clients. The sweep comes one loop turn later; meanwhile a burst is at most
+ *   the listen backlog (LISTEN_BACKLOG), which Node's own cap allows on top of ours. With every
+ *   place taken by connections that sent their request, a newcomer is closed at once;
  * - a deadline for a request's headers: a connection that has not sent a whole request within
  *   HEADERS_MS of connecting (or, on a kept-alive connection, of its next request's start: Node's
  *   `headersTimeout`) is closed, whether it trickles or sends nothing at all;
@@ -34,6 +39,11 @@ const REFUSAL_LINGER_MS = 1000;
 export const RUN_RESERVED_DESCRIPTORS = 128;
 /** Beyond max_observers: joiners held for a place (observer-sockets.ts) and page loads and handshakes in progress. */
 const BEYOND_OBSERVERS = 64 + 32;
+/**
+ * The port's listen backlog: the most connections one accept burst brings before the guard can
+ * sweep (Node's default, 511, let a burst outgrow the cap several times over).
+ */
+export const LISTEN_BACKLOG = 64;
 
 export interface ConnectionCap {
   maxConnections: number;
@@ -87,20 +97,43 @@ export function guardConnections(http: Server, options: { cap: ConnectionCap; lo
   http.once('listening', () => http.on('error', (error: NodeJS.ErrnoException) => failed.refused(undefined, error.code ?? error.message)));
 
   const { maxConnections } = options.cap;
-  // Node's own cap only backs ours up: a burst is accepted before the closes it causes are counted.
-  http.maxConnections = maxConnections + BEYOND_OBSERVERS;
+  // Node's own cap only backs ours up: a burst is accepted before our sweep closes what it must.
+  http.maxConnections = maxConnections + LISTEN_BACKLOG;
   /** Connections not closed by us nor by their client; their descriptors are ours. */
   const live = new Set<Socket>();
-  /** Those still waiting for their request, oldest first, with the deadline for it. */
-  const pending = new Map<Socket, NodeJS.Timeout>();
+  /** Those still waiting for their request, oldest first: the deadline for it and the loop turn it came in. */
+  const pending = new Map<Socket, { timer: NodeJS.Timeout; turn: number }>();
+  /** Counts the sweeps' loop turns: a connection that came in before the current one has been read once. */
+  let turn = 0;
+  let sweepDue = false;
   const arrived = (socket: Socket) => {
-    clearTimeout(pending.get(socket));
+    clearTimeout(pending.get(socket)?.timer);
     pending.delete(socket);
   };
   const close = (socket: Socket) => {
     arrived(socket);
     live.delete(socket);
     socket.destroy();
+  };
+  /** Closes the oldest connections without a request, among those the loop has read since they came, down to the cap. */
+  const sweep = (readBefore: number) => {
+    sweepDue = false;
+    for (const [socket, { turn: came }] of pending) {
+      if (live.size <= maxConnections || came >= readBefore) break;
+      dropped.refused(socket.remoteAddress);
+      close(socket);
+    }
+    if (live.size > maxConnections && pending.size > 0) scheduleSweep();
+  };
+  // Accepts come in the loop's poll phase and their first read in the next one: an immediate set
+  // from an immediate runs after that next poll phase.
+  const scheduleSweep = () => {
+    if (sweepDue) return;
+    sweepDue = true;
+    setImmediate(() => {
+      const readBefore = ++turn;
+      setImmediate(() => sweep(readBefore));
+    });
   };
   http.on('connection', (socket: Socket) => {
     live.add(socket);
@@ -109,14 +142,16 @@ export function guardConnections(http: Server, options: { cap: ConnectionCap; lo
       live.delete(socket);
     });
     if (live.size > maxConnections) {
-      const oldest = pending.keys().next();
-      dropped.refused(socket.remoteAddress);
-      if (oldest.done) return close(socket);
-      close(oldest.value);
+      // Every place is held by a connection that sent its request: nothing to make room with.
+      if (pending.size === 0) {
+        dropped.refused(socket.remoteAddress);
+        return close(socket);
+      }
+      scheduleSweep();
     }
     const timer = setTimeout(() => close(socket), headersMs);
     timer.unref();
-    pending.set(socket, timer);
+    pending.set(socket, { timer, turn });
   });
   http.on('request', (request: IncomingMessage) => arrived(request.socket));
   http.on('upgrade', (request: IncomingMessage) => arrived(request.socket));

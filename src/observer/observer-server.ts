@@ -9,7 +9,7 @@ import { shownVerdict } from '../checkers/verdict-text.js';
 import { CccError, errorText } from '../errors.js';
 import { createObserverHub, type OutputSource } from './observer-hub.js';
 import { acceptObserverSockets } from './observer-sockets.js';
-import { connectionCap, guardConnections } from './connection-guard.js';
+import { connectionCap, guardConnections, LISTEN_BACKLOG } from './connection-guard.js';
 import { servePage } from './observer-page.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
 import { startScreenMirror } from './screen-mirror.js';
@@ -200,7 +200,7 @@ function listen(http: Server, host: string, port: number): Promise<number> {
       reject(new CccError('USAGE', `Cannot start the observer on ${host}:${port}: ${hint}.`, { cause: error }));
     };
     http.once('error', onError);
-    http.listen(port, host, () => {
+    http.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       http.off('error', onError);
       const address = http.address();
       resolve(typeof address === 'object' && address ? address.port : port);

@@ -1,10 +1,13 @@
 /**
  * Pins what a signal at claude's `system/init` frame does to its first model request (`-p`,
- * stream-json): SIGTERM lets claude send it anyway (it shuts down gracefully and sends it), SIGKILL
- * stops it before it goes out, in most tries: claude takes some milliseconds from init to its
- * request, and that is the whole margin (bench/guard-probe.mjs measures it through ccc). The
- * reviewer's guard probe relies on it (src/checkers/reviewer/guard-probe.ts): an unguarded
- * review is SIGKILLed at init.
+ * stream-json). SIGTERM lets claude send it anyway in most tries: it shuts down gracefully and
+ * sends it (20 of 20 on an idle machine), though under load the signal now and then lands before
+ * claude has built the request. SIGKILL stops it before it goes out in most tries, not all:
+ * claude takes some milliseconds from init to its request, and that is the whole margin (1 or 2
+ * of 20 requests got through, measured through ccc by bench/guard-probe.mjs). Neither is a
+ * guarantee, so each is pinned as "most". The reviewer's guard probe relies on the second
+ * (src/checkers/reviewer/guard-probe.ts): an unguarded review is SIGKILLed at init, and its first
+ * request can still reach the model, though no tool ever runs.
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -38,8 +41,10 @@ describe("a signal at claude's init frame", () => {
     return server.requests.filter((r) => r.kind !== 'background').length;
   }
 
-  it('SIGTERM: the first request still reaches the model, every time', async () => {
-    for (let i = 0; i < 3; i++) expect(await signalAtInit('SIGTERM')).toBe(1);
+  it('SIGTERM: the first request still reaches the model, in most tries', async () => {
+    const reached: number[] = [];
+    for (let i = 0; i < 5; i++) reached.push(await signalAtInit('SIGTERM'));
+    expect(reached.filter((n) => n === 1).length, `requests per try: ${reached.join(', ')}`).toBeGreaterThanOrEqual(3);
   });
 
   it('SIGKILL: no request reaches the model, in most tries', async () => {
