@@ -113,7 +113,8 @@ describe('the observer port under hostile clients', () => {
     const code = await exited;
     expect(stderr).not.toMatch(/EMFILE|ENFILE|Unhandled|unexpected error/);
     expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/✓ complete/);
+    // The scripted review runs no command: complete, but unverified.
+    expect(stderr).toMatch(/⚠ complete \(claude, unverified/);
     expect(server.byKind('review').length).toBeGreaterThan(0);
     const log = readLog(world);
     expect(log).toMatch(/verdict/);
