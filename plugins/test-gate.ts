@@ -62,18 +62,18 @@ export default defineChecker({
         // The run is the verdict's evidence, read as the reviewer's runs are: verified when it ran tests and passed.
         const evidence = [commandEvidence(command, run.timedOut ? null : run.exitCode, run.output)];
         if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed`, evidence };
-        return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run.exitCode), evidence };
+        return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run), evidence };
       },
     };
   },
 });
 
-function failureFeedback(command: string, output: string, exitCode: number | null | undefined): string {
+function failureFeedback(command: string, output: string, end: { exitCode: number | null; signal: string | null } | undefined): string {
   const names = failingTests(output);
   const head =
-    exitCode === undefined
+    end === undefined
       ? `The tests did not finish: \`${command}\` ran past its time limit and was stopped.`
-      : `The tests fail: \`${command}\` exited with code ${exitCode}.`;
+      : `The tests fail: \`${command}\` ${end.signal ? `was killed by ${end.signal}` : `exited with code ${end.exitCode}`}.`;
   const list =
     names.length > 0
       ? `\nFailing tests:\n${names

@@ -10,7 +10,7 @@ import ts from 'typescript';
 
 /** Bottom to top; a folder of src/ (or a file at its root) and its layer. Keep in step with docs/design/architecture.md. */
 export const LAYERS = [
-  ['errors.ts', 'rx.ts', 'user-file.ts', 'value-text.ts', 'lifetime'],
+  ['errors.ts', 'rx.ts', 'user-file.ts', 'file-bounds.ts', 'value-text.ts', 'lifetime'],
   ['state', 'log', 'config', 'process', 'native'],
   ['frames', 'claude', 'settings', 'pty', 'input', 'stop', 'init'],
   ['observer', 'checkers'],

@@ -21,10 +21,10 @@ export interface CodeData {
     value?: unknown;
     allowed?: string;
   };
-  /** A config or settings file cannot be read or loaded. */
-  CONFIG_UNREADABLE: { file: string };
+  /** A config or settings file cannot be read or loaded; `real`: where a project's config really is, when outside the project. */
+  CONFIG_UNREADABLE: { file: string; real?: string };
   /** No usable reviewer instructions (SUPERVISOR.md): the file at fault and why, or the places looked at. */
-  PROMPT_MISSING: { path?: string; problem?: UserFileProblem['kind']; candidates?: string[] };
+  PROMPT_MISSING: { path?: string; problem?: UserFileProblem['kind'] | 'empty'; real?: string; candidates?: string[] };
   /** claude (or the configured command) cannot be started. */
   CLAUDE_NOT_FOUND: { command?: string };
   /** claude runs but is older than the oldest ccc supports, or its version cannot be read. */

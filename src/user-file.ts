@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { errorText } from './errors.js';
+import { insideAny, openedPath, realRoots } from './file-bounds.js';
 
 /**
  * claude -p refuses piped stdin past 10 MiB ("piped stdin input exceeds 10MB", counted in UTF-16
@@ -47,9 +48,18 @@ export type UserFileProblem =
   | { kind: 'missing'; message: string }
   | { kind: 'not-a-file'; what: string; message: string }
   | { kind: 'too-large'; bytes: number; maxBytes: number; message: string }
-  | { kind: 'unreadable'; message: string; cause: unknown };
+  | { kind: 'unreadable'; message: string; cause: unknown }
+  | { kind: 'outside'; real: string; message: string };
 
-export type UserFileRead = { ok: true; text: string } | { ok: false; problem: UserFileProblem };
+/** `real`: where the file really is (symlinks and `..` resolved), as it was opened. */
+export type UserFileRead = { ok: true; text: string; real: string } | { ok: false; problem: UserFileProblem };
+
+export interface UserFileOptions {
+  /** Larger is a 'too-large' problem. */
+  maxBytes?: number;
+  /** Directories the file must really be in, as opened: anywhere else is an 'outside' problem and nothing is read. */
+  within?: readonly string[];
+}
 
 /** Why `file` cannot be read as a text file, or undefined when it can (stat follows symlinks). */
 function problemOf(file: string, stat: fs.Stats, maxBytes: number | undefined): UserFileProblem | undefined {
@@ -67,24 +77,44 @@ function failure(file: string, error: unknown): UserFileProblem {
   return { kind: 'unreadable', message: `${file} cannot be read (${errorText(error)})`, cause: error };
 }
 
-/** Reads `file` as UTF-8 when it is a regular file no larger than `maxBytes`. */
-export function readUserFileSync(file: string, options: { maxBytes?: number } = {}): UserFileRead {
+/** Reads `file` as UTF-8 when it is a regular file no larger than `maxBytes`, inside `within` when given. */
+export function readUserFileSync(file: string, options: UserFileOptions = {}): UserFileRead {
   try {
     const problem = problemOf(file, fs.statSync(file), options.maxBytes);
     if (problem) return { ok: false, problem };
-    return { ok: true, text: fs.readFileSync(file, 'utf8') };
+    const fd = fs.openSync(file, 'r');
+    try {
+      const real = openedPath(fd, file);
+      const outside = outsideProblem(file, real, options.within);
+      return outside ? { ok: false, problem: outside } : { ok: true, text: fs.readFileSync(fd, 'utf8'), real };
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     return { ok: false, problem: failure(file, error) };
   }
 }
 
 /** The asynchronous twin of readUserFileSync. */
-export async function readUserFile(file: string, options: { maxBytes?: number } = {}): Promise<UserFileRead> {
+export async function readUserFile(file: string, options: UserFileOptions = {}): Promise<UserFileRead> {
   try {
     const problem = problemOf(file, await fsp.stat(file), options.maxBytes);
     if (problem) return { ok: false, problem };
-    return { ok: true, text: await fsp.readFile(file, 'utf8') };
+    const handle = await fsp.open(file, 'r');
+    try {
+      const real = openedPath(handle.fd, file);
+      const outside = outsideProblem(file, real, options.within);
+      return outside ? { ok: false, problem: outside } : { ok: true, text: await handle.readFile('utf8'), real };
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     return { ok: false, problem: failure(file, error) };
   }
+}
+
+function outsideProblem(file: string, real: string, within: readonly string[] | undefined): UserFileProblem | undefined {
+  if (within === undefined || insideAny(realRoots(within), real)) return undefined;
+  const how = real === file ? '' : ` (it resolves to ${real})`;
+  return { kind: 'outside', real, message: `${file} is outside ${within.length === 1 ? within[0] : within.join(', ')}${how}` };
 }

@@ -4,8 +4,13 @@
  * all use it.
  */
 
-/** `value` as JSON; String() where JSON has no text (undefined, a function) or fails (a cycle, a BigInt). */
+/**
+ * `value` as JSON; String() where JSON has no text (undefined, a function), would say something
+ * else (`Infinity` and `NaN`, which JSON writes as `null`: a config's `1e309` parses to Infinity)
+ * or fails (a cycle, a BigInt).
+ */
 export function jsonText(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

@@ -5,7 +5,7 @@
  * and what is allowed, never a check that silently does nothing.
  */
 import { z } from 'zod';
-import { schemaAt } from '../config/schema.js';
+import { checkSeconds, schemaAt } from '../config/schema.js';
 import { CccError } from '../errors.js';
 import { jsonText } from '../value-text.js';
 
@@ -29,7 +29,7 @@ export const stringList = z.array(nonBlank('a non-empty string')).describe('a li
 
 /** `name` (the checker's name in logs and events) and `timeout_seconds` (read by the pipeline; checked here so a bad value names its checker). */
 export const commonOptions = {
-  timeout_seconds: z.number().finite().gt(0).describe('a number of seconds above 0').optional(),
+  timeout_seconds: checkSeconds.optional(),
   name: nonBlank('a non-empty string').optional(),
 };
 

@@ -29,15 +29,17 @@ import { reviewerAnswer } from './reviewer/reviewer-answer.js';
 import { guardWatch, UNGUARDED_MESSAGE } from './reviewer/guard-probe.js';
 import { reviewerLaunch, type ReviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
-import { loadSupervisorPrompt } from './supervisor-prompt.js';
+import { loadSupervisorPrompt, type PromptPath } from './supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { parseVerdict } from './verdict-parser.js';
+import { childEndText } from '../process/child-end.js';
+import { isOutOfDescriptors } from '../process/open-file-limit.js';
 
 export interface ClaudeCheckerOptions {
-  /** Overrides `supervisor.prompt_path` for this checker. */
-  prompt_path?: string;
-  /** Default prompt path when the checker has none of its own. */
-  defaultPromptPath: string;
+  /** The checker's own `prompt_path`, else `supervisor.prompt_path` (supervisor-prompt.ts, `promptPathFor`). */
+  promptPath: PromptPath;
+  /** `trusted_dirs`. */
+  trusted?: readonly string[];
   /** Attempts when the reviewer's answer cannot be parsed as a verdict. */
   attempts?: number;
   /** `supervisor.reviewer.allow`: permission rules beyond reading and verifying. */
@@ -52,7 +54,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
   return {
     name: 'claude',
     async check(ctx, signal) {
-      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
+      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.promptPath, trusted: options.trusted, home: ctx.env.HOME });
       const policy = reviewerPolicy({
         root: ctx.cwd,
         tests: detectTestCommands(ctx.cwd),
@@ -145,8 +147,8 @@ async function reviewRounds({ ctx, options, policy, evidence, fork, request, pro
 
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
 // positional prompt, and stdin has no length limit.
-// A review whose guard did not load is stopped at its init frame, before the model's first
-// answer can name a tool (reviewer/guard-probe.ts): it fails, it never runs unguarded.
+// A review whose guard did not load is killed at its init frame, before its first request goes out
+// (reviewer/guard-probe.ts): it fails, it never runs unguarded.
 async function runReviewer(
   ctx: CheckContext,
   launch: ReviewerLaunch,
@@ -155,12 +157,9 @@ async function runReviewer(
   onFrame: (frame: Frame) => void,
 ): Promise<ClaudePrintResult> {
   const guard = guardWatch(launch.guardNonce);
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) stop.abort();
+  const halt = new AbortController();
   const watched = (frame: Frame) => {
-    if (guard.onFrame(frame) === 'missing') stop.abort();
+    if (guard.onFrame(frame) === 'missing') halt.abort();
     else onFrame(frame);
   };
   const result = await runClaudePrint({
@@ -169,12 +168,16 @@ async function runReviewer(
     stdin: message,
     cwd: ctx.cwd,
     env: launch.env,
-    signal: stop.signal,
+    signal,
+    halt: halt.signal,
     logger: ctx.logger,
     onFrame: watched,
-  }).finally(() => signal.removeEventListener('abort', onAbort));
+  });
   ctx.reportUsage?.(result.usage);
   if (guard.state() === 'missing') throw new CccError('CHECKER_FAILED', UNGUARDED_MESSAGE, { data: { checker: 'claude', cause: 'guard_missing' } });
+  if (result.spawnError && isOutOfDescriptors(result.spawnError)) {
+    throw new CccError('CHECKER_FAILED', `cannot start the reviewer: ${result.spawnError.message}`, { data: { checker: 'claude' }, cause: result.spawnError });
+  }
   if (result.spawnError) {
     throw new CccError(
       'CLAUDE_NOT_FOUND',
@@ -191,8 +194,13 @@ async function runReviewer(
   }
   if (result.exitCode !== 0) {
     const failure = modelFailure(result);
-    throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer exited with code ${result.exitCode}`, {
-      data: { exit_code: result.exitCode, stderr: result.stderrTail, ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}) },
+    throw new CccError('CHECKER_FAILED', failure ? modelFailureSentence('reviewer', failure) : `the claude reviewer ${childEndText(result)}`, {
+      data: {
+        exit_code: result.exitCode,
+        signal: result.signal ?? null,
+        stderr: result.stderrTail,
+        ...(failure ? { model_failure: failure.kind, model_error: failure.text } : {}),
+      },
     });
   }
   return result;

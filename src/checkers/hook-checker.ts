@@ -13,6 +13,7 @@ import { childTimeoutMs, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
 import { readVerdictShape } from './verdict-shape.js';
 import { clip } from '../value-text.js';
+import { childEndText } from '../process/child-end.js';
 
 /** What a hook reads on stdin: the plain data of the context, no functions, no frames. */
 export type HookInput = Pick<
@@ -68,7 +69,7 @@ function verdictOf(command: string, result: RunResult, timeoutMs: number): Verdi
   if (result.timedOut) throw fail('CHECKER_TIMEOUT', `did not answer within ${Math.round(timeoutMs / 100) / 10}s and was killed`);
   if (result.aborted) throw fail('CHECKER_TIMEOUT', 'was stopped because the check was cancelled');
   if (result.exitCode !== 0) {
-    throw fail('CHECKER_FAILED', result.exitCode === null ? `was killed by ${result.signal ?? 'a signal'}` : `exited with code ${result.exitCode}`);
+    throw fail('CHECKER_FAILED', childEndText(result));
   }
   const answer = parseHookAnswer(result.stdout ?? '');
   if (!answer.ok) throw fail('CHECKER_FAILED', `${answer.problem}; it must print {"completed": true|false, "feedback": "..."} on stdout`);

@@ -2,7 +2,7 @@
  * Built-in checkers keyed by the name the config uses, and the step that turns the configured
  * declarations (`'claude'`, `{ use: 'rule', … }`) into a pipeline, once, at the entry.
  */
-import type { CccConfig } from '../config/types.js';
+import type { CccConfig, ConfigLayer } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { nearMiss } from '../config/near-miss.js';
 import { checkerTimeoutSeconds } from './checker-timeout.js';
@@ -10,12 +10,13 @@ import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
 import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin, type PluginProber } from './plugin-loader.js';
 import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
+import { promptPathFor } from './supervisor-prompt.js';
 import type { Checker } from './types.js';
-
-export { normalizeDeclaration };
 
 export interface BuildContext {
   config: CccConfig;
+  /** Which layer set each key (config/types.ts): a prompt_path the project's config set is bound to the project. */
+  sources: Readonly<Record<string, ConfigLayer>>;
   cwd: string;
   /** Where TypeScript plugins' transpiled code is kept (see user-module.ts); none: transpiled on every load. */
   moduleCacheDir?: () => string;
@@ -26,21 +27,21 @@ export interface BuildContext {
 type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;
 
 const builtInCheckers: Record<string, CheckerBuilder> = {
-  claude: (options, { config }) =>
+  claude: (options, { config, sources }) =>
     deferredChecker('claude', async () =>
       (await import('./claude-checker.js')).claudeChecker({
-        prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
-        defaultPromptPath: config.supervisor.prompt_path,
+        promptPath: promptPathFor(options, config, sources),
+        trusted: config.trusted_dirs,
         allow: config.supervisor.reviewer.allow,
         model: config.supervisor.reviewer.model,
         ruleCommands: ruleCommandsOf(config),
       }),
     ),
-  codex: (options, { config }) =>
+  codex: (options, { config, sources }) =>
     deferredChecker('codex', async () =>
       (await import('./codex/codex-checker.js')).codexChecker({
-        prompt_path: typeof options.prompt_path === 'string' ? options.prompt_path : undefined,
-        defaultPromptPath: config.supervisor.prompt_path,
+        promptPath: promptPathFor(options, config, sources),
+        trusted: config.trusted_dirs,
         codex: config.supervisor.codex,
         allow: config.supervisor.reviewer.allow,
         ruleCommands: ruleCommandsOf(config),

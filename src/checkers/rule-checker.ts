@@ -14,6 +14,7 @@ import { failureLines } from './failure-lines.js';
 import { parseRuleOptions, type RuleOptions } from './rule-options.js';
 import { childTimeoutMs, runShellCommand, tailLines } from './shell-command.js';
 import type { CheckContext, Checker, Evidence, Verdict } from './types.js';
+import { childEndText } from '../process/child-end.js';
 
 export function ruleChecker(raw: Record<string, unknown>, deps: { runner?: ChildRunner } = {}): Checker {
   const options = parseRuleOptions(raw);
@@ -78,7 +79,8 @@ async function firstFailingCommand(
     evidence.push(commandEvidence(command, result.timedOut ? null : result.exitCode, result.output));
     const shown = outputShown(result.output);
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;
-    if (result.exitCode !== 0) return `The command \`${command}\` failed with exit code ${result.exitCode ?? `null (signal ${result.signal})`}.${shown}`;
+    if (result.exitCode !== 0)
+      return `The command \`${command}\` ${result.exitCode === null ? childEndText(result) : `failed with exit code ${result.exitCode}`}.${shown}`;
   }
   return undefined;
 }

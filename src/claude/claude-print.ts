@@ -23,6 +23,8 @@ export interface ClaudePrintOptions {
   stdin?: string;
   /** Aborting kills claude's whole process tree. */
   signal?: AbortSignal;
+  /** Aborting SIGKILLs it at once: claude given SIGTERM still sends the request it was about to (child-process.ts). */
+  halt?: AbortSignal;
   timeoutMs?: number;
   logger?: CheckerLogger;
   /** Every frame, in order, as it arrives. A throwing callback is logged and ignored. */
@@ -90,6 +92,7 @@ export async function runClaudePrint(options: ClaudePrintOptions): Promise<Claud
     env: options.env,
     stdin: options.stdin,
     signal: options.signal,
+    ...(options.halt ? { halt: options.halt } : {}),
     timeoutMs: options.timeoutMs,
     onStdout: (chunk) => stdout.write(chunk),
   });

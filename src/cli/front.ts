@@ -55,7 +55,8 @@ export async function runFront(argv: string[]): Promise<never> {
   });
   // SIGINT and SIGQUIT come from the terminal to the whole process group, ccc included: not twice.
   for (const signal of ['SIGINT', 'SIGQUIT'] as const) process.on(signal, () => {});
-  const restored = released(child.stdio[3] as Socket | null);
+  // A spawn that failed (EMFILE, EAGAIN) has no stdio at all; its 'error' comes on the next tick.
+  const restored = released((child.stdio?.[3] ?? null) as Socket | null);
   const ended = await childEnd(child);
   // While ccc lives the relay holds the socket for as long as the session lasts; from ccc's end on, bounded.
   let limit: NodeJS.Timeout | undefined;

@@ -11,8 +11,8 @@ import { parseSupervisorArgs } from './supervisor-args.js';
 import { strayMarkerWarnings } from './stray-markers.js';
 import { CccError, ExitCode, isCccError } from '../errors.js';
 import { sessionSupervisedError } from '../state/session-claims.js';
-import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
-import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
+import { buildPipeline } from '../checkers/registry.js';
+import { requireReviewerPrompts } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import { describeOrigin } from '../config/validate.js';
 import { requireClaude } from '../process/resolve-command.js';
@@ -61,17 +61,14 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   // A claude ccc cannot supervise (too old, or no readable version) fails in confusing ways mid-run: refused here, exit 2.
   await requireSupportedClaude({ command: config.claude.command, file: claudeFile, cwd: io.cwd, env, configDir: resolved.configDir });
   config.claude.command = claudeFile;
-  for (const declaration of config.supervisor.checkers) {
-    const { use, options } = normalizeDeclaration(declaration);
-    if (use === 'claude')
-      loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: env.HOME });
-  }
+  requireReviewerPrompts(resolved, io.cwd, env.HOME);
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).
   const claudeArgs = [...(io.extraClaudeArgs ?? []), ...config.claude.args, ...args.claudeArgs];
   checkSettingsPaths(claudeArgs, io.cwd);
   const plan = sessionPlan(claudeArgs, mode.mode);
   const pipeline = await buildPipeline({
     config,
+    sources: resolved.sources,
     cwd: io.cwd,
     moduleCacheDir: () => moduleCacheDir(resolved.configDir),
     checkersFrom: describeOrigin('supervisor.checkers', resolved),

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { isatty } from 'node:tty';
 import { ExitCode, isCccError } from '../errors.js';
 import { isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
+import { inertText } from '../pty/inert-text.js';
 import { exitQuietlyOnEpipe, ignoreGoneTerminal } from './quiet-epipe.js';
 import { isSupervisedLaunch } from './supervised-launch.js';
 
@@ -59,20 +60,24 @@ async function launchSupervisedFromCli(argv: string[]): Promise<number> {
   });
 }
 
-/** Prints a CccError's message and returns its exit code; anything else is a bug (exit 1). */
+/**
+ * Prints a CccError's message and returns its exit code; anything else is a bug (exit 1). A message
+ * can quote what a user's file holds (a parse error's excerpt of a binary config), so it reaches
+ * the terminal inert.
+ */
 async function guarded(run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (error) {
     if (isCccError(error)) {
-      process.stderr.write(`ccc: ${error.message}\n`);
+      process.stderr.write(`ccc: ${inertText(error.message)}\n`);
       return error.exitCode;
     }
     if (isOutOfDescriptors(error)) {
       process.stderr.write(tooFewDescriptorsMessage(undefined));
       return ExitCode.usage;
     }
-    process.stderr.write(`ccc: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`ccc: unexpected error: ${inertText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     return 1;
   }
 }

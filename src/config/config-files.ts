@@ -11,6 +11,7 @@ import { CccError, errorText, isCccError } from '../errors.js';
 import { mayHoldProjectConfig, projectSearchPlaces } from './config-candidates.js';
 import { loadConfigModule } from './load-guard.js';
 import { isPlainObject } from './rules.js';
+import { insideAny, realRoots } from '../file-bounds.js';
 import { nonFileAt, readUserFileSync } from '../user-file.js';
 import { kindOf } from '../value-text.js';
 
@@ -42,7 +43,13 @@ export async function readGlobalFile(file: string): Promise<LoadedFile | undefin
  * `~/.config/ccc/…`, a location ccc does not document). cosmiconfig loads only when there is
  * something to find.
  */
-export async function readProjectFile(options: { cwd: string; configPath?: string; moduleCacheDir?: () => string }): Promise<LoadedFile | undefined> {
+export async function readProjectFile(options: {
+  cwd: string;
+  configPath?: string;
+  moduleCacheDir?: () => string;
+  /** `trusted_dirs` of the global file: where a project's config found by the search may resolve besides its own directory. */
+  trusted?: readonly string[];
+}): Promise<LoadedFile | undefined> {
   if (options.configPath === undefined && !mayHoldProjectConfig(options.cwd, projectSearchPlaces)) return undefined;
   // Required (CommonJS): an ESM import would scan it for export names first.
   const { cosmiconfig } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
@@ -66,6 +73,7 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
       for (const name of projectSearchPlaces) refuseNonFile(path.join(dir, name));
       const result = await explorer.search(dir);
       if (result !== null) {
+        refuseOutside(result.filepath, dir, options.trusted);
         refuseSecondFile(dir, result.filepath);
         return { file: result.filepath, config: asObject(result.config, result.filepath) };
       }
@@ -74,8 +82,32 @@ export async function readProjectFile(options: { cwd: string; configPath?: strin
   } catch (error) {
     if (isCccError(error)) throw error;
     const file = (error as { filepath?: unknown }).filepath;
+    // A file found by the search that failed to parse: its excerpt is not shown when it is not the project's.
+    if (typeof file === 'string' && options.configPath === undefined) refuseOutside(file, path.dirname(file), options.trusted);
     throw unreadable(typeof file === 'string' ? file : (options.configPath ?? options.cwd), error);
   }
+}
+
+/**
+ * A project config found by the search must really be in the directory it was found in (or under
+ * `trusted_dirs`): a symlink out of it (to a JSON file of credentials, to a private key) would put
+ * that file's values, or a parse error's excerpt of it, on the terminal and into a CI log. A file
+ * named with --config is read wherever it is.
+ */
+function refuseOutside(file: string, dir: string, trusted: readonly string[] = []): void {
+  let real: string;
+  try {
+    real = fs.realpathSync(file);
+  } catch {
+    return; // gone or dangling: reading it fails on its own, with its own message
+  }
+  if (insideAny(realRoots([dir, ...trusted]), real)) return;
+  throw new CccError(
+    'CONFIG_UNREADABLE',
+    `The project config ${file} resolves to ${real}, outside ${dir}: ccc reads a project's config only from inside the project. ` +
+      `Replace the link with the file, or, if you trust that place, add its directory to trusted_dirs in your global ccc.json.`,
+    { data: { file, real } },
+  );
 }
 
 /**
@@ -131,9 +163,29 @@ function asObject(value: unknown, file: string): Record<string, unknown> {
 }
 
 function unreadable(file: string, error: unknown): CccError {
-  const detail = errorText(error).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '');
+  const nul = nulOffset(file);
+  const detail =
+    nul === undefined
+      ? errorText(error).replace(/^(JSON|YAML) Error in [^\n]*:\n/, '')
+      : `it holds binary data (a NUL byte at offset ${nul}), not the text of a config file.`;
   return new CccError('CONFIG_UNREADABLE', `Cannot read config file ${file}: ${detail}\nFix the file or remove it.`, {
     data: { file },
     cause: error,
   });
+}
+
+/** Where the first NUL byte of the file's start is: a parser's excerpt of such a file is noise at best. */
+function nulOffset(file: string): number | undefined {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(64 * 1024);
+      const offset = head.subarray(0, fs.readSync(fd, head)).indexOf(0);
+      return offset === -1 ? undefined : offset;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }

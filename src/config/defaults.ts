@@ -49,6 +49,7 @@ export function defaultConfig(): CccConfig {
     notify: { events: ['end', 'stuck', 'waiting', 'cap'], desktop: 'auto', webhook_format: 'auto', webhook_timeout_seconds: 10 },
     reporters: [],
     plugins: [],
+    trusted_dirs: [],
     providers: {},
     settings: {},
   };

@@ -7,11 +7,12 @@
  * and what is allowed, unless the entry says `onInvalid: 'warn'` (SUPERVISOR_MAX_RESTART_ATTEMPTS, so that `ccc mcp`
  * still starts with a sane restart limit): then the lower layers' value stands and a warning is kept.
  */
+import type { z } from 'zod';
 import { CccError } from '../errors.js';
-import { envBoolean, envHttpUrl, envInteger, envNumberAbove, envOneOf, envString, type EnvParser } from './env-parsers.js';
-import { WEBHOOK_FORMATS } from './schema.js';
+import { envBoolean, envHttpUrl, envInteger, envNumber, envOneOf, envString, type EnvParser } from './env-parsers.js';
 import { redactedUrl } from './secret-url.js';
 import { setPath, type ConfigKeyPath, type PathValue } from './key-path.js';
+import { schemaAt, unwrap, WEBHOOK_FORMATS } from './schema.js';
 import type { CccConfig, UserConfig } from './types.js';
 
 export interface EnvOverride {
@@ -23,26 +24,30 @@ export interface EnvOverride {
   secret?: boolean;
 }
 
+/** A parser, or a number parser made from the rule of the key it sets (its bounds are the schema's). */
+type ParserFor<T> = EnvParser<T> | (T extends number ? (rule: z.ZodType<number>) => EnvParser<number> : never);
+
 function override<P extends ConfigKeyPath>(
   name: string,
   path: P,
-  parser: EnvParser<PathValue<CccConfig, P>>,
+  parser: ParserFor<PathValue<CccConfig, P>>,
   options: { onInvalid?: 'error' | 'warn'; secret?: boolean } = {},
 ): EnvOverride {
-  return { name, path, parser, onInvalid: options.onInvalid ?? 'error', ...(options.secret ? { secret: true } : {}) };
+  const made = typeof parser === 'function' ? parser(unwrap(schemaAt(path.split('.'))!) as z.ZodType<number>) : parser;
+  return { name, path, parser: made, onInvalid: options.onInvalid ?? 'error', ...(options.secret ? { secret: true } : {}) };
 }
 
 export const envOverrides: readonly EnvOverride[] = [
-  override('CCC_SUPERVISOR_MAX_ITERATIONS', 'supervisor.max_iterations', envInteger(1)),
-  override('CCC_SUPERVISOR_TIMEOUT_SECONDS', 'supervisor.timeout_seconds', envNumberAbove(0)),
+  override('CCC_SUPERVISOR_MAX_ITERATIONS', 'supervisor.max_iterations', envInteger),
+  override('CCC_SUPERVISOR_TIMEOUT_SECONDS', 'supervisor.timeout_seconds', envNumber),
   override('CCC_SUPERVISOR_LOG_LEVEL', 'supervisor.log_level', envOneOf(['debug', 'info', 'warn', 'error'] as const)),
   override('CCC_SUPERVISOR_PROMPT_PATH', 'supervisor.prompt_path', envString()),
-  override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumberAbove(0)),
-  override('CCC_SUPERVISOR_MAX_TASK_COST_USD', 'supervisor.max_task_cost_usd', envNumberAbove(0)),
+  override('CCC_SUPERVISOR_MAX_COST_USD', 'supervisor.max_cost_usd', envNumber),
+  override('CCC_SUPERVISOR_MAX_TASK_COST_USD', 'supervisor.max_task_cost_usd', envNumber),
   override('CCC_SUPERVISOR_WIND_DOWN', 'supervisor.wind_down', envBoolean()),
-  override('CCC_SUPERVISOR_LIMIT_WAIT_MINUTES', 'supervisor.limit_wait_minutes', envInteger(0)),
-  override('CCC_SUPERVISOR_LIMIT_RETRY_SECONDS', 'supervisor.limit_retry_seconds', envNumberAbove(0)),
-  override('CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB', 'supervisor.plugin_max_memory_mb', envInteger(16)),
+  override('CCC_SUPERVISOR_LIMIT_WAIT_MINUTES', 'supervisor.limit_wait_minutes', envInteger),
+  override('CCC_SUPERVISOR_LIMIT_RETRY_SECONDS', 'supervisor.limit_retry_seconds', envNumber),
+  override('CCC_SUPERVISOR_PLUGIN_MAX_MEMORY_MB', 'supervisor.plugin_max_memory_mb', envInteger),
   override('CCC_CLAUDE', 'claude.command', envString()),
   override('CCC_CODEX', 'supervisor.codex.command', envString()),
   override('CCC_CODEX_BASE_URL', 'supervisor.codex.base_url', envHttpUrl()),
@@ -51,13 +56,13 @@ export const envOverrides: readonly EnvOverride[] = [
   override('CCC_NOTIFY_WEBHOOK_FORMAT', 'notify.webhook_format', envOneOf(WEBHOOK_FORMATS)),
   // `ccc mcp`, under the names its users already set. An invalid restart limit warns and keeps the default.
   override('SUPERVISOR_ENABLED', 'mcp.enabled', envBoolean()),
-  override('SUPERVISOR_MAX_RESTART_ATTEMPTS', 'mcp.max_restart_attempts', envInteger(0), { onInvalid: 'warn' }),
-  override('SUPERVISOR_RESTART_DELAY_MS', 'mcp.restart_delay_ms', envInteger(0)),
-  override('SUPERVISOR_HEALTH_INTERVAL_MS', 'mcp.health_interval_ms', envInteger(1)),
-  override('SUPERVISOR_HEALTH_TIMEOUT_MS', 'mcp.health_timeout_ms', envInteger(1)),
-  override('SUPERVISOR_HEALTH_FAILURES', 'mcp.health_failures', envInteger(1)),
-  override('SUPERVISOR_QUEUE_TIMEOUT_MS', 'mcp.queue_timeout_ms', envInteger(0)),
-  override('CCC_MCP_HTTP_PORT', 'mcp.http_port', envInteger(0, 65535)),
+  override('SUPERVISOR_MAX_RESTART_ATTEMPTS', 'mcp.max_restart_attempts', envInteger, { onInvalid: 'warn' }),
+  override('SUPERVISOR_RESTART_DELAY_MS', 'mcp.restart_delay_ms', envInteger),
+  override('SUPERVISOR_HEALTH_INTERVAL_MS', 'mcp.health_interval_ms', envInteger),
+  override('SUPERVISOR_HEALTH_TIMEOUT_MS', 'mcp.health_timeout_ms', envInteger),
+  override('SUPERVISOR_HEALTH_FAILURES', 'mcp.health_failures', envInteger),
+  override('SUPERVISOR_QUEUE_TIMEOUT_MS', 'mcp.queue_timeout_ms', envInteger),
+  override('CCC_MCP_HTTP_PORT', 'mcp.http_port', envInteger),
 ];
 
 export interface EnvLayer {

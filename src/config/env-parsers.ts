@@ -1,10 +1,11 @@
 /**
  * Parsers from an environment variable's text to a typed config value. Each one is strict (no
- * `parseInt("12abc")` leniency) and reuses the validator's rule, so the "allowed" text of an env
- * error matches the one a config file would get.
+ * `parseInt("12abc")` leniency) and checks the text against the rule of the key it sets (the
+ * schema's, bounds included), so the "allowed" text of an env error matches the one a config file
+ * would get.
  */
 import type { z } from 'zod';
-import { allowedText, boolean as booleanRule, httpUrl, integer, nonEmptyString, numberAbove, oneOf } from './rules.js';
+import { allowedText, boolean as booleanRule, httpUrl, nonEmptyString, oneOf } from './rules.js';
 
 export interface EnvParser<T> {
   /** Completes "must be …". */
@@ -26,12 +27,14 @@ function fromRule<T>(rule: z.ZodType<T>, coerce: (raw: string) => unknown): EnvP
   };
 }
 
-export function envInteger(min: number, max?: number): EnvParser<number> {
-  return fromRule<number>(integer(min, max), (raw) => (INTEGER_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
+/** Decimal digits only, checked against `rule` (an integer rule of rules.ts). */
+export function envInteger(rule: z.ZodType<number>): EnvParser<number> {
+  return fromRule(rule, (raw) => (INTEGER_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
 }
 
-export function envNumberAbove(above: number): EnvParser<number> {
-  return fromRule(numberAbove(above), (raw) => (DECIMAL_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
+/** A decimal number (`1.5`, `.5`, `2e3`), checked against `rule`. */
+export function envNumber(rule: z.ZodType<number>): EnvParser<number> {
+  return fromRule(rule, (raw) => (DECIMAL_TEXT.test(raw.trim()) ? Number(raw.trim()) : undefined));
 }
 
 /** Case-insensitive: `CCC_SUPERVISOR_LOG_LEVEL=DEBUG` means `debug`. */

@@ -5,14 +5,31 @@
  */
 import { z } from 'zod';
 
-export function integer(min: number, max?: number) {
-  const base = z.number().int().safe().min(min);
-  return (max === undefined ? base : base.max(max)).describe(max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`);
+/**
+ * Every number has a maximum: a value past it could not mean what it says (a timer Node cannot set
+ * fires at once, a count no run reaches is no cap), so it is refused with the bound in the message.
+ * `unit` follows the bound in that message ("at most 86400 (a day)").
+ */
+export function integer(min: number, max: number, unit?: string) {
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .describe(`an integer from ${min} to ${max}${unitText(unit)}`);
 }
 
-/** A finite number strictly above `above`. */
-export function numberAbove(above: number) {
-  return z.number().finite().gt(above).describe(`a number > ${above}`);
+/** A number strictly above `above` and at most `max`. */
+export function numberAbove(above: number, max: number, unit?: string) {
+  return z
+    .number()
+    .gt(above)
+    .max(max)
+    .describe(`a number above ${above} and at most ${max}${unitText(unit)}`);
+}
+
+function unitText(unit: string | undefined): string {
+  return unit === undefined ? '' : ` (${unit})`;
 }
 
 /** A finite number of at least `min`. */

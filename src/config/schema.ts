@@ -16,6 +16,45 @@ function unsettable<T extends z.ZodTypeAny>(schema: T) {
     .describe(schema.description ?? '');
 }
 
+const port = integer(0, 65535);
+
+/*
+ * The maximum of every number. Timers: Node cannot set one past 2^31-1 ms (about 24.8 days; a
+ * longer one fires at once with a TimeoutOverflowWarning), so a review limit past it failed every
+ * review at once. The Stop hook's timeout is the sum of every checker's limit and the wait on the
+ * model's limits (loop/hook-timeout.ts), and the standalone hook's own waits derive from it: the
+ * parts are bounded such that the largest sum still fits a timer (test/config/bounds.test.ts checks
+ * it over the schema). Counts and sizes: past the bound a cap would never bind.
+ */
+
+/** No review or check runs longer than a day; a stop that took longer would be no stop at all. */
+const CHECK_SECONDS = 86_400;
+/** A day of waiting on the model's limits, inside one stop. */
+const LIMIT_WAIT_MINUTES = 1440;
+/** The longest step of that wait (limit-wait.ts doubles up to this). */
+const LIMIT_RETRY_SECONDS = 900;
+/** Reviews in one run: past a thousand, max_cost_usd is the cap that means something. */
+const ITERATIONS = 1000;
+/** Checkers in the pipeline: each runs at every stop, in turn, within the hook's one timeout. */
+const CHECKERS = 16;
+/** US dollars: a cap this high is no cap; unset it instead. */
+const COST_USD = 100_000;
+/** A checker plugin's heap (MB): 32 GiB. */
+const PLUGIN_MEMORY_MB = 32_768;
+/** A joiner's screen and scrollback: past 8 MiB a snapshot takes seconds to send and to draw. */
+const SCROLLBACK_BYTES = 8 * 1024 * 1024;
+/** Observers at once: each holds a socket and up to a snapshot's queue. */
+const OBSERVERS = 256;
+/** An hour, for the MCP server's delays, intervals and queue. */
+const HOUR_MS = 3_600_000;
+/** Restarts, retries and failures counted before giving up. */
+const ATTEMPTS = 1000;
+/** One webhook request: the run's end waits for it only briefly anyway; past a minute the hook is broken. */
+const WEBHOOK_SECONDS = 60;
+
+/** A checker's time limit: `supervisor.timeout_seconds`, and a checker's own `timeout_seconds` (checker-options.ts). */
+export const checkSeconds = numberAbove(0, CHECK_SECONDS, 'seconds: a day');
+
 const CHECKER =
   'a checker name, or an object { use: "<name>", ...options } (what a defineChecker definition called with its options returns, e.g. testGate({ command: "npm test" }))';
 
@@ -23,7 +62,9 @@ const CHECKER =
  * A checker as written in config: a built-in or plugin name, or `{ use, ...options }`. A plugin's
  * `defineChecker` definition, called in ccc.config.ts, returns the latter (define-checker.ts).
  */
-const checkerDeclaration = z.union([z.string().min(1), z.object({ use: nonEmptyString }).passthrough()]).describe(CHECKER);
+const checkerDeclaration = z
+  .union([z.string().min(1), z.object({ use: nonEmptyString, timeout_seconds: checkSeconds.optional() }).passthrough()])
+  .describe(CHECKER);
 
 /** A provider: its `env` becomes environment variables (strings); other keys are free. */
 const provider = z
@@ -34,7 +75,11 @@ const provider = z
   .passthrough()
   .describe('an object { env?, settings? }');
 
-const port = integer(0, 65535);
+/** A path that means the same wherever ccc runs. */
+const homeOrAbsolute = z
+  .string()
+  .refine((p) => p === '~' || p.startsWith('~/') || p.startsWith('/'))
+  .describe('an absolute path, or one that starts with ~/');
 
 /** `supervisor.reviewer.allow`: Claude Code permission rules; one that cannot be read says why. */
 const permissionRule = z
@@ -56,31 +101,31 @@ export const configSchema = z
     claude: z.object({ command: nonEmptyString, args: z.array(z.string().describe('a string')).describe('a list of strings') }).strict(),
     supervisor: z
       .object({
-        max_iterations: integer(1),
-        timeout_seconds: numberAbove(0),
+        max_iterations: integer(1, ITERATIONS),
+        timeout_seconds: checkSeconds,
         log_level: oneOf(['debug', 'info', 'warn', 'error']),
         prompt_path: nonEmptyString,
         completion_marker: nonEmptyString,
-        checkers: z.array(checkerDeclaration).min(1).describe('a non-empty list of checker names or { use, ...options } objects'),
+        checkers: z.array(checkerDeclaration).min(1).max(CHECKERS).describe(`a list of 1 to ${CHECKERS} checker names or { use, ...options } objects`),
         /** Same feedback this many times in a row with an unchanged work tree ends the loop. */
-        no_progress_limit: integer(1),
+        no_progress_limit: integer(1, ITERATIONS),
         /**
          * Stop when what this run spent reaches this (USD; unset = no cap): each claude run's own cost, never a
          * resumed session's earlier spend. Every review, plus the agent's turns (headless: each turn's result
          * frame; interactive and the standalone hook: claude's status line, recorded by ccc's status line
          * command, which runs the user's own) (docs/running.md, "Spending guards").
          */
-        max_cost_usd: unsettable(numberAbove(0)),
+        max_cost_usd: unsettable(numberAbove(0, COST_USD, 'USD')),
         /** The same for one task (from the user's prompt to the next one; headless: the run); unset = no cap. */
-        max_task_cost_usd: unsettable(numberAbove(0)),
+        max_task_cost_usd: unsettable(numberAbove(0, COST_USD, 'USD')),
         /** At a limit (cost cap, iterations) the agent gets one last, unreviewed turn to write down where the work stands. */
         wind_down: boolean,
         /** In all, how long a run waits out the model's rate limits (429) and overloads (529) before it gives up; 0: not at all. */
-        limit_wait_minutes: integer(0),
+        limit_wait_minutes: integer(0, LIMIT_WAIT_MINUTES, 'minutes: a day'),
         /** The first wait on a limit; each next one is twice as long (at most 15 minutes). */
-        limit_retry_seconds: numberAbove(0),
+        limit_retry_seconds: numberAbove(0, LIMIT_RETRY_SECONDS, 'seconds'),
         /** The heap a checker plugin's worker thread may use (MB); past it the thread ends and that check fails, named. */
-        plugin_max_memory_mb: integer(16),
+        plugin_max_memory_mb: integer(16, PLUGIN_MEMORY_MB, 'MB'),
         /** The forked reviewer (the `claude` checker). */
         reviewer: z
           .object({
@@ -131,8 +176,8 @@ export const configSchema = z
         port,
         token: unsettable(nonEmptyString),
         allow_input: boolean,
-        scrollback_bytes: integer(0),
-        max_observers: integer(1),
+        scrollback_bytes: integer(0, SCROLLBACK_BYTES, 'bytes: 8 MiB'),
+        max_observers: integer(1, OBSERVERS),
         /** Names besides observer.host a request's Host may give (`name` or `name:port`): an SSH tunnel, a proxy. */
         allowed_hosts: z.array(nonEmptyString).describe('a list of host names, each `name` or `name:port`'),
       })
@@ -140,16 +185,16 @@ export const configSchema = z
     mcp: z
       .object({
         enabled: boolean,
-        max_restart_attempts: integer(0),
-        restart_delay_ms: integer(0),
-        health_interval_ms: integer(1),
-        health_timeout_ms: integer(1),
-        health_failures: integer(1),
-        queue_timeout_ms: integer(0),
+        max_restart_attempts: integer(0, ATTEMPTS),
+        restart_delay_ms: integer(0, HOUR_MS, 'ms: an hour'),
+        health_interval_ms: integer(1, HOUR_MS, 'ms: an hour'),
+        health_timeout_ms: integer(1, HOUR_MS, 'ms: an hour'),
+        health_failures: integer(1, ATTEMPTS),
+        queue_timeout_ms: integer(0, HOUR_MS, 'ms: an hour'),
         http_port: port,
       })
       .strict(),
-    kanban: z.object({ max_retries: integer(0), roles_dir: nonEmptyString }).strict(),
+    kanban: z.object({ max_retries: integer(0, ATTEMPTS), roles_dir: nonEmptyString }).strict(),
     /** The notifications of the `notify` reporter (src/supervise/reporters/notify.ts). */
     notify: z
       .object({
@@ -158,12 +203,18 @@ export const configSchema = z
         desktop: z.union([z.boolean(), z.literal('auto')]).describe('true, false or "auto"'),
         webhook_url: unsettable(httpUrl),
         webhook_format: oneOf(WEBHOOK_FORMATS),
-        webhook_timeout_seconds: numberAbove(0),
+        webhook_timeout_seconds: numberAbove(0, WEBHOOK_SECONDS, 'seconds'),
       })
       .strict(),
     /** Who hears a run's events besides ccc's own output: `notify`, or a module (a path or a package), as vitest names reporters. */
     reporters: z.array(nonEmptyString).describe('a list of reporters: "notify", or a module path or package name'),
     plugins: z.array(nonEmptyString).describe('a list of non-empty strings'),
+    /**
+     * Places outside the project that files the project points ccc at (./SUPERVISOR.md, a project
+     * config's prompt_path or kanban.roles_dir, a role prompt, the project config itself) may
+     * resolve into, through a symlink or `..`. The user's own setting: a project's config cannot set it (load.ts).
+     */
+    trusted_dirs: z.array(homeOrAbsolute).describe('a list of absolute directories (or ~/…)'),
     current_provider: unsettable(nonEmptyString),
     providers: z.record(provider).describe('an object of providers'),
     settings: anyObject,

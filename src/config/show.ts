@@ -2,6 +2,7 @@
  * What `ccc config` prints: every effective leaf value with the layer it came from, or the
  * plain effective object as JSON.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { envVariableFor } from './env-overrides.js';
 import { getPath, leafKeys } from './key-path.js';
@@ -14,6 +15,8 @@ const SECRET_KEY = /token|secret|password|api_?key|auth/i;
 /** The reviewer's instructions file a run would use (undefined: none) and why; see doctor/prompt-in-use.ts. */
 export interface PromptInUse {
   path?: string;
+  /** Where `path` really is, when it is a symlink (or goes through one). */
+  real?: string;
   why: string;
   /** A SUPERVISOR.md that is there but cannot be used (a directory, a FIFO, too large): `ccc init` refuses to write over it. */
   unusable?: string;
@@ -37,11 +40,26 @@ export function formatConfigText(resolved: ResolvedConfig, prompt?: PromptInUse,
   const width = Math.max(...rows.map((r) => r.left.length));
   const header = [
     `# config dir: ${resolved.configDir}`,
-    `# global file: ${resolved.files.global ?? `none (${path.join(resolved.configDir, 'ccc.json')} not found)`}`,
-    `# project file: ${resolved.files.project ?? 'none found'}`,
-    ...(prompt ? [`# prompt file: ${prompt.path === undefined ? prompt.why : `${prompt.path} (${prompt.why})`}`] : []),
+    `# global file: ${resolved.files.global === undefined ? `none (${path.join(resolved.configDir, 'ccc.json')} not found)` : filePlace(resolved.files.global)}`,
+    `# project file: ${resolved.files.project === undefined ? 'none found' : filePlace(resolved.files.project)}`,
+    ...(prompt ? [`# prompt file: ${prompt.path === undefined ? prompt.why : `${promptPlace(prompt)} (${prompt.why})`}`] : []),
   ];
   return [...header, ...rows.map((r) => `${r.left.padEnd(width)}   (${r.source})`), ...notes(resolved), ...reviewer].join('\n') + '\n';
+}
+
+/** `path`, or `path -> real (a link)` when the file is really elsewhere. */
+export function promptPlace(prompt: PromptInUse): string {
+  return prompt.real === undefined ? (prompt.path ?? '') : `${prompt.path} -> ${prompt.real} (a link)`;
+}
+
+function filePlace(file: string): string {
+  let real: string;
+  try {
+    real = fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+  return promptPlace({ path: file, why: '', ...(real === file ? {} : { real }) });
 }
 
 function notes(resolved: ResolvedConfig): string[] {

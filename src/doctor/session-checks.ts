@@ -8,6 +8,7 @@ import { CLAUDE_UPDATE_FIX, MINIMUM_CLAUDE, NEWEST_TESTED_CLAUDE } from '../clau
 import { clip } from '../value-text.js';
 import { configuredClaudeCommand } from '../config/claude-command.js';
 import { loadConfig } from '../config/load.js';
+import { promptPlace } from '../config/show.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { findExecutable } from '../process/resolve-command.js';
 import { promptInUse } from './prompt-in-use.js';
@@ -84,8 +85,8 @@ export function configDirCheck(place: Place): DoctorCheck {
 export function promptCheck(place: Place, resolved: ResolvedConfig | undefined): DoctorCheck {
   const base = { id: 'supervisor-prompt', title: 'SUPERVISOR.md', needed: true } as const;
   if (!resolved) return { ...base, status: 'missing', detail: 'unknown: the configuration did not load', fix: 'correct the configuration first' };
-  const prompt = promptInUse({ cwd: place.cwd, promptPath: resolved.config.supervisor.prompt_path, env: place.env });
-  if (prompt.path) return { ...base, status: 'ok', detail: `${prompt.path} (${prompt.why})` };
+  const prompt = promptInUse({ cwd: place.cwd, resolved, env: place.env });
+  if (prompt.path) return { ...base, status: 'ok', detail: `${promptPlace(prompt)} (${prompt.why})` };
   // `ccc init` never writes over what stands there, so it is no fix for an unusable file.
   const fix = prompt.unusable
     ? `move or remove ${prompt.unusable}, then put your review instructions there (a text file) or run \`ccc init\``

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { projectSearchPlaces } from '../config/config-candidates.js';
 import { defaultConfig } from '../config/defaults.js';
 import { CccError } from '../errors.js';
-import { nonFileAt } from '../user-file.js';
+import { isSymlink } from '../file-bounds.js';
+import { nonFileAt, readUserFileSync } from '../user-file.js';
 import { configTemplate } from './config-template.js';
 import { packageResolvesFrom } from './package-resolves.js';
 import { supervisorTemplate } from './supervisor-template.js';
@@ -47,6 +48,8 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
   const written: string[] = [];
   for (const [name, text] of files) {
     const file = path.join(options.cwd, name);
+    // --force replaces a symlink, never what it points at (a dotfile, or worse, outside the project).
+    if (options.force && isSymlink(file)) fs.unlinkSync(file);
     // 'wx' fails if the file appeared since the check: even a race never overwrites without --force.
     fs.writeFileSync(file, text, { flag: options.force ? 'w' : 'wx' });
     written.push(file);
@@ -70,13 +73,27 @@ function refuseNonFiles(cwd: string): void {
 
 /** The files that stop a plain `ccc init`: the two it writes, and any other project config of ccc. */
 function conflictingFiles(cwd: string): string[] {
-  const found = [SUPERVISOR_FILE, CONFIG_FILE].filter((name) => fs.existsSync(path.join(cwd, name)));
+  const found = [SUPERVISOR_FILE, CONFIG_FILE]
+    .filter((name) => fs.existsSync(path.join(cwd, name)))
+    .map((name) => (name === SUPERVISOR_FILE ? `${name}${supervisorNote(cwd)}` : name));
   for (const name of projectSearchPlaces) {
     if (name === CONFIG_FILE || !fs.existsSync(path.join(cwd, name))) continue;
     if (name === 'package.json' && !hasCccKey(path.join(cwd, name))) continue;
     found.push(name === 'package.json' ? 'package.json (with a "ccc" key)' : name);
   }
   return found;
+}
+
+/**
+ * What a run would say of the SUPERVISOR.md that is there, when it cannot use it (supervisor-prompt.ts):
+ * "exists" alone would read as "your instructions are in place".
+ */
+function supervisorNote(cwd: string): string {
+  const read = readUserFileSync(path.join(cwd, SUPERVISOR_FILE), { within: [cwd] });
+  if (read.ok) return read.text.trim() === '' ? ' (empty: a run cannot use it)' : '';
+  if (read.problem.kind === 'outside')
+    return ` (it resolves to ${read.problem.real}, outside the project: a run refuses it unless that place is in trusted_dirs)`;
+  return '';
 }
 
 function hasCccKey(file: string): boolean {

@@ -12,6 +12,7 @@ import type { AgentRequest } from './agent-request.js';
 import type { AgentRun, AgentRunner } from './agent-runner.js';
 import { firstLine, type Progress } from './progress.js';
 import { formatFailureEvent, formatRetryEvent, type EventLog } from './event-log.js';
+import { childEndText } from '../process/child-end.js';
 
 export interface AgentCallDeps {
   runner: AgentRunner;
@@ -88,7 +89,7 @@ async function check(run: AgentRun, request: AgentRequest, extraCheck?: ExtraChe
   if (!parsed.ok) {
     if (run.exitCode !== 0) {
       const detail = firstLine(lastLine(run.stderrTail) || run.resultText || '', 300);
-      return { ok: false, issue: `No valid output: claude exited with code ${run.exitCode}${detail ? ` (${detail})` : ''}` };
+      return { ok: false, issue: `No valid output: claude ${childEndText(run)}${detail ? ` (${detail})` : ''}` };
     }
     return { ok: false, issue: `Invalid output format: ${parsed.issue}` };
   }

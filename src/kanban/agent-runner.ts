@@ -15,6 +15,8 @@ export interface AgentInvocation {
 
 export interface AgentRun {
   exitCode: number | null;
+  /** The signal that ended claude, if one did. */
+  signal?: string | null;
   /** Ended by the caller's AbortSignal (Ctrl-C): not a failure of the agent. */
   aborted: boolean;
   sessionId?: string;
@@ -68,6 +70,7 @@ export function claudeAgentRunner(options: ClaudeAgentRunnerOptions): AgentRunne
       });
       return {
         exitCode: result.exitCode,
+        signal: result.signal,
         aborted: result.aborted,
         ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
         ...(result.structuredOutput === undefined ? {} : { structuredOutput: result.structuredOutput }),

@@ -30,6 +30,8 @@ export interface LoadRolePromptsOptions {
    * and the error says how to undo that very setting.
    */
   setBy: ConfigLayer;
+  /** `trusted_dirs`: where else a prompt may really be (its text goes to the model). */
+  trusted: readonly string[];
 }
 
 const UNDO: Record<Exclude<ConfigLayer, 'default'>, string> = {
@@ -50,11 +52,16 @@ export async function loadRolePrompts(options: LoadRolePromptsOptions): Promise<
       { data: { key: 'kanban.roles_dir', value: options.rolesDir } },
     );
   }
+  // A prompt is read from the project, or from the directory the user named (not the project's config).
+  const userNamed = options.setBy !== 'default' && options.setBy !== 'project';
+  const within = [...(userNamed ? [dir.path] : []), options.cwd, ...options.trusted];
   const prompts = {} as Record<Role, RolePrompt>;
   for (const role of ROLES) {
     const name = names?.find((n) => n.toLowerCase() === `${role.toLowerCase()}.md`);
     prompts[role] =
-      name === undefined ? { text: BUILT_IN_ROLE_PROMPTS[role], source: 'built-in' } : await readPrompt(fileRef(path.join(dir.path, name), options.cwd), role);
+      name === undefined
+        ? { text: BUILT_IN_ROLE_PROMPTS[role], source: 'built-in' }
+        : await readPrompt(fileRef(path.join(dir.path, name), options.cwd), role, within);
   }
   return prompts;
 }
@@ -68,10 +75,11 @@ async function listDir(dir: string): Promise<string[] | undefined> {
   }
 }
 
-async function readPrompt(ref: FileRef, role: Role): Promise<RolePrompt> {
+async function readPrompt(ref: FileRef, role: Role, within: readonly string[]): Promise<RolePrompt> {
   const text = await readText(
     ref,
     (problem, cause) => new CccError('KANBAN_INVALID', `The ${role} prompt ${ref.display} ${problem}.`, { cause, data: { file: ref.display } }),
+    { within },
   );
   if (text.trim() === '') {
     throw new CccError(

@@ -5,8 +5,8 @@
  * the workflow, and report its outcome. Returns the exit code.
  */
 import path from 'node:path';
-import { buildPipeline, normalizeDeclaration } from '../checkers/registry.js';
-import { loadSupervisorPrompt } from '../checkers/supervisor-prompt.js';
+import { buildPipeline } from '../checkers/registry.js';
+import { requireReviewerPrompts } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
 import { describeOrigin } from '../config/validate.js';
 import type { LogLevel, ResolvedConfig } from '../config/types.js';
@@ -64,7 +64,12 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
     say(`${kanban.display}: nothing to do (the workflow is complete or current is null).`);
     return 0;
   }
-  const prompts = await loadRolePrompts({ rolesDir: config.kanban.roles_dir, cwd: io.cwd, setBy: resolved.sources['kanban.roles_dir'] ?? 'default' });
+  const prompts = await loadRolePrompts({
+    rolesDir: config.kanban.roles_dir,
+    cwd: io.cwd,
+    setBy: resolved.sources['kanban.roles_dir'] ?? 'default',
+    trusted: config.trusted_dirs,
+  });
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
   await requireSupportedClaude({ command: config.claude.command, file: claudeCommand, cwd: io.cwd, env: io.env, configDir: resolved.configDir });
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
@@ -137,12 +142,8 @@ async function preflight(kanban: FileRef, cwd: string, warn: (warning: string) =
 /** `--supervise`: the same checker pipeline and checks as `ccc --supervisor`. */
 async function supervisorSession(resolved: ResolvedConfig, io: KanbanIo, claudeArgs: string[]): Promise<SupervisorSession> {
   const { config } = resolved;
-  for (const declaration of config.supervisor.checkers) {
-    const { use, options } = normalizeDeclaration(declaration);
-    if (use === 'claude')
-      loadSupervisorPrompt({ cwd: io.cwd, promptPath: (options.prompt_path as string | undefined) ?? config.supervisor.prompt_path, home: io.env.HOME });
-  }
-  const pipeline = await buildPipeline({ config, cwd: io.cwd, checkersFrom: describeOrigin('supervisor.checkers', resolved) });
+  requireReviewerPrompts(resolved, io.cwd, io.env.HOME);
+  const pipeline = await buildPipeline({ config, sources: resolved.sources, cwd: io.cwd, checkersFrom: describeOrigin('supervisor.checkers', resolved) });
   const session = new SupervisorSession({ resolved, pipeline, cwd: io.cwd, env: io.env, claudeArgs });
   await session.start();
   return session;

@@ -30,6 +30,7 @@ import { agentTurnArgs, type SessionPlan } from './session-flags.js';
 import type { SupervisorSession } from './supervisor-session.js';
 import { ToolCallFeed } from './tool-call-feed.js';
 import { endWindDown, woundDownMessage } from './wind-down.js';
+import { childEndText } from '../process/child-end.js';
 
 export interface HeadlessOptions {
   task: string;
@@ -227,5 +228,5 @@ function agentFailure(result: ClaudePrintResult): string {
   const failure = modelFailure(result);
   if (failure) return modelFailureSentence('agent', failure);
   const lastLine = result.stderrTail.trim().split('\n').pop();
-  return `the agent exited with code ${result.exitCode}${lastLine ? `: ${lastLine}` : ''}`;
+  return `the agent ${childEndText(result)}${lastLine ? `: ${lastLine}` : ''}`;
 }

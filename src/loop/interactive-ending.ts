@@ -7,9 +7,9 @@
  * was a confirmed completion the ending says that the work was not confirmed complete, in the
  * log's last line and in ccc's last line on the terminal, where a 0 would otherwise read as done.
  */
-import os from 'node:os';
 import type { AgentExit } from '../pty/byte-path.js';
 import { confirmsCompletion, type RunEnding } from './run-ending.js';
+import { childEndText, signalName } from '../process/child-end.js';
 
 export interface InteractiveEndingInput {
   exit: AgentExit;
@@ -32,7 +32,7 @@ export function interactiveEnding(input: InteractiveEndingInput): InteractiveEnd
     ? undefined
     : `the work was not confirmed complete (${input.lastStop ? `last stop: ${input.lastStop}` : 'no stop was reviewed'})`;
   const after = unconfirmed ? `; ${unconfirmed}` : `; last stop: ${input.lastStop}`;
-  const agent = exit.signal ? `ended by ${signalName(exit.signal)}` : `exited with code ${exit.exitCode}`;
+  const agent = exit.signal ? `ended by ${signalName(exit.signal)}` : childEndText({ exitCode: exit.exitCode });
   const [how, level]: [string, RunEnding['level']] = exit.relayLost
     ? [`${exit.relayLost}, and the agent with it`, 'error']
     : received
@@ -41,9 +41,4 @@ export function interactiveEnding(input: InteractiveEndingInput): InteractiveEnd
         ? [`the agent ${agent}`, 'error']
         : ['the agent exited with code 0 (the user quit)', 'info'];
   return { mode: 'interactive', how: how + after, exitCode, level, ...(unconfirmed ? { unconfirmed } : {}) };
-}
-
-function signalName(signal: number): string {
-  const name = Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0];
-  return name ?? `signal ${signal}`;
 }

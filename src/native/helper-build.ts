@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { childEndText } from '../process/child-end.js';
 
 export const HELPERS = ['ccc-relay', 'ccc-lifeline'] as const;
 export type HelperName = (typeof HELPERS)[number];
@@ -44,7 +45,7 @@ export function compileHelper(options: {
     const failure =
       result.error && 'code' in result.error && result.error.code === 'ENOENT'
         ? 'not found'
-        : (result.error?.message ?? `exited with ${result.status ?? result.signal}${output ? `: ${output}` : ''}`);
+        : (result.error?.message ?? `${childEndText({ exitCode: result.status, signal: result.signal })}${output ? `: ${output}` : ''}`);
     return { ok: false, reason: `${options.compiler}: ${failure}` };
   }
   const probe = probeHelper(temporary, options.name);

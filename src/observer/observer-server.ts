@@ -9,6 +9,7 @@ import { shownVerdict } from '../checkers/verdict-text.js';
 import { CccError, errorText } from '../errors.js';
 import { createObserverHub, type OutputSource } from './observer-hub.js';
 import { acceptObserverSockets } from './observer-sockets.js';
+import { connectionCap, guardConnections, LISTEN_BACKLOG } from './connection-guard.js';
 import { servePage } from './observer-page.js';
 import type { ObserverEvent, ObserverHello } from './protocol.js';
 import { startScreenMirror } from './screen-mirror.js';
@@ -112,18 +113,21 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     if (!check.ok) refusals[check.refused].refused(request.socket.remoteAddress, check.value);
     return check.ok;
   };
-  const http = createServer((request, response) => {
+  // Checked every second (Node's default is 30 s): a request's headers are given HEADERS_MS.
+  const http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
     if (!admits(request)) return refuseRequest(response);
     servePage(request, response, token).catch((error: unknown) => {
       logger.warn('observer: page request failed', { error: errorText(error) });
       response.destroy();
     });
   });
+  const connections = guardConnections(http, { cap: connectionCap(options.maxObservers), logger });
   const sockets = acceptObserverSockets({
     http,
     token,
     hub,
     admits,
+    refuse: (socket, response) => connections.refuse(socket, response),
     allowInput: options.allowInput,
     onInput: (data) => {
       for (const listener of inputListeners) listener(data);
@@ -177,6 +181,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     await mirror.close();
     refusals.host.flush();
     refusals.origin.flush();
+    connections.flush();
   }
 }
 
@@ -195,7 +200,7 @@ function listen(http: Server, host: string, port: number): Promise<number> {
       reject(new CccError('USAGE', `Cannot start the observer on ${host}:${port}: ${hint}.`, { cause: error }));
     };
     http.once('error', onError);
-    http.listen(port, host, () => {
+    http.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       http.off('error', onError);
       const address = http.address();
       resolve(typeof address === 'object' && address ? address.port : port);

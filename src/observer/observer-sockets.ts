@@ -36,6 +36,8 @@ export interface ObserverSocketsOptions {
   hub: ObserverHub;
   /** The request's Host and Origin are this observer's (request-origin.ts); a refusal is already logged. */
   admits: (request: IncomingMessage) => boolean;
+  /** Answers a refused upgrade and closes the socket once the answer is written (connection-guard.ts). */
+  refuse: (socket: Duplex, response: string) => void;
   allowInput: boolean;
   onInput: (data: Buffer) => void;
   logger: ObserverLogger;
@@ -57,11 +59,12 @@ export function acceptObserverSockets(options: ObserverSocketsOptions): Observer
   options.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = requestUrl(request).pathname;
-    if (!options.admits(request)) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (path !== '/' && path !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
+    const refuse = (status: number, text: string) => options.refuse(socket, refusal(status, text));
+    if (!options.admits(request)) return refuse(403, 'Forbidden');
+    if (path !== '/' && path !== '/ws') return refuse(404, 'Not Found');
     if (!tokenMatches(options.token, tokenFromRequest(request))) {
       refusals.refused(request.socket.remoteAddress);
-      return refuseUpgrade(socket, 401, 'Unauthorized');
+      return refuse(401, 'Unauthorized');
     }
     const upgrade = () => wss.handleUpgrade(request, socket, head, accept);
     if (!hub.isFull() && joins.take(request.socket.remoteAddress)) return upgrade();
@@ -129,8 +132,8 @@ function observerSocket(ws: WebSocket): ObserverSocket {
   };
 }
 
-function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`);
+function refusal(status: number, text: string): string {
+  return `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`;
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

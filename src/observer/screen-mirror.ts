@@ -19,6 +19,7 @@ import type { ObserverLogger } from './observer-logger.js';
 import { ByteRing } from '../pty/byte-ring.js';
 import { spawnScreenProcess } from './screen-process.js';
 import { errorText } from '../errors.js';
+import { childEndText } from '../process/child-end.js';
 
 export interface ScreenSnapshot {
   /** Stream position the snapshot was taken at; live output from here on follows it. */
@@ -61,7 +62,7 @@ export interface ScreenWorkerPort {
   postMessage(message: MirrorRequest, transfer: ArrayBuffer[]): void;
   on(event: 'message', listener: (reply: MirrorReply) => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
-  on(event: 'exit', listener: (code: number) => void): unknown;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
   removeAllListeners(event: 'exit'): unknown;
   terminate(): Promise<unknown>;
 }
@@ -104,7 +105,7 @@ export function startScreenMirror(options: ScreenMirrorOptions): ScreenMirror {
     const started = spawn({ ...size, scrollbackLines: options.scrollbackLines });
     started.on('message', onReply);
     started.on('error', (error) => die('worker error', error));
-    started.on('exit', (code) => die(`worker exited with code ${code}`));
+    started.on('exit', (code, signal) => die(`worker ${childEndText({ exitCode: code, signal })}`));
     worker = started;
     return started;
   };

@@ -33,8 +33,8 @@ export function spawnScreenProcess(data: ScreenWorkerData): ScreenWorkerPort {
   child.on('message', (reply: MirrorReply) => events.emit('message', reply));
   child.on('error', (error) => events.emit('error', error));
   const exited = new Promise<void>((resolve) =>
-    child.once('exit', (code) => {
-      events.emit('exit', code ?? 1);
+    child.once('exit', (code, signal) => {
+      events.emit('exit', code, signal);
       resolve();
     }),
   );
@@ -42,7 +42,7 @@ export function spawnScreenProcess(data: ScreenWorkerData): ScreenWorkerPort {
     postMessage(message: MirrorRequest) {
       if (child.connected) child.send(message, (error) => error && child.kill());
     },
-    on(event: 'message' | 'error' | 'exit', listener: (value: never) => void) {
+    on(event: 'message' | 'error' | 'exit', listener: (...values: never[]) => void) {
       return events.on(event, listener as (value: unknown) => void);
     },
     removeAllListeners: (event) => events.removeAllListeners(event),

@@ -20,6 +20,7 @@ import { execError, findLifeline, lifelineArgs } from './lifeline.js';
 import { createOutputTail } from './output-tail.js';
 import { errorText } from '../errors.js';
 import { showWarning } from '../state/write-failure.js';
+import { isOutOfDescriptors, openFileLimit } from './open-file-limit.js';
 
 export interface RunOptions {
   command: string;
@@ -32,6 +33,12 @@ export interface RunOptions {
   stdin?: string;
   /** Aborting kills the process tree; the result then has `aborted: true`. */
   signal?: AbortSignal;
+  /**
+   * Aborting SIGKILLs the process tree at once, with no grace: for a child that must not take one
+   * more step (claude given SIGTERM still sends the request it was about to). The result then has
+   * `aborted: true`.
+   */
+  halt?: AbortSignal;
   /** Kills the process tree after this long; the result then has `timedOut: true`. */
   timeoutMs?: number;
   /** Receives stdout as it arrives; when given, the result carries no `stdout`. */
@@ -74,6 +81,8 @@ export interface ChildRunner {
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** Read now: when a spawn runs out of descriptors, none is left to read it with. */
+const FILE_LIMIT = openFileLimit();
 const DEFAULT_STDOUT_BYTES = 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
 
@@ -83,7 +92,7 @@ export function runChild(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const collectStdout = !options.onStdout;
   const base = { exitCode: null, signal: null, stderrTail: '', timedOut: false, aborted: false, ...(collectStdout ? { stdout: '' } : {}) };
-  if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true, durationMs: 0 });
+  if (options.signal?.aborted || options.halt?.aborted) return Promise.resolve({ ...base, aborted: true, durationMs: 0 });
   const lifeline = findLifeline();
   let child: ChildProcess;
   try {
@@ -96,7 +105,7 @@ export function runChild(options: RunOptions): Promise<RunResult> {
       stdio: ['pipe', 'pipe', 'pipe', ...(lifeline ? (['pipe'] as const) : [])],
     });
   } catch (error) {
-    return Promise.resolve({ ...base, spawnError: error as Error, durationMs: Date.now() - started });
+    return Promise.resolve({ ...base, spawnError: explainSpawnError(error as Error, options), durationMs: Date.now() - started });
   }
   const result = supervise(child, options, started);
   try {
@@ -115,20 +124,30 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   let timedOut = false;
   let aborted = false;
   let spawnError: Error | undefined;
+  // First: a spawn that failed for want of descriptors or processes (EMFILE, ENFILE, EAGAIN) is an
+  // 'error' on the next tick, with no pipes at all; unheard, it would end ccc.
+  child.once('error', (error) => {
+    spawnError = explainSpawnError(error, options);
+  });
 
-  child.stdout!.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : stdout!.push(chunk)));
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
-  child.stdin!.on('error', () => {}); // EPIPE when the child does not read its stdin: not our concern.
-  child.stdin!.end(options.stdin ?? '');
+  child.stdout?.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : stdout!.push(chunk)));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stdin?.on('error', () => {}); // EPIPE when the child does not read its stdin: not our concern.
+  child.stdin?.end(options.stdin ?? '');
   const report: Buffer[] = [];
-  child.stdio[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
-  child.stdio[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
+  child.stdio?.[3]?.on('data', (chunk: Buffer) => report.push(chunk)); // the launcher's exec error, if any
+  child.stdio?.[3]?.on('error', () => {}); // the launcher's end went away: its exit is reported by 'close'
 
   const onAbort = () => {
     aborted = true;
     group?.kill();
   };
+  const onHalt = () => {
+    aborted = true;
+    group?.killNow();
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  options.halt?.addEventListener('abort', onHalt, { once: true });
   const timer =
     options.timeoutMs === undefined
       ? undefined
@@ -140,13 +159,11 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
   child.once('exit', () => group?.kill());
 
   return new Promise((resolve) => {
-    child.once('error', (error) => {
-      spawnError = explainSpawnError(error, options);
-    });
     child.once('close', (code, signal) => {
       spawnError ??= execError(Buffer.concat(report), options.command);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      options.halt?.removeEventListener('abort', onHalt);
       resolve({
         exitCode: spawnError ? null : code,
         signal,
@@ -164,9 +181,16 @@ function supervise(child: ChildProcess, options: RunOptions, started: number): P
 
 /**
  * Node reports a missing `cwd` as `spawn <command> ENOENT`, which reads like "command not
- * found"; say what is really missing, with a code of its own so callers do not misreport it.
+ * found"; say what is really missing, with a code of its own so callers do not misreport it. A
+ * spawn without descriptors left (EMFILE, ENFILE) says so, with the limit.
  */
 function explainSpawnError(error: Error, options: RunOptions): Error {
+  if (isOutOfDescriptors(error)) {
+    const now = FILE_LIMIT === undefined ? '' : ` (ulimit -n is ${FILE_LIMIT})`;
+    return Object.assign(new Error(`Cannot start ${options.command}: ccc has no file descriptors left${now}; raise the open-file limit`, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    });
+  }
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || options.cwd === undefined || fs.existsSync(options.cwd)) return error;
   return Object.assign(new Error(`Cannot start ${options.command}: the working directory ${options.cwd} does not exist`, { cause: error }), {
     code: 'CWD_MISSING',
@@ -177,8 +201,8 @@ function explainSpawnError(error: Error, options: RunOptions): Error {
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/** SIGTERM now, SIGKILL after the grace period, for as long as the group has members. */
-function trackGroup(pgid: number, graceMs: number): { kill(): void } {
+/** `kill`: SIGTERM now, SIGKILL after the grace period, for as long as the group has members; `killNow`: SIGKILL now. */
+function trackGroup(pgid: number, graceMs: number): { kill(): void; killNow(): void } {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => liveGroups.forEach((id) => signalGroup(id, 'SIGKILL')));
@@ -195,6 +219,11 @@ function trackGroup(pgid: number, graceMs: number): { kill(): void } {
         liveGroups.delete(pgid);
       }, graceMs);
       timer.unref(); // the exit hook covers the case where ccc exits before it fires
+    },
+    killNow() {
+      killing = true;
+      signalGroup(pgid, 'SIGKILL');
+      liveGroups.delete(pgid);
     },
   };
 }

@@ -33,6 +33,7 @@ import { RelaySender } from './relay-sender.js';
 import { spawnRelay, type RelaySpawnOptions } from './relay-spawn.js';
 import { findNativeHelper } from '../native/native-helpers.js';
 import { errorText } from '../errors.js';
+import { childEndText } from '../process/child-end.js';
 
 /** `CCC_RELAY`'s binary, else ccc's own (src/native/native-helpers.ts), or undefined: the Node proxy then. */
 export function findRelay(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -131,6 +132,8 @@ class NativeRelay {
     } catch (error) {
       return { exit: Promise.resolve(this.#neverStarted(error as Error)) };
     }
+    // A spawn that failed (EMFILE, ENOENT) has no pid and no stdio; its 'error' comes on the next tick.
+    if (child.pid === undefined) return { exit: new Promise((resolve) => child.once('error', (error) => resolve(this.#neverStarted(error)))) };
     const ours = pair.ours ?? this.#own(child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', (chunk: Buffer) => this.#onChunk(chunk));
     ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
@@ -205,7 +208,7 @@ class NativeRelay {
   }
 
   #closed(code: number | null, signal: NodeJS.Signals | null): AgentExit {
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const how = childEndText({ exitCode: code, signal });
     if (!this.#reported) {
       // The relay died without reporting (killed): put the user's terminal back ourselves, and
       // say there why the session ended, not only in the log.

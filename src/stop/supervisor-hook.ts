@@ -68,7 +68,7 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
   } catch (error) {
     // One line for every failure, as for every other way the stop is let through (docs/exit-codes.md).
     const message = isCccError(error) ? error.message : `unexpected error: ${errorText(error)}`;
-    io.stderr.write(`ccc supervisor-hook: ${message}; stop allowed\n`);
+    io.stderr.write(`ccc supervisor-hook: ${inertText(message).replace(/\s*\n\s*/g, ' ')}; stop allowed\n`);
   }
   return 0;
 }

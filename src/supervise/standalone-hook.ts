@@ -47,6 +47,7 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   if (unsupported) return unsupported;
   const pipeline = await buildPipeline({
     config: resolved.config,
+    sources: resolved.sources,
     cwd: stop.cwd,
     moduleCacheDir: () => moduleCacheDir(resolved.configDir),
     checkersFrom: describeOrigin('supervisor.checkers', resolved),

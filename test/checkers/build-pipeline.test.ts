@@ -20,7 +20,7 @@ function build(checkers: CheckerDeclaration[], plugins: string[] = [], checkersF
   config.supervisor.checkers = checkers;
   config.supervisor.timeout_seconds = 77;
   config.plugins = plugins;
-  return buildPipeline({ config, cwd: project, ...(checkersFrom ? { checkersFrom } : {}) });
+  return buildPipeline({ config, sources: {}, cwd: project, ...(checkersFrom ? { checkersFrom } : {}) });
 }
 
 describe('building the pipeline from config', () => {

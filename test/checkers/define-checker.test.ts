@@ -99,7 +99,7 @@ describe('definitions in a session', () => {
       env: t.env,
       flags: { plugins: ['./defined.ts'], supervisor: { checkers: [{ use: 'defined', word: 'hello' }] } },
     });
-    const pipeline = await buildPipeline({ config, cwd: t.project });
+    const pipeline = await buildPipeline({ config, sources: {}, cwd: t.project });
     try {
       // create ran once, with the declaration's options: never with {} to learn the name.
       expect(fs.readFileSync(marker, 'utf8')).toBe('hello\n');
@@ -135,7 +135,7 @@ export default defineConfig({ supervisor: { checkers: [defined({ word: 'configur
     // Importing the plugins into the config ran none of their create.
     expect(fs.existsSync(marker)).toBe(false);
     config.supervisor.checkers = config.supervisor.checkers.slice(0, 2);
-    const pipeline = await buildPipeline({ config, cwd: t.project });
+    const pipeline = await buildPipeline({ config, sources: {}, cwd: t.project });
     try {
       expect(pipeline.map((e) => [e.checker.name, e.timeoutSeconds])).toEqual([
         ['defined', config.supervisor.timeout_seconds],

@@ -18,7 +18,7 @@ const write = (relative: string, text: string) => {
   fs.writeFileSync(file, text);
   return file;
 };
-const context = () => ({ config: defaultConfig(), cwd: project });
+const context = () => ({ config: defaultConfig(), sources: {}, cwd: project });
 const load = (specifier: string, options: Record<string, unknown> = {}) => loadPluginChecker(specifier, options, context());
 const signal = new AbortController().signal;
 

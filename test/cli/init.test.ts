@@ -34,7 +34,7 @@ describe('ccc init', () => {
     expect(effective.supervisor.checkers).toEqual([{ use: 'rule', commands: ['npm test'] }, 'claude']);
     expect(effective.supervisor.no_progress_limit).toBe(3);
 
-    const prompt = loadSupervisorPrompt({ cwd: t.project, promptPath: '/nonexistent', home: t.home });
+    const prompt = loadSupervisorPrompt({ cwd: t.project, promptPath: { path: '/nonexistent', fromProject: false }, home: t.home });
     expect(prompt.path).toBe(path.join(t.project, 'SUPERVISOR.md'));
     for (const idea of [
       /Restate the request/,
@@ -71,7 +71,7 @@ describe('ccc init', () => {
     expect(read('ccc.config.ts')).toContain(line);
     fs.writeFileSync(path.join(t.project, 'ccc.config.ts'), read('ccc.config.ts').replace(line, line.slice(3)));
     const { config } = await loadConfig({ cwd: t.project, env: t.env });
-    const pipeline = await buildPipeline({ config, cwd: t.project });
+    const pipeline = await buildPipeline({ config, sources: {}, cwd: t.project });
     expect(pipeline.map((entry) => entry.checker.name)).toEqual(['claude', 'test-gate']);
     expect(fs.existsSync(path.join(t.project, 'node_modules'))).toBe(false);
   });

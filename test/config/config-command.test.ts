@@ -1,4 +1,5 @@
 /** `ccc config` through the built CLI (dist/cli/main.js): what a user sees, exit codes included. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cccBin } from '../support/claude-env.js';
@@ -85,7 +86,7 @@ describe('ccc config', () => {
   it('shows the prompt file actually in use and why: ./SUPERVISOR.md beats supervisor.prompt_path', async () => {
     const global = t.write('home/.claude/SUPERVISOR.md', '# global rules');
     const onlyGlobal = await ccc(['config']);
-    expect(onlyGlobal.stdout).toContain(`# prompt file: ${global} (supervisor.prompt_path; there is no ./SUPERVISOR.md (or it is empty) in ${t.project})`);
+    expect(onlyGlobal.stdout).toContain(`# prompt file: ${global} (supervisor.prompt_path; there is no ./SUPERVISOR.md in ${t.project})`);
     expect(onlyGlobal.stdout).toMatch(/^supervisor\.prompt_path = .* +\(default\)$/m);
 
     const local = t.write('work/project/SUPERVISOR.md', '# project rules');
@@ -131,6 +132,7 @@ describe('ccc config', () => {
       'reporters',
       'settings',
       'supervisor',
+      'trusted_dirs',
     ]);
   });
 
@@ -139,7 +141,7 @@ describe('ccc config', () => {
     const r = await ccc(['config']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`ccc: Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer >= 1.\n`);
+    expect(r.stderr).toBe(`ccc: Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer from 1 to 1000.\n`);
   });
 
   it('a bad env value exits 2 naming the variable', async () => {
@@ -153,6 +155,29 @@ describe('ccc config', () => {
     const r = await ccc(['config']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`ccc: Cannot read config file ${file}:`);
+  });
+
+  it('a binary config file is named as binary; what an error quotes of a file reaches the terminal inert (no NUL, no escape sequence)', async () => {
+    const file = path.join(t.project, '.cccrc.json');
+    t.write('work/project/.cccrc.json', '');
+    fs.writeFileSync(file, Buffer.from([0x00, 0x01, 0x02, 0x7b, 0x22, 0x61, 0x00, 0x22, 0x3a, 0x31, 0x7d, 0xff, 0xfe]));
+    const binary = await ccc(['config']);
+    expect(binary.code).toBe(2);
+    expect(binary.stderr).toBe(
+      `ccc: Cannot read config file ${file}: it holds binary data (a NUL byte at offset 0), not the text of a config file.\nFix the file or remove it.\n`,
+    );
+    for (const [name, text] of [
+      ['.cccrc.json', '{"a": "\u001b]0;TITLE\u0007\u009b31m\u0001", }'],
+      ['.cccrc.yaml', 'a: [\u001b[31m\n  - b'],
+    ] as const) {
+      fs.rmSync(path.join(t.project, '.cccrc.json'), { force: true });
+      fs.writeFileSync(path.join(t.project, name), text);
+      const r = await ccc(['config']);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toContain(`ccc: Cannot read config file ${path.join(t.project, name)}`);
+      expect(r.stderr, name).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      fs.rmSync(path.join(t.project, name));
+    }
   });
 
   it('--config <path> reads that file; a missing one exits 2', async () => {

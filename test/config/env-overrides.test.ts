@@ -1,13 +1,14 @@
 /** The env table and its parsers: strict, typed, errors that name variable, value and what is allowed. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envBoolean, envInteger, envNumberAbove, envOneOf, envString } from '../../src/config/env-parsers.js';
+import { envBoolean, envInteger, envNumber, envOneOf, envString } from '../../src/config/env-parsers.js';
+import { integer, numberAbove } from '../../src/config/rules.js';
 import { envOverrides, envVariableFor, readEnvLayer, type EnvOverride } from '../../src/config/env-overrides.js';
 import { redactedUrl } from '../../src/config/secret-url.js';
 
 describe('env parsers', () => {
   it('integers: exact decimal integers within range only', () => {
-    const p = envInteger(1);
+    const p = envInteger(integer(1, Number.MAX_SAFE_INTEGER));
     expect(p.parse('30')).toBe(30);
     expect(p.parse(' 7 ')).toBe(7);
     for (const bad of ['0', '-1', '1.5', '12abc', '1e3', '', ' ', '0x10', 'NaN', 'Infinity', '99999999999999999999']) {
@@ -16,7 +17,7 @@ describe('env parsers', () => {
   });
 
   it('fuzz: an integer parser accepts exactly the safe integers >= min, written in decimal', () => {
-    const p = envInteger(1);
+    const p = envInteger(integer(1, Number.MAX_SAFE_INTEGER));
     fc.assert(
       fc.property(fc.string(), (raw) => {
         const v = p.parse(raw);
@@ -39,7 +40,7 @@ describe('env parsers', () => {
   });
 
   it('fuzz: a number parser returns a finite number above the bound or nothing, and round-trips numbers', () => {
-    const p = envNumberAbove(0);
+    const p = envNumber(numberAbove(0, Number.MAX_VALUE));
     fc.assert(
       fc.property(fc.string(), (raw) => {
         const v = p.parse(raw);
@@ -123,11 +124,13 @@ describe('readEnvLayer', () => {
   });
 
   it("an entry with onInvalid 'warn' keeps the lower layers' value and reports a warning", () => {
-    const table: EnvOverride[] = [{ name: 'SUPERVISOR_MAX_RESTART_ATTEMPTS', path: 'mcp.max_restart_attempts', parser: envInteger(0), onInvalid: 'warn' }];
+    const table: EnvOverride[] = [
+      { name: 'SUPERVISOR_MAX_RESTART_ATTEMPTS', path: 'mcp.max_restart_attempts', parser: envInteger(integer(0, 1000)), onInvalid: 'warn' },
+    ];
     const layer = readEnvLayer({ SUPERVISOR_MAX_RESTART_ATTEMPTS: '-1' }, table);
     expect(layer.config).toEqual({});
     expect(layer.warnings).toEqual([
-      'Ignoring environment variable SUPERVISOR_MAX_RESTART_ATTEMPTS="-1": must be an integer >= 0 (it sets mcp.max_restart_attempts); using the configured value instead.',
+      'Ignoring environment variable SUPERVISOR_MAX_RESTART_ATTEMPTS="-1": must be an integer from 0 to 1000 (it sets mcp.max_restart_attempts); using the configured value instead.',
     ]);
   });
 

@@ -229,7 +229,7 @@ describe('errors', () => {
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.exitCode).toBe(2);
-    expect(error.message).toBe(`Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer >= 1.`);
+    expect(error.message).toBe(`Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer from 1 to 1000.`);
   });
 
   it('a reviewer permission rule that cannot be read names the rule and the syntax', async () => {
@@ -293,13 +293,13 @@ describe('errors', () => {
         const merged = { ...defaultConfig(), supervisor: { ...defaultConfig().supervisor, max_iterations: value } };
         try {
           const config = validateConfig({ merged: merged, sources: {}, files: {} });
-          return Number.isSafeInteger(config.supervisor.max_iterations) && config.supervisor.max_iterations >= 1;
+          return Number.isSafeInteger(config.supervisor.max_iterations) && config.supervisor.max_iterations >= 1 && config.supervisor.max_iterations <= 1000;
         } catch (error) {
           const e = error as { code?: string; message: string };
           return (
             e.code === 'CONFIG_INVALID' &&
             e.message.startsWith('Invalid configuration: supervisor.max_iterations = ') &&
-            e.message.endsWith('must be an integer >= 1.')
+            e.message.endsWith('must be an integer from 1 to 1000.')
           );
         }
       }),
@@ -340,7 +340,7 @@ describe('errors', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(
-      'Invalid environment variable CCC_SUPERVISOR_TIMEOUT_SECONDS="ten": must be a number > 0 (it sets supervisor.timeout_seconds). Fix or unset the variable.',
+      'Invalid environment variable CCC_SUPERVISOR_TIMEOUT_SECONDS="ten": must be a number above 0 and at most 86400 (seconds: a day) (it sets supervisor.timeout_seconds). Fix or unset the variable.',
     );
   });
 });

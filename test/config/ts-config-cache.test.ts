@@ -53,7 +53,7 @@ describe('TypeScript plugin transpile cache', () => {
       );
     const build = async () => {
       const { config } = await loadConfig({ cwd: t.project, env: t.env, flags: { supervisor: { checkers: ['./gate.ts'] } } });
-      const [entry] = await buildPipeline({ config, cwd: t.project, moduleCacheDir: () => (fs.mkdirSync(cache, { recursive: true }), cache) });
+      const [entry] = await buildPipeline({ config, sources: {}, cwd: t.project, moduleCacheDir: () => (fs.mkdirSync(cache, { recursive: true }), cache) });
       return entry!.checker.check({} as never, new AbortController().signal);
     };
     plugin('first');

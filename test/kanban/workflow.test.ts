@@ -52,7 +52,7 @@ async function run(
   const kanban = fileRef(kanbanFile, dir);
   const notes: string[] = [];
   const progress = { started: () => ({ stop: () => {} }), finished: () => {}, note: (m: string) => notes.push(m) };
-  const prompts = await loadRolePrompts({ rolesDir: './roles', cwd: dir, setBy: 'default' });
+  const prompts = await loadRolePrompts({ rolesDir: './roles', cwd: dir, setBy: 'default', trusted: [] });
   const outcome: WorkflowOutcome = await runWorkflow({
     kanban,
     cwd: dir,

@@ -90,6 +90,14 @@ describe('waiting out the model limits in a headless run', () => {
     expect(run.stderr).not.toMatch(/waiting on the model's limit/);
     expect(server.byKind('agent')).toHaveLength(1);
   });
+
+  it('a review refused past the spent budget: exit 4 (a checker failed), said as a rate limit (docs/exit-codes.md)', async () => {
+    await setup('review', Infinity);
+    const run = await runCcc(world, ['--supervisor', '-p', 'build it'], { env: { CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: '0' } });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/the reviewer was rate limited by the model's API: 429 Too Many Requests/);
+    expect(run.stderr).not.toMatch(/waiting on the model's limit/);
+  });
 });
 
 describe('the waiting schedule', () => {

@@ -84,7 +84,7 @@ describe('ccc mcp options', () => {
     const { options, warnings } = await resolve({ SUPERVISOR_MAX_RESTART_ATTEMPTS: '-1' });
     expect(options.max_restart_attempts).toBe(5);
     expect(warnings).toEqual([
-      'Ignoring environment variable SUPERVISOR_MAX_RESTART_ATTEMPTS="-1": must be an integer >= 0 (it sets mcp.max_restart_attempts); using the configured value instead.',
+      'Ignoring environment variable SUPERVISOR_MAX_RESTART_ATTEMPTS="-1": must be an integer from 0 to 1000 (it sets mcp.max_restart_attempts); using the configured value instead.',
     ]);
   });
 
@@ -105,7 +105,7 @@ describe('ccc mcp options', () => {
       code: 'CONFIG_INVALID',
       message: expect.stringContaining('SUPERVISOR_ENABLED="maybe"'),
     });
-    await expect(resolve({ SUPERVISOR_HEALTH_FAILURES: '0' })).rejects.toThrow(/SUPERVISOR_HEALTH_FAILURES="0": must be an integer >= 1/);
+    await expect(resolve({ SUPERVISOR_HEALTH_FAILURES: '0' })).rejects.toThrow(/SUPERVISOR_HEALTH_FAILURES="0": must be an integer from 1 to 1000/);
     await expect(resolve({ CCC_MCP_HTTP_PORT: '70000' })).rejects.toThrow(/CCC_MCP_HTTP_PORT="70000"/);
   });
 });

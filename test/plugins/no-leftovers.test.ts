@@ -13,7 +13,7 @@ const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..',
 let project: string;
 let checker: Checker;
 beforeAll(async () => {
-  checker = await loadPluginChecker(pluginPath, {}, { config: defaultConfig(), cwd: os.tmpdir() });
+  checker = await loadPluginChecker(pluginPath, {}, { config: defaultConfig(), sources: {}, cwd: os.tmpdir() });
 });
 beforeEach(() => {
   project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-leftovers-')));

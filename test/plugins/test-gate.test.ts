@@ -19,7 +19,7 @@ afterEach(() => fs.rmSync(project, { recursive: true, force: true }));
 
 const write = (name: string, text: string) => fs.writeFileSync(path.join(project, name), text);
 // Loaded the way ccc loads it: by path, through the plugin loader, with no build step.
-const gate = (options: Record<string, unknown>) => loadPluginChecker(pluginPath, options, { config: defaultConfig(), cwd: project });
+const gate = (options: Record<string, unknown>) => loadPluginChecker(pluginPath, options, { config: defaultConfig(), sources: {}, cwd: project });
 const signal = new AbortController().signal;
 
 describe('the test-gate plugin', () => {

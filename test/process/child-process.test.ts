@@ -93,6 +93,17 @@ describe('runChild', () => {
     await expectGroupGone(result.pid!);
   });
 
+  it('halt SIGKILLs the whole tree at once, with no grace: a child that ignores SIGTERM takes no further step', async () => {
+    const controller = new AbortController();
+    const result = await sh('trap "" TERM; sleep 300 & echo $!; sleep 300', {
+      halt: controller.signal,
+      killGraceMs: 600_000,
+      onStdout: () => controller.abort(),
+    });
+    expect(result).toMatchObject({ aborted: true, timedOut: false, signal: 'SIGKILL' });
+    await expectGroupGone(result.pid!);
+  });
+
   it('does not start at all when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -68,6 +68,8 @@ export interface ModelServer {
   url: string;
   requests: RecordedRequest[];
   byKind(kind: RequestKind): RecordedRequest[];
+  /** Connections open now: none once every client is gone (and every request it completed is recorded). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -118,6 +120,7 @@ export async function startModelServer(scenario: Scenario, options: { background
     url: `http://127.0.0.1:${port}`,
     requests,
     byKind: (kind) => requests.filter((r) => r.kind === kind),
+    connections: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -21,7 +21,7 @@ import { detectTestCommands } from '../../init/test-command.js';
 import { buildIndependentReviewMessage } from '../review-request.js';
 import { projectChange } from '../reviewer/project-change.js';
 import { reviewerPolicy } from '../reviewer/reviewer-policy.js';
-import { loadSupervisorPrompt } from '../supervisor-prompt.js';
+import { loadSupervisorPrompt, type PromptPath } from '../supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from '../types.js';
 import { parseVerdict } from '../verdict-parser.js';
 import { codexEvidence } from './codex-evidence.js';
@@ -35,9 +35,10 @@ import { throwawayCopy, type Workspace } from './codex-workspace.js';
 import type { RunResult } from '../../process/child-process.js';
 
 export interface CodexCheckerOptions {
-  /** Overrides `supervisor.prompt_path` for this checker. */
-  prompt_path?: string;
-  defaultPromptPath: string;
+  /** The checker's own `prompt_path`, else `supervisor.prompt_path` (supervisor-prompt.ts, `promptPathFor`). */
+  promptPath: PromptPath;
+  /** Places outside the project a prompt file may resolve to (`trusted_dirs`). */
+  trusted?: readonly string[];
   codex: CodexSettings;
   /** `supervisor.reviewer.allow` and the rule checkers' commands: what counts as verification, as for claude. */
   allow?: readonly string[];
@@ -58,7 +59,7 @@ export function codexChecker(options: CodexCheckerOptions): Checker {
   return {
     name: 'codex',
     async check(ctx, signal) {
-      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.prompt_path ?? options.defaultPromptPath, home: ctx.env.HOME });
+      const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.promptPath, trusted: options.trusted, home: ctx.env.HOME });
       if (!settings.unsandboxed) {
         sandbox ??= probeSandbox({ command: settings.command, env: ctx.env });
         const state = await sandbox;

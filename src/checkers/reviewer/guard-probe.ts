@@ -7,8 +7,12 @@
  * The same settings carry a SessionStart hook that writes a per-launch nonce to stderr (stdout
  * would become context for the model and change the request). With `--include-hook-events`
  * claude reports that hook's `hook_response` frame before its `system/init` frame, and the first
- * model request comes after init: a review whose init frame arrives without the nonce seen is
- * unguarded, and the checker stops it there, before the model's first answer can name a tool.
+ * model request comes a few milliseconds after init: a review whose init frame arrives without the
+ * nonce seen is unguarded, and the checker SIGKILLs it there, before that request goes out.
+ * SIGTERM would not do: claude shutting down still sends it (test/claude/signal-at-init.test.ts).
+ * The margin is those milliseconds, not a guarantee by construction (docs/design/reviewer.md says
+ * why the message cannot be held back instead); test/loop/reviewer-guard-missing.test.ts checks
+ * at the model server that nothing arrives.
  */
 import { randomUUID } from 'node:crypto';
 import type { Frame } from '../../frames/frame.js';

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isSymlink, within } from '../../file-bounds.js';
 
 export type PathCheck = { ok: true } | { ok: false; reason: string };
 
@@ -30,16 +31,10 @@ export function pathInside(root: string, base: string, word: string): PathCheck 
   return { ok: true };
 }
 
-/** True when `dir` is the project or inside it (lexically; real paths are compared separately). */
-export function within(root: string, dir: string): boolean {
-  const relative = path.relative(root, dir);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 /** The path's real location (its longest existing prefix, resolved) is inside the project. */
 function realWithin(root: string, full: string): boolean {
   let existing = full;
-  while (!fs.existsSync(existing) && !isDanglingLink(existing)) {
+  while (!fs.existsSync(existing) && !isSymlink(existing)) {
     const parent = path.dirname(existing);
     if (parent === existing) break;
     existing = parent;
@@ -48,14 +43,6 @@ function realWithin(root: string, full: string): boolean {
     return within(fs.realpathSync(root), fs.realpathSync(existing));
   } catch {
     return false; // a dangling symlink, or a loop: it points somewhere ccc cannot see
-  }
-}
-
-function isDanglingLink(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
   }
 }
 

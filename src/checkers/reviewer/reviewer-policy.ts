@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { DetectedTest } from '../../init/ecosystems.js';
 import { parseAllowRule } from './allow-rule.js';
 import { parseBashCommand, type Segment } from './bash-segments.js';
-import { within } from './project-paths.js';
+import { within } from '../../file-bounds.js';
 import { readOnlyJudge } from './read-only-commands.js';
 import { judgeRunnerArgs, type Family, type Judgement } from './runner-args.js';
 import { runnerForms, type RunnerForm } from './runner-forms.js';

@@ -14,7 +14,7 @@ export const registerConfigCommand: RegisterCommand = (program) => {
       const { reviewerInUse } = await import('../reviewer-in-use.js');
       const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, configPath: options.config });
       for (const warning of resolved.warnings) process.stderr.write(`ccc: warning: ${warning}\n`);
-      const prompt = promptInUse({ cwd: process.cwd(), promptPath: resolved.config.supervisor.prompt_path, env: process.env });
+      const prompt = promptInUse({ cwd: process.cwd(), resolved, env: process.env });
       process.stdout.write(options.json ? formatConfigJson(resolved) : formatConfigText(resolved, prompt, reviewerInUse(resolved.config, process.cwd())));
     });
 };

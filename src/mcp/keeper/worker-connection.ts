@@ -11,6 +11,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { parseWorkerMessage, type WorkerMessage } from '../ipc/protocol.js';
 import type { Logger } from '../../log/logger.js';
 import type { WorkerExit, WorkerProcess } from './worker-process.js';
+import { childEndText } from '../../process/child-end.js';
 
 type CallOutcome = { kind: 'result'; result: CallToolResult } | { kind: 'cancelled' } | { kind: 'crashed'; exit: WorkerExit };
 
@@ -170,6 +171,5 @@ export function connectWorker(options: ConnectWorkerOptions): WorkerConnection {
 export function describeExit(exit: WorkerExit & { reason?: string }): string {
   if (exit.reason) return exit.reason;
   if (exit.error) return `could not start: ${exit.error}`;
-  if (exit.signal) return `killed by ${exit.signal}`;
-  return `exited with code ${exit.code}`;
+  return childEndText({ exitCode: exit.code, signal: exit.signal }).replace(/^was /, '');
 }

@@ -47,7 +47,7 @@ async function review(
 ) {
   server = await startResponsesServer(scenario);
   const usage: Usage[] = [];
-  const checker = codexChecker({ defaultPromptPath: 'SUPERVISOR.md', codex: codexSettings(server.url, options.settings) });
+  const checker = codexChecker({ promptPath: { path: 'SUPERVISOR.md', fromProject: false }, codex: codexSettings(server.url, options.settings) });
   const env = { PATH: process.env.PATH, HOME: path.join(root, 'home'), ...codexEnv(path.join(root, 'home'), server.url) };
   const ctx = checkContext(cwd, {
     env,

@@ -46,7 +46,7 @@ async function review(commands: string[], settings: Parameters<typeof codexSetti
   server = await startResponsesServer((r: ResponsesRequest): ResponsesReply =>
     r.index === 0 ? { commands } : { verdict: { completed: true, feedback: 'done' } },
   );
-  const checker = codexChecker({ defaultPromptPath: 'SUPERVISOR.md', codex: codexSettings(server.url, { ...settings, command }) });
+  const checker = codexChecker({ promptPath: { path: 'SUPERVISOR.md', fromProject: false }, codex: codexSettings(server.url, { ...settings, command }) });
   const env = { PATH: process.env.PATH, HOME: path.join(root, 'home'), ...codexEnv(path.join(root, 'home'), server.url) };
   return runPipeline([{ checker, timeoutSeconds: 120, reviewer: true }], checkContext(cwd, { env }));
 }

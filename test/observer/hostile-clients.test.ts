@@ -1,0 +1,130 @@
+/**
+ * The observer port against hostile clients, on a real supervised run: the built ccc under a low
+ * open-file limit (prlimit), the real claude, the scripted model server, and 1500 real sockets
+ * that each send a request line and then one header every few seconds, never a token (a slowloris).
+ * Such clients once took every descriptor ccc had: the log lost lines, the reviewer's spawn failed
+ * with EMFILE as an unhandled 'error' event, exit 1. With clients that send nothing and clients
+ * that are refused and keep their side open, all connecting again the moment they are closed, the
+ * run must end as it would without them, and an observer with the token must still get in.
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { connectObserver } from './support/test-observer.js';
+
+const HOSTILE = 1500;
+const OPEN_FILES = 512;
+
+type Kind = 'silent' | 'trickle' | 'refused';
+
+/**
+ * `count` hostile clients, as many of each kind: one that connects and sends nothing, one that sends
+ * a request line and then a header every `everyMs` (a slowloris), one that sends a whole upgrade
+ * request without a token and never closes its side. Each connects again as soon as it is closed,
+ * until `stop`. Resolves once the first wave has connected or been refused.
+ */
+async function flood(port: number, count: number, everyMs: number) {
+  const kinds: Kind[] = ['silent', 'trickle', 'refused'];
+  const live = new Set<net.Socket>();
+  const closedByServer: Record<Kind, number> = { silent: 0, trickle: 0, refused: 0 };
+  let stopped = false;
+  const open = (kind: Kind): Promise<void> =>
+    new Promise((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      live.add(socket);
+      let n = 0;
+      const timer = kind === 'trickle' ? setInterval(() => socket.write(`X-Slow-${n++}: aaaaaaaaaa\r\n`), everyMs) : undefined;
+      socket.on('connect', () => {
+        if (kind === 'trickle') socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+        if (kind === 'refused')
+          socket.write(
+            `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\n\r\n`,
+          );
+        resolve();
+      });
+      socket.on('error', () => resolve());
+      socket.on('data', () => {});
+      const gone = () => {
+        if (!live.delete(socket)) return;
+        clearInterval(timer);
+        socket.destroy();
+        if (stopped) return;
+        closedByServer[kind] += 1;
+        setTimeout(() => void open(kind), 50);
+        resolve();
+      };
+      socket.on('end', gone);
+      socket.on('close', gone);
+    });
+  await Promise.all(Array.from({ length: count }, (_, i) => open(kinds[i % kinds.length]!)));
+  return {
+    closedByServer,
+    stop() {
+      stopped = true;
+      for (const socket of live) socket.destroy();
+      live.clear();
+    },
+  };
+}
+
+describe('the observer port under hostile clients', () => {
+  let server: ModelServer;
+  let world: ClaudeWorld;
+  let hostile: { stop(): void } | undefined;
+  afterEach(async () => {
+    hostile?.stop();
+    await server?.close();
+    world?.cleanup();
+  });
+
+  it(`${HOSTILE} hostile clients without a token under ulimit -n ${OPEN_FILES}: the run reviews and ends normally, its log whole; a real observer still gets in`, async () => {
+    let release!: () => void;
+    const flooded = new Promise<void>((resolve) => (release = resolve));
+    server = await startModelServer((r) =>
+      r.kind === 'review' ? { verdict: { completed: true, feedback: 'The work is done.' } } : { text: 'All done.', until: flooded },
+    );
+    world = makeClaudeWorld({ modelUrl: server.url });
+    writeSupervisorPrompt(world);
+    const child = spawn('prlimit', [`--nofile=${OPEN_FILES}:${OPEN_FILES}`, process.execPath, cccBin, '--supervisor', '--observe', '-p', 'do the task'], {
+      cwd: world.cwd,
+      env: world.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        const found = /Observer: (\S+)/.exec(stderr);
+        if (found) resolve(found[1]!);
+      });
+      child.on('exit', () => reject(new Error(`ccc ended before its observer URL: ${stderr}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const port = Number(new URL(url).port);
+
+    const attack = await flood(port, HOSTILE, 2000);
+    hostile = attack;
+    // A real observer, with the token, while the flood goes on.
+    const observer = await connectObserver(url);
+    release();
+    const code = await exited;
+    expect(stderr).not.toMatch(/EMFILE|ENFILE|Unhandled|unexpected error/);
+    expect(code, stderr).toBe(0);
+    // The scripted review runs no command: complete, but unverified.
+    expect(stderr).toMatch(/⚠ complete \(claude, unverified/);
+    expect(server.byKind('review').length).toBeGreaterThan(0);
+    const log = readLog(world);
+    expect(log).toMatch(/verdict/);
+    expect(log).not.toMatch(/EMFILE|were lost/);
+    expect(log.trimEnd().split('\n').pop()).toMatch(/run ended/);
+    expect(observer.messages.some((m) => m.type === 'event' && JSON.stringify(m).includes('"verdict"'))).toBe(true);
+    // Every kind was closed by ccc (evicted past the cap, or at the deadline), none kept its place.
+    expect(
+      Object.values(attack.closedByServer).every((n) => n > 0),
+      JSON.stringify(attack.closedByServer),
+    ).toBe(true);
+  });
+});
