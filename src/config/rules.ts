@@ -32,9 +32,13 @@ function unitText(unit: string | undefined): string {
   return unit === undefined ? '' : ` (${unit})`;
 }
 
-/** A finite number of at least `min`. */
-export function numberAtLeast(min: number) {
-  return z.number().finite().min(min).describe(`a number >= ${min}`);
+/** A number from `min` to `max`. */
+export function numberFrom(min: number, max: number, unit?: string) {
+  return z
+    .number()
+    .min(min)
+    .max(max)
+    .describe(`a number from ${min} to ${max}${unitText(unit)}`);
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseAllowRule } from '../checkers/reviewer/allow-rule.js';
-import { anyObject, boolean, httpUrl, integer, nonEmptyString, numberAbove, numberAtLeast, oneOf } from './rules.js';
+import { anyObject, boolean, httpUrl, integer, nonEmptyString, numberAbove, numberFrom, oneOf } from './rules.js';
 
 /** Absent or `null` means unset: a higher layer can write `null` to clear a lower layer's value. */
 function unsettable<T extends z.ZodTypeAny>(schema: T) {
@@ -17,6 +17,9 @@ function unsettable<T extends z.ZodTypeAny>(schema: T) {
 }
 
 const port = integer(0, 65535);
+
+/** USD per million tokens; no model has cost more than a few hundred. */
+const tokenPrice = numberFrom(0, 10_000, 'USD per million tokens');
 
 /*
  * The maximum of every number. Timers: Node cannot set one past 2^31-1 ms (about 24.8 days; a
@@ -162,7 +165,7 @@ export const configSchema = z
             /** USD per million tokens; unset: codex reports no cost, so its reviews' cost is shown as unknown. */
             price: unsettable(
               z
-                .object({ input: numberAtLeast(0), cached_input: numberAtLeast(0), output: numberAtLeast(0) })
+                .object({ input: tokenPrice, cached_input: tokenPrice, output: tokenPrice })
                 .strict()
                 .describe('an object { input, cached_input, output } of USD per million tokens'),
             ),

@@ -5,11 +5,22 @@
  * it reports on the lifeline into the error Node's own spawn would have given.
  */
 import os from 'node:os';
+import { isCccError } from '../errors.js';
 import { findNativeHelper } from '../native/native-helpers.js';
 
-/** The launcher (src/native/native-helpers.ts), or undefined (none here and none buildable): children then run directly. */
+/**
+ * The launcher (src/native/native-helpers.ts), or undefined (none here and none buildable, or no
+ * config dir to keep it in: HOME empty): children then run directly. Where HOME is unusable a run
+ * is refused with its own message; what still runs then (`ccc --version` asking claude's) must not
+ * fail on where a helper would be kept.
+ */
 export function findLifeline(): string | undefined {
-  return findNativeHelper('ccc-lifeline');
+  try {
+    return findNativeHelper('ccc-lifeline');
+  } catch (error) {
+    if (isCccError(error, 'USAGE')) return undefined;
+    throw error;
+  }
 }
 
 /** The launcher's argv for a command; a shell command the way Node's `shell: true` runs it. */

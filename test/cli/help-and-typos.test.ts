@@ -2,7 +2,8 @@
  * The command line behaves like a well-made Node CLI: help that shows the supervised modes, ccc's
  * own version, "did you mean" for typos (exit 2, before claude starts), `ccc help <cmd>` for every
  * command. Runs the built CLI; "claude" is a fake that records that it started, so a test can
- * prove claude was never started after seeing that it does start when it should.
+ * prove claude was never started after seeing that it does start when it should. It answers
+ * `--version` as a supported claude: ccc asks that of every claude before a run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { supervisorOptionNames, takesSupervisorValue } from '../../src/cli/super
 import { SUPERVISOR_OPTION_HELP } from '../../src/cli/supervisor-help.js';
 import { rejectOptionTypos } from '../../src/cli/option-typos.js';
 import { nearMiss } from '../../src/config/near-miss.js';
+import { NEWEST_TESTED_CLAUDE } from '../../src/claude/claude-support.js';
 import { cccBin, claudeBin } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
@@ -22,7 +24,10 @@ let started: string;
 beforeEach(() => {
   home = makeTempHome();
   started = path.join(home.root, 'claude-started');
-  const fake = home.write('bin/fake-claude', `#!/bin/sh\necho "$@" > '${started}'\necho "fake claude: $*"\n`);
+  const fake = home.write(
+    'bin/fake-claude',
+    `#!/bin/sh\n[ "$1" = --version ] && { echo '${NEWEST_TESTED_CLAUDE} (Claude Code)'; exit 0; }\necho "$@" > '${started}'\necho "fake claude: $*"\n`,
+  );
   fs.chmodSync(fake, 0o755);
 });
 afterEach(() => home.cleanup());

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { envOverrides, readEnvLayer } from '../../src/config/env-overrides.js';
-import { setPath } from '../../src/config/key-path.js';
+import { getPath, setPath } from '../../src/config/key-path.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema, unwrap } from '../../src/config/schema.js';
 import type { CccConfig } from '../../src/config/types.js';
@@ -43,8 +43,13 @@ function validate(merged: Record<string, unknown>): CccConfig {
   return validateConfig({ merged, sources: {}, files: {} });
 }
 
+const parentOf = (path: string) => path.slice(0, path.lastIndexOf('.'));
+
+/** The defaults with `path` set; in an object unset by default (a price), the numbers beside it at their minimum. */
 function withValue(path: string, value: unknown): Record<string, unknown> {
   const config = defaultConfig() as unknown as Record<string, unknown>;
+  if (getPath(config, parentOf(path)) === undefined)
+    for (const sibling of topLeaves) if (parentOf(sibling.path) === parentOf(path)) setPath(config, sibling.path, sibling.rule.minValue ?? 0);
   setPath(config, path, value);
   return config;
 }

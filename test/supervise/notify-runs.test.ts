@@ -139,9 +139,9 @@ describe('notifications of a headless run', () => {
       rig,
     }) => {
       const { world, receiver, run } = await setup(rig, (r) => (r.kind === 'review' ? verifyingReviewer(r) : { text: 'added it' }), answer);
-      // The webhook's own timeout outlasts this test: a run that waited for it would never end in
-      // time. At its end the run waits FLUSH_MS (2 s) at most for it, as its warning says.
-      fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ notify: { webhook_timeout_seconds: 3600 } }));
+      // The webhook's own timeout is the longest allowed (60 s); at its end the run waits FLUSH_MS
+      // (2 s) at most for it, as its warning says, never the webhook's timeout.
+      fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ notify: { webhook_timeout_seconds: 60 } }));
       // The same run without a webhook (an empty variable is unset), for its outcome.
       const plain = await run({ CCC_NOTIFY_WEBHOOK_URL: '' }, 'add the adder');
       const result = await run();
