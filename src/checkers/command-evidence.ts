@@ -12,5 +12,5 @@ export function commandEvidence(command: string, exitCode: number | null, output
   if (exitCode !== 0) return { command, exit_code: exitCode };
   const reading = readTestRun([{ family: 'opaque', args: [] }], output);
   if (!reading.counts) return { command, exit_code: 0, not_counted: reading.why };
-  return { command, exit_code: 0, ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
+  return { command, exit_code: 0, scope: 'whole', ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
 }

@@ -9,8 +9,7 @@ import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
-import { evidenceText } from '../checkers/evidence.js';
-import { verificationOf } from '../checkers/verification.js';
+import { verificationDetails, verificationOf } from '../checkers/verification.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { errorText, isCccError } from '../errors.js';
@@ -297,7 +296,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   const verdict = config.supervisor.reviewer.require_evidence
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
     : withEvidence;
-  const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
+  const shown = evidence ? { evidence: verificationDetails(verdict.completed, evidence) || 'none' } : {};
   const kind = verdict.review ? { review: verdict.review } : {};
   const spend = deps.caps ? spendFields(deps.caps, taskFrom) : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage), ...spend });

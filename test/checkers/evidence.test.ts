@@ -1,6 +1,7 @@
 /** The verdict's evidence: read from the reviewer's own frames, shown as "verified by" / "unverified", required when configured. */
 import { describe, expect, it } from 'vitest';
-import { evidenceText, passingCommands, validEvidence } from '../../src/checkers/evidence.js';
+import { passingCommands, validEvidence } from '../../src/checkers/evidence.js';
+import { verificationDetails } from '../../src/checkers/verification.js';
 import { requireEvidence } from '../../src/checkers/require-evidence.js';
 import { evidenceCollector } from '../../src/checkers/reviewer/evidence-frames.js';
 import { reviewerPolicy } from '../../src/checkers/reviewer/reviewer-policy.js';
@@ -55,7 +56,7 @@ describe('evidence from the reviewer stream', () => {
     expect(collector.evidence()).toEqual([
       { command: 'npm test', exit_code: 1 },
       { command: 'npm test -- test/answer.test.js 2>&1 | tail -n 20', exit_code: null },
-      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0, tests: 1 },
+      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0, scope: 'whole', tests: 1 },
       { command: 'make lint', exit_code: null },
     ]);
   });
@@ -82,41 +83,18 @@ describe('evidence from the reviewer stream', () => {
     ];
     for (const frame of frames) collector.onFrame(frame);
     expect(collector.evidence()).toEqual([
-      { command: 'npm test', exit_code: 0, tests: 12 },
+      { command: 'npm test', exit_code: 0, scope: 'whole', tests: 12 },
       { command: 'node --test --test-name-pattern=nomatch', exit_code: 0, not_counted: 'it ran no test' },
       { command: 'npm test -- --test-reporter dot', exit_code: 0, not_counted: 'its output shows no test summary that ccc reads' },
-      { command: 'make lint', exit_code: 0 },
+      { command: 'make lint', exit_code: 0, scope: 'whole' },
       { command: 'npm test', exit_code: 0, not_counted: 'it had not finished (claude moved it to the background)' },
       { command: 'npm test', exit_code: 0, not_counted: 'it ran in the background' },
     ]);
     expect(passingCommands(collector.evidence())).toEqual(['npm test', 'make lint']);
-    expect(evidenceText(collector.evidence(), true)).toBe('verified by: npm test (12 tests), make lint');
-    expect(evidenceText([{ command: 'pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' }], true)).toBe('unverified');
-    expect(evidenceText([{ command: 'cargo test', exit_code: 0, tests: 0 }], true)).toBe('unverified');
-    expect(evidenceText([{ command: 'cargo test', exit_code: 0, tests: 1 }], true)).toBe('verified by: cargo test (1 test)');
-  });
-
-  it('shows what a verdict rests on', () => {
-    const evidence = [
-      { command: 'npm test', exit_code: 1 },
-      { command: 'npm   test', exit_code: 0 },
-      { command: 'npm test', exit_code: 0 },
-    ];
-    expect(passingCommands(evidence)).toEqual(['npm   test', 'npm test']);
-    expect(evidenceText(evidence, true)).toBe('verified by: npm test, npm test');
-    expect(evidenceText([{ command: 'npm test', exit_code: 1 }], true)).toBe('unverified');
-    expect(evidenceText([], true)).toBe('unverified');
-    expect(evidenceText(undefined, true)).toBe('');
-    expect(
-      evidenceText(
-        [
-          { command: 'npm test', exit_code: 1 },
-          { command: 'make lint', exit_code: null },
-        ],
-        false,
-      ),
-    ).toBe('failed: npm test (exit 1), make lint (no exit code)');
-    expect(evidenceText([{ command: `pytest -k "${'x'.repeat(80)}"`, exit_code: 0 }], true)).toMatch(/^verified by: pytest -k "x{48}…$/);
+    expect(verificationDetails(true, collector.evidence())).toBe('verified by: npm test (12 tests), make lint');
+    expect(verificationDetails(true, [{ command: 'pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' }])).toBe(
+      'unverified: pytest --co -q: it only collects the tests (`--co`)',
+    );
   });
 
   it("keeps a checker's evidence only when it is a list of { command, exit_code }", () => {
@@ -124,6 +102,23 @@ describe('evidence from the reviewer stream', () => {
     expect(validEvidence([{ command: 'npm test', exit_code: 0, tests: 3, not_counted: 'x' }])).toEqual([
       { command: 'npm test', exit_code: 0, tests: 3, not_counted: 'x' },
     ]);
+    const full = {
+      command: 'pytest',
+      exit_code: 1,
+      tests: 3,
+      scope: 'focused',
+      focus: 'a filter (`-k`)',
+      not_passed: { skipped: 1, deselected: 2 },
+      changed_tests: ['tests/test_x.py'],
+      failures: ['tests/test_x.py::test_y: assert 1 == 2'],
+    };
+    expect(validEvidence([full])).toEqual([full]);
+    // Newer fields that are malformed are dropped, the record kept: an unknown scope reads as focused, never whole.
+    expect(
+      validEvidence([
+        { command: 'x', exit_code: 0, scope: 'all', focus: 3, not_passed: { skipped: -1, todo: 2, other: 4 }, changed_tests: 'a', failures: [1] },
+      ]),
+    ).toEqual([{ command: 'x', exit_code: 0, not_passed: { todo: 2 } }]);
     for (const bad of [
       undefined,
       'npm test',

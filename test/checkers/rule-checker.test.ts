@@ -33,7 +33,7 @@ describe('the rule checker', () => {
       completed: false,
       feedback: expect.stringContaining('The command `test -f DONE` failed with exit code 1'),
       evidence: [
-        { command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0 },
+        { command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0, scope: 'whole' },
         { command: 'test -f DONE', exit_code: 1 },
       ],
     });

@@ -210,7 +210,7 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
             const { exit, why } = runner.runs[command]!;
             return { command, exit_code: exit, ...(why ? { not_counted: why } : {}) };
           }),
-          ...(runner.passing ? [{ command: runner.passing.command, exit_code: 0, tests: runner.passing.tests }] : []),
+          ...(runner.passing ? [{ command: runner.passing.command, exit_code: 0, scope: 'whole', tests: runner.passing.tests }] : []),
         ]);
         if (runner.passing) expect(readLog(world)).toContain(`evidence="verified by: ${runner.passing.command} (${runner.passing.tests} tests)"`);
         else expect(readLog(world)).toMatch(/completed=true checker=claude review=forked evidence="?unverified"? .*review finished/);

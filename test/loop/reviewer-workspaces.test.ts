@@ -126,7 +126,7 @@ describe('the reviewer in a monorepo (real claude, real package managers)', () =
 
         const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
         expect(verdict!.evidence).toEqual([
-          { command: manager.passing, exit_code: 0, tests: 2 },
+          { command: manager.passing, exit_code: 0, scope: 'whole', tests: 2 },
           { command: manager.failing, exit_code: 1 },
         ]);
         expect(readLog(world)).toContain(`evidence="verified by: ${manager.passing} (2 tests)"`);

@@ -45,7 +45,7 @@ describe('the test-gate plugin', () => {
     expect(await checker.check(ctx, signal)).toEqual({
       completed: true,
       feedback: '`npm test` passed',
-      evidence: [{ command: 'npm test', exit_code: 0, tests: 3 }],
+      evidence: [{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 3 }],
     });
   });
 

@@ -52,7 +52,7 @@ function passingRun(call: { command: string; runs: TestRun[]; background: boolea
   if (call.background) return { command: call.command, exit_code: 0, not_counted: 'it ran in the background' };
   const reading = readTestRun(call.runs, output);
   if (!reading.counts) return { command: call.command, exit_code: 0, not_counted: reading.why };
-  return { command: call.command, exit_code: 0, ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
+  return { command: call.command, exit_code: 0, scope: 'whole', ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
 }
 
 function blocksOf(frame: Frame): Block[] {
