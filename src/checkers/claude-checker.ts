@@ -21,6 +21,7 @@ import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError, isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
+import { projectFiles } from '../init/project-files.js';
 import { detectTestCommands } from '../init/test-command.js';
 import { buildFreshReviewMessage, buildReviewMessage, retryMessage } from './review-request.js';
 import { evidenceCollector, type EvidenceCollector } from './reviewer/evidence-frames.js';
@@ -61,7 +62,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
         ruleCommands: options.ruleCommands ?? [],
         allow: options.allow ?? [],
       });
-      const evidence = evidenceCollector(policy);
+      const evidence = evidenceCollector({ policy, files: projectFiles(ctx.cwd) });
       let compacted = false;
       const onFrame = (frame: Frame) => {
         if (frame.type === 'system' && frame.subtype === 'compact_boundary') compacted = true;

@@ -10,7 +10,8 @@
  *   workspace), or of a scope nobody recorded (an older record, a plugin's own);
  * - `none`: no test evidence: it ran no test, only listed them, printed no runner's summary, ran
  *   no test runner at all (`echo 5 passed`, `tsc --noEmit`), or has no exit code;
- * - `failing`: it exited non-zero (or its runner reported failures) having run tests.
+ * - `failing`: it exited non-zero (unless its runner said it ran no test: pytest's exit 5), or
+ *   its runner reported failing tests whatever the exit code.
  *
  * A leaf: the session state, the observer and every report read evidence through it. Commands and
  * runner lines are the model's or the project's text: shown through the inert stripper wherever
@@ -32,6 +33,8 @@ export interface Evidence {
   not_passed?: NotPassed;
   /** Files of tests the agent changed since the task began in a way that can make them pass without the work (weakened), which this run may rest on. */
   changed_tests?: string[];
+  /** The number of tests that failed, when the runner said it: a run that exited 0 with failures is a failing run too (`jest || true`). */
+  failed?: number;
   /** A failing run's failing tests, as its runner named them, each with its first failure line: `tests/test_x.py::test_y: assert 1 == 2`. */
   failures?: string[];
 }
@@ -39,7 +42,7 @@ export interface Evidence {
 type Scope = 'whole' | 'focused';
 
 /** `skipped` also counts cargo's `ignored` and mocha's `pending`; `deselected` also cargo's `filtered out`. */
-interface NotPassed {
+export interface NotPassed {
   skipped?: number;
   todo?: number;
   xfailed?: number;
@@ -75,6 +78,7 @@ function evidenceRecord(value: unknown): Evidence | undefined {
   if (typeof command !== 'string' || !(exit_code === null || Number.isInteger(exit_code))) return undefined;
   if (tests !== undefined && !count(tests)) return undefined;
   if (not_counted !== undefined && typeof not_counted !== 'string') return undefined;
+  const failed = count(v.failed) && v.failed > 0 ? { failed: v.failed } : {};
   const notPassed = notPassedOf(v.not_passed);
   const changed = stringsOf(v.changed_tests);
   const failures = stringsOf(v.failures);
@@ -87,6 +91,7 @@ function evidenceRecord(value: unknown): Evidence | undefined {
     ...(typeof v.focus === 'string' ? { focus: v.focus } : {}),
     ...(notPassed ? { not_passed: notPassed } : {}),
     ...(changed?.length ? { changed_tests: changed } : {}),
+    ...failed,
     ...(failures?.length ? { failures } : {}),
   };
 }
@@ -108,6 +113,7 @@ function notPassedOf(value: unknown): NotPassed | undefined {
 
 /** What one run is worth as evidence (see the top of this file). */
 export function strengthOf(e: Evidence): Strength {
+  if ((e.failed ?? 0) > 0 && e.exit_code !== null) return 'failing';
   if (e.exit_code === null) return 'none';
   if (e.exit_code !== 0) return e.not_counted === undefined ? 'failing' : 'none';
   if (e.not_counted !== undefined || e.tests === 0) return 'none';

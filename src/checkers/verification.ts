@@ -54,7 +54,7 @@ export function verificationDetails(completed: boolean, evidence: readonly Evide
   const failing = runs.filter((e) => strengthOf(e) === 'failing');
   const failingText = failing.map(failureText).join(', ');
   if (!completed) {
-    const failed = runs.filter((e) => e.exit_code !== 0 && e.not_counted === undefined);
+    const failed = runs.filter((e) => strengthOf(e) === 'failing' || e.exit_code === null);
     return failed.length ? `failed: ${failed.map(failureText).join(', ')}` : '';
   }
   const verification = verificationOf(true, runs);

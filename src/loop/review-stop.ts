@@ -296,7 +296,8 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   const verdict = config.supervisor.reviewer.require_evidence
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
     : withEvidence;
-  const shown = evidence ? { evidence: verificationDetails(verdict.completed, evidence) || 'none' } : {};
+  const details = verificationDetails(verdict.completed, evidence);
+  const shown = evidence ? { evidence: details || 'none' } : {};
   const kind = verdict.review ? { review: verdict.review } : {};
   const spend = deps.caps ? spendFields(deps.caps, taskFrom) : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage), ...spend });
@@ -308,6 +309,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       feedback: verdict.feedback,
       iteration,
       verification: verificationOf(verdict.completed, evidence),
+      ...(details ? { verification_details: details } : {}),
       ...(evidence ? { evidence } : {}),
       ...kind,
       ...(verdict.opinions ? { opinions: verdict.opinions } : {}),

@@ -11,12 +11,9 @@ import { memoryProjectFiles } from '../../src/init/project-files.js';
 import type { Frame } from '../../src/frames/frame.js';
 import { createRecordingLogger as recordingLogger } from '../../src/log/memory-logger.js';
 
-const policy = reviewerPolicy({
-  root: process.cwd(),
-  tests: detectTests(memoryProjectFiles({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }) })),
-  ruleCommands: ['make lint'],
-  allow: [],
-});
+const files = memoryProjectFiles({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), Makefile: 'lint:\n\teslint .\n' });
+const policy = reviewerPolicy({ root: process.cwd(), tests: detectTests(files), ruleCommands: ['make lint'], allow: [] });
+const project = { policy, files };
 const use = (id: string, command: string) =>
   ({
     type: 'assistant',
@@ -33,7 +30,7 @@ const result = (id: string, content: string, isError: boolean) =>
 
 describe('evidence from the reviewer stream', () => {
   it('records each verification command the reviewer ran with its exit code (none when a pipe masks it); reads, refusals and other tools are not evidence', () => {
-    const collector = evidenceCollector(policy);
+    const collector = evidenceCollector(project);
     const frames = [
       use('a', 'npm test'),
       result('a', 'Exit code 1\nnot ok 1 - adds', true),
@@ -54,15 +51,15 @@ describe('evidence from the reviewer stream', () => {
     ];
     for (const frame of frames) collector.onFrame(frame);
     expect(collector.evidence()).toEqual([
-      { command: 'npm test', exit_code: 1 },
+      { command: 'npm test', exit_code: 1, failures: ['adds'] },
       { command: 'npm test -- test/answer.test.js 2>&1 | tail -n 20', exit_code: null },
-      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0, scope: 'whole', tests: 1 },
+      { command: 'npm test -- test/answer.test.js && git diff', exit_code: 0, scope: 'focused', focus: 'a path (`test/answer.test.js`)', tests: 1 },
       { command: 'make lint', exit_code: null },
     ]);
   });
 
   it('a command that exited 0 verifies only when it ran tests that passed: its count, or why not', () => {
-    const collector = evidenceCollector(policy);
+    const collector = evidenceCollector(project);
     const background = {
       type: 'assistant',
       message: { content: [{ type: 'tool_use', id: 'g', name: 'Bash', input: { command: 'npm test', run_in_background: true } }] },
@@ -84,14 +81,14 @@ describe('evidence from the reviewer stream', () => {
     for (const frame of frames) collector.onFrame(frame);
     expect(collector.evidence()).toEqual([
       { command: 'npm test', exit_code: 0, scope: 'whole', tests: 12 },
-      { command: 'node --test --test-name-pattern=nomatch', exit_code: 0, not_counted: 'it ran no test' },
+      { command: 'node --test --test-name-pattern=nomatch', exit_code: 0, not_counted: 'no test passed (1 skipped)', not_passed: { skipped: 1 } },
       { command: 'npm test -- --test-reporter dot', exit_code: 0, not_counted: 'its output shows no test summary that ccc reads' },
-      { command: 'make lint', exit_code: 0, scope: 'whole' },
+      { command: 'make lint', exit_code: 0, not_counted: 'it runs `eslint .`: no test runner ccc knows' },
       { command: 'npm test', exit_code: 0, not_counted: 'it had not finished (claude moved it to the background)' },
       { command: 'npm test', exit_code: 0, not_counted: 'it ran in the background' },
     ]);
-    expect(passingCommands(collector.evidence())).toEqual(['npm test', 'make lint']);
-    expect(verificationDetails(true, collector.evidence())).toBe('verified by: npm test (12 tests), make lint');
+    expect(passingCommands(collector.evidence())).toEqual(['npm test']);
+    expect(verificationDetails(true, collector.evidence())).toBe('verified by: npm test (12 tests)');
     expect(verificationDetails(true, [{ command: 'pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' }])).toBe(
       'unverified: pytest --co -q: it only collects the tests (`--co`)',
     );

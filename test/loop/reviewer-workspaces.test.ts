@@ -124,12 +124,13 @@ describe('the reviewer in a monorepo (real claude, real package managers)', () =
         }
         expect(projectSnapshot(world.cwd)).toEqual(before);
 
+        // One package of two is a focused run; the other's failure, which nothing after it answered, is named.
         const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
         expect(verdict!.evidence).toEqual([
-          { command: manager.passing, exit_code: 0, scope: 'whole', tests: 2 },
-          { command: manager.failing, exit_code: 1 },
+          { command: manager.passing, exit_code: 0, scope: 'focused', focus: 'one workspace of 2 (packages/strings)', tests: 2 },
+          { command: manager.failing, exit_code: 1, failed: 1, failures: [expect.stringContaining('adds')] },
         ]);
-        expect(readLog(world)).toContain(`evidence="verified by: ${manager.passing} (2 tests)"`);
+        expect(readLog(world)).toContain(`evidence="unverified: failed: ${manager.failing} (exit 1: adds`);
       },
       180_000,
     );

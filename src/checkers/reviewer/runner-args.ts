@@ -136,3 +136,53 @@ export function runsNoTest(family: Family, args: readonly string[]): string | un
   }
   return undefined;
 }
+
+/**
+ * What part of the suite `family` given `args` runs, or undefined when it runs all of it: an
+ * option its table lists under `selects` (`-k`, `-t`, `--deselect`, `-run`), or a positional (a
+ * path, a test name) other than one that stands for the whole (`./...`) or the runner's own
+ * command (vitest's `run`). `[a filter (\`-k\`)]`.
+ */
+export function focusOf(family: Family, args: readonly string[]): string | undefined {
+  if (!Object.hasOwn(FAMILIES, family)) return undefined;
+  const rules = FAMILIES[family];
+  let positionals = 0;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === '--' && rules.afterDashDash) return focusOf(rules.afterDashDash, args.slice(i + 1));
+    if (!word.startsWith('-') || word === '-') {
+      if (positionals++ === 0 && rules.subcommands?.includes(word)) continue;
+      if (rules.wholePositionals?.includes(word) || rules.positional === 'none') continue;
+      return `${rules.positional === 'name' ? 'a name filter' : 'a path'} (\`${word}\`)`;
+    }
+    const raw = word.split('=')[0]!;
+    const name = rules.goStyle && raw.startsWith('--') ? raw.slice(1) : raw;
+    const hit = rules.selects?.find(([pattern]) => pattern.test(name));
+    if (hit) return `${hit[1]} (\`${name}\`)`;
+    if (!word.includes('=') && Object.hasOwn(rules.valued, name))
+      i++; // its value, never a positional
+    else if (rules.bundles && /^-[^-]/.test(word)) {
+      const letter = bundledSelection(rules, word);
+      if (letter) return letter;
+      if (bundleTakesNext(rules, word)) i++;
+    }
+  }
+  return undefined;
+}
+
+/** A getopt bundle (`-xk`, `-kadd`) holding a selecting letter. */
+function bundledSelection(rules: FamilyRules, word: string): string | undefined {
+  for (let at = 1; at < word.length; at++) {
+    const letter = `-${word[at]}`;
+    const hit = rules.selects?.find(([pattern]) => pattern.test(letter));
+    if (hit) return `${hit[1]} (\`${letter}\`)`;
+    if (Object.hasOwn(rules.valued, letter)) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether a bundle ends in a letter that takes the next word as its value (`-xk add`). */
+function bundleTakesNext(rules: FamilyRules, word: string): boolean {
+  for (let at = 1; at < word.length; at++) if (Object.hasOwn(rules.valued, `-${word[at]}`)) return at === word.length - 1;
+  return false;
+}

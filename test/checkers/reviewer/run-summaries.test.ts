@@ -109,12 +109,14 @@ describe("each runner's summary", () => {
   for (const family of families) {
     const sample = SAMPLES[family]!;
     it(`${family}: tests that passed with their number, a failure, none ran; the same read through make`, () => {
-      expect(readSummary(family, sample.passed)).toEqual(passed(sample.tests));
-      expect(readSummary(family, sample.failed)).toEqual({ outcome: 'failed' });
-      expect(readSummary(family, sample.none)).toEqual({ outcome: 'none' });
-      expect(readSummary('make', `make[1]: Entering directory '/p'\n${sample.passed}make[1]: Leaving directory '/p'\n`)).toEqual(passed(sample.tests));
-      expect(readSummary('make', sample.failed)).toEqual({ outcome: 'failed' });
-      expect(readSummary('opaque', sample.none)).toEqual({ outcome: 'none' });
+      expect(readSummary(family, sample.passed)).toMatchObject(passed(sample.tests));
+      expect(readSummary(family, sample.failed)).toMatchObject({ outcome: 'failed' });
+      expect(readSummary(family, sample.none)).toMatchObject({ outcome: 'none' });
+      const throughMake = `make[1]: Entering directory '/p'\n${sample.passed}make[1]: Leaving directory '/p'\n`;
+      expect(readSummary([family, 'make'], throughMake)).toMatchObject(passed(sample.tests));
+      expect(readSummary([family, 'make'], sample.failed)).toMatchObject({ outcome: 'failed' });
+      // A command of no runner ccc knows reads no runner's summary, whatever it printed.
+      expect(readSummary('opaque', sample.passed)).toBeUndefined();
     });
   }
 
@@ -122,22 +124,22 @@ describe("each runner's summary", () => {
     expect(readSummary('pytest', '\x1b[32m\x1b[1m3 passed\x1b[0m\x1b[32m in 0.01s\x1b[0m\r\n')).toEqual(passed(3));
     expect(readSummary('node-test', 'running…\r# pass 4\n# fail 0\n')).toEqual(passed(4));
     expect(readSummary('pytest', 'all good, 3 passed\n')).toBeUndefined();
-    expect(readSummary('opaque', 'checking all\nquick checks pass\n')).toBeUndefined();
+    expect(readSummary('make', 'checking all\nquick checks pass\n')).toBeUndefined();
     // A make target named like a folder beside it (`test/`) and not .PHONY runs nothing.
     expect(readSummary('make', "make: 'test' is up to date.\n")).toEqual({ outcome: 'none' });
     expect(readSummary('make', "make[1]: Nothing to be done for 'check'.\n")).toEqual({ outcome: 'none' });
     // TAP's `ok 1 - name` is not go's `ok  <package>  <time>`.
-    expect(readSummary('opaque', SAMPLES['node-test']!.none)).toEqual({ outcome: 'none' });
+    expect(readSummary('go', SAMPLES['node-test']!.none)).toBeUndefined();
   });
 
   it('the installed jest 30, vitest 3 and go 1.19, as they print a filter that selects nothing, no test file, and a pass', () => {
     const jestSkipped =
       'Test Suites: 1 skipped, 0 of 1 total\nTests:       2 skipped, 2 total\nSnapshots:   0 total\nTime:        1.417 s, estimated 3 s\nRan all test suites with tests matching "nomatch".\n';
-    expect(readSummary('jest', jestSkipped)).toEqual({ outcome: 'none' });
+    expect(readSummary('jest', jestSkipped)).toEqual({ outcome: 'none', notPassed: { skipped: 2 } });
     expect(readSummary('jest', 'No tests found, exiting with code 0\n')).toEqual({ outcome: 'none' });
     const vitestSkipped =
       '\n RUN  v3.2.7 /tmp/p\n\n ↓ test/add.test.js (2 tests | 2 skipped)\n\n Test Files  1 skipped (1)\n      Tests  2 skipped (2)\n   Start at  10:23:38\n';
-    expect(readSummary('vitest', vitestSkipped)).toEqual({ outcome: 'none' });
+    expect(readSummary('vitest', vitestSkipped)).toEqual({ outcome: 'none', notPassed: { skipped: 2 } });
     expect(readSummary('vitest', '\n RUN  v3.2.7 /tmp/p\n\nNo test files found, exiting with code 0\n\nfilter: nofile\n')).toEqual({ outcome: 'none' });
     expect(readSummary('vitest', ' ✓ test/add.test.js (2 tests) 17ms\n\n Test Files  1 passed (1)\n      Tests  2 passed (2)\n')).toEqual(passed(2));
     expect(readSummary('go', 'ok  \texample.com/calc\t0.054s [no tests to run]\n')).toEqual({ outcome: 'none' });
@@ -146,7 +148,7 @@ describe("each runner's summary", () => {
 
   it('jest and vitest --json, go -json, mocha json', () => {
     expect(readSummary('jest', '{"numFailedTestSuites":0,"numFailedTests":0,"numPassedTestSuites":1,"numPassedTests":2,"numTotalTests":2}')).toEqual(passed(2));
-    expect(readSummary('vitest', '{"numTotalTests":3,"numPassedTests":2,"numFailedTests":1}')).toEqual({ outcome: 'failed' });
+    expect(readSummary('vitest', '{"numTotalTests":3,"numPassedTests":2,"numFailedTests":1}')).toEqual({ outcome: 'failed', failed: 1 });
     expect(
       readSummary(
         'go',
@@ -170,6 +172,50 @@ const noise = fc.oneof(
   ),
 );
 
+describe('tests that did not pass are counted apart', () => {
+  it('skipped, todo, xfailed, xpassed and deselected, as each runner prints them (pytest 9, node 20, jest 30, vitest 3, mocha 11, cargo 1.95, go 1.19, unittest 3.11)', () => {
+    expect(readSummary('pytest', '1 passed, 1 skipped, 1 deselected, 1 xfailed in 0.11s')).toEqual({
+      outcome: 'passed',
+      tests: 1,
+      notPassed: { skipped: 1, xfailed: 1, deselected: 1 },
+    });
+    expect(readSummary('pytest', '1 skipped, 2 xfailed, 1 xpassed in 0.13s')).toEqual({ outcome: 'none', notPassed: { skipped: 1, xfailed: 2, xpassed: 1 } });
+    expect(readSummary('node-test', '# tests 4\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 2\n# todo 1\n')).toEqual({
+      outcome: 'passed',
+      tests: 1,
+      notPassed: { skipped: 2, todo: 1 },
+    });
+    expect(readSummary('jest', 'Tests:       1 skipped, 1 todo, 2 passed, 4 total')).toEqual({
+      outcome: 'passed',
+      tests: 2,
+      notPassed: { skipped: 1, todo: 1 },
+    });
+    expect(readSummary('vitest', '      Tests  2 passed | 1 skipped | 1 todo (4)')).toEqual({
+      outcome: 'passed',
+      tests: 2,
+      notPassed: { skipped: 1, todo: 1 },
+    });
+    expect(readSummary('mocha', '  1 passing (3ms)\n  2 pending\n')).toEqual({ outcome: 'passed', tests: 1, notPassed: { skipped: 2 } });
+    expect(readSummary('cargo', 'test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 2 filtered out; finished in 0.00s')).toEqual({
+      outcome: 'passed',
+      tests: 1,
+      notPassed: { skipped: 1, deselected: 2 },
+    });
+    expect(readSummary('go', '--- PASS: TestAdd (0.00s)\n--- SKIP: TestSkipped (0.00s)\nPASS\nok  \texample.com/calc\t0.012s\n')).toEqual({
+      outcome: 'passed',
+      tests: 1,
+      notPassed: { skipped: 1 },
+    });
+    expect(readSummary('unittest', 'Ran 4 tests in 0.000s\n\nOK (skipped=1, expected failures=1)\n')).toEqual({
+      outcome: 'passed',
+      tests: 2,
+      notPassed: { skipped: 1, xfailed: 1 },
+    });
+    expect(readSummary('unittest', 'Ran 4 tests in 0.000s\n\nFAILED (failures=1, skipped=1, expected failures=1)\n')).toEqual({ outcome: 'failed', failed: 1 });
+    expect(readSummary('unittest', 'Ran 0 tests in 0.000s\n\nOK\n')).toEqual({ outcome: 'none' });
+  });
+});
+
 describe('fuzzed', () => {
   it('never throws, and only ever answers one of the three outcomes', () => {
     fc.assert(
@@ -185,8 +231,8 @@ describe('fuzzed', () => {
     fc.assert(
       fc.property(fc.constantFrom(...families), fc.array(noise, { maxLength: 8 }), fc.array(noise, { maxLength: 8 }), (family, before, after) => {
         const text = [...before, SAMPLES[family]!.failed, ...after].join('\n');
-        expect(readSummary(family, text)).toEqual({ outcome: 'failed' });
-        expect(readSummary('opaque', text)).toEqual({ outcome: 'failed' });
+        expect(readSummary(family, text)).toMatchObject({ outcome: 'failed' });
+        expect(readSummary([family, 'make'], text)).toMatchObject({ outcome: 'failed' });
       }),
     );
   });
