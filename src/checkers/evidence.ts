@@ -159,7 +159,7 @@ function squeeze(command: string): string {
 const SHOWN_CHARS = 60;
 
 /** A command on one line, bounded. */
-function shortCommand(command: string): string {
+export function shortCommand(command: string): string {
   const line = squeeze(command);
   return line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS - 1)}…` : line;
 }

@@ -9,6 +9,7 @@ import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
+import { refuseOverFailingRun } from '../checkers/own-evidence.js';
 import { verificationDetails, verificationOf } from '../checkers/verification.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
@@ -291,7 +292,8 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   const { checker } = outcome;
   // The round's evidence: every checker's commands (a rule that ran the tests green counts for the reviewer after it).
   const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
-  const withEvidence = { ...outcome.verdict, ...(evidence ? { evidence } : {}) };
+  // A complete over the round's own failing run is never accepted (checkers/own-evidence.ts).
+  const withEvidence = refuseOverFailingRun(checker, { ...outcome.verdict, ...(evidence ? { evidence } : {}) }, logger);
   // Loaded only when it can apply: the stop's path loads no module it does not need (detection comes with it).
   const verdict = config.supervisor.reviewer.require_evidence
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)

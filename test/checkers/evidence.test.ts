@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { passingCommands, validEvidence } from '../../src/checkers/evidence.js';
 import { verificationDetails } from '../../src/checkers/verification.js';
+import { refuseOverFailingRun } from '../../src/checkers/own-evidence.js';
 import { requireEvidence } from '../../src/checkers/require-evidence.js';
 import { evidenceCollector } from '../../src/checkers/reviewer/evidence-frames.js';
 import { reviewerPolicy } from '../../src/checkers/reviewer/reviewer-policy.js';
@@ -181,5 +182,88 @@ describe('supervisor.reviewer.require_evidence', () => {
     bare.supervisor.reviewer.require_evidence = true;
     const verdict = requireEvidence(bare, 'claude', '/', { completed: true, feedback: '', evidence: [] }, recordingLogger());
     expect(verdict.feedback).toContain('This project has no test command ccc can find');
+  });
+});
+
+describe("require_evidence: 'whole-suite'", () => {
+  const config = defaultConfig();
+  config.supervisor.reviewer.require_evidence = 'whole-suite';
+  const cwd = process.cwd();
+  const whole = { command: 'npm test', exit_code: 0, scope: 'whole' as const, tests: 9 };
+  const focused = { command: 'npm test -- -t add', exit_code: 0, scope: 'focused' as const, focus: 'a name filter (`-t`)', tests: 2 };
+
+  it('accepts only the whole suite run green on tests the agent did not weaken; `true` accepts any passing run', () => {
+    const verified = { completed: true, feedback: 'ok', evidence: [focused, whole] };
+    expect(requireEvidence(config, 'claude', cwd, verified, recordingLogger())).toBe(verified);
+    const partial = { completed: true, feedback: 'ok', evidence: [focused] };
+    const refused = requireEvidence(config, 'claude', cwd, partial, recordingLogger());
+    expect(refused.completed).toBe(false);
+    expect(refused.feedback).toContain('only part of the test suite ran green (npm test -- -t add (2 tests; a name filter (`-t`)))');
+    expect(refused.feedback).toContain('Run `npm test` whole, without a filter, make it pass, and show its output.');
+    const weakened = { completed: true, feedback: 'ok', evidence: [{ ...whole, changed_tests: ['test/add.test.js'] }] };
+    const refusedWeakened = requireEvidence(config, 'claude', cwd, weakened, recordingLogger());
+    expect(refusedWeakened.completed).toBe(false);
+    expect(refusedWeakened.feedback).toContain('were weakened since the task began, in test/add.test.js');
+    const some = defaultConfig();
+    some.supervisor.reviewer.require_evidence = true;
+    expect(requireEvidence(some, 'claude', cwd, partial, recordingLogger())).toBe(partial);
+    expect(requireEvidence(some, 'claude', cwd, weakened, recordingLogger())).toBe(weakened);
+  });
+});
+
+describe('a complete over its own failing run', () => {
+  const failing = { command: 'python3 -m pytest -q', exit_code: 1, failed: 1, failures: ['tests/test_x.py::test_garbage_rejected: assert 2 == 3'] };
+
+  it('is not accepted: the agent gets the command, its exit code and the failing tests, whatever require_evidence says', () => {
+    const logger = recordingLogger();
+    const verdict = refuseOverFailingRun('claude', { completed: true, feedback: 'Looks done.', evidence: [failing], review: 'forked' }, logger);
+    expect(verdict).toEqual({
+      completed: false,
+      feedback: [
+        'ccc did not accept the reviewer\'s "complete": its own run of `python3 -m pytest -q` (exit 1) failed and no later run passed.',
+        'Failing tests:',
+        '- tests/test_x.py::test_garbage_rejected: assert 2 == 3',
+        'Make it pass (fix the code, not the tests), run `python3 -m pytest -q` again and show that it passes.',
+        'The reviewer said: Looks done.',
+      ].join('\n'),
+      evidence: [failing],
+      review: 'forked',
+    });
+    expect(logger.lines.some((r) => r.level === 'warn' && r.message.includes('over its own failing run'))).toBe(true);
+  });
+
+  it('is accepted once a later run answered the failure; a run of no test, a run without an exit code and a not-complete are left alone', () => {
+    const answered = {
+      completed: true,
+      feedback: 'ok',
+      evidence: [failing, { command: 'python3  -m pytest -q', exit_code: 0, scope: 'focused' as const, tests: 3 }],
+    };
+    expect(refuseOverFailingRun('claude', answered, recordingLogger())).toBe(answered);
+    const byWhole = {
+      completed: true,
+      feedback: 'ok',
+      evidence: [
+        { ...failing, command: 'pytest tests/a.py' },
+        { command: 'pytest', exit_code: 0, scope: 'whole' as const },
+      ],
+    };
+    expect(refuseOverFailingRun('claude', byWhole, recordingLogger())).toBe(byWhole);
+    const notByFocus = {
+      completed: true,
+      feedback: 'ok',
+      evidence: [failing, { command: "pytest -k 'not garbage'", exit_code: 0, scope: 'focused' as const, tests: 3 }],
+    };
+    expect(refuseOverFailingRun('claude', notByFocus, recordingLogger()).completed).toBe(false);
+    const none = {
+      completed: true,
+      feedback: 'ok',
+      evidence: [
+        { command: 'pytest -k x', exit_code: 5, not_counted: 'it ran no test' },
+        { command: 'npm test | tail', exit_code: null },
+      ],
+    };
+    expect(refuseOverFailingRun('claude', none, recordingLogger())).toBe(none);
+    const notDone = { completed: false, feedback: 'no', evidence: [failing] };
+    expect(refuseOverFailingRun('claude', notDone, recordingLogger())).toBe(notDone);
   });
 });
