@@ -96,11 +96,26 @@ function taskSections(ctx: CheckContext): string[] {
   ];
 }
 
+/** The weakened tests (reviewer/test-changes.ts), for the reviewer to judge, with their diff. */
+function changedTestsSection(ctx: CheckContext): string[] {
+  const changed = ctx.changedTests;
+  if (!changed?.weakened.length) return [];
+  return [
+    '## Tests the agent changed since the task began',
+    `ccc compared the project with ${changed.since} and found changes to the test suite that can make tests pass without the work being done:`,
+    ...changed.weakened.map((w) => `- \`${w.file}\`: ${w.findings.join('; ')}`),
+    'Judge each one: is it what the user asked for, or does it weaken the tests? Say which in your feedback; a change that weakens them means the work is not complete. Whatever you answer, a passing run that rests on these files is reported as "verified by tests the agent changed".',
+    ...(changed.diff ? ['```diff', changed.diff.trimEnd(), '```'] : []),
+    '',
+  ];
+}
+
 function answerSections(ctx: CheckContext, policy: ReviewerPolicy, rules: ReviewRules): string[] {
   const whole = rules.wholeSuite
     ? ` ccc accepts "complete" only when you ran the project's whole test suite${rules.wholeSuite.commands.length ? ` (${rules.wholeSuite.commands.map((c) => `\`${c}\``).join(', ')})` : ''}, without a filter, and it passed.`
     : '';
   return [
+    ...changedTestsSection(ctx),
     '## How to review',
     `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. ${EVIDENCE_RULE} ccc does not accept "complete" over a failing test run that no later run passed.${whole}`,
     '',

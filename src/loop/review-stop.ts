@@ -30,6 +30,8 @@ import { spendFields, type CostCaps } from './cost-cap.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
 import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import type { RunTask, RunTasks } from '../state/run-task.js';
+import { changedTests } from '../checkers/reviewer/test-changes.js';
+import { passed } from '../checkers/evidence.js';
 
 export type StopDecision =
   | {
@@ -230,6 +232,13 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   deps.emit?.(event({ kind: 'iteration', n: iteration, max, ...shownTask }));
   deps.emit?.(event({ kind: 'phase', phase: 'review' }));
   const taskBaseline = newestBaseline(stop.cwd, baselineOf(state.task_baseline), await deps.taskStart);
+  // The tests the agent weakened since then: the reviewer judges them, and the round's passing runs rest on them.
+  const changed = await changedTests(stop.cwd, { baseline: taskBaseline });
+  if (changed?.weakened.length)
+    logger.warn('the agent changed tests since the task began in a way that can make them pass without the work', {
+      ...fields,
+      changed_tests: changed.weakened.map((w) => `${w.file}: ${w.findings.join('; ')}`).join(' | '),
+    });
   const ctx: CheckContext = {
     sessionId: stop.sessionId,
     transcriptPath: stop.transcriptPath,
@@ -238,6 +247,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     lastAssistantMessage: stop.lastAssistantMessage ?? transcript.lastAssistantText,
     ...(transcript.goal ? { goal: transcript.goal.condition } : {}),
     ...(taskBaseline ? { taskBaseline } : {}),
+    ...(changed?.weakened.length ? { changedTests: changed } : {}),
     iteration,
     maxIterations: max,
     completionMarker: config.supervisor.completion_marker,
@@ -291,7 +301,8 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   }
   const { checker } = outcome;
   // The round's evidence: every checker's commands (a rule that ran the tests green counts for the reviewer after it).
-  const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
+  const weakened = changed?.weakened.map((w) => w.file) ?? [];
+  const evidence = roundEvidence.length ? roundEvidence.flat().map((e) => (weakened.length && passed(e) ? { ...e, changed_tests: weakened } : e)) : undefined;
   // A complete over the round's own failing run is never accepted (checkers/own-evidence.ts).
   const withEvidence = refuseOverFailingRun(checker, { ...outcome.verdict, ...(evidence ? { evidence } : {}) }, logger);
   // Loaded only when it can apply: the stop's path loads no module it does not need (detection comes with it).
