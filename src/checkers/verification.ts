@@ -45,7 +45,9 @@ export function isVerification(value: unknown): value is Verification {
  * - `verified by tests the agent changed: tests/test_calc.py (python3 -m pytest (2 tests))`
  * - `unverified`, `unverified: npm test: \`npm test\` runs \`echo 5 passed\`: no test runner`,
  *   `unverified: failed: python3 -m pytest -q (exit 1)`
- * - `failed: npm test (exit 1: tests/test_x.py::test_y)`, or empty for an incomplete verdict without a failing run.
+ * - `failed: npm test (exit 1: tests/test_x.py::test_y)`; an incomplete verdict without a failing
+ *   run says what its runs were (`focused: …`, `no test evidence: …`, `tests passed: npm test (3 tests)`,
+ *   `on tests the agent changed: …`), and is empty without runs.
  *
  * A complete verdict's failing runs are named too (`…; failed before: pytest tests/a.py (exit 1)`): never dropped.
  */
@@ -55,7 +57,13 @@ export function verificationDetails(completed: boolean, evidence: readonly Evide
   const failingText = failing.map(failureText).join(', ');
   if (!completed) {
     const failed = runs.filter((e) => strengthOf(e) === 'failing' || e.exit_code === null);
-    return failed.length ? `failed: ${failed.map(failureText).join(', ')}` : '';
+    if (failed.length) return `failed: ${failed.map(failureText).join(', ')}`;
+    // Not complete over runs that did not fail (a require_evidence refusal, a reviewer that found more to do): what they were.
+    const would = runs.length ? verificationDetails(true, runs) : '';
+    return would
+      .replace(/^verified by: /, 'tests passed: ')
+      .replace(/^verified by tests the agent changed: /, 'on tests the agent changed: ')
+      .replace(/^unverified(?=: |$)/, 'no test evidence');
   }
   const verification = verificationOf(true, runs);
   const passing = runs.filter(passed);

@@ -30,7 +30,6 @@ import { spendFields, type CostCaps } from './cost-cap.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
 import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import type { RunTask, RunTasks } from '../state/run-task.js';
-import { changedTests } from '../checkers/reviewer/test-changes.js';
 import { passed } from '../checkers/evidence.js';
 
 export type StopDecision =
@@ -233,7 +232,8 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   deps.emit?.(event({ kind: 'phase', phase: 'review' }));
   const taskBaseline = newestBaseline(stop.cwd, baselineOf(state.task_baseline), await deps.taskStart);
   // The tests the agent weakened since then: the reviewer judges them, and the round's passing runs rest on them.
-  const changed = await changedTests(stop.cwd, { baseline: taskBaseline });
+  // Loaded at the first review: nothing before the agent's first turn needs it.
+  const changed = await (await import('../checkers/reviewer/test-changes.js')).changedTests(stop.cwd, { baseline: taskBaseline });
   if (changed?.weakened.length)
     logger.warn('the agent changed tests since the task began in a way that can make them pass without the work', {
       ...fields,

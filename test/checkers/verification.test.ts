@@ -89,7 +89,23 @@ const CASES: Array<[string, boolean, Evidence[] | undefined, Verification, strin
     'unverified: pytest -k nomatch: it ran no test',
   ],
   ['not complete', false, [failing('npm test'), { command: 'make lint', exit_code: null }], 'failed', 'failed: npm test (exit 1), make lint (no exit code)'],
-  ['not complete, tests green', false, [whole('npm test', 3)], 'failed', ''],
+  ['not complete, tests green', false, [whole('npm test', 3)], 'failed', 'tests passed: npm test (3 tests)'],
+  ['not complete over a focused run (require_evidence)', false, [focused('pytest -k x', 2)], 'failed', 'focused: pytest -k x (2 tests)'],
+  [
+    'not complete over weakened tests',
+    false,
+    [whole('pytest', 2, { changed_tests: ['t.py'] })],
+    'failed',
+    'on tests the agent changed: t.py (pytest (2 tests))',
+  ],
+  [
+    'not complete over no test run',
+    false,
+    [none('npm test', 'it runs `true`: no test runner ccc knows')],
+    'failed',
+    'no test evidence: npm test: it runs `true`: no test runner ccc knows',
+  ],
+  ['not complete without runs', false, [], 'failed', ''],
 ];
 
 describe('what a verdict comes to', () => {

@@ -243,7 +243,7 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
       const run = await runCcc(world, ['--supervisor', '-p', 'make test_add pass'], { timeoutMs: 170_000 });
       expect(run.code, run.stderr).toBe(3);
       expect(run.stderr).not.toMatch(/ccc: [^✗\s] complete/);
-      expect(run.stderr).toContain('✗ not complete (claude, $');
+      expect(run.stderr).toContain('✗ not complete (claude, no test evidence: python3 -m pytest --co -q: it only collects the tests (`--co`), $');
       expect(run.stderr).toContain('The work could not be verified');
       const feedback = server
         .byKind('agent')

@@ -325,12 +325,31 @@ const FAMILY_FORMATS: Readonly<Record<Family, readonly Format[]>> = {
   opaque: [],
 };
 
-/** The output as lines a parser reads: colours and carriage-return redraws removed. */
+/**
+ * The prefixes a workspace tool puts before each line of a package's output: pnpm's
+ * `packages/a test: `, turbo's `@mono/a:test: `, yarn's `[@mono/a]: `. Taken off only when the
+ * same prefix begins several lines, so that a runner's own `Test Suites: ` is left alone.
+ */
+const WORKSPACE_PREFIX = /^(?:[\w@./-]+ [\w:.-]+: |[\w@./-]+:[\w:.-]+: |\[[^\]\s]+\]: )/;
+const PREFIXED_LINES = 3;
+
+/** The output as lines a parser reads: colours, carriage-return redraws and workspace prefixes removed. */
 export function outputLines(text: string): string[] {
   const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-  return plain.split('\n').map((raw) => {
+  const lines = plain.split('\n').map((raw) => {
     const line = raw.replace(/\r$/, '');
     return line.slice(line.lastIndexOf('\r') + 1).trimEnd();
+  });
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const prefix = WORKSPACE_PREFIX.exec(line)?.[0];
+    if (prefix) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  }
+  const prefixes = [...counts].filter(([, n]) => n >= PREFIXED_LINES).map(([prefix]) => prefix);
+  if (prefixes.length === 0) return lines;
+  return lines.map((line) => {
+    const prefix = prefixes.find((p) => line.startsWith(p));
+    return prefix ? line.slice(prefix.length) : line;
   });
 }
 

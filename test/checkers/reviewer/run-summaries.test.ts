@@ -120,6 +120,14 @@ describe("each runner's summary", () => {
     });
   }
 
+  it("reads through the workspace tools' line prefixes (pnpm -r, turbo, yarn foreach), and leaves a runner's own labels alone", () => {
+    const tap = (prefix: string, pass: number) => ['# tests', '# pass', '# fail 0'].map((l, i) => `${prefix}${i < 2 ? `${l} ${pass}` : l}`).join('\n');
+    expect(readSummary('node-test', `${tap('packages/b test: ', 1)}\npackages/b test: Done\n${tap('packages/a test: ', 2)}\n`)).toEqual(passed(3));
+    expect(readSummary('node-test', `${tap('@mono/a:test: ', 2)}\n`)).toEqual(passed(2));
+    expect(readSummary('node-test', `${tap('[@mono/a]: ', 2)}\n`)).toEqual(passed(2));
+    expect(readSummary('jest', 'Test Suites: 1 passed, 1 total\nTests:       2 passed, 2 total\nSnapshots:   0 total\n')).toEqual(passed(2));
+  });
+
   it('reads through colours, carriage-return redraws and Windows line ends; unrelated output is no summary', () => {
     expect(readSummary('pytest', '\x1b[32m\x1b[1m3 passed\x1b[0m\x1b[32m in 0.01s\x1b[0m\r\n')).toEqual(passed(3));
     expect(readSummary('node-test', 'running…\r# pass 4\n# fail 0\n')).toEqual(passed(4));
