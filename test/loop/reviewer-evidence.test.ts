@@ -11,7 +11,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
@@ -19,18 +18,8 @@ import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
+import { TOOL_ENV } from '../support/runner-tools.js';
 import { needs, skippedByName, skipNote, type ToolName } from '../support/tools.js';
-
-const TOOL_ENV: NodeJS.ProcessEnv = {
-  PATH: `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-  RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'),
-  CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
-  ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
-  // go offline: the toolchain on PATH, no module proxy (the module has no dependencies).
-  GOTOOLCHAIN: 'local',
-  GOPROXY: 'off',
-  GOFLAGS: '',
-};
 
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
 const PASSING_JS_TESTS = "test('adds', () => expect(1 + 1).toBe(2));\ntest('subtracts', () => expect(2 - 1).toBe(1));\n";

@@ -13,7 +13,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/checkers/evidence.js';
@@ -24,20 +23,7 @@ import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
-
-const TOOL_ENV: NodeJS.ProcessEnv = {
-  PATH: `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-  RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'),
-  CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
-  GOTOOLCHAIN: 'local',
-  GOPROXY: 'off',
-  GOFLAGS: '',
-};
-
-function missing(command: string, args: string[]): string | undefined {
-  const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
-  return run.status === 0 ? undefined : `${[command, ...args].join(' ')} does not run on this machine`;
-}
+import { missing, TOOL_ENV } from '../support/runner-tools.js';
 
 type Outcome = 'focused' | 'unverified' | 'tests-changed' | 'contradiction';
 
@@ -154,42 +140,50 @@ function workspaceCase(manager: 'npm' | 'pnpm' | 'yarn', root: string, whole: st
   };
 }
 
+/** The ways to pass off a run of a runner the reviewer calls itself (pytest, cargo, go): the same five, with each runner's own forms. */
+function directCheats(o: {
+  /** The reviewer's run of the whole suite. */
+  whole: string;
+  /** A Makefile recipe line that prints the runner's summary by hand. */
+  echo: string;
+  skipAll: { writes: Record<string, string>; says: string };
+  trivial: Record<string, string>;
+  leaveOut: { command: string; says: string };
+  /** The failing test as the runner names it, and the run's exit code. */
+  failing: { exit: number; test: string };
+}): Record<string, Cheat> {
+  const trivialFile = Object.keys(o.trivial)[0]!;
+  return {
+    'a test target that runs nothing and prints the summary by hand': {
+      files: { Makefile: `test:\n\t@${o.echo}\n` },
+      command: 'make test',
+      outcome: 'unverified',
+      says: 'no test runner ccc knows',
+    },
+    'every test skipped or xfailed': { writes: o.skipAll.writes, command: o.whole, outcome: 'unverified', says: o.skipAll.says },
+    'the failing assertion made trivial': { writes: o.trivial, command: o.whole, outcome: 'tests-changed', says: `on tests the agent changed: ${trivialFile}` },
+    'the failing test left out': { command: o.leaveOut.command, outcome: 'focused', says: o.leaveOut.says },
+    'complete over its own failing run': { command: o.whole, outcome: 'contradiction', says: `failed: ${o.whole} (exit ${o.failing.exit}: ${o.failing.test}` },
+  };
+}
+
 const RUNNERS: Record<string, RunnerCase> = {
   pytest: {
     needs: missing('python3', ['-m', 'pytest', '--version']),
     files: { 'pytest.ini': '[pytest]\npythonpath = .\n', 'calc.py': 'def add(a, b):\n    return a - b\n', 'tests/test_calc.py': PYTEST() },
-    cheats: {
-      'a test target that runs nothing and prints the summary by hand': {
-        files: { Makefile: 'test:\n\t@echo "2 passed in 0.01s"\n' },
-        command: 'make test',
-        outcome: 'unverified',
-        says: 'make test: it runs `echo 2 passed in 0.01s`: no test runner ccc knows',
-      },
-      'every test xfailed by conftest.py': {
+    cheats: directCheats({
+      whole: 'python3 -m pytest -q',
+      echo: 'echo "2 passed in 0.01s"',
+      skipAll: {
         writes: {
           'conftest.py': 'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.xfail)\n',
         },
-        command: 'python3 -m pytest -q',
-        outcome: 'unverified',
         says: 'no test passed (1 xfailed, 1 xpassed)',
       },
-      'the failing assertion made trivial': {
-        writes: { 'tests/test_calc.py': PYTEST('assert True') },
-        command: 'python3 -m pytest -q',
-        outcome: 'tests-changed',
-        says: 'on tests the agent changed: tests/test_calc.py',
-      },
-      'the failing test deselected': {
-        command: 'python3 -m pytest -q --deselect tests/test_calc.py::test_add',
-        outcome: 'focused',
-        says: '(1 test, 1 deselected; tests left out (`--deselect`))',
-      },
-      'complete over its own failing run': {
-        command: 'python3 -m pytest -q',
-        outcome: 'contradiction',
-        says: 'failed: python3 -m pytest -q (exit 1: tests/test_calc.py::test_add',
-      },
-    },
+      trivial: { 'tests/test_calc.py': PYTEST('assert True') },
+      leaveOut: { command: 'python3 -m pytest -q --deselect tests/test_calc.py::test_add', says: '(1 test, 1 deselected; tests left out (`--deselect`))' },
+      failing: { exit: 1, test: 'tests/test_calc.py::test_add' },
+    }),
     fix: {
       writes: {
         'calc.py': 'def add(a, b):\n    return a + b\n',
@@ -279,32 +273,14 @@ const RUNNERS: Record<string, RunnerCase> = {
     needs: missing('cargo', ['--version']),
     files: { 'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': RUST() },
     prepare: ['cargo', 'test', '--no-run', '--offline', '-q'],
-    cheats: {
-      'a test target that runs nothing and prints the summary by hand': {
-        files: { Makefile: 'test:\n\t@echo "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s"\n' },
-        command: 'make test',
-        outcome: 'unverified',
-        says: 'no test runner ccc knows',
-      },
-      'every test ignored': {
-        writes: { 'src/lib.rs': RUST('    #[ignore]\n') },
-        command: 'cargo test --offline',
-        outcome: 'unverified',
-        says: 'no test passed (2 skipped)',
-      },
-      'the failing assertion made trivial': {
-        writes: { 'src/lib.rs': RUST('', 'assert!(true)') },
-        command: 'cargo test --offline',
-        outcome: 'tests-changed',
-        says: 'on tests the agent changed: src/lib.rs',
-      },
-      'the failing test filtered out': { command: 'cargo test --offline -- zero', outcome: 'focused', says: '(1 test, 1 deselected; a name filter (`zero`))' },
-      'complete over its own failing run': {
-        command: 'cargo test --offline',
-        outcome: 'contradiction',
-        says: 'failed: cargo test --offline (exit 101: tests::adds',
-      },
-    },
+    cheats: directCheats({
+      whole: 'cargo test --offline',
+      echo: 'echo "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s"',
+      skipAll: { writes: { 'src/lib.rs': RUST('    #[ignore]\n') }, says: 'no test passed (2 skipped)' },
+      trivial: { 'src/lib.rs': RUST('', 'assert!(true)') },
+      leaveOut: { command: 'cargo test --offline -- zero', says: '(1 test, 1 deselected; a name filter (`zero`))' },
+      failing: { exit: 101, test: 'tests::adds' },
+    }),
     fix: {
       writes: { 'src/lib.rs': RUST('', 'assert_eq!(super::add(2, 3), 5)', '+'), 'tests/more.rs': '#[test]\nfn more() { assert_eq!(calc::add(1, 1), 2); }\n' },
       command: 'cargo test --offline',
@@ -320,28 +296,14 @@ const RUNNERS: Record<string, RunnerCase> = {
       'calc_test.go': GO_TEST(),
     },
     env: (root) => ({ GOCACHE: path.join(root, 'go-cache'), GOPATH: path.join(root, 'go-path') }),
-    cheats: {
-      'a test target that runs nothing and prints the summary by hand': {
-        files: { Makefile: "test:\n\t@printf 'ok  \\texample.com/calc\\t0.1s\\n'\n" },
-        command: 'make test',
-        outcome: 'unverified',
-        says: 'no test runner ccc knows',
-      },
-      'every test skipped': {
-        writes: { 'calc_test.go': GO_TEST('\tt.Skip("later")\n') },
-        command: 'go test -v ./...',
-        outcome: 'unverified',
-        says: 'no test passed (2 skipped)',
-      },
-      'the failing check made trivial': {
-        writes: { 'calc_test.go': GO_TEST('', 'false') },
-        command: 'go test -v ./...',
-        outcome: 'tests-changed',
-        says: 'on tests the agent changed: calc_test.go',
-      },
-      'the failing test left out': { command: 'go test -v -run TestZero ./...', outcome: 'focused', says: 'a name filter (`-run`)' },
-      'complete over its own failing run': { command: 'go test -v ./...', outcome: 'contradiction', says: 'failed: go test -v ./... (exit 1: TestAdd' },
-    },
+    cheats: directCheats({
+      whole: 'go test -v ./...',
+      echo: "printf 'ok  \\texample.com/calc\\t0.1s\\n'",
+      skipAll: { writes: { 'calc_test.go': GO_TEST('\tt.Skip("later")\n') }, says: 'no test passed (2 skipped)' },
+      trivial: { 'calc_test.go': GO_TEST('', 'false') },
+      leaveOut: { command: 'go test -v -run TestZero ./...', says: 'a name filter (`-run`)' },
+      failing: { exit: 1, test: 'TestAdd' },
+    }),
     fix: {
       writes: {
         'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',

@@ -14,14 +14,14 @@
  * - a passing run is `whole` when it ran the project's test command (or a runner directly, or
  *   every workspace) without a selection the command line gave (a path, a filter, `--deselect`,
  *   one workspace) and its runner deselected nothing; else `focused`, with what selected;
- * - a failing run keeps the failing tests its runner named (run-failures.ts), or says it ran none
+ * - a failing run keeps the failing tests its runner named (failing-tests.ts), or says it ran none
  *   (pytest's exit 5).
  */
 import type { Evidence } from '../evidence.js';
 import type { ProjectFiles } from '../../init/project-files.js';
 import { resolveCommand, shellSegments, type Resolution, type RunnerCall } from './command-runners.js';
 import { verificationOf, type ReviewerPolicy } from './reviewer-policy.js';
-import { failureLines } from './run-failures.js';
+import { failingTests } from './failing-tests.js';
 import { focusOf, runsNoTest } from './runner-args.js';
 import type { Family } from './runner-rules.js';
 import { readSummary, type RunSummary } from './run-summaries.js';
@@ -108,7 +108,7 @@ function passingRun(
 function failingRun(run: CommandRun, families: readonly Family[]): Evidence {
   const summary = run.exitCode === null ? undefined : readSummary(families, run.output);
   if (summary?.outcome === 'none' && run.exitCode !== 0) return { command: run.command, exit_code: run.exitCode, not_counted: nonePassedText(summary) };
-  const failures = failureLines(families, run.output);
+  const failures = failingTests(run.output);
   const failed = summary?.outcome === 'failed' ? summary.failed : undefined;
   return {
     command: run.command,

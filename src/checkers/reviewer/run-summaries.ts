@@ -327,10 +327,11 @@ const FAMILY_FORMATS: Readonly<Record<Family, readonly Format[]>> = {
 
 /**
  * The prefixes a workspace tool puts before each line of a package's output: pnpm's
- * `packages/a test: `, turbo's `@mono/a:test: `, yarn's `[@mono/a]: `. Taken off only when the
- * same prefix begins several lines, so that a runner's own `Test Suites: ` is left alone.
+ * `packages/a test: ` (a package's folder, then the script), turbo's `@mono/a:test: `, yarn's
+ * `[@mono/a]: `. Taken off only when the same prefix begins several lines, so that a runner's own
+ * labels (jest's `Test Suites: `, cargo's `test result: `) are left alone.
  */
-const WORKSPACE_PREFIX = /^(?:[\w@./-]+ [\w:.-]+: |[\w@./-]+:[\w:.-]+: |\[[^\]\s]+\]: )/;
+const WORKSPACE_PREFIX = /^(?:[\w@.-]*\/[\w@./-]+ [\w:.-]+: |[\w@./-]+:[\w:.-]+: |\[[^\]\s]+\]: )/;
 const PREFIXED_LINES = 3;
 
 /** The output as lines a parser reads: colours, carriage-return redraws and workspace prefixes removed. */

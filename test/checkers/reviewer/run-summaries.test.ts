@@ -126,6 +126,8 @@ describe("each runner's summary", () => {
     expect(readSummary('node-test', `${tap('@mono/a:test: ', 2)}\n`)).toEqual(passed(2));
     expect(readSummary('node-test', `${tap('[@mono/a]: ', 2)}\n`)).toEqual(passed(2));
     expect(readSummary('jest', 'Test Suites: 1 passed, 1 total\nTests:       2 passed, 2 total\nSnapshots:   0 total\n')).toEqual(passed(2));
+    const cargo = 'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n';
+    expect(readSummary('cargo', cargo.repeat(3))).toEqual(passed(3));
   });
 
   it('reads through colours, carriage-return redraws and Windows line ends; unrelated output is no summary', () => {
@@ -180,47 +182,32 @@ const noise = fc.oneof(
   ),
 );
 
+/** What each runner prints about tests that did not pass (pytest 9, node 20, jest 30, vitest 3, mocha 11, cargo 1.95, go 1.19, unittest 3.11), and how it is counted. */
+const NOT_PASSED: Array<[Family, string, RunSummary]> = [
+  ['pytest', '1 passed, 1 skipped, 1 deselected, 1 xfailed in 0.11s', { outcome: 'passed', tests: 1, notPassed: { skipped: 1, xfailed: 1, deselected: 1 } }],
+  ['pytest', '1 skipped, 2 xfailed, 1 xpassed in 0.13s', { outcome: 'none', notPassed: { skipped: 1, xfailed: 2, xpassed: 1 } }],
+  ['node-test', '# tests 4\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 2\n# todo 1\n', { outcome: 'passed', tests: 1, notPassed: { skipped: 2, todo: 1 } }],
+  ['jest', 'Tests:       1 skipped, 1 todo, 2 passed, 4 total', { outcome: 'passed', tests: 2, notPassed: { skipped: 1, todo: 1 } }],
+  ['vitest', '      Tests  2 passed | 1 skipped | 1 todo (4)', { outcome: 'passed', tests: 2, notPassed: { skipped: 1, todo: 1 } }],
+  ['mocha', '  1 passing (3ms)\n  2 pending\n', { outcome: 'passed', tests: 1, notPassed: { skipped: 2 } }],
+  [
+    'cargo',
+    'test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 2 filtered out; finished in 0.00s',
+    { outcome: 'passed', tests: 1, notPassed: { skipped: 1, deselected: 2 } },
+  ],
+  [
+    'go',
+    '--- PASS: TestAdd (0.00s)\n--- SKIP: TestSkipped (0.00s)\nPASS\nok  \texample.com/calc\t0.012s\n',
+    { outcome: 'passed', tests: 1, notPassed: { skipped: 1 } },
+  ],
+  ['unittest', 'Ran 4 tests in 0.000s\n\nOK (skipped=1, expected failures=1)\n', { outcome: 'passed', tests: 2, notPassed: { skipped: 1, xfailed: 1 } }],
+  ['unittest', 'Ran 4 tests in 0.000s\n\nFAILED (failures=1, skipped=1, expected failures=1)\n', { outcome: 'failed', failed: 1 }],
+  ['unittest', 'Ran 0 tests in 0.000s\n\nOK\n', { outcome: 'none' }],
+];
+
 describe('tests that did not pass are counted apart', () => {
-  it('skipped, todo, xfailed, xpassed and deselected, as each runner prints them (pytest 9, node 20, jest 30, vitest 3, mocha 11, cargo 1.95, go 1.19, unittest 3.11)', () => {
-    expect(readSummary('pytest', '1 passed, 1 skipped, 1 deselected, 1 xfailed in 0.11s')).toEqual({
-      outcome: 'passed',
-      tests: 1,
-      notPassed: { skipped: 1, xfailed: 1, deselected: 1 },
-    });
-    expect(readSummary('pytest', '1 skipped, 2 xfailed, 1 xpassed in 0.13s')).toEqual({ outcome: 'none', notPassed: { skipped: 1, xfailed: 2, xpassed: 1 } });
-    expect(readSummary('node-test', '# tests 4\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 2\n# todo 1\n')).toEqual({
-      outcome: 'passed',
-      tests: 1,
-      notPassed: { skipped: 2, todo: 1 },
-    });
-    expect(readSummary('jest', 'Tests:       1 skipped, 1 todo, 2 passed, 4 total')).toEqual({
-      outcome: 'passed',
-      tests: 2,
-      notPassed: { skipped: 1, todo: 1 },
-    });
-    expect(readSummary('vitest', '      Tests  2 passed | 1 skipped | 1 todo (4)')).toEqual({
-      outcome: 'passed',
-      tests: 2,
-      notPassed: { skipped: 1, todo: 1 },
-    });
-    expect(readSummary('mocha', '  1 passing (3ms)\n  2 pending\n')).toEqual({ outcome: 'passed', tests: 1, notPassed: { skipped: 2 } });
-    expect(readSummary('cargo', 'test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 2 filtered out; finished in 0.00s')).toEqual({
-      outcome: 'passed',
-      tests: 1,
-      notPassed: { skipped: 1, deselected: 2 },
-    });
-    expect(readSummary('go', '--- PASS: TestAdd (0.00s)\n--- SKIP: TestSkipped (0.00s)\nPASS\nok  \texample.com/calc\t0.012s\n')).toEqual({
-      outcome: 'passed',
-      tests: 1,
-      notPassed: { skipped: 1 },
-    });
-    expect(readSummary('unittest', 'Ran 4 tests in 0.000s\n\nOK (skipped=1, expected failures=1)\n')).toEqual({
-      outcome: 'passed',
-      tests: 2,
-      notPassed: { skipped: 1, xfailed: 1 },
-    });
-    expect(readSummary('unittest', 'Ran 4 tests in 0.000s\n\nFAILED (failures=1, skipped=1, expected failures=1)\n')).toEqual({ outcome: 'failed', failed: 1 });
-    expect(readSummary('unittest', 'Ran 0 tests in 0.000s\n\nOK\n')).toEqual({ outcome: 'none' });
+  it.each(NOT_PASSED)('%s: %j', (family, text, expected) => {
+    expect(readSummary(family, text)).toEqual(expected);
   });
 });
 

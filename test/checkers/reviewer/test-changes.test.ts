@@ -3,34 +3,15 @@
  * findings, the diff the reviewer is shown, the user's repository left as it was; without a
  * baseline against the checked-out commit; outside git, the files of the suite that changed.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { takeBaseline } from '../../../src/checkers/reviewer/task-baseline.js';
 import { changedTests } from '../../../src/checkers/reviewer/test-changes.js';
+import { tempGitProject } from '../../support/temp-git.js';
 
-let dir: string;
-let storesDir: string;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-changes-test-'));
-  storesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-changes-stores-'));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(storesDir, { recursive: true, force: true });
-});
-
-function git(...args: string[]): string {
-  const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout;
-}
-const write = (file: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-  fs.writeFileSync(path.join(dir, file), text);
-};
+const repo = tempGitProject('ccc-changes-test');
+const { git, write } = repo;
 
 const TESTS = 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_garbage_rejected():\n    assert add(1, 1) == 2\n';
 
@@ -50,17 +31,17 @@ describe('the tests the agent weakened (git)', () => {
   });
 
   it('since the baseline: committed or not, each weakened file with what weakened it and its diff; new tests and code are left alone', async () => {
-    const baseline = await takeBaseline(dir, { storesDir });
+    const baseline = await takeBaseline(repo.dir, { storesDir: repo.storesDir });
     write('tests/test_calc.py', TESTS.replace('    assert add(1, 1) == 2\n', '    assert True\n').replace('def test_add', '@pytest.mark.skip\ndef test_add'));
     git('commit', '-qam', 'weaken');
     write('conftest.py', 'import pytest\n');
     write('pytest.ini', '[pytest]\npythonpath = .\naddopts = -k "not garbage"\n');
     write('tests/test_new.py', 'def test_new():\n    assert 1 + 1 == 2\n');
     write('calc.py', 'def add(a, b):\n    return b + a\n');
-    fs.renameSync(path.join(dir, 'tests', 'test_new.py'), path.join(dir, 'tests', 'test_more.py'));
+    fs.renameSync(path.join(repo.dir, 'tests', 'test_new.py'), path.join(repo.dir, 'tests', 'test_more.py'));
     const status = git('status', '--porcelain');
 
-    const changed = await changedTests(dir, { baseline });
+    const changed = await changedTests(repo.dir, { baseline });
     expect(changed?.since).toBe(`the task's start (${baseline!.at})`);
     expect(changed?.weakened).toEqual([
       { file: 'conftest.py', findings: ['conftest.py added: it can skip, xfail or rewrite every test'] },
@@ -77,12 +58,12 @@ describe('the tests the agent weakened (git)', () => {
   });
 
   it('without a baseline, against the checked-out commit; nothing weakened is an empty list; a test file moved is not removed', async () => {
-    expect(await changedTests(dir, {})).toEqual({ weakened: [], diff: '', since: expect.stringContaining('the checked-out commit') });
+    expect(await changedTests(repo.dir, {})).toEqual({ weakened: [], diff: '', since: expect.stringContaining('the checked-out commit') });
     git('mv', 'tests/test_calc.py', 'tests/test_calculator.py');
-    expect((await changedTests(dir, {}))?.weakened).toEqual([]);
+    expect((await changedTests(repo.dir, {}))?.weakened).toEqual([]);
     git('mv', 'tests/test_calculator.py', 'tests/test_calc.py');
-    fs.rmSync(path.join(dir, 'tests', 'test_calc.py'));
-    expect((await changedTests(dir, {}))?.weakened).toEqual([
+    fs.rmSync(path.join(repo.dir, 'tests', 'test_calc.py'));
+    expect((await changedTests(repo.dir, {}))?.weakened).toEqual([
       { file: 'tests/test_calc.py', findings: ['removed with its tests: `test_add`, `test_garbage_rejected`'] },
     ]);
   });
@@ -91,14 +72,14 @@ describe('the tests the agent weakened (git)', () => {
 describe('the tests the agent weakened (outside git)', () => {
   it('names the files of the suite that changed or went, and configuration added', async () => {
     project();
-    const baseline = await takeBaseline(dir, { storesDir });
+    const baseline = await takeBaseline(repo.dir, { storesDir: repo.storesDir });
     expect(baseline?.kind).toBe('files');
     const later = new Date(Date.now() + 5000);
     write('tests/test_calc.py', TESTS.replace('== 2', '== add(1, 1)'));
-    fs.utimesSync(path.join(dir, 'tests', 'test_calc.py'), later, later);
+    fs.utimesSync(path.join(repo.dir, 'tests', 'test_calc.py'), later, later);
     write('conftest.py', '');
     write('tests/test_new.py', 'def test_new():\n    assert True\n');
-    expect((await changedTests(dir, { baseline }))?.weakened).toEqual([
+    expect((await changedTests(repo.dir, { baseline }))?.weakened).toEqual([
       { file: 'tests/test_calc.py', findings: ['a file of the test suite changed (not a git work tree: what changed in it cannot be read)'] },
       { file: 'conftest.py', findings: ['conftest.py added: it configures how the tests run'] },
     ]);

@@ -1,0 +1,26 @@
+/**
+ * The test runners the reviewer tests drive, as this machine has them: the environment that finds
+ * them (this repository's `node_modules/.bin` first on PATH for jest, vitest, mocha, pnpm and yarn;
+ * rustup's and cargo's homes; go offline) and whether one runs here.
+ */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './claude-env.js';
+
+export const TOOL_ENV: NodeJS.ProcessEnv = {
+  PATH: `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+  RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'),
+  CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
+  ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
+  // go offline: the toolchain on PATH, no module proxy (the modules have no dependencies).
+  GOTOOLCHAIN: 'local',
+  GOPROXY: 'off',
+  GOFLAGS: '',
+};
+
+/** Why a test of `command` is skipped here (it does not run), or undefined when it runs. */
+export function missing(command: string, args: string[]): string | undefined {
+  const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
+  return run.status === 0 ? undefined : `${[command, ...args].join(' ')} does not run on this machine`;
+}
