@@ -94,6 +94,23 @@ const GO_OK = /^ok\s+\S+\s+(?:\(cached\)|\d+(?:\.\d+)?s)(?:\s|$)/;
 /** `tests 3`, `pass 3`, `fail 0` after `#` (TAP) or `ℹ` (spec): node's runner, mocha's and deno's TAP. */
 const TAP_STAT = /^(?:#|ℹ) (pass|fail|cancelled|skipped|todo) (\d+)$/;
 
+/** A top-level passing test named by a script file's path: node's runner reporting a file in which no test ran. */
+const NODE_FILE_AS_TEST = /^(?:ok \d+ - |✔ )\S+\.[cm]?[jt]sx?(?: \([\d.]+m?s\))?$/;
+
+/** The TAP totals (`# pass 3`, or the spec reporter's `ℹ pass 3`), less `files` passes that were no test. */
+function tapStats(lines: readonly string[], files: number): RunSummary | undefined {
+  const stats = { pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+  let seen = false;
+  for (const line of lines) {
+    const m = TAP_STAT.exec(line);
+    if (!m) continue;
+    stats[m[1] as keyof typeof stats] += Number(m[2]);
+    seen ||= m[1] === 'pass';
+  }
+  if (!seen) return undefined;
+  return counted({ ran: Math.max(0, stats.pass - files), failed: stats.fail + stats.cancelled, notPassed: { skipped: stats.skipped, todo: stats.todo } });
+}
+
 /** jest's `1 skipped, 1 todo, 3 passed` and vitest's `3 passed | 1 skipped | 1 todo`: the left-out tests by kind. */
 function jsCounts(list: string): Counts {
   const c = countsOf(list);
@@ -110,17 +127,15 @@ const PARSERS = {
         notPassed: { skipped: c.skipped ?? 0, xfailed: c.xfailed ?? 0, xpassed: c.xpassed ?? 0, deselected: c.deselected ?? 0 },
       };
     }),
-  tap: (lines) => {
-    const stats = { pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
-    let seen = false;
-    for (const line of lines) {
-      const m = TAP_STAT.exec(line);
-      if (!m) continue;
-      stats[m[1] as keyof typeof stats] += Number(m[2]);
-      seen ||= m[1] === 'pass';
-    }
-    return seen ? counted({ ran: stats.pass, failed: stats.fail + stats.cancelled, notPassed: { skipped: stats.skipped, todo: stats.todo } }) : undefined;
-  },
+  tap: (lines) => tapStats(lines, 0),
+  /**
+   * node's runner counts a test file in which no test ran (every test left out by a name filter,
+   * `--test-only`, `--test-skip-pattern`, or a file that holds none) as one passing test named by
+   * its path: node 22 prints `1..0`, `ok 1 - test/add.test.js`, `# pass 1` (`✔ test/add.test.js
+   * (40ms)` with the spec reporter), node 20 does so for a file without tests (by its absolute
+   * path). Such a file is no test that passed.
+   */
+  nodeTest: (lines) => tapStats(lines, lines.filter((l) => NODE_FILE_AS_TEST.test(l)).length),
   jest: (lines) =>
     orNone(
       lines,
@@ -305,7 +320,7 @@ type Format = keyof typeof PARSERS;
 
 /** The formats each runner prints (with the reporters its table allows). A command of no runner ccc knows has none to read. */
 const FAMILY_FORMATS: Readonly<Record<Family, readonly Format[]>> = {
-  'node-test': ['tap'],
+  'node-test': ['nodeTest'],
   jest: ['jest', 'jsonTotals'],
   vitest: ['vitest', 'jsonTotals'],
   mocha: ['mocha', 'mochaJson', 'tap'],
