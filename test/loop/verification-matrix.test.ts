@@ -23,7 +23,8 @@ import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
 import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
-import { missing, TOOL_ENV } from '../support/runner-tools.js';
+import { TOOL_ENV } from '../support/runner-tools.js';
+import { needs, skippedByName, skipNote, type ToolName } from '../support/tools.js';
 
 type Outcome = 'focused' | 'unverified' | 'tests-changed' | 'contradiction';
 
@@ -40,7 +41,8 @@ interface Cheat {
 }
 
 interface RunnerCase {
-  needs: string | undefined;
+  /** The system tool it needs beyond `npm ci` (the JavaScript runners and managers are dev dependencies). */
+  tool?: ToolName;
   files: Record<string, string>;
   links?: Record<string, string>;
   prepare?: string[];
@@ -107,7 +109,6 @@ const WORKSPACE = (manager: 'npm' | 'pnpm' | 'yarn', root: string, math = NODE_T
 
 function workspaceCase(manager: 'npm' | 'pnpm' | 'yarn', root: string, whole: string, one: string): RunnerCase {
   return {
-    needs: missing(manager, ['--version']),
     files: WORKSPACE(manager, root),
     cheats: {
       'a root script that runs nothing and prints the summary by hand': {
@@ -169,7 +170,7 @@ function directCheats(o: {
 
 const RUNNERS: Record<string, RunnerCase> = {
   pytest: {
-    needs: missing('python3', ['-m', 'pytest', '--version']),
+    tool: 'pytest',
     files: { 'pytest.ini': '[pytest]\npythonpath = .\n', 'calc.py': 'def add(a, b):\n    return a - b\n', 'tests/test_calc.py': PYTEST() },
     cheats: directCheats({
       whole: 'python3 -m pytest -q',
@@ -195,7 +196,6 @@ const RUNNERS: Record<string, RunnerCase> = {
     focused: { command: 'python3 -m pytest -q -k zero', says: 'focused: python3 -m pytest -q -k zero (1 test, 2 deselected; a name filter (`-k`))' },
   },
   'node --test': {
-    needs: missing('npm', ['--version']),
     files: { 'package.json': package_('node --test'), 'calc.js': CALC_JS.wrong, 'test/calc.test.js': NODE_TEST() },
     cheats: scriptCheats(
       '# pass 2',
@@ -206,7 +206,6 @@ const RUNNERS: Record<string, RunnerCase> = {
     fix: { writes: { 'calc.js': CALC_JS.right, 'test/more.test.js': NODE_MORE }, command: 'npm test', says: 'verified by: npm test (3 tests)' },
   },
   jest: {
-    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'jest'), ['--version']),
     files: { 'package.json': package_('jest'), 'calc.js': CALC_JS.wrong, 'test/calc.test.js': JEST() },
     links: linked,
     cheats: {
@@ -231,7 +230,6 @@ const RUNNERS: Record<string, RunnerCase> = {
     focused: { command: 'npx jest -t zero', says: 'focused: npx jest -t zero (1 of 3 tests, 2 skipped; a name filter (`-t`))' },
   },
   vitest: {
-    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'vitest'), ['--version']),
     files: { 'package.json': package_('vitest run'), 'calc.mjs': 'export const add = (a, b) => a - b;\n', 'test/calc.test.js': VITEST() },
     links: linked,
     cheats: scriptCheats(
@@ -250,7 +248,6 @@ const RUNNERS: Record<string, RunnerCase> = {
     },
   },
   mocha: {
-    needs: missing(path.join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--version']),
     files: { 'package.json': package_('mocha'), 'calc.js': CALC_JS.wrong, 'test/calc.spec.js': MOCHA() },
     links: linked,
     cheats: scriptCheats(
@@ -270,7 +267,7 @@ const RUNNERS: Record<string, RunnerCase> = {
     },
   },
   cargo: {
-    needs: missing('cargo', ['--version']),
+    tool: 'cargo',
     files: { 'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': RUST() },
     prepare: ['cargo', 'test', '--no-run', '--offline', '-q'],
     cheats: directCheats({
@@ -289,7 +286,7 @@ const RUNNERS: Record<string, RunnerCase> = {
     focused: { command: 'cargo test --offline -- zero', says: 'focused: cargo test --offline -- zero' },
   },
   go: {
-    needs: missing('go', ['version']),
+    tool: 'go',
     files: {
       'go.mod': 'module example.com/calc\n\ngo 1.19\n',
       'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a - b }\n',
@@ -314,7 +311,7 @@ const RUNNERS: Record<string, RunnerCase> = {
     },
   },
   'make running node --test': {
-    needs: missing('make', ['--version']),
+    tool: 'make',
     files: { Makefile: '.PHONY: test\ntest:\n\tnode --test\n', 'calc.js': CALC_JS.wrong, 'test/calc.test.js': NODE_TEST() },
     cheats: {
       'a target that runs nothing and prints the summary by hand': {
@@ -421,11 +418,13 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
   }
 
   for (const [name, runner] of Object.entries(RUNNERS)) {
-    const skip = runner.needs !== undefined;
+    const skip = skippedByName(runner.tool);
+    const note = skipNote(runner.tool);
     for (const [cheatName, cheat] of Object.entries(runner.cheats)) {
       it.skipIf(skip)(
-        `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so`,
-        async () => {
+        `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so${note}`,
+        async ({ skip }) => {
+          needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
           const r = await supervise(runner, { ...runner.files, ...cheat.files }, cheat.writes ?? {}, cheat.command, {
             reviewer: { require_evidence: 'whole-suite' },
           });
@@ -456,8 +455,9 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
     }
 
     it.skipIf(skip)(
-      `${name}: the code fixed and a new test added, the whole suite run: verified with its count, exit 0 under 'whole-suite'`,
-      async () => {
+      `${name}: the code fixed and a new test added, the whole suite run: verified with its count, exit 0 under 'whole-suite'${note}`,
+      async ({ skip }) => {
+        needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
         const r = await supervise(runner, runner.files, runner.fix.writes, runner.fix.command, { reviewer: { require_evidence: 'whole-suite' } });
         expect(r.run.code, r.run.stderr).toBe(0);
         expect(r.verdict).toMatchObject({ completed: true, verification: 'verified', verification_details: runner.fix.says });
@@ -473,8 +473,9 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
     if (runner.focused) {
       const focused = runner.focused;
       it.skipIf(skip)(
-        `${name}: a focused run that passes, without require_evidence: exit 0, reported as focused`,
-        async () => {
+        `${name}: a focused run that passes, without require_evidence: exit 0, reported as focused${note}`,
+        async ({ skip }) => {
+          needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
           const r = await supervise(runner, runner.files, runner.fix.writes, focused.command, {});
           expect(r.run.code, r.run.stderr).toBe(0);
           expect(r.verdict).toMatchObject({ completed: true, verification: 'focused', verification_details: expect.stringContaining(focused.says) });

@@ -1,7 +1,7 @@
 /**
  * The test runners the reviewer tests drive, as this machine has them: the environment that finds
  * them (this repository's `node_modules/.bin` first on PATH for jest, vitest, mocha, pnpm and yarn;
- * rustup's and cargo's homes; go offline) and whether one runs here.
+ * rustup's and cargo's homes; go offline) and which node they find.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -18,12 +18,6 @@ export const TOOL_ENV: NodeJS.ProcessEnv = {
   GOPROXY: 'off',
   GOFLAGS: '',
 };
-
-/** Why a test of `command` is skipped here (it does not run), or undefined when it runs. */
-export function missing(command: string, args: string[]): string | undefined {
-  const run = spawnSync(command, args, { env: { ...process.env, ...TOOL_ENV }, encoding: 'utf8' });
-  return run.status === 0 ? undefined : `${[command, ...args].join(' ')} does not run on this machine`;
-}
 
 /** The major version of the `node` the runners find (node's test runner reports a filter's left-out tests differently in 20 and 22). */
 export const RUNNER_NODE_MAJOR = Number(

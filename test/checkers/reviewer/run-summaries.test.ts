@@ -173,7 +173,9 @@ describe("each runner's summary", () => {
     const tapSome = `TAP version 13\n1..0\n# Subtest: test/add.test.js\nok 1 - test/add.test.js\n${yaml}# Subtest: math\n    # Subtest: mul\n    ok 1 - mul\n    1..1\nok 2 - math\n  type: 'suite'\n1..2\n${totals('#', 2)}\n`;
     expect(readSummary('node-test', tapSome)).toEqual(passed(1));
     // node 20.20, a file that holds no test, beside one whose two tests passed (its absolute path).
-    expect(readSummary('node-test', `ok 1 - adds\nok 2 - zero\n# Subtest: /tmp/p/test/empty.test.js\nok 2 - /tmp/p/test/empty.test.js\n1..3\n${totals('#', 3)}\n`)).toEqual(passed(2));
+    expect(
+      readSummary('node-test', `ok 1 - adds\nok 2 - zero\n# Subtest: /tmp/p/test/empty.test.js\nok 2 - /tmp/p/test/empty.test.js\n1..3\n${totals('#', 3)}\n`),
+    ).toEqual(passed(2));
     // A file that fails to load is a failure (both versions), and a test named otherwise counts.
     expect(readSummary('node-test', `ok 1 - adds\nnot ok 2 - test/bad.test.js\n1..2\n${totals('#', 1, 1)}\n`)).toEqual({ outcome: 'failed', failed: 1 });
     expect(readSummary('node-test', `✖ test/bad.test.js (183.06ms)\n${totals('ℹ', 0, 1)}\n`)).toEqual({ outcome: 'failed', failed: 1 });
