@@ -2,8 +2,8 @@
  * Whether a change to one file can make tests pass without the work being done, read from the
  * lines it removed and added (a zero-context diff) and, for configuration, its text before and
  * after: an existing test removed, an assertion deleted or made trivial (`assert True`,
- * `expect(true).toBe(true)`, the same value on both sides), a skip, xfail, todo, ignore or `.only`
- * added, an early `return` in a test, the pytest or runner configuration or `conftest.py` changed,
+ * `expect(true).toBe(true)`, the same value on both sides) or changed to expect something else, its
+ * failure caught, a skip, xfail, todo, ignore, `should_panic` or `.only` added, an early `return` in a test, the pytest or runner configuration or `conftest.py` changed,
  * the test script or the Makefile's test target changed, a fixture or snapshot rewritten. A new
  * test file is good and says nothing, unless it holds an `.only` (which leaves the other tests
  * out) or is itself configuration (a new `conftest.py`). Pure: the caller reads the diff.
@@ -131,9 +131,15 @@ const SKIP: ReadonlyArray<RegExp> = [
   /\b(?:t|this|ctx)\.(?:skip|todo)\s*\(/,
   /\bt\.Skip(?:f|Now)?\s*\(/,
   /#\[ignore\b/,
+  // A test that fails by panicking passes once it is said to panic.
+  /#\[should_panic\b/,
   /@(?:Disabled|Ignore)\b/,
   /^\s*(?:skip|pending)\b/,
 ];
+/** A check in a Go test: the condition of the `if` whose body calls t.Error or t.Fatal. */
+const GO_CHECK = /^\s*if\s.*(?:[!=]=|[<>]=?|!\s*\w+\.(?:DeepEqual|Equal)\()/;
+/** An assertion's failure caught, so that it no longer fails the test. */
+const SWALLOWED = [/^\s*except\s*(?:\(?\s*(?:AssertionError|Exception|BaseException)\b.*)?:\s*$/, /\bcatch\s*\(\s*(?:AssertionError|AssertionFailedError)\b/];
 const ONLY = /\.only\b|\b(?:fit|fdescribe|fcontext)\s*\(/;
 
 function count(lines: readonly string[], pattern: RegExp | readonly RegExp[]): number {
@@ -152,6 +158,13 @@ function testFile(change: FileChange): string[] {
   if (lost > 0) findings.push(lost === 1 ? 'an assertion removed' : `${lost} assertions removed`);
   const trivial = change.added.find((line) => TRIVIAL.some((re) => re.test(line)));
   if (trivial) findings.push(`an assertion made trivial: \`${clip(trivial.trim())}\``);
+  else {
+    const edited = editedAssertion(change);
+    if (edited) findings.push(`an existing assertion changed: \`${clip(edited[0].trim())}\` → \`${clip(edited[1].trim())}\``);
+  }
+  const swallowed = change.added.find((line) => SWALLOWED.some((re) => re.test(line)));
+  if (swallowed && count(change.added, SWALLOWED) > count(change.removed, SWALLOWED))
+    findings.push(`an assertion's failure caught: \`${clip(swallowed.trim())}\``);
   const skips = count(change.added, SKIP) - count(change.removed, SKIP);
   if (skips > 0) {
     const line = change.added.find((l) => SKIP.some((re) => re.test(l)))!;
@@ -159,6 +172,32 @@ function testFile(change: FileChange): string[] {
   }
   if (count(change.added, /^\s*return\s*;?\s*$/) > count(change.removed, /^\s*return\s*;?\s*$/)) findings.push('an early `return` added');
   return findings;
+}
+
+/**
+ * An existing assertion the change replaced by another (the first of each), or undefined. Changing
+ * what a test expects to what the code now returns is the usual way to turn a red test green; a line
+ * only re-indented or moved is no change. A new test's assertions replace nothing unless one was
+ * removed beside them.
+ */
+function editedAssertion(change: FileChange): [string, string] | undefined {
+  const go = change.file.endsWith('_test.go');
+  const checks = (lines: readonly string[]) =>
+    lines.filter((line) => !/^\s*(#(?!\[)|\/\/)/.test(line) && (ASSERTION.test(line) || (go && GO_CHECK.test(line))));
+  const bare = (line: string) => line.replace(/\s+/g, '');
+  const unmatched = (from: readonly string[], against: readonly string[]) => {
+    const left = against.map(bare);
+    return from.filter((line) => {
+      const i = left.indexOf(bare(line));
+      if (i === -1) return true;
+      left.splice(i, 1);
+      return false;
+    });
+  };
+  const [removed, added] = [checks(change.removed), checks(change.added)];
+  const gone = unmatched(removed, added);
+  const fresh = unmatched(added, removed);
+  return gone.length > 0 && fresh.length > 0 ? [gone[0]!, fresh[0]!] : undefined;
 }
 
 /** Tests whose definition was removed and not added back (a moved or renamed test is not gone). */

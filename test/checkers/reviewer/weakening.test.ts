@@ -90,6 +90,24 @@ const CASES: Record<string, [FileChange, string[]]> = {
   ],
   'go: if false': [modified('calc_test.go', ['\tif Add(1, 1) != 3 {'], ['\tif false {']), ['an assertion made trivial']],
   'rust: #[ignore]': [modified('src/lib.rs', [], ['    #[ignore]']), ['a test skipped']],
+  'rust: #[should_panic] on a failing test': [modified('src/lib.rs', [], ['    #[should_panic]']), ['a test skipped, expected to fail or singled out']],
+  'python: the expected value changed to what the code returns': [
+    modified('tests/test_calc.py', ['    assert add(2, 3) == 5'], ['    assert add(2, 3) == -1']),
+    ['an existing assertion changed: `assert add(2, 3) == 5` → `assert add(2, 3) == -1`'],
+  ],
+  'js: the expected value changed': [
+    modified('test/add.test.js', ['  expect(add(2, 3)).toBe(5);'], ['  expect(add(2, 3)).toBe(-1);']),
+    ['an existing assertion changed'],
+  ],
+  'go: the checked condition changed': [modified('calc_test.go', ['\tif Add(2, 3) != 5 {'], ['\tif Add(2, 3) != -1 {']), ['an existing assertion changed']],
+  'python: an assertion deleted while a new test is added': [
+    modified('tests/test_calc.py', ['    assert add(2, 3) == 5'], ['def test_more():', '    assert add(1, 1) == 2']),
+    ['an existing assertion changed'],
+  ],
+  'python: an assertion whose failure is caught': [
+    modified('tests/test_calc.py', ['    assert add(2, 3) == 5'], ['    try:', '        assert add(2, 3) == 5', '    except AssertionError:', '        pass']),
+    ["an assertion's failure caught: `except AssertionError:`"],
+  ],
   'rust: assert!(true)': [
     modified('src/lib.rs', ['    fn adds() { assert_eq!(super::add(2, 3), 5); }'], ['    fn adds() { assert!(true); }']),
     ['an assertion made trivial'],
@@ -110,7 +128,11 @@ const CASES: Record<string, [FileChange, string[]]> = {
   // Left alone:
   'a new test file': [{ file: 'tests/test_new.py', status: 'added', removed: [], added: ['def test_new():', '    assert add(2, 2) == 4'] }, []],
   'a new test in an existing file': [modified('tests/test_calc.py', [], ['def test_more():', '    assert add(3, 3) == 6']), []],
-  'an assertion rewritten, not weakened': [modified('tests/test_calc.py', ['    assert add(1, 2) == 3'], ['    assert add(1, 2) == 3.0']), []],
+  'an assertion re-indented, not changed': [modified('tests/test_calc.py', ['    assert add(1, 2) == 3'], ['        assert add(1,  2) == 3']), []],
+  'a new test in an existing file, its import widened': [
+    modified('tests/test_calc.py', ['from calc import add'], ['from calc import add, sub', 'def test_sub():', '    assert sub(3, 1) == 2']),
+    [],
+  ],
   'a test renamed in place': [modified('test/add.test.js', ["test('adds', () => {"], ["test('adds two numbers', () => {"]), ['a test removed: `adds`']],
   'a new fixture': [{ file: 'tests/fixtures/new.json', status: 'added', removed: [], added: ['{}'] }, []],
   'package.json, another key': [
