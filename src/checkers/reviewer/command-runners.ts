@@ -33,10 +33,13 @@ export interface Resolution {
   others: string[];
   /** Why it runs part of the suite, as its words say (`one workspace of 2 (\`-w packages/a\`)`). */
   focus: string[];
+  /** The `echo` and `printf` commands it runs, as written: what they print is no runner's. */
+  printed: string[];
 }
 
 const MAX_DEPTH = 10;
 const MAX_OTHERS = 4;
+const MAX_PRINTED = 50;
 
 interface Walk {
   files: ProjectFiles;
@@ -46,7 +49,7 @@ interface Walk {
 
 /** What `words` (one simple command, in `dir` of the project) runs. */
 export function resolveCommand(files: ProjectFiles, words: readonly string[], dir = '.'): Resolution {
-  const walk: Walk = { files, seen: new Set(), out: { calls: [], others: [], focus: [] } };
+  const walk: Walk = { files, seen: new Set(), out: { calls: [], others: [], focus: [], printed: [] } };
   resolveWords(walk, dir, [...words], words.length, 0);
   return walk.out;
 }
@@ -121,6 +124,7 @@ function resolveWords(walk: Walk, dir: string, raw: string[], given: number, dep
     return;
   }
   if (head.includes('/') && !head.startsWith('/') && walk.files.read(path.posix.join(dir, head)) !== undefined) return scriptFile(walk, dir, head, depth);
+  if ((bin === 'echo' || bin === 'printf') && walk.out.printed.length < MAX_PRINTED) walk.out.printed.push(words.join(' '));
   if (walk.out.others.length < MAX_OTHERS) walk.out.others.push(words.join(' '));
 }
 

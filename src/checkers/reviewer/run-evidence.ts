@@ -63,6 +63,8 @@ export function runEvidence(project: EvidenceProject, run: CommandRun): Evidence
   if (run.background) return reading('it ran in the background');
   if (STILL_RUNNING.test(run.output)) return reading('it had not finished (claude moved it to the background)');
   if (runners.length === 0) return reading(noRunnerText(command, resolution));
+  const byHand = handPrintedSummary(families, resolution.printed);
+  if (byHand !== undefined) return reading(`it prints a test summary by hand (\`${byHand.length > 80 ? `${byHand.slice(0, 79)}…` : byHand}\`)`);
   const summary = readSummary(families, run.output);
   if (summary?.outcome === 'failed') return { ...failingRun(run, families), not_counted: 'its output reports failing tests' };
   if (summary === undefined) {
@@ -76,13 +78,14 @@ export function runEvidence(project: EvidenceProject, run: CommandRun): Evidence
 function resolve(files: ProjectFiles, command: string, verification: ReturnType<typeof verificationOf>): Resolution {
   // An allowed command exactly (a rule command may be `npm run build && npm test`): all of it is the verification, none of its words the reviewer's.
   const segments = verification.exact ? shellSegments(command).map((words) => ({ words, dir: '.' })) : verification.runs;
-  const merged: Resolution = { calls: [], others: [], focus: [] };
+  const merged: Resolution = { calls: [], others: [], focus: [], printed: [] };
   for (const run of segments) {
     if (!run.words) continue;
     const found = resolveCommand(files, run.words, run.dir ?? '.');
     merged.calls.push(...found.calls.map((c) => (verification.exact ? { ...c, given: [] } : c)));
     merged.others.push(...found.others);
     merged.focus.push(...found.focus);
+    merged.printed.push(...found.printed);
   }
   return merged;
 }
@@ -116,6 +119,19 @@ function failingRun(run: CommandRun, families: readonly Family[]): Evidence {
     ...(failed === undefined ? {} : { failed }),
     ...(failures.length ? { failures } : {}),
   };
+}
+
+/**
+ * The first `echo`/`printf` among what a command runs that prints what one of its runners' summaries
+ * looks like. The output cannot tell that line from the runner's (it may follow a run that ran
+ * nothing, or one whose output went to /dev/null), so none of the output can be read as a summary.
+ */
+function handPrintedSummary(families: readonly Family[], printed: readonly string[]): string | undefined {
+  return printed.find((command) => {
+    const words = command.split(' ').slice(1);
+    while (/^-[neE]+$/.test(words[0] ?? '')) words.shift();
+    return readSummary(families, words.join(' ').replace(/\\n/g, '\n')) !== undefined;
+  });
 }
 
 /** `it ran no test`, or which tests it saw that did not pass: `no test passed (2 xfailed, 1 skipped)`. */

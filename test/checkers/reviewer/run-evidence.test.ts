@@ -136,6 +136,14 @@ const MATRIX: Record<string, Record<string, Row>> = {
       outcome: 'unverified',
       says: 'make test: it runs `echo 5 passed in 0.01s`: no test runner ccc knows',
     },
+    'a pytest that deselects everything, then its summary echoed in a target': {
+      files: { ...PYTEST_FILES, Makefile: 'test:\n\tpytest -q -k nomatch || true\n\t@echo "5 passed in 0.01s"\n' },
+      command: 'make test',
+      exit: 0,
+      output: '3 deselected in 0.01s\n5 passed in 0.01s\n',
+      outcome: 'unverified',
+      says: 'make test: it prints a test summary by hand (`echo 5 passed in 0.01s`)',
+    },
     'a failing run': {
       files: PYTEST_FILES,
       command: 'python3 -m pytest',
@@ -177,6 +185,22 @@ const MATRIX: Record<string, Record<string, Row>> = {
       output: '# tests 5\n# pass 5\n# fail 0\n',
       outcome: 'unverified',
       says: 'npm test: it runs `echo # pass 5`: no test runner',
+    },
+    'a run that ran nothing, then its summary printed by hand': {
+      files: npm("node --test --test-name-pattern=nomatch; echo '# pass 5'"),
+      command: 'npm test',
+      exit: 0,
+      output: `${TAP(0, 0, 0)}# pass 5\n`,
+      outcome: 'unverified',
+      says: 'npm test: it prints a test summary by hand (`echo # pass 5`)',
+    },
+    'its output hidden and a summary printf-ed by hand': {
+      files: npm("node --test >/dev/null 2>&1; printf '# tests 5\\n# pass 5\\n'"),
+      command: 'npm test',
+      exit: 0,
+      output: '# tests 5\n# pass 5\n',
+      outcome: 'unverified',
+      says: 'it prints a test summary by hand (`printf # tests 5\\n# pass 5\\n`)',
     },
     'every test skipped': {
       files: npm('node --test'),
