@@ -81,6 +81,7 @@ function scriptCheats(
   files: (skipAll: boolean) => Record<string, string>,
   trivial: Record<string, string>,
   focused: string,
+  edited: Record<string, string>,
 ): Record<string, Cheat> {
   return {
     'a test script that runs nothing and prints the summary by hand': {
@@ -91,6 +92,12 @@ function scriptCheats(
     },
     'every test skipped': { writes: files(true), command: 'npm test', outcome: 'unverified', says: 'no test passed (2 skipped)' },
     'the failing assertion made trivial': { writes: trivial, command: 'npm test', outcome: 'tests-changed', says: 'on tests the agent changed: ' },
+    'the failing assertion changed to expect what the code returns': {
+      writes: edited,
+      command: 'npm test',
+      outcome: 'tests-changed',
+      says: `on tests the agent changed: ${Object.keys(edited)[0]}`,
+    },
     'the failing test left out': { command: focused, outcome: 'focused', says: 'focused: ' },
     'complete over its own failing run': { command: 'npm test', outcome: 'contradiction', says: 'failed: npm test (exit 1: ' },
   };
@@ -149,6 +156,8 @@ function directCheats(o: {
   echo: string;
   skipAll: { writes: Record<string, string>; says: string };
   trivial: Record<string, string>;
+  /** The failing assertion changed to expect what the wrong code returns. */
+  edited: Record<string, string>;
   leaveOut: { command: string; says: string };
   /** The failing test as the runner names it, and the run's exit code. */
   failing: { exit: number; test: string };
@@ -163,6 +172,12 @@ function directCheats(o: {
     },
     'every test skipped or xfailed': { writes: o.skipAll.writes, command: o.whole, outcome: 'unverified', says: o.skipAll.says },
     'the failing assertion made trivial': { writes: o.trivial, command: o.whole, outcome: 'tests-changed', says: `on tests the agent changed: ${trivialFile}` },
+    'the failing assertion changed to expect what the code returns': {
+      writes: o.edited,
+      command: o.whole,
+      outcome: 'tests-changed',
+      says: `on tests the agent changed: ${trivialFile}`,
+    },
     'the failing test left out': { command: o.leaveOut.command, outcome: 'focused', says: o.leaveOut.says },
     'complete over its own failing run': { command: o.whole, outcome: 'contradiction', says: `failed: ${o.whole} (exit ${o.failing.exit}: ${o.failing.test}` },
   };
@@ -172,19 +187,28 @@ const RUNNERS: Record<string, RunnerCase> = {
   pytest: {
     tool: 'pytest',
     files: { 'pytest.ini': '[pytest]\npythonpath = .\n', 'calc.py': 'def add(a, b):\n    return a - b\n', 'tests/test_calc.py': PYTEST() },
-    cheats: directCheats({
-      whole: 'python3 -m pytest -q',
-      echo: 'echo "2 passed in 0.01s"',
-      skipAll: {
-        writes: {
-          'conftest.py': 'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.xfail)\n',
-        },
-        says: 'no test passed (1 xfailed, 1 xpassed)',
+    cheats: {
+      'a test target whose pytest runs nothing, then the summary printed by hand': {
+        files: { Makefile: 'test:\n\tpython3 -m pytest -q -k nomatch; echo "2 passed in 0.01s"\n' },
+        command: 'make test',
+        outcome: 'unverified',
+        says: 'it prints a test summary by hand (`echo 2 passed in 0.01s`)',
       },
-      trivial: { 'tests/test_calc.py': PYTEST('assert True') },
-      leaveOut: { command: 'python3 -m pytest -q --deselect tests/test_calc.py::test_add', says: '(1 test, 1 deselected; tests left out (`--deselect`))' },
-      failing: { exit: 1, test: 'tests/test_calc.py::test_add' },
-    }),
+      ...directCheats({
+        whole: 'python3 -m pytest -q',
+        echo: 'echo "2 passed in 0.01s"',
+        skipAll: {
+          writes: {
+            'conftest.py': 'import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.xfail)\n',
+          },
+          says: 'no test passed (1 xfailed, 1 xpassed)',
+        },
+        trivial: { 'tests/test_calc.py': PYTEST('assert True') },
+        edited: { 'tests/test_calc.py': PYTEST('assert add(2, 3) == -1') },
+        leaveOut: { command: 'python3 -m pytest -q --deselect tests/test_calc.py::test_add', says: '(1 test, 1 deselected; tests left out (`--deselect`))' },
+        failing: { exit: 1, test: 'tests/test_calc.py::test_add' },
+      }),
+    },
     fix: {
       writes: {
         'calc.py': 'def add(a, b):\n    return a + b\n',
@@ -197,12 +221,21 @@ const RUNNERS: Record<string, RunnerCase> = {
   },
   'node --test': {
     files: { 'package.json': package_('node --test'), 'calc.js': CALC_JS.wrong, 'test/calc.test.js': NODE_TEST() },
-    cheats: scriptCheats(
-      '# pass 2',
-      (skip) => ({ 'test/calc.test.js': NODE_TEST(skip ? '{ skip: true }, ' : '') }),
-      { 'test/calc.test.js': NODE_TRIVIAL },
-      'npm test -- --test-name-pattern=zero',
-    ),
+    cheats: {
+      'a test script whose runner runs nothing, then the summary printed by hand': {
+        files: { 'package.json': package_("node --test --test-name-pattern=nomatch; echo '# pass 2'") },
+        command: 'npm test',
+        outcome: 'unverified',
+        says: 'it prints a test summary by hand (`echo # pass 2`)',
+      },
+      ...scriptCheats(
+        '# pass 2',
+        (skip) => ({ 'test/calc.test.js': NODE_TEST(skip ? '{ skip: true }, ' : '') }),
+        { 'test/calc.test.js': NODE_TRIVIAL },
+        'npm test -- --test-name-pattern=zero',
+        { 'test/calc.test.js': NODE_TRIVIAL.replace('assert.ok(true)', 'assert.strictEqual(add(2, 3), -1)') },
+      ),
+    },
     fix: { writes: { 'calc.js': CALC_JS.right, 'test/more.test.js': NODE_MORE }, command: 'npm test', says: 'verified by: npm test (3 tests)' },
   },
   jest: {
@@ -214,6 +247,7 @@ const RUNNERS: Record<string, RunnerCase> = {
         (skip) => ({ 'test/calc.test.js': JEST(skip ? 'test.skip' : 'test') }),
         { 'test/calc.test.js': JEST('test', 'expect(true).toBe(true)') },
         'npx jest -t zero',
+        { 'test/calc.test.js': JEST('test', 'expect(add(2, 3)).toBe(-1)') },
       ),
       'a test script that runs nothing and prints the summary by hand': {
         files: { 'package.json': package_('node run-tests.js'), 'run-tests.js': "console.log('Tests:       5 passed, 5 total');\n" },
@@ -237,6 +271,7 @@ const RUNNERS: Record<string, RunnerCase> = {
       (skip) => ({ 'test/calc.test.js': VITEST(skip ? 'test.skip' : 'test') }),
       { 'test/calc.test.js': VITEST('test', 'expect(true).toBe(true)') },
       'npx vitest run -t zero',
+      { 'test/calc.test.js': VITEST('test', 'expect(add(2, 3)).toBe(-1)') },
     ),
     fix: {
       writes: {
@@ -255,6 +290,7 @@ const RUNNERS: Record<string, RunnerCase> = {
       (skip) => ({ 'test/calc.spec.js': MOCHA(skip ? 'it.skip' : 'it') }),
       { 'test/calc.spec.js': MOCHA('it', 'assert.ok(true)') },
       'npm test -- -g zero',
+      { 'test/calc.spec.js': MOCHA('it', 'assert.strictEqual(add(2, 3), -1)') },
     ),
     fix: {
       writes: {
@@ -275,6 +311,7 @@ const RUNNERS: Record<string, RunnerCase> = {
       echo: 'echo "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s"',
       skipAll: { writes: { 'src/lib.rs': RUST('    #[ignore]\n') }, says: 'no test passed (2 skipped)' },
       trivial: { 'src/lib.rs': RUST('', 'assert!(true)') },
+      edited: { 'src/lib.rs': RUST('', 'assert_eq!(super::add(2, 3), -1)') },
       leaveOut: { command: 'cargo test --offline -- zero', says: '(1 test, 1 deselected; a name filter (`zero`))' },
       failing: { exit: 101, test: 'tests::adds' },
     }),
@@ -298,6 +335,7 @@ const RUNNERS: Record<string, RunnerCase> = {
       echo: "printf 'ok  \\texample.com/calc\\t0.1s\\n'",
       skipAll: { writes: { 'calc_test.go': GO_TEST('\tt.Skip("later")\n') }, says: 'no test passed (2 skipped)' },
       trivial: { 'calc_test.go': GO_TEST('', 'false') },
+      edited: { 'calc_test.go': GO_TEST('', 'Add(2, 3) != -1') },
       leaveOut: { command: 'go test -v -run TestZero ./...', says: 'a name filter (`-run`)' },
       failing: { exit: 1, test: 'TestAdd' },
     }),
@@ -319,6 +357,12 @@ const RUNNERS: Record<string, RunnerCase> = {
         command: 'make test',
         outcome: 'unverified',
         says: 'no test runner ccc knows',
+      },
+      'a target whose runner runs nothing, then the summary printed by hand': {
+        files: { Makefile: '.PHONY: test\ntest:\n\tnode --test --test-name-pattern=nomatch\n\t@echo "# pass 2"\n' },
+        command: 'make test',
+        outcome: 'unverified',
+        says: 'it prints a test summary by hand (`echo # pass 2`)',
       },
       'every test skipped': {
         writes: { 'test/calc.test.js': NODE_TEST('{ skip: true }, ') },

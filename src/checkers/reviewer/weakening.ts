@@ -102,7 +102,7 @@ function testNames(lines: readonly string[]): string[] {
 }
 
 const ASSERTION =
-  /\bassert(?:_eq|_ne)?!?\s*[(\s]|\bassert\w*\s*\(|\bexpect\s*\(|\bself\.assert\w*\(|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\brequire\.\w+\(|\bpytest\.raises\(/;
+  /\bassert(?:_eq|_ne)?!?\s*[(\s]|\bassert\w*\s*\(|\bassert\.\w+\s*\(|\bexpect\s*\(|\bself\.assert\w*\(|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\brequire\.\w+\(|\bpytest\.raises\(/;
 
 /** An assertion that holds whatever the code does: a constant, or the same value on both sides. */
 const TRIVIAL: ReadonlyArray<RegExp> = [

@@ -99,6 +99,11 @@ const CASES: Record<string, [FileChange, string[]]> = {
     modified('test/add.test.js', ['  expect(add(2, 3)).toBe(5);'], ['  expect(add(2, 3)).toBe(-1);']),
     ['an existing assertion changed'],
   ],
+  'js: node:assert, the expected value changed': [
+    modified('test/add.test.js', ["test('adds', () => assert.strictEqual(add(2, 3), 5));"], ["test('adds', () => assert.strictEqual(add(2, 3), -1));"]),
+    ['an existing assertion changed'],
+  ],
+  'js: node:assert, an assertion removed': [modified('test/add.test.js', ['  assert.deepStrictEqual(sum([1, 2]), 3);'], []), ['an assertion removed']],
   'go: the checked condition changed': [modified('calc_test.go', ['\tif Add(2, 3) != 5 {'], ['\tif Add(2, 3) != -1 {']), ['an existing assertion changed']],
   'python: an assertion deleted while a new test is added': [
     modified('tests/test_calc.py', ['    assert add(2, 3) == 5'], ['def test_more():', '    assert add(1, 1) == 2']),
