@@ -2,11 +2,12 @@
  * "Verified" that cannot be gamed, with the real claude and the real runners: for each runner, a
  * git project whose code is wrong (one test fails), and the ways to pass it off as done: a test
  * entry that runs nothing and prints the runner's summary by hand, every test skipped or xfailed,
- * the failing assertion made trivial, the failing test left out of the run, and a reviewer that
+ * the failing assertion made trivial or changed to expect what the wrong code returns, a runner
+ * that runs nothing followed by its summary echoed, the failing test left out of the run, and a reviewer that
  * says complete over its own failing run. The scripted agent makes the change (Write calls), the
  * scripted reviewer runs one command and answers complete. Under `require_evidence: 'whole-suite'`
  * none exits 0, and every report says what the evidence was: the progress line, the `verdict`
- * event (`--report events=`, what `--json` prints), the log, JUnit, the GitHub outputs and annotation. The honest fix (the code corrected and
+ * event (`--report events=`, what `--json` prints), the log, JUnit, the GitHub summary, outputs and annotation. The honest fix (the code corrected and
  * a new test added) is verified with its count and exits 0; a focused run that passes, without
  * require_evidence, exits 0 as focused. jest, vitest, mocha, pnpm and yarn are this repository's
  * dev dependencies (its `node_modules/.bin` first on PATH); go and cargo come from the system.
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/checkers/evidence.js';
 import { verificationOf } from '../../src/checkers/verification.js';
+import { markdownText } from '../../src/report/markdown-text.js';
 import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
@@ -454,6 +456,7 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
       run,
       verdict,
       junit: fs.readFileSync(junit, 'utf8'),
+      summary: fs.readFileSync(summary, 'utf8'),
       outputs: runnerOutputs(fs.readFileSync(output, 'utf8')),
       annotations: runnerCommands(run.stdout),
       log: readLog(world),
@@ -492,6 +495,7 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
           expect(r.junit).toContain(`<failure type="not-complete" message="${refusal.replace(/"/g, '&quot;')}`);
           expect(r.outputs).toMatchObject({ completed: 'false', verified: 'false', verification: 'failed', exit_code: '3' });
           expect(r.annotations.at(-1)).toMatchObject({ name: 'error' });
+          expect(r.summary).toContain(markdownText(cheat.says));
           if (cheat.writes) expect(r.log).toContain(cheat.outcome === 'tests-changed' ? 'the agent changed tests since the task began' : 'checker=claude');
         },
         180_000,
@@ -509,6 +513,7 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
         expect(r.outputs).toMatchObject({ completed: 'true', verified: 'true', verification: 'verified' });
         expect(r.annotations.at(-1)).toMatchObject({ name: 'notice', properties: { title: 'ccc: completed, verified' } });
         expect(r.junit).toContain('failures="0" errors="0"');
+        expect(r.summary).toContain(markdownText(runner.fix.says));
         expect(r.log).not.toContain('the agent changed tests');
       },
       180_000,
