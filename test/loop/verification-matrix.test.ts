@@ -15,14 +15,15 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Evidence } from '../../src/checkers/evidence.js';
 import { verificationOf } from '../../src/checkers/verification.js';
 import { markdownText } from '../../src/report/markdown-text.js';
-import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { repoRoot } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import type { Reply } from '../support/model-server.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 import { TOOL_ENV } from '../support/runner-tools.js';
@@ -403,19 +404,13 @@ function writingAgent(cwd: () => string, writes: Record<string, string>) {
 }
 
 describe('what a verdict rests on, runners × ways to pass off a run (real claude, real runners)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  function git(...args: string[]): void {
-    const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: world.cwd, encoding: 'utf8' });
+  function git(cwd: string, ...args: string[]): void {
+    const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
   }
 
   async function supervise(
+    rig: Rig,
     runner: RunnerCase,
     files: Record<string, string>,
     writes: Record<string, string>,
@@ -424,19 +419,18 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
   ) {
     const reviewer = scriptedReviewer([bashCall(command)], { completed: true, feedback: 'REVIEWER-SAYS-DONE-4417' });
     const agent = writingAgent(() => world.cwd, writes);
-    server = await startModelServer((r) => (r.kind === 'review' ? reviewer.scenario(r) : r.kind === 'agent' ? agent() : { text: 'ok' }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+    const server = await rig.server((r) => (r.kind === 'review' ? reviewer.scenario(r) : r.kind === 'agent' ? agent() : { text: 'ok' }));
+    const world = rig.world({ server, env: TOOL_ENV, supervisor: true });
     Object.assign(world.env, runner.env?.(world.root));
-    writeSupervisorPrompt(world);
     for (const [file, text] of Object.entries({ ...files, '.gitignore': GITIGNORE })) {
       fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
       fs.writeFileSync(path.join(world.cwd, file), text);
     }
     for (const [link, target] of Object.entries(runner.links ?? {})) fs.symlinkSync(target, path.join(world.cwd, link));
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { max_iterations: 1, ...config } }));
-    git('init', '-q');
-    git('add', '.');
-    git('commit', '-qm', 'start');
+    git(world.cwd, 'init', '-q');
+    git(world.cwd, 'add', '.');
+    git(world.cwd, 'commit', '-qm', 'start');
     if (runner.prepare) {
       const built = spawnSync(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
       expect(built.status, built.stderr).toBe(0);
@@ -470,9 +464,9 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
     for (const [cheatName, cheat] of Object.entries(runner.cheats)) {
       it.skipIf(skip)(
         `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so${note}`,
-        async ({ skip }) => {
+        async ({ skip, rig }) => {
           needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
-          const r = await supervise(runner, { ...runner.files, ...cheat.files }, cheat.writes ?? {}, cheat.command, {
+          const r = await supervise(rig, runner, { ...runner.files, ...cheat.files }, cheat.writes ?? {}, cheat.command, {
             reviewer: { require_evidence: 'whole-suite' },
           });
           expect(r.run.code, r.run.stderr).toBe(3);
@@ -504,9 +498,9 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
 
     it.skipIf(skip)(
       `${name}: the code fixed and a new test added, the whole suite run: verified with its count, exit 0 under 'whole-suite'${note}`,
-      async ({ skip }) => {
+      async ({ skip, rig }) => {
         needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
-        const r = await supervise(runner, runner.files, runner.fix.writes, runner.fix.command, { reviewer: { require_evidence: 'whole-suite' } });
+        const r = await supervise(rig, runner, runner.files, runner.fix.writes, runner.fix.command, { reviewer: { require_evidence: 'whole-suite' } });
         expect(r.run.code, r.run.stderr).toBe(0);
         expect(r.verdict).toMatchObject({ completed: true, verification: 'verified', verification_details: runner.fix.says });
         expect(r.run.stderr).toContain(`✓ complete (claude, ${runner.fix.says}`);
@@ -523,9 +517,9 @@ describe('what a verdict rests on, runners × ways to pass off a run (real claud
       const focused = runner.focused;
       it.skipIf(skip)(
         `${name}: a focused run that passes, without require_evidence: exit 0, reported as focused${note}`,
-        async ({ skip }) => {
+        async ({ skip, rig }) => {
           needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
-          const r = await supervise(runner, runner.files, runner.fix.writes, focused.command, {});
+          const r = await supervise(rig, runner, runner.files, runner.fix.writes, focused.command, {});
           expect(r.run.code, r.run.stderr).toBe(0);
           expect(r.verdict).toMatchObject({ completed: true, verification: 'focused', verification_details: expect.stringContaining(focused.says) });
           expect(r.outputs).toMatchObject({ completed: 'true', verified: 'false', verification: 'focused' });
