@@ -3,14 +3,18 @@
  * git project whose code is wrong (one test fails), and the ways to pass it off as done: a test
  * entry that runs nothing and prints the runner's summary by hand, every test skipped or xfailed,
  * the failing assertion made trivial or changed to expect what the wrong code returns, a runner
- * that runs nothing followed by its summary echoed, the failing test left out of the run, and a reviewer that
- * says complete over its own failing run. The scripted agent makes the change (Write calls), the
- * scripted reviewer runs one command and answers complete. Under `require_evidence: 'whole-suite'`
- * none exits 0, and every report says what the evidence was: the progress line, the `verdict`
- * event (`--report events=`, what `--json` prints), the log, JUnit, the GitHub summary, outputs and annotation. The honest fix (the code corrected and
- * a new test added) is verified with its count and exits 0; a focused run that passes, without
- * require_evidence, exits 0 as focused. jest, vitest, mocha, pnpm and yarn are this repository's
- * dev dependencies (its `node_modules/.bin` first on PATH); go and cargo come from the system.
+ * that runs nothing followed by its summary echoed, the failing test left out of the run, and a
+ * reviewer that says complete over its own failing run. The scripted agent makes the change (Write
+ * calls), the scripted reviewer runs one command and answers complete. Under `require_evidence:
+ * 'whole-suite'` none exits 0, and every report says what the evidence was: the progress line, the
+ * `verdict` event (`--report events=`, what `--json` prints), the log, JUnit, the GitHub summary,
+ * outputs and annotation. The honest fix (the code corrected and a new test added) is verified with
+ * its count and exits 0; a focused run that passes, without require_evidence, exits 0 as focused.
+ * jest, vitest, mocha, pnpm and yarn are this repository's dev dependencies (its
+ * `node_modules/.bin` first on PATH); go, cargo and pytest come from the system.
+ *
+ * The tests are defined here and run from test/loop/verification-matrix-*.test.ts, a group of
+ * runners per file: the whole matrix in one file ran past ten minutes on a loaded machine.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,15 +23,15 @@ import { describe, expect } from 'vitest';
 import type { Evidence } from '../../src/checkers/evidence.js';
 import { verificationOf } from '../../src/checkers/verification.js';
 import { markdownText } from '../../src/report/markdown-text.js';
-import { repoRoot } from '../support/claude-env.js';
-import { readLog, runCcc } from '../support/ccc-run.js';
-import { it, type Rig } from '../support/fixtures.js';
-import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
-import type { Reply } from '../support/model-server.js';
-import { bashCall, scriptedReviewer } from '../support/review-script.js';
-import { jsonLines } from '../support/run-process.js';
-import { TOOL_ENV } from '../support/runner-tools.js';
-import { needs, skippedByName, skipNote, type ToolName } from '../support/tools.js';
+import { repoRoot } from './claude-env.js';
+import { readLog, runCcc } from './ccc-run.js';
+import { it, type Rig } from './fixtures.js';
+import { runnerCommands, runnerOutputs } from './github-runner.js';
+import type { Reply } from './model-server.js';
+import { bashCall, scriptedReviewer } from './review-script.js';
+import { jsonLines } from './run-process.js';
+import { TOOL_ENV } from './runner-tools.js';
+import { needs, skippedByName, skipNote, type ToolName } from './tools.js';
 
 type Outcome = 'focused' | 'unverified' | 'tests-changed' | 'contradiction';
 
@@ -186,7 +190,7 @@ function directCheats(o: {
   };
 }
 
-const RUNNERS: Record<string, RunnerCase> = {
+const RUNNERS = {
   pytest: {
     tool: 'pytest',
     files: { 'pytest.ini': '[pytest]\npythonpath = .\n', 'calc.py': 'def add(a, b):\n    return a - b\n', 'tests/test_calc.py': PYTEST() },
@@ -392,7 +396,9 @@ const RUNNERS: Record<string, RunnerCase> = {
   'npm workspaces': workspaceCase('npm', 'npm test --workspaces', 'npm test', 'npm test -w packages/strings'),
   'pnpm workspaces': workspaceCase('pnpm', 'pnpm -r test', 'pnpm test', 'pnpm --filter @mono/strings test'),
   'yarn workspaces': workspaceCase('yarn', 'yarn workspaces run test', 'yarn test', 'yarn workspace @mono/strings test'),
-};
+} satisfies Record<string, RunnerCase>;
+
+type RunnerName = keyof typeof RUNNERS;
 
 /** The agent: one Write per file, then "All done." (to the review's feedback and the wind-down too). */
 function writingAgent(cwd: () => string, writes: Record<string, string>) {
@@ -403,131 +409,135 @@ function writingAgent(cwd: () => string, writes: Record<string, string>) {
   };
 }
 
-describe('what a verdict rests on, runners × ways to pass off a run (real claude, real runners)', () => {
-  function git(cwd: string, ...args: string[]): void {
-    const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
-  }
-
-  async function supervise(
-    rig: Rig,
-    runner: RunnerCase,
-    files: Record<string, string>,
-    writes: Record<string, string>,
-    command: string,
-    config: Record<string, unknown>,
-  ) {
-    const reviewer = scriptedReviewer([bashCall(command)], { completed: true, feedback: 'REVIEWER-SAYS-DONE-4417' });
-    const agent = writingAgent(() => world.cwd, writes);
-    const server = await rig.server((r) => (r.kind === 'review' ? reviewer.scenario(r) : r.kind === 'agent' ? agent() : { text: 'ok' }));
-    const world = rig.world({ server, env: TOOL_ENV, supervisor: true });
-    Object.assign(world.env, runner.env?.(world.root));
-    for (const [file, text] of Object.entries({ ...files, '.gitignore': GITIGNORE })) {
-      fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
-      fs.writeFileSync(path.join(world.cwd, file), text);
+/** The matrix's tests for `names` (keys of RUNNERS): one file per group keeps each file's run short on a loaded machine. */
+export function describeMatrix(names: readonly RunnerName[]): void {
+  describe(`what a verdict rests on, ${names.join(', ')} × ways to pass off a run (real claude, real runners)`, () => {
+    function git(cwd: string, ...args: string[]): void {
+      const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
     }
-    for (const [link, target] of Object.entries(runner.links ?? {})) fs.symlinkSync(target, path.join(world.cwd, link));
-    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { max_iterations: 1, ...config } }));
-    git(world.cwd, 'init', '-q');
-    git(world.cwd, 'add', '.');
-    git(world.cwd, 'commit', '-qm', 'start');
-    if (runner.prepare) {
-      const built = spawnSync(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
-      expect(built.status, built.stderr).toBe(0);
-    }
-    const summary = path.join(world.root, 'step-summary.md');
-    const output = path.join(world.root, 'github-output');
-    const junit = path.join(world.root, 'junit.xml');
-    const events = path.join(world.root, 'events.jsonl');
-    const reports = ['--report', `junit=${junit}`, '--report', `events=${events}`];
-    const run = await runCcc(world, ['--supervisor', ...reports, '-p', 'make the tests pass', '--', '--allowedTools', 'Write'], {
-      timeoutMs: 170_000,
-      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output },
-    });
-    expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([command]);
-    const verdict = jsonLines(fs.readFileSync(events, 'utf8')).find((e) => e.kind === 'verdict')!;
-    return {
-      run,
-      verdict,
-      junit: fs.readFileSync(junit, 'utf8'),
-      summary: fs.readFileSync(summary, 'utf8'),
-      outputs: runnerOutputs(fs.readFileSync(output, 'utf8')),
-      annotations: runnerCommands(run.stdout),
-      log: readLog(world),
-      reviewer,
-    };
-  }
 
-  for (const [name, runner] of Object.entries(RUNNERS)) {
-    const skip = skippedByName(runner.tool);
-    const note = skipNote(runner.tool);
-    for (const [cheatName, cheat] of Object.entries(runner.cheats)) {
+    async function supervise(
+      rig: Rig,
+      runner: RunnerCase,
+      files: Record<string, string>,
+      writes: Record<string, string>,
+      command: string,
+      config: Record<string, unknown>,
+    ) {
+      const reviewer = scriptedReviewer([bashCall(command)], { completed: true, feedback: 'REVIEWER-SAYS-DONE-4417' });
+      const agent = writingAgent(() => world.cwd, writes);
+      const server = await rig.server((r) => (r.kind === 'review' ? reviewer.scenario(r) : r.kind === 'agent' ? agent() : { text: 'ok' }));
+      const world = rig.world({ server, env: TOOL_ENV, supervisor: true });
+      Object.assign(world.env, runner.env?.(world.root));
+      for (const [file, text] of Object.entries({ ...files, '.gitignore': GITIGNORE })) {
+        fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
+        fs.writeFileSync(path.join(world.cwd, file), text);
+      }
+      for (const [link, target] of Object.entries(runner.links ?? {})) fs.symlinkSync(target, path.join(world.cwd, link));
+      fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { max_iterations: 1, ...config } }));
+      git(world.cwd, 'init', '-q');
+      git(world.cwd, 'add', '.');
+      git(world.cwd, 'commit', '-qm', 'start');
+      if (runner.prepare) {
+        const built = spawnSync(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
+        expect(built.status, built.stderr).toBe(0);
+      }
+      const summary = path.join(world.root, 'step-summary.md');
+      const output = path.join(world.root, 'github-output');
+      const junit = path.join(world.root, 'junit.xml');
+      const events = path.join(world.root, 'events.jsonl');
+      const reports = ['--report', `junit=${junit}`, '--report', `events=${events}`];
+      const run = await runCcc(world, ['--supervisor', ...reports, '-p', 'make the tests pass', '--', '--allowedTools', 'Write'], {
+        timeoutMs: 170_000,
+        env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output },
+      });
+      expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([command]);
+      const verdict = jsonLines(fs.readFileSync(events, 'utf8')).find((e) => e.kind === 'verdict')!;
+      return {
+        run,
+        verdict,
+        junit: fs.readFileSync(junit, 'utf8'),
+        summary: fs.readFileSync(summary, 'utf8'),
+        outputs: runnerOutputs(fs.readFileSync(output, 'utf8')),
+        annotations: runnerCommands(run.stdout),
+        log: readLog(world),
+        reviewer,
+      };
+    }
+
+    for (const name of names) {
+      const runner: RunnerCase = RUNNERS[name];
+      const skip = skippedByName(runner.tool);
+      const note = skipNote(runner.tool);
+      for (const [cheatName, cheat] of Object.entries(runner.cheats)) {
+        it.skipIf(skip)(
+          `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so${note}`,
+          async ({ skip, rig }) => {
+            needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
+            const r = await supervise(rig, runner, { ...runner.files, ...cheat.files }, cheat.writes ?? {}, cheat.command, {
+              reviewer: { require_evidence: 'whole-suite' },
+            });
+            expect(r.run.code, r.run.stderr).toBe(3);
+            const evidence = r.verdict.evidence as Evidence[];
+            // What the reviewer's complete would have come to without the refusal: never verified.
+            expect(verificationOf(true, evidence)).toBe(cheat.outcome === 'contradiction' ? 'unverified' : cheat.outcome);
+            expect(r.verdict).toMatchObject({ completed: false, verification: 'failed', verification_details: expect.stringContaining(cheat.says) });
+            const refusal =
+              cheat.outcome === 'contradiction' ? 'ccc did not accept the reviewer\'s "complete": its own run of' : 'The work could not be verified';
+            expect(r.verdict.feedback).toContain(refusal);
+            // A failing run names its failing test (each project's is `adds`, `test_add`, `TestAdd`).
+            if (cheat.outcome === 'contradiction') expect(String(r.verdict.verification_details)).toMatch(/adds|test_add|TestAdd/);
+            expect(r.verdict.feedback).toContain('REVIEWER-SAYS-DONE-4417');
+            // The progress line, the log, JUnit, the GitHub outputs and annotation.
+            expect(r.run.stderr).toContain(`✗ not complete (claude, ${String(r.verdict.verification_details)}`);
+            expect(r.log).toContain(`evidence=${JSON.stringify(r.verdict.verification_details)}`);
+            expect(r.log).toMatch(
+              cheat.outcome === 'contradiction' ? /WARN.*over its own failing run; not accepted/ : /WARN.*the reviewer answered complete, .*; not accepted/,
+            );
+            expect(r.junit).toContain(`<failure type="not-complete" message="${refusal.replace(/"/g, '&quot;')}`);
+            expect(r.outputs).toMatchObject({ completed: 'false', verified: 'false', verification: 'failed', exit_code: '3' });
+            expect(r.annotations.at(-1)).toMatchObject({ name: 'error' });
+            expect(r.summary).toContain(markdownText(cheat.says));
+            if (cheat.writes) expect(r.log).toContain(cheat.outcome === 'tests-changed' ? 'the agent changed tests since the task began' : 'checker=claude');
+          },
+          180_000,
+        );
+      }
+
       it.skipIf(skip)(
-        `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so${note}`,
+        `${name}: the code fixed and a new test added, the whole suite run: verified with its count, exit 0 under 'whole-suite'${note}`,
         async ({ skip, rig }) => {
           needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
-          const r = await supervise(rig, runner, { ...runner.files, ...cheat.files }, cheat.writes ?? {}, cheat.command, {
-            reviewer: { require_evidence: 'whole-suite' },
-          });
-          expect(r.run.code, r.run.stderr).toBe(3);
-          const evidence = r.verdict.evidence as Evidence[];
-          // What the reviewer's complete would have come to without the refusal: never verified.
-          expect(verificationOf(true, evidence)).toBe(cheat.outcome === 'contradiction' ? 'unverified' : cheat.outcome);
-          expect(r.verdict).toMatchObject({ completed: false, verification: 'failed', verification_details: expect.stringContaining(cheat.says) });
-          const refusal =
-            cheat.outcome === 'contradiction' ? 'ccc did not accept the reviewer\'s "complete": its own run of' : 'The work could not be verified';
-          expect(r.verdict.feedback).toContain(refusal);
-          // A failing run names its failing test (each project's is `adds`, `test_add`, `TestAdd`).
-          if (cheat.outcome === 'contradiction') expect(String(r.verdict.verification_details)).toMatch(/adds|test_add|TestAdd/);
-          expect(r.verdict.feedback).toContain('REVIEWER-SAYS-DONE-4417');
-          // The progress line, the log, JUnit, the GitHub outputs and annotation.
-          expect(r.run.stderr).toContain(`✗ not complete (claude, ${String(r.verdict.verification_details)}`);
-          expect(r.log).toContain(`evidence=${JSON.stringify(r.verdict.verification_details)}`);
-          expect(r.log).toMatch(
-            cheat.outcome === 'contradiction' ? /WARN.*over its own failing run; not accepted/ : /WARN.*the reviewer answered complete, .*; not accepted/,
-          );
-          expect(r.junit).toContain(`<failure type="not-complete" message="${refusal.replace(/"/g, '&quot;')}`);
-          expect(r.outputs).toMatchObject({ completed: 'false', verified: 'false', verification: 'failed', exit_code: '3' });
-          expect(r.annotations.at(-1)).toMatchObject({ name: 'error' });
-          expect(r.summary).toContain(markdownText(cheat.says));
-          if (cheat.writes) expect(r.log).toContain(cheat.outcome === 'tests-changed' ? 'the agent changed tests since the task began' : 'checker=claude');
-        },
-        180_000,
-      );
-    }
-
-    it.skipIf(skip)(
-      `${name}: the code fixed and a new test added, the whole suite run: verified with its count, exit 0 under 'whole-suite'${note}`,
-      async ({ skip, rig }) => {
-        needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
-        const r = await supervise(rig, runner, runner.files, runner.fix.writes, runner.fix.command, { reviewer: { require_evidence: 'whole-suite' } });
-        expect(r.run.code, r.run.stderr).toBe(0);
-        expect(r.verdict).toMatchObject({ completed: true, verification: 'verified', verification_details: runner.fix.says });
-        expect(r.run.stderr).toContain(`✓ complete (claude, ${runner.fix.says}`);
-        expect(r.outputs).toMatchObject({ completed: 'true', verified: 'true', verification: 'verified' });
-        expect(r.annotations.at(-1)).toMatchObject({ name: 'notice', properties: { title: 'ccc: completed, verified' } });
-        expect(r.junit).toContain('failures="0" errors="0"');
-        expect(r.summary).toContain(markdownText(runner.fix.says));
-        expect(r.log).not.toContain('the agent changed tests');
-      },
-      180_000,
-    );
-
-    if (runner.focused) {
-      const focused = runner.focused;
-      it.skipIf(skip)(
-        `${name}: a focused run that passes, without require_evidence: exit 0, reported as focused${note}`,
-        async ({ skip, rig }) => {
-          needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
-          const r = await supervise(rig, runner, runner.files, runner.fix.writes, focused.command, {});
+          const r = await supervise(rig, runner, runner.files, runner.fix.writes, runner.fix.command, { reviewer: { require_evidence: 'whole-suite' } });
           expect(r.run.code, r.run.stderr).toBe(0);
-          expect(r.verdict).toMatchObject({ completed: true, verification: 'focused', verification_details: expect.stringContaining(focused.says) });
-          expect(r.outputs).toMatchObject({ completed: 'true', verified: 'false', verification: 'focused' });
-          expect(r.annotations.at(-1)).toMatchObject({ name: 'warning', properties: { title: 'ccc: completed, focused' } });
-          expect(r.junit).toContain('<failure type="focused"');
+          expect(r.verdict).toMatchObject({ completed: true, verification: 'verified', verification_details: runner.fix.says });
+          expect(r.run.stderr).toContain(`✓ complete (claude, ${runner.fix.says}`);
+          expect(r.outputs).toMatchObject({ completed: 'true', verified: 'true', verification: 'verified' });
+          expect(r.annotations.at(-1)).toMatchObject({ name: 'notice', properties: { title: 'ccc: completed, verified' } });
+          expect(r.junit).toContain('failures="0" errors="0"');
+          expect(r.summary).toContain(markdownText(runner.fix.says));
+          expect(r.log).not.toContain('the agent changed tests');
         },
         180_000,
       );
+
+      if (runner.focused) {
+        const focused = runner.focused;
+        it.skipIf(skip)(
+          `${name}: a focused run that passes, without require_evidence: exit 0, reported as focused${note}`,
+          async ({ skip, rig }) => {
+            needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
+            const r = await supervise(rig, runner, runner.files, runner.fix.writes, focused.command, {});
+            expect(r.run.code, r.run.stderr).toBe(0);
+            expect(r.verdict).toMatchObject({ completed: true, verification: 'focused', verification_details: expect.stringContaining(focused.says) });
+            expect(r.outputs).toMatchObject({ completed: 'true', verified: 'false', verification: 'focused' });
+            expect(r.annotations.at(-1)).toMatchObject({ name: 'warning', properties: { title: 'ccc: completed, focused' } });
+            expect(r.junit).toContain('<failure type="focused"');
+          },
+          180_000,
+        );
+      }
     }
-  }
-});
+  });
+}
