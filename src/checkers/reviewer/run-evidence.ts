@@ -65,7 +65,7 @@ export function runEvidence(project: EvidenceProject, run: CommandRun): Evidence
   if (runners.length === 0) return reading(noRunnerText(command, resolution));
   const byHand = handPrintedSummary(families, resolution.printed);
   if (byHand !== undefined) return reading(`it prints a test summary by hand (\`${byHand.length > 80 ? `${byHand.slice(0, 79)}…` : byHand}\`)`);
-  const summary = readSummary(families, run.output);
+  const summary = readSummary(families, run.output, { nodeNameFilter: runners.some(nodeNameFilter) });
   if (summary?.outcome === 'failed') return { ...failingRun(run, families), not_counted: 'its output reports failing tests' };
   if (summary === undefined) {
     // Claude kept only part of a long output: the summary at its end is gone; the runner's exit code stands.
@@ -119,6 +119,11 @@ function failingRun(run: CommandRun, families: readonly Family[]): Evidence {
     ...(failed === undefined ? {} : { failed }),
     ...(failures.length ? { failures } : {}),
   };
+}
+
+/** A call of node's runner with a name filter: its files whose tests it left out are reported as passing tests. */
+function nodeNameFilter(call: RunnerCall): boolean {
+  return call.family === 'node-test' && call.args.some((arg) => /^--test-(?:name-pattern|skip-pattern|only)(?:=|$)/.test(arg));
 }
 
 /**

@@ -129,11 +129,12 @@ const PARSERS = {
     }),
   tap: (lines) => tapStats(lines, 0),
   /**
-   * node's runner counts a test file in which no test ran (every test left out by a name filter,
-   * `--test-only`, `--test-skip-pattern`, or a file that holds none) as one passing test named by
+   * Under a name filter, node's runner counts a test file in which no test ran (every test left out
+   * by `--test-name-pattern`, `--test-only`, `--test-skip-pattern`) as one passing test named by
    * its path: node 22 prints `1..0`, `ok 1 - test/add.test.js`, `# pass 1` (`✔ test/add.test.js
-   * (40ms)` with the spec reporter), node 20 does so for a file without tests (by its absolute
-   * path). Such a file is no test that passed.
+   * (40ms)` with the spec reporter). Such a file is no test that passed. The output alone cannot
+   * tell it from a file of top-level assertions (reported the same way, and a test node ran), so
+   * this reading is used only when the run had a name filter (`SummaryOptions`).
    */
   nodeTest: (lines) => tapStats(lines, lines.filter((l) => NODE_FILE_AS_TEST.test(l)).length),
   jest: (lines) =>
@@ -369,6 +370,15 @@ export function outputLines(text: string): string[] {
   });
 }
 
+export interface SummaryOptions {
+  /**
+   * node's runner ran with a name filter (`--test-name-pattern`, `--test-skip-pattern`,
+   * `--test-only`): a file it reports as one passing test is a file whose tests the filter all left
+   * out. Without one, such a file is a file of top-level assertions, which node runs as its test.
+   */
+  nodeNameFilter?: boolean;
+}
+
 /**
  * What the runners of `families` printed about their run (a `make test` that runs pytest reads
  * pytest's summary and make's own), combined: a failure anywhere is a failure, else tests that
@@ -376,8 +386,14 @@ export function outputLines(text: string): string[] {
  * runners the command runs are read: a summary printed by hand (`echo '5 passed in 0.1s'`) in a
  * command that runs node's runner is not node's summary.
  */
-export function readSummary(families: Family | readonly Family[], text: string): RunSummary | undefined {
-  const formats = [...new Set((typeof families === 'string' ? [families] : families).flatMap((f) => FAMILY_FORMATS[f] ?? []))];
+export function readSummary(families: Family | readonly Family[], text: string, options: SummaryOptions = {}): RunSummary | undefined {
+  const formats = [
+    ...new Set(
+      (typeof families === 'string' ? [families] : families)
+        .flatMap((f) => FAMILY_FORMATS[f] ?? [])
+        .map((format) => (format === 'nodeTest' && !options.nodeNameFilter ? 'tap' : format)),
+    ),
+  ];
   const lines = outputLines(text);
   return combine(formats.map((format) => PARSERS[format](lines)).filter((s): s is RunSummary => s !== undefined));
 }
