@@ -66,9 +66,11 @@ const world = makeClaudeWorld({ modelUrl: server.url });
 project = world.cwd;
 fs.writeFileSync(path.join(project, 'SUPERVISOR.md'), '# Review\nCheck the work in the project directory yourself; do not trust claims.\n');
 const check =
-  "const fs = require('fs'); if (!fs.existsSync('hello.txt') || !/hello/.test(fs.readFileSync('hello.txt', 'utf8'))) { console.error('FAIL: hello.txt must say hello'); process.exit(1); } console.log('ok: hello.txt says hello');";
-fs.writeFileSync(path.join(project, 'check.js'), `${check}\n`);
-fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'node check.js' } }, null, 2));
+  "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst fs = require('fs');\n" +
+  "test('hello.txt says hello', () => assert.match(fs.existsSync('hello.txt') ? fs.readFileSync('hello.txt', 'utf8') : '', /hello/, 'FAIL: hello.txt must say hello'));\n";
+fs.mkdirSync(path.join(project, 'test'));
+fs.writeFileSync(path.join(project, 'test', 'hello.test.js'), check);
+fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'node --test' } }, null, 2));
 
 const task = 'Create hello.txt containing the word hello.';
 // Interactive, the task is claude's first prompt (a positional word, before the variadic

@@ -60,7 +60,7 @@ export default defineChecker({
         if (run.spawnError) throw run.spawnError;
         if (run.aborted) throw new Error(`\`${command}\` was stopped: the check was cancelled`);
         // The run is the verdict's evidence, read as the reviewer's runs are: verified when it ran tests and passed.
-        const evidence = [commandEvidence(command, run.timedOut ? null : run.exitCode, run.output)];
+        const evidence = [commandEvidence(command, run.timedOut ? null : run.exitCode, run.output, ctx.cwd)];
         if (run.exitCode === 0 && !run.timedOut) return { completed: true, feedback: `\`${command}\` passed`, evidence };
         return { completed: false, feedback: failureFeedback(command, run.output, run.timedOut ? undefined : run), evidence };
       },

@@ -17,8 +17,8 @@ describe('npm run demo', () => {
     const viteNode = path.join(repoRoot, 'node_modules', '.bin', 'vite-node');
     const run = await runProcess(viteNode, [path.join(repoRoot, 'demo', 'run-demo.ts')], { cwd: repoRoot, env: process.env });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('✗ not complete (claude, failed: npm test (exit 1), $');
-    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test, \$[\d.]+, 9\d% cached, review: forked\)/);
+    expect(run.stderr).toContain('✗ not complete (claude, failed: npm test (exit 1: hello.txt says hello), $');
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test \(1 test\), \$[\d.]+, 9\d% cached, review: forked\)/);
     expect(run.stderr).toMatch(/ccc: 2 reviews, \$[\d.]+, 9\d% of review input read from cache/);
     expect(run.stderr).toContain('the model server saw 3 agent requests and 4 review requests; hello.txt exists.');
   }, 120_000);

@@ -144,9 +144,9 @@
    * Each outcome's sign, as src/checkers/verdict-look.ts draws it: only `verified` is a success; an
    * outcome the page does not know is drawn as unverified, never as a success.
    */
-  const SIGNS = { verified: '✓', focused: '◐', unverified: '⚠', failed: '✗' };
+  const SIGNS = { verified: '✓', focused: '◐', 'tests-changed': '⚠', unverified: '⚠', failed: '✗' };
 
-  /** verified, focused, unverified or failed: the server's word (src/checkers/verification.ts). */
+  /** verified, focused, tests-changed, unverified or failed: the server's word (src/checkers/verification.ts). */
   function outcomeOf(event) {
     if (typeof event.verification === 'string' && Object.hasOwn(SIGNS, event.verification)) return event.verification;
     return event.completed === true ? 'unverified' : 'failed';

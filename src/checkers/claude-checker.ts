@@ -21,8 +21,9 @@ import { modelFailure, modelFailureSentence } from '../claude/api-error.js';
 import { runClaudePrint, type ClaudePrintResult } from '../claude/claude-print.js';
 import { CccError, isCccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
+import { projectFiles } from '../init/project-files.js';
 import { detectTestCommands } from '../init/test-command.js';
-import { buildFreshReviewMessage, buildReviewMessage, retryMessage } from './review-request.js';
+import { buildFreshReviewMessage, buildReviewMessage, retryMessage, type ReviewRules } from './review-request.js';
 import { evidenceCollector, type EvidenceCollector } from './reviewer/evidence-frames.js';
 import { projectChange } from './reviewer/project-change.js';
 import { reviewerAnswer } from './reviewer/reviewer-answer.js';
@@ -48,6 +49,8 @@ export interface ClaudeCheckerOptions {
   ruleCommands?: readonly string[];
   /** `supervisor.reviewer.model`. */
   model?: string;
+  /** `supervisor.reviewer.require_evidence`: with `'whole-suite'` the reviewer is told to run the whole suite. */
+  requireEvidence?: boolean | 'whole-suite';
 }
 
 export function claudeChecker(options: ClaudeCheckerOptions): Checker {
@@ -55,13 +58,10 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
     name: 'claude',
     async check(ctx, signal) {
       const prompt = loadSupervisorPrompt({ cwd: ctx.cwd, promptPath: options.promptPath, trusted: options.trusted, home: ctx.env.HOME });
-      const policy = reviewerPolicy({
-        root: ctx.cwd,
-        tests: detectTestCommands(ctx.cwd),
-        ruleCommands: options.ruleCommands ?? [],
-        allow: options.allow ?? [],
-      });
-      const evidence = evidenceCollector(policy);
+      const tests = detectTestCommands(ctx.cwd);
+      const policy = reviewerPolicy({ root: ctx.cwd, tests, ruleCommands: options.ruleCommands ?? [], allow: options.allow ?? [] });
+      const rules: ReviewRules = options.requireEvidence === 'whole-suite' ? { wholeSuite: { commands: tests.map((t) => t.command) } } : {};
+      const evidence = evidenceCollector({ policy, files: projectFiles(ctx.cwd) });
       let compacted = false;
       const onFrame = (frame: Frame) => {
         if (frame.type === 'system' && frame.subtype === 'compact_boundary') compacted = true;
@@ -69,7 +69,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
       const review = (fork: string | undefined, request: string) =>
         reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath: prompt.path, signal, onFrame });
       try {
-        const verdict = await review(ctx.sessionId, buildReviewMessage(prompt.text, ctx, policy));
+        const verdict = await review(ctx.sessionId, buildReviewMessage(prompt.text, ctx, policy, rules));
         return { ...verdict, review: compacted ? 'compacted' : 'forked' };
       } catch (error) {
         if (!isCccError(error, 'CHECKER_FAILED') || error.data.model_failure !== 'context-full') throw error;
@@ -82,7 +82,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
           },
         );
         const change = await projectChange(ctx.cwd, { baseline: ctx.taskBaseline });
-        return { ...(await review(undefined, buildFreshReviewMessage(prompt.text, ctx, policy, change)).catch(freshOverWindow)), review: 'fresh' };
+        return { ...(await review(undefined, buildFreshReviewMessage(prompt.text, ctx, policy, change, rules)).catch(freshOverWindow)), review: 'fresh' };
       }
     },
   };

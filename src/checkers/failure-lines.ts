@@ -72,6 +72,11 @@ export function failureLines(output: string, max = 12): string[] {
 
 /** Where those lines are among `lines` (ascending). */
 export function failureLineIndexes(given: readonly string[], max = 12): number[] {
+  return failureEntries(given, max).map((e) => e.i);
+}
+
+/** Those lines with what each is: a title names a failing test, a detail says why (ascending). */
+export function failureEntries(given: readonly string[], max = 12): Array<{ i: number; kind: 'title' | 'detail'; text: string }> {
   const lines = given.map((line) => line.replace(COLOUR, ''));
   const picked = new Map<number, Rule['kind']>();
   lines.forEach((line, i) => {
@@ -90,7 +95,7 @@ export function failureLineIndexes(given: readonly string[], max = 12): number[]
   // Titles first when they do not all fit: every failing test named, then as many reasons as fit.
   const titles = found.filter((l) => l.kind === 'title').slice(0, max);
   const details = found.filter((l) => l.kind === 'detail').slice(0, max - titles.length);
-  return [...titles, ...details].map((l) => l.i).sort((a, b) => a - b);
+  return [...titles, ...details].sort((a, b) => a.i - b.i);
 }
 
 const STACK_LINE = /^\s*at \S/;

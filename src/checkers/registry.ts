@@ -34,6 +34,7 @@ const builtInCheckers: Record<string, CheckerBuilder> = {
         trusted: config.trusted_dirs,
         allow: config.supervisor.reviewer.allow,
         model: config.supervisor.reviewer.model,
+        requireEvidence: config.supervisor.reviewer.require_evidence,
         ruleCommands: ruleCommandsOf(config),
       }),
     ),

@@ -10,7 +10,13 @@ import type { CheckContext } from './types.js';
 
 const VERDICT_SHAPE = '{"completed": true|false, "feedback": "..."}';
 
-export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy): string {
+/** What ccc requires of a `complete` beyond the reviewer's word, said to the reviewer so that it does not answer one that ccc refuses. */
+export interface ReviewRules {
+  /** `supervisor.reviewer.require_evidence: 'whole-suite'`, and the project's test commands that run it. */
+  wholeSuite?: { commands: readonly string[] };
+}
+
+export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy, rules: ReviewRules = {}): string {
   return [
     supervisorPrompt.trim(),
     '',
@@ -18,7 +24,7 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
     `You are reviewing the work above (review ${ctx.iteration} of at most ${ctx.maxIterations}). You are the reviewer, not the agent: do not continue the work and do not change any file.`,
     '',
     ...taskSections(ctx),
-    ...answerSections(ctx, policy),
+    ...answerSections(ctx, policy, rules),
   ].join('\n');
 }
 
@@ -29,7 +35,7 @@ export function buildReviewMessage(supervisorPrompt: string, ctx: CheckContext, 
  * A new session reads nothing from the agent's cache, so this message may be long; `change` is
  * bounded by its maker.
  */
-export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy, change: string): string {
+export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckContext, policy: ReviewerPolicy, change: string, rules: ReviewRules = {}): string {
   return [
     ...changeUnderReview(
       supervisorPrompt,
@@ -37,7 +43,7 @@ export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckCont
       change,
       "Its conversation no longer fits the model's window, so you see the task, its last message and its change instead;",
     ),
-    ...answerSections(ctx, policy),
+    ...answerSections(ctx, policy, rules),
   ].join('\n');
 }
 
@@ -90,10 +96,28 @@ function taskSections(ctx: CheckContext): string[] {
   ];
 }
 
-function answerSections(ctx: CheckContext, policy: ReviewerPolicy): string[] {
+/** The weakened tests (reviewer/test-changes.ts), for the reviewer to judge, with their diff. */
+function changedTestsSection(ctx: CheckContext): string[] {
+  const changed = ctx.changedTests;
+  if (!changed?.weakened.length) return [];
   return [
+    '## Tests the agent changed since the task began',
+    `ccc compared the project with ${changed.since} and found changes to the test suite that can make tests pass without the work being done:`,
+    ...changed.weakened.map((w) => `- \`${w.file}\`: ${w.findings.join('; ')}`),
+    'Judge each one: is it what the user asked for, or does it weaken the tests? Say which in your feedback; a change that weakens them means the work is not complete. Whatever you answer, a passing run that rests on these files is reported as "verified by tests the agent changed".',
+    ...(changed.diff ? ['```diff', changed.diff.trimEnd(), '```'] : []),
+    '',
+  ];
+}
+
+function answerSections(ctx: CheckContext, policy: ReviewerPolicy, rules: ReviewRules): string[] {
+  const whole = rules.wholeSuite
+    ? ` ccc accepts "complete" only when you ran the project's whole test suite${rules.wholeSuite.commands.length ? ` (${rules.wholeSuite.commands.map((c) => `\`${c}\``).join(', ')})` : ''}, without a filter, and it passed.`
+    : '';
+  return [
+    ...changedTestsSection(ctx),
     '## How to review',
-    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. ${EVIDENCE_RULE}`,
+    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. ${EVIDENCE_RULE} ccc does not accept "complete" over a failing test run that no later run passed.${whole}`,
     '',
     '## Your answer',
     `End your answer with this JSON object and nothing after it: ${VERDICT_SHAPE}`,

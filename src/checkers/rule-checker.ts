@@ -76,7 +76,7 @@ async function firstFailingCommand(
       throw new CccError('CHECKER_TIMEOUT', `rule command \`${command}\` was stopped (the check was cancelled)`, {
         data: { exit_code: null, stderr: result.output },
       });
-    evidence.push(commandEvidence(command, result.timedOut ? null : result.exitCode, result.output));
+    evidence.push(commandEvidence(command, result.timedOut ? null : result.exitCode, result.output, ctx.cwd));
     const shown = outputShown(result.output);
     if (result.timedOut) return `The command \`${command}\` did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped.${shown}`;
     if (result.exitCode !== 0)

@@ -13,6 +13,7 @@ import type { Frame } from '../frames/frame.js';
 import type { Evidence } from './evidence.js';
 import type { Verification } from './verification.js';
 import type { TaskBaseline } from './reviewer/task-baseline.js';
+import type { ChangedTests } from './reviewer/test-changes.js';
 
 export type { Evidence, Usage };
 
@@ -79,6 +80,13 @@ export interface CheckContext {
    * review shows the change since then): a git tree object, or a file list outside git.
    */
   taskBaseline?: TaskBaseline;
+  /**
+   * The files of the test suite the agent changed since the task began in a way that can make
+   * tests pass without the work (an assertion removed or made trivial, a skip added, the runner's
+   * configuration changed…), with the diff, when ccc could compare: the claude reviewer is shown
+   * them to judge, and the round's passing runs are reported as resting on them.
+   */
+  changedTests?: ChangedTests;
   /** 1-based number of this review in the current task. */
   iteration: number;
   maxIterations: number;

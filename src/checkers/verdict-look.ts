@@ -15,10 +15,10 @@
  */
 
 /** The outcomes a verdict is drawn as. */
-export type DrawnOutcome = 'verified' | 'focused' | 'unverified' | 'failed';
+export type DrawnOutcome = 'verified' | 'focused' | 'tests-changed' | 'unverified' | 'failed';
 
 export interface OutcomeLook {
-  /** Which of the four it is drawn as (an outcome the table does not know: `unverified`). */
+  /** Which of the outcomes it is drawn as (an outcome the table does not know: `unverified`). */
   drawnAs: DrawnOutcome;
   /** In a line of text. */
   sign: string;
@@ -41,6 +41,14 @@ const LOOKS: Record<DrawnOutcome, OutcomeLook> = {
     annotation: 'warning',
     passes: false,
     meaning: 'tests ran green during the review, but a selection of them (a path, a filter, one workspace), not the whole suite',
+  },
+  'tests-changed': {
+    drawnAs: 'tests-changed',
+    sign: '⚠',
+    mark: '⚠️',
+    annotation: 'warning',
+    passes: false,
+    meaning: 'tests ran green during the review, but tests the agent weakened since the task began (verified by tests the agent changed)',
   },
   unverified: {
     drawnAs: 'unverified',

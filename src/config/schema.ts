@@ -136,8 +136,11 @@ export const configSchema = z
             allow: z.array(permissionRule).describe('a list of permission rules'),
             /** Another model than the agent's. It cannot read the agent's prompt cache: every review is a full read. */
             model: unsettable(nonEmptyString),
-            /** A `complete` counts only when a verification command ran green during the review. */
-            require_evidence: boolean,
+            /**
+             * `true`: a `complete` counts only when some run of the tests passed during the review;
+             * `'whole-suite'`: only when the project's whole suite did, on tests the agent did not weaken.
+             */
+            require_evidence: z.union([z.boolean(), z.literal('whole-suite')]).describe('true, false or "whole-suite"'),
           })
           .strict(),
         /**

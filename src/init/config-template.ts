@@ -2,11 +2,12 @@
  * The starter `ccc.config.ts` that `ccc init` writes: every key commented, the pipeline shown
  * as `rule` then `claude` (the cheap deterministic check first, the model review only when it
  * passes). The rule is active only when a test command was found; otherwise it stays commented,
- * because a rule that can never pass would block the agent forever. `defineConfig` is imported only
+ * because a rule that can never pass would block the agent forever; `require_evidence: 'whole-suite'`
+ * likewise only when that command ends in a test runner ccc reads. `defineConfig` is imported only
  * where the project can resolve ccc-supervisor (`importable`); elsewhere the file exports the plain
  * object, which ccc loads the same and an editor does not flag.
  */
-export function configTemplate(options: { testCommand?: string; completionMarker: string; importable: boolean }): string {
+export function configTemplate(options: { testCommand?: string; completionMarker: string; importable: boolean; wholeSuite?: boolean }): string {
   const rule = options.testCommand
     ? `      { use: 'rule', commands: [${quote(options.testCommand)}] },`
     : `      // { use: 'rule', commands: ['npm test'] },   // no test command found: fill in yours`;
@@ -49,6 +50,11 @@ ${rule}
     // Wait out the model's rate limits and overloads (first 60 s, then twice as long each time,
     // at most 15 min a step) for up to this many minutes in all, then resume the session.
     // limit_wait_minutes: 300,
+    // What the reviewer's "complete" needs (docs/reviewer.md): 'whole-suite' accepts it only when the
+    // project's whole test suite ran green during the review, on tests the agent did not weaken (the
+    // rule above runs it at every stop, so it costs no more); true: any passing run of the tests
+    // (a focused one, or one resting on tests the agent changed); false: the reviewer's word.
+${options.wholeSuite ? '' : `    // (${options.testCommand ? `\`${options.testCommand}\` runs no test runner ccc reads` : 'no test command was found'}: 'whole-suite' could never be met.)\n`}    ${options.wholeSuite ? '' : '// '}reviewer: { require_evidence: 'whole-suite' },
     // Used by the reviewer and by rules with require_marker.
     completion_marker: ${quote(options.completionMarker)},
     // Where the reviewer's instructions come from when ./SUPERVISOR.md does not exist.

@@ -13,6 +13,8 @@ export type RunnerFamily =
   | 'vitest'
   | 'mocha'
   | 'pytest'
+  /** Python's unittest, as a script or a Makefile runs it (`python3 -m unittest`); never detected on its own. */
+  | 'unittest'
   | 'go'
   | 'cargo'
   | 'maven'

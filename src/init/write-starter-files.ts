@@ -27,7 +27,14 @@ export interface InitResult {
   importsCcc: boolean;
 }
 
-export function writeStarterFiles(options: { cwd: string; force: boolean }): InitResult {
+export interface StarterOptions {
+  cwd: string;
+  force: boolean;
+  /** Whether a test command ends in a test runner ccc reads (the caller resolves it: checkers/reviewer/command-runners.ts). */
+  runsTests?: (command: string) => boolean;
+}
+
+export function writeStarterFiles(options: StarterOptions): InitResult {
   refuseNonFiles(options.cwd);
   const existing = conflictingFiles(options.cwd);
   if (existing.length > 0 && !options.force) {
@@ -43,7 +50,15 @@ export function writeStarterFiles(options: { cwd: string; force: boolean }): Ini
   const importsCcc = packageResolvesFrom(options.cwd, 'ccc-supervisor');
   const files: Array<[string, string]> = [
     [SUPERVISOR_FILE, supervisorTemplate(marker, tests)],
-    [CONFIG_FILE, configTemplate({ testCommand, completionMarker: marker, importable: importsCcc })],
+    [
+      CONFIG_FILE,
+      configTemplate({
+        testCommand,
+        completionMarker: marker,
+        importable: importsCcc,
+        wholeSuite: testCommand !== undefined && options.runsTests?.(testCommand) === true,
+      }),
+    ],
   ];
   const written: string[] = [];
   for (const [name, text] of files) {

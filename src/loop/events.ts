@@ -25,7 +25,7 @@ export type SupervisorEvent =
       feedback: string;
       iteration: number;
       verification?: Verification;
-      /** What `verification` rests on in words (checkers/verdict-text.ts), added by the observer server for its page, which cannot derive them itself. */
+      /** What `verification` rests on in words (verificationDetails): ccc sets it (`--json`, event logs), and the observer server for its page, which cannot derive them itself. */
       verification_details?: string;
       evidence?: Evidence[];
       /** The claude reviewer's kind of review (`forked`, `compacted`, `fresh`: checkers/types.ts); absent for other checkers. */

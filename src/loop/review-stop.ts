@@ -9,8 +9,8 @@ import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
-import { evidenceText } from '../checkers/evidence.js';
-import { verificationOf } from '../checkers/verification.js';
+import { refuseOverFailingRun } from '../checkers/own-evidence.js';
+import { verificationDetails, verificationOf } from '../checkers/verification.js';
 import type { CheckContext, CheckerLogger, Evidence, Verdict } from '../checkers/types.js';
 import { addUsage, hasUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import { errorText, isCccError } from '../errors.js';
@@ -30,6 +30,7 @@ import { spendFields, type CostCaps } from './cost-cap.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
 import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import type { RunTask, RunTasks } from '../state/run-task.js';
+import { passed } from '../checkers/evidence.js';
 
 export type StopDecision =
   | {
@@ -230,6 +231,14 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   deps.emit?.(event({ kind: 'iteration', n: iteration, max, ...shownTask }));
   deps.emit?.(event({ kind: 'phase', phase: 'review' }));
   const taskBaseline = newestBaseline(stop.cwd, baselineOf(state.task_baseline), await deps.taskStart);
+  // The tests the agent weakened since then: the reviewer judges them, and the round's passing runs rest on them.
+  // Loaded at the first review: nothing before the agent's first turn needs it.
+  const changed = await (await import('../checkers/reviewer/test-changes.js')).changedTests(stop.cwd, { baseline: taskBaseline });
+  if (changed?.weakened.length)
+    logger.warn('the agent changed tests since the task began in a way that can make them pass without the work', {
+      ...fields,
+      changed_tests: changed.weakened.map((w) => `${w.file}: ${w.findings.join('; ')}`).join(' | '),
+    });
   const ctx: CheckContext = {
     sessionId: stop.sessionId,
     transcriptPath: stop.transcriptPath,
@@ -238,6 +247,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     lastAssistantMessage: stop.lastAssistantMessage ?? transcript.lastAssistantText,
     ...(transcript.goal ? { goal: transcript.goal.condition } : {}),
     ...(taskBaseline ? { taskBaseline } : {}),
+    ...(changed?.weakened.length ? { changedTests: changed } : {}),
     iteration,
     maxIterations: max,
     completionMarker: config.supervisor.completion_marker,
@@ -291,13 +301,16 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
   }
   const { checker } = outcome;
   // The round's evidence: every checker's commands (a rule that ran the tests green counts for the reviewer after it).
-  const evidence = roundEvidence.length ? roundEvidence.flat() : undefined;
-  const withEvidence = { ...outcome.verdict, ...(evidence ? { evidence } : {}) };
+  const weakened = changed?.weakened.map((w) => w.file) ?? [];
+  const evidence = roundEvidence.length ? roundEvidence.flat().map((e) => (weakened.length && passed(e) ? { ...e, changed_tests: weakened } : e)) : undefined;
+  // A complete over the round's own failing run is never accepted (checkers/own-evidence.ts).
+  const withEvidence = refuseOverFailingRun(checker, { ...outcome.verdict, ...(evidence ? { evidence } : {}) }, logger);
   // Loaded only when it can apply: the stop's path loads no module it does not need (detection comes with it).
   const verdict = config.supervisor.reviewer.require_evidence
     ? (await import('../checkers/require-evidence.js')).requireEvidence(config, checker, stop.cwd, withEvidence, logger)
     : withEvidence;
-  const shown = evidence ? { evidence: evidenceText(evidence, verdict.completed) || 'none' } : {};
+  const details = verificationDetails(verdict.completed, evidence);
+  const shown = evidence ? { evidence: details || 'none' } : {};
   const kind = verdict.review ? { review: verdict.review } : {};
   const spend = deps.caps ? spendFields(deps.caps, taskFrom) : {};
   logger.info('review finished', { ...fields, completed: verdict.completed, checker, ...kind, ...shown, duration: ms(started), ...spent(usage), ...spend });
@@ -309,6 +322,7 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
       feedback: verdict.feedback,
       iteration,
       verification: verificationOf(verdict.completed, evidence),
+      ...(details ? { verification_details: details } : {}),
       ...(evidence ? { evidence } : {}),
       ...kind,
       ...(verdict.opinions ? { opinions: verdict.opinions } : {}),

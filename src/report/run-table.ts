@@ -1,7 +1,7 @@
 /**
  * Many runs in one table (`ccc report`): a matrix's event logs merged for a final job. One row per
  * run (task, outcome, verification and, where reviewers disagreed, who said what; exit code, reviews, cost, spend against the caps, review cache share, duration) and the
- * totals: runs, completed runs, verified / focused / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
+ * totals: runs, completed runs, verified / focused / tests-changed / unverified / failed runs, reviews, cost, the cache share of all review input, and the summed run time.
  */
 import { addUsage, cacheShare, dollars, NO_USAGE, percent, totalInput, type Usage } from '../claude/usage.js';
 import { markdownText } from './markdown-text.js';
@@ -112,18 +112,25 @@ function saidText(reviewers: readonly ReviewerSaid[]): string {
 
 /** The runs of each outcome: the four always, and any other a log names (a newer ccc's) by its own word. */
 function outcomeCounts(rows: readonly RunRow[]): Record<DrawnOutcome, number> & { other_verifications?: Record<string, number> } {
-  const counts: Record<DrawnOutcome, number> = { verified: 0, focused: 0, unverified: 0, failed: 0 };
+  const counts: Record<DrawnOutcome, number> = { verified: 0, focused: 0, 'tests-changed': 0, unverified: 0, failed: 0 };
   const others: Record<string, number> = {};
   for (const r of rows) {
-    if (Object.hasOwn(counts, r.verification)) counts[r.verification as DrawnOutcome] += 1;
+    if (Object.hasOwn(counts, r.verification)) counts[r.verification] += 1;
     else others[r.verification] = (others[r.verification] ?? 0) + 1;
   }
   return Object.keys(others).length > 0 ? { ...counts, other_verifications: others } : counts;
 }
 
-/** `3 verified, 1 focused, 0 unverified, 2 failed`, and any other outcome there was. */
+/** `3 verified, 1 focused, 0 tests-changed, 0 unverified, 2 failed`, and any other outcome there was. */
 function outcomeCountsText(t: RunTable['totals']): string {
-  const counts = { verified: t.verified, focused: t.focused, unverified: t.unverified, failed: t.failed, ...t.other_verifications };
+  const counts = {
+    verified: t.verified,
+    focused: t.focused,
+    'tests-changed': t['tests-changed'],
+    unverified: t.unverified,
+    failed: t.failed,
+    ...t.other_verifications,
+  };
   return Object.entries(counts)
     .map(([word, n]) => `${n} ${word}`)
     .join(', ');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReviewMessage, VERDICT_REMINDER } from '../../src/checkers/review-request.js';
+import { buildFreshReviewMessage, buildReviewMessage, VERDICT_REMINDER } from '../../src/checkers/review-request.js';
 import { reviewerPolicy } from '../../src/checkers/reviewer/reviewer-policy.js';
 import type { CheckContext } from '../../src/checkers/types.js';
 import { parseVerdict } from '../../src/checkers/verdict-parser.js';
@@ -52,5 +52,31 @@ describe('the review request', () => {
       feedback: 'npm test fails',
     });
     expect(VERDICT_REMINDER).toContain('{"completed": true|false, "feedback": "..."}');
+  });
+
+  it('says the evidence rules, the whole suite when require_evidence asks for it, and the tests the agent weakened with their diff', () => {
+    const policy = reviewerPolicy({ root: process.cwd(), tests: [], ruleCommands: [], allow: [] });
+    const plain = buildReviewMessage('rules', ctx, policy);
+    expect(plain).toContain('ccc does not accept "complete" over a failing test run that no later run passed.');
+    expect(plain).not.toContain('whole test suite');
+    expect(plain).not.toContain('Tests the agent changed');
+    const changedTests = {
+      weakened: [{ file: 'tests/test_calc.py', findings: ['an assertion made trivial: `assert True`'] }],
+      diff: 'diff --git a/tests/test_calc.py b/tests/test_calc.py\n-    assert add(1, 1) == 2\n+    assert True\n',
+      since: "the task's start (2026-01-01T00:00:00.000Z)",
+    };
+    const rules = { wholeSuite: { commands: ['python3 -m pytest'] } };
+    for (const text of [
+      buildReviewMessage('rules', { ...ctx, changedTests }, policy, rules),
+      buildFreshReviewMessage('rules', { ...ctx, changedTests }, policy, '(the change)', rules),
+    ]) {
+      expect(text).toContain(
+        'ccc accepts "complete" only when you ran the project\'s whole test suite (`python3 -m pytest`), without a filter, and it passed.',
+      );
+      expect(text).toContain("## Tests the agent changed since the task began\nccc compared the project with the task's start (2026-01-01T00:00:00.000Z)");
+      expect(text).toContain('- `tests/test_calc.py`: an assertion made trivial: `assert True`');
+      expect(text).toContain('Judge each one');
+      expect(text).toContain('```diff\ndiff --git a/tests/test_calc.py b/tests/test_calc.py\n-    assert add(1, 1) == 2\n+    assert True\n```');
+    }
   });
 });

@@ -33,7 +33,8 @@ describe('the rule checker', () => {
       completed: false,
       feedback: expect.stringContaining('The command `test -f DONE` failed with exit code 1'),
       evidence: [
-        { command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0 },
+        // A check that runs no test runner is no test evidence, though it passed.
+        { command: 'test "$(pwd)" = "$EXPECTED_DIR"', exit_code: 0, not_counted: 'it runs `test $(pwd) = $EXPECTED_DIR`: no test runner ccc knows' },
         { command: 'test -f DONE', exit_code: 1 },
       ],
     });

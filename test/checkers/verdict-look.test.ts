@@ -21,7 +21,7 @@ import { runTable, runTableMarkdown } from '../../src/report/run-table.js';
 import { hookOutput } from '../../src/stop/hook-output.js';
 import { renderEvent } from '../../src/supervise/reporters/progress.js';
 
-const passing: Evidence[] = [{ command: 'npm test', exit_code: 0, tests: 12 }];
+const passing: Evidence[] = [{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 12 }];
 const failing: Evidence[] = [{ command: 'npm test', exit_code: 1 }];
 const nothingRan: Evidence[] = [];
 
@@ -43,6 +43,8 @@ describe('the look of each outcome', () => {
     ]);
     expect(new Set(looks.map((l) => l.sign)).size).toBe(4);
     expect(new Set(looks.map((l) => l.mark)).size).toBe(4);
+    // Resting on tests the agent weakened: a warning like unverified, never a pass, its words say which.
+    expect(lookOf('tests-changed')).toMatchObject({ drawnAs: 'tests-changed', sign: '⚠', mark: '⚠️', annotation: 'warning', passes: false });
   });
 
   it('an outcome it does not know (a newer log, a new kind of evidence) is drawn as unverified, never as a success', () => {
@@ -97,7 +99,7 @@ describe('every text surface draws the outcome with its sign and says what it re
   });
 
   it("the Stop hook's line is inert: a command the reviewer ran cannot put an escape sequence on the user's screen", () => {
-    const evidence: Evidence[] = [{ command: 'npm test \x1b]0;pwned\x07\x1b[8m', exit_code: 0, tests: 1 }];
+    const evidence: Evidence[] = [{ command: 'npm test \x1b]0;pwned\x07\x1b[8m', exit_code: 0, scope: 'whole', tests: 1 }];
     const decision = { action: 'allow', reason: 'completed', message: 'done', iteration: 1, checker: 'claude' } as const;
     const { systemMessage } = JSON.parse(hookOutput(decision, { showVerdict: true, shown: shownVerdict(true, evidence) })) as { systemMessage: string };
     expect(systemMessage).toMatch(/^ccc: ✓ review 1 \(claude\): complete, verified by: npm test/);
@@ -145,26 +147,24 @@ describe('the CI reports draw a run by its outcome', () => {
   });
 
   it("an outcome the table does not know (a newer ccc's): named by its own word everywhere, drawn as unverified, never as a pass", () => {
-    const record: RunRecord = { ...run(VERDICTS[0]), verification: 'tests-changed' as Verification };
+    const record: RunRecord = { ...run(VERDICTS[0]), verification: 'attested' as Verification };
     const report = githubReport(record, {});
-    expect(report.summary).toContain('### ⚠️ ccc: completed, tests-changed');
-    expect(report.summary).toContain('**Verification:** tests-changed: complete, not verified');
-    expect(report.annotation).toMatch(
-      /^::warning title=ccc%3A completed%2C tests-changed::The checker found the work complete, but the completion is tests-changed; /,
-    );
+    expect(report.summary).toContain('### ⚠️ ccc: completed, attested');
+    expect(report.summary).toContain('**Verification:** attested: complete, not verified');
+    expect(report.annotation).toMatch(/^::warning title=ccc%3A completed%2C attested::The checker found the work complete, but the completion is attested; /);
     expect(report.outputs).toContain('\nfalse\n'); // verified
-    expect(junitReport(record, { hostname: 'h' })).toContain('<failure type="tests-changed"');
+    expect(junitReport(record, { hostname: 'h' })).toContain('<failure type="attested"');
     const table = runTable([
       { file: 'a.jsonl', record },
       { file: 'b.jsonl', record: run(VERDICTS[0]) },
     ]);
-    expect(table.totals).toMatchObject({ verified: 1, focused: 0, unverified: 0, failed: 0, other_verifications: { 'tests-changed': 1 } });
-    expect(runTableMarkdown(table)).toContain('| 1 verified, 0 focused, 0 unverified, 0 failed, 1 tests-changed |');
-    expect(runTableMarkdown(table)).toContain('| ⚠️ tests-changed |');
+    expect(table.totals).toMatchObject({ verified: 1, focused: 0, 'tests-changed': 0, unverified: 0, failed: 0, other_verifications: { attested: 1 } });
+    expect(runTableMarkdown(table)).toContain('| 1 verified, 0 focused, 0 tests-changed, 0 unverified, 0 failed, 1 attested |');
+    expect(runTableMarkdown(table)).toContain('| ⚠️ attested |');
   });
 
   it('a focused completion: a warning annotation that names it, a failure of type focused in JUnit, its own mark', () => {
-    const record: RunRecord = { ...run(VERDICTS[0]), verification: 'focused' as Verification };
+    const record: RunRecord = { ...run(VERDICTS[0]), verification: 'focused' };
     const report = githubReport(record, {});
     expect(report.summary).toContain('### 🟡 ccc: completed, focused');
     expect(report.annotation).toMatch(

@@ -65,7 +65,8 @@ describe('ccc config', () => {
       expect.stringMatching(/^# {3}npm run e2e … +supervisor\.reviewer\.allow: Bash\(npm run e2e:\*\)$/),
       expect.stringContaining('#   read-only git (git status, diff, log, show, ls-files, grep'),
       '#   never: edits, writes, redirects into files, options that write or run other programs',
-      '#   a complete verdict without a passing verification command is not accepted (supervisor.reviewer.require_evidence)',
+      '#   a complete verdict without a passing test run is not accepted (supervisor.reviewer.require_evidence)',
+      '#   a complete verdict over a failing test run that no later run answered is not accepted',
       '',
     ]);
   });

@@ -232,6 +232,14 @@ describe('errors', () => {
     expect(error.message).toBe(`Invalid configuration: supervisor.max_iterations = -1 (from ${file}): must be an integer from 1 to 1000.`);
   });
 
+  it("require_evidence takes true, false or 'whole-suite', and says so", async () => {
+    t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { reviewer: { require_evidence: 'whole-suite' } } }));
+    expect((await loadConfig({ cwd: t.project, env: t.env })).config.supervisor.reviewer.require_evidence).toBe('whole-suite');
+    const file = t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { reviewer: { require_evidence: 'all' } } }));
+    const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));
+    expect(error.message).toBe(`Invalid configuration: supervisor.reviewer.require_evidence = "all" (from ${file}): must be true, false or "whole-suite".`);
+  });
+
   it('a reviewer permission rule that cannot be read names the rule and the syntax', async () => {
     const file = t.write('work/project/.cccrc.json', JSON.stringify({ supervisor: { reviewer: { allow: ['Bash(make check)', 'Edit(src/**)', 'rm -rf'] } } }));
     const error = await rejection(loadConfig({ cwd: t.project, env: t.env }));

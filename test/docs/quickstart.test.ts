@@ -55,9 +55,11 @@ describe("the README's quickstart", () => {
       };
     });
     world = makeClaudeWorld({ modelUrl: server.url });
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'my-project', private: true, scripts: { test: 'node --test' } }));
+    fs.mkdirSync(path.join(world.cwd, 'test'));
     fs.writeFileSync(
-      path.join(world.cwd, 'package.json'),
-      JSON.stringify({ name: 'my-project', private: true, scripts: { test: "node -e \"require('fs').accessSync('signup.js')\"" } }),
+      path.join(world.cwd, 'test', 'signup.test.js'),
+      "const { test } = require('node:test');\ntest('signup.js exists', () => require('fs').accessSync('signup.js'));\n",
     );
 
     const init = await runCcc(world, commands[0]!);
@@ -68,7 +70,7 @@ describe("the README's quickstart", () => {
     const run = await runCcc(world, headless, { timeoutMs: 240_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(fs.readFileSync(path.join(world.cwd, 'signup.js'), 'utf8')).toContain('validate');
-    expect(run.stderr).toMatch(/✓ complete \(.*verified by: npm test/);
+    expect(run.stderr).toMatch(/complete \(.*verified by: npm test \(1 test\)/);
     expect(server.byKind('review')[0]!.lastUserText).toContain('Done means: the signup form validates its input');
   }, 300_000);
 });

@@ -49,7 +49,8 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(server.byKind('review')).toHaveLength(0);
     const agent = server.byKind('agent');
     expect(agent[1]!.lastUserText).toContain('The command `test -f DONE` failed with exit code 1.');
-    expect(run.stderr).toContain('✓ complete (rule, verified by: ');
+    // `test -f DONE` runs no test runner: the rule's pass is its word, not test evidence.
+    expect(run.stderr).toContain('complete (rule, unverified: test -f DONE: it runs `test -f DONE`: no test runner ccc knows)');
     // The log keeps each verdict with its feedback, not only completed=true|false.
     expect(readLog(world)).toMatch(/checker=rule completed=false .*feedback="The command `test -f DONE` failed with exit code 1\..*checker verdict/);
   });
@@ -114,7 +115,8 @@ describe('checker pipeline, end to end (headless)', () => {
     const run = await runCcc(world, ['--supervisor', '--checker', path.join(repoRoot, 'plugins', 'test-gate.ts'), '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');
-    expect(run.stderr).toContain('✓ complete (test-gate, verified by: npm test)'); // its own run is the evidence
+    // Its own run is the evidence, judged as the reviewer's: `npm test` runs `test -f DONE`, no test runner.
+    expect(run.stderr).toContain('complete (test-gate, unverified: npm test: it runs `test -f DONE`: no test runner ccc knows)');
   });
 
   it('pipeline rule then claude: the reviewer never runs while the rule fails', async () => {
@@ -129,7 +131,9 @@ describe('checker pipeline, end to end (headless)', () => {
     const toolResult = order.findIndex((r) => r.kind === 'agent' && isToolResultTurn(r));
     expect(toolResult).toBeGreaterThan(-1);
     expect(order.indexOf(reviews[0]!)).toBeGreaterThan(toolResult);
-    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: test -f DONE, \$\d+\.\d+, \d+% cached, review: forked\)/);
+    expect(run.stderr).toMatch(
+      / complete \(claude, unverified: test -f DONE: it runs `test -f DONE`: no test runner ccc knows, \$\d+\.\d+, \d+% cached, review: forked\)/,
+    );
   });
 
   it('the no-progress breaker ends the loop with exit 3 and says so', async () => {

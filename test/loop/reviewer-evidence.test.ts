@@ -11,7 +11,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
@@ -19,18 +18,8 @@ import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
+import { nodeFilteredOut, RUNNER_NODE_MAJOR, TOOL_ENV } from '../support/runner-tools.js';
 import { needs, skippedByName, skipNote, type ToolName } from '../support/tools.js';
-
-const TOOL_ENV: NodeJS.ProcessEnv = {
-  PATH: `${path.join(repoRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-  RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'),
-  CARGO_HOME: process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'),
-  ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
-  // go offline: the toolchain on PATH, no module proxy (the module has no dependencies).
-  GOTOOLCHAIN: 'local',
-  GOPROXY: 'off',
-  GOFLAGS: '',
-};
 
 const NODE_TEST = "const { test } = require('node:test');\nconst assert = require('node:assert');\n";
 const PASSING_JS_TESTS = "test('adds', () => expect(1 + 1).toBe(2));\ntest('subtracts', () => expect(2 - 1).toBe(1));\n";
@@ -66,7 +55,7 @@ const RUNNERS: Record<string, Runner> = {
     runs: {
       'python3 -m pytest --co -q': { exit: 0, why: 'it only collects the tests (`--co`)' },
       'pytest --collect-only tests/': { exit: 0, why: 'it only collects the tests (`--collect-only`)' },
-      'pytest -q -k nomatch': { exit: 5 },
+      'pytest -q -k nomatch': { exit: 5, why: 'no test passed (1 deselected)' },
     },
   },
   'npm with node --test': {
@@ -75,8 +64,11 @@ const RUNNERS: Record<string, Runner> = {
       'test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3));\n`,
     },
     runs: {
-      'node --test --test-name-pattern=nomatch': { exit: 0, why: 'it ran no test' },
-      'npm test -- --test-name-pattern=nomatch': { exit: 0, why: 'it ran no test' },
+      'node --test --test-name-pattern=nomatch': { exit: 0, why: nodeFilteredOut(1) },
+      'npm test -- --test-name-pattern=nomatch': { exit: 0, why: nodeFilteredOut(1) },
+      'npm test -- --test-reporter spec --test-only': { exit: 0, why: nodeFilteredOut(1) },
+      // node 20 has no --test-skip-pattern.
+      ...(RUNNER_NODE_MAJOR >= 22 ? { 'node --test --test-reporter=spec --test-skip-pattern=adds': { exit: 0, why: nodeFilteredOut(1) } } : {}),
       'npm test -- --test-reporter dot --test-name-pattern=nomatch': { exit: 0, why: 'its output shows no test summary that ccc reads' },
     },
   },
@@ -86,7 +78,7 @@ const RUNNERS: Record<string, Runner> = {
       Makefile: '.PHONY: test\ntest:\n\tnode --test --test-name-pattern=nomatch\n',
       'test/add.test.js': `${NODE_TEST}test('adds', () => assert.strictEqual(1 + 1, 3));\n`,
     },
-    runs: { 'make test': { exit: 0, why: 'it ran no test' }, 'make -s test': { exit: 0, why: 'it ran no test' } },
+    runs: { 'make test': { exit: 0, why: nodeFilteredOut(1) }, 'make -s test': { exit: 0, why: nodeFilteredOut(1) } },
   },
   mocha: {
     files: {
@@ -107,7 +99,7 @@ const RUNNERS: Record<string, Runner> = {
     links: { node_modules: path.join(repoRoot, 'node_modules') },
     runs: {
       'npx vitest list': { exit: 0, why: 'it only lists the tests (`list`)' },
-      'npx vitest --run -t nomatch': { exit: 0, why: 'it ran no test' },
+      'npx vitest --run -t nomatch': { exit: 0, why: 'no test passed (2 skipped)' },
       'npx vitest run --passWithNoTests nofile': { exit: 0, why: 'it ran no test' },
     },
     refused: { 'npx vitest --watch': 'watch mode never ends', 'npx vitest watch': 'watch mode never ends' },
@@ -121,7 +113,7 @@ const RUNNERS: Record<string, Runner> = {
     links: { node_modules: path.join(repoRoot, 'node_modules') },
     runs: {
       'npx jest --listTests': { exit: 0, why: 'it only lists the tests (`--listTests`)' },
-      'npx jest -t nomatch': { exit: 0, why: 'it ran no test' },
+      'npx jest -t nomatch': { exit: 0, why: 'no test passed (2 skipped)' },
       'npx jest --passWithNoTests nofile': { exit: 0, why: 'it ran no test' },
     },
     passing: { command: 'npm test', tests: 2 },
@@ -153,10 +145,21 @@ const RUNNERS: Record<string, Runner> = {
     runs: {
       'cargo test --offline --no-run': { exit: 0, why: 'it only builds the tests (`--no-run`)' },
       'cargo test --offline -- --list': { exit: 0, why: 'it only lists the tests (`--list`)' },
-      'cargo test --offline nomatch': { exit: 0, why: 'it ran no test' },
+      'cargo test --offline nomatch': { exit: 0, why: 'no test passed (1 deselected)' },
     },
   },
 };
+
+/** The fields these tests pin (the counts of tests that did not pass are pinned in the unit tests). */
+function shown(evidence: unknown): unknown[] {
+  return (evidence as Array<Record<string, unknown>>).map(({ command, exit_code, not_counted, scope, tests }) => ({
+    command,
+    exit_code,
+    ...(not_counted === undefined ? {} : { not_counted }),
+    ...(scope === undefined ? {} : { scope }),
+    ...(tests === undefined ? {} : { tests }),
+  }));
+}
 
 describe('a run that ran no test is no evidence (real runners, real claude)', () => {
   let server: ModelServer;
@@ -205,15 +208,15 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
         for (const [i, command] of refused.entries()) expect(reviewer.seen[commands.length + i]!.text).toContain(runner.refused![command]);
         const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
         expect(verdict).toMatchObject({ completed: true, verification: runner.passing ? 'verified' : 'unverified' });
-        expect(verdict!.evidence).toEqual([
+        expect(shown(verdict!.evidence)).toEqual([
           ...commands.map((command) => {
             const { exit, why } = runner.runs[command]!;
             return { command, exit_code: exit, ...(why ? { not_counted: why } : {}) };
           }),
-          ...(runner.passing ? [{ command: runner.passing.command, exit_code: 0, tests: runner.passing.tests }] : []),
+          ...(runner.passing ? [{ command: runner.passing.command, exit_code: 0, scope: 'whole', tests: runner.passing.tests }] : []),
         ]);
         if (runner.passing) expect(readLog(world)).toContain(`evidence="verified by: ${runner.passing.command} (${runner.passing.tests} tests)"`);
-        else expect(readLog(world)).toMatch(/completed=true checker=claude review=forked evidence="?unverified"? .*review finished/);
+        else expect(readLog(world)).toMatch(/completed=true checker=claude review=forked evidence="unverified: .*review finished/);
       },
       180_000,
     );
@@ -232,7 +235,7 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
       const run = await runCcc(world, ['--supervisor', '-p', 'make test_add pass'], { timeoutMs: 170_000 });
       expect(run.code, run.stderr).toBe(3);
       expect(run.stderr).not.toMatch(/ccc: [^✗\s] complete/);
-      expect(run.stderr).toContain('✗ not complete (claude, $');
+      expect(run.stderr).toContain('✗ not complete (claude, no test evidence: python3 -m pytest --co -q: it only collects the tests (`--co`), $');
       expect(run.stderr).toContain('The work could not be verified');
       const feedback = server
         .byKind('agent')

@@ -30,10 +30,10 @@ describe('the reviewer that verifies (headless story)', () => {
         };
       const output = lastToolResults(r)[0]?.text ?? '';
       testResults.push(output);
-      const failure = output.split('\n').find((line) => line.includes('FAIL'));
+      const failure = /FAIL answer: [^'\n]*/.exec(output)?.[0];
       return failure
         ? {
-            verdict: { completed: false, feedback: `npm test fails: ${failure.trim()}. Make answer.txt contain 42, then run npm test.` },
+            verdict: { completed: false, feedback: `npm test fails: ${failure}. Make answer.txt contain 42, then run npm test.` },
             usage: { input_tokens: 90, cache_read_input_tokens: 12100 },
           }
         : { verdict: { completed: true, feedback: 'npm test passes.' }, usage: { input_tokens: 90, cache_read_input_tokens: 12100 } };
@@ -48,11 +48,13 @@ describe('the reviewer that verifies (headless story)', () => {
     server = await startModelServer((r) => (r.kind === 'review' ? reviewer(r) : agent(r)));
     world = makeClaudeWorld({ modelUrl: server.url });
     writeSupervisorPrompt(world);
-    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'story', scripts: { test: 'node test.js' } }));
+    fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'story', scripts: { test: 'node --test' } }));
+    fs.mkdirSync(path.join(world.cwd, 'test'));
     fs.writeFileSync(
-      path.join(world.cwd, 'test.js'),
-      "const fs = require('fs');\nconst got = fs.existsSync('answer.txt') ? fs.readFileSync('answer.txt', 'utf8').trim() : '(missing)';\n" +
-        "if (got !== '42') { console.log(`FAIL answer: expected 42, got ${got}`); process.exit(1); }\nconsole.log('PASS answer is 42');\n",
+      path.join(world.cwd, 'test', 'answer.test.js'),
+      "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst fs = require('fs');\n" +
+        "test('answer', () => {\n  const got = fs.existsSync('answer.txt') ? fs.readFileSync('answer.txt', 'utf8').trim() : '(missing)';\n" +
+        "  assert.strictEqual(got, '42', `FAIL answer: expected 42, got ${got}`);\n});\n",
     );
 
     const run = await runCcc(world, ['--supervisor', '-p', 'make npm test pass', '--', '--allowedTools', 'Write']);
@@ -60,14 +62,14 @@ describe('the reviewer that verifies (headless story)', () => {
     // The reviewer ran the test twice and saw first the failure, then the pass.
     expect(testResults).toHaveLength(2);
     expect(testResults[0]).toContain('FAIL answer: expected 42, got (missing)');
-    expect(testResults[1]).toContain('PASS answer is 42');
+    expect(testResults[1]).toContain('# pass 1');
     // Its feedback quoted the failure, and reached the agent as its next message.
     const agentRequests = server.byKind('agent');
     expect(agentRequests.some((r) => r.lastUserText.includes('npm test fails: FAIL answer: expected 42, got (missing)'))).toBe(true);
     expect(fs.readFileSync(path.join(world.cwd, 'answer.txt'), 'utf8')).toBe('42\n');
-    // Each verdict says what it rests on: the test run the reviewer made, with its exit code.
-    expect(run.stderr).toContain('✗ not complete (claude, failed: npm test 2>&1 (exit 1), $');
-    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test 2>&1, \$[\d.]+, 99% cached, review: forked\)/);
+    // Each verdict says what it rests on: the test run the reviewer made, with its exit code, its failing test, its count.
+    expect(run.stderr).toContain('✗ not complete (claude, failed: npm test 2>&1 (exit 1: answer), $');
+    expect(run.stderr).toMatch(/✓ complete \(claude, verified by: npm test 2>&1 \(1 test\), \$[\d.]+, 99% cached, review: forked\)/);
     // Two reviews of two requests each: 48,200 of 48,540 input tokens read from the cache.
     expect(run.stderr).toMatch(/^ccc: 2 reviews, \$\d+\.\d+, 99% of review input read from cache; spent \$\d+\.\d+ in all$/m);
   });

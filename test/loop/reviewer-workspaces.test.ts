@@ -2,8 +2,9 @@
  * Monorepos with the real claude and the real package managers: in a workspace of two packages
  * (one passing, one failing, each `node --test`), the scripted reviewer runs one package's tests
  * and the other's through the manager's workspace forms, and is refused another script, an
- * install and a selector outside the project. The verdict rests on the package run that passed,
- * with its count; the project is byte-identical afterwards. npm, pnpm 10 and yarn 1 (classic: its
+ * install and a selector outside the project. The package run that passed is a focused run (one
+ * workspace of two), and the reviewer's complete over the other's failing run is not accepted: the
+ * failure goes back to the agent. The project is byte-identical afterwards. npm, pnpm 10 and yarn 1 (classic: its
  * `yarn workspace <name> test`), the last two this repository's dev dependencies, with its
  * `node_modules/.bin` first on PATH. Yarn berry's `workspaces foreach` and bun's `--filter` are
  * unit-tested in test/checkers/reviewer/workspace-commands.test.ts, not run here.
@@ -98,7 +99,7 @@ describe('the reviewer in a monorepo (real claude, real package managers)', () =
 
   for (const [name, manager] of Object.entries(MANAGERS)) {
     it.skipIf(manager.needs !== undefined)(
-      `${name}: one package's tests verify with their count, the other's failure is seen, writes and other scripts refused${manager.needs ? ` (skipped: ${manager.needs})` : ''}`,
+      `${name}: one package's run is focused, the reviewer's complete over the other's failure is refused, writes and other scripts refused${manager.needs ? ` (skipped: ${manager.needs})` : ''}`,
       async () => {
         const refused = Object.keys(manager.refused);
         const calls = [manager.passing, manager.failing, ...refused];
@@ -112,8 +113,9 @@ describe('the reviewer in a monorepo (real claude, real package managers)', () =
         }
         const before = projectSnapshot(world.cwd);
 
-        const run = await runCcc(world, ['--supervisor', '--json', '-p', 'finish the strings package'], { timeoutMs: 170_000 });
-        expect(run.code, run.stderr).toBe(0);
+        // One review: its complete over the math package's failing run is not accepted, and the limit then ends the run.
+        const run = await runCcc(world, ['--supervisor', '--json', '--max-iterations', '1', '-p', 'finish the strings package'], { timeoutMs: 170_000 });
+        expect(run.code, run.stderr).toBe(3);
         expect(reviewer.seen.map((s) => s.call.input.command)).toEqual(calls);
         const [passing, failing] = reviewer.seen;
         expect([passing!.isError, passing!.text]).toEqual([false, expect.stringContaining('# pass 2')]);
@@ -124,12 +126,20 @@ describe('the reviewer in a monorepo (real claude, real package managers)', () =
         }
         expect(projectSnapshot(world.cwd)).toEqual(before);
 
+        // One package of two is a focused run; the other's failure, which nothing after it answered, is named and sent back.
         const verdict = jsonLines(run.stdout).find((e) => e.kind === 'verdict');
+        expect(verdict).toMatchObject({ completed: false, verification: 'failed' });
         expect(verdict!.evidence).toEqual([
-          { command: manager.passing, exit_code: 0, tests: 2 },
-          { command: manager.failing, exit_code: 1 },
+          { command: manager.passing, exit_code: 0, scope: 'focused', focus: 'one workspace of 2 (packages/strings)', tests: 2 },
+          { command: manager.failing, exit_code: 1, failed: 1, failures: [expect.stringContaining('adds')] },
         ]);
-        expect(readLog(world)).toContain(`evidence="verified by: ${manager.passing} (2 tests)"`);
+        expect(readLog(world)).toContain(`evidence="failed: ${manager.failing} (exit 1: adds)"`);
+        // The verdict's feedback, which goes back to the agent (the one-review limit ends the run here: tests of the matrix see it arrive).
+        const feedback = String(verdict!.feedback);
+        expect(feedback).toContain(
+          `ccc did not accept the reviewer's "complete": its own run of \`${manager.failing}\` (exit 1) failed and no later run passed.`,
+        );
+        expect(feedback).toMatch(/Failing tests:\n- adds: .*MATH-FAILS-6621/);
       },
       180_000,
     );

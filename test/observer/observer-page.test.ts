@@ -72,7 +72,7 @@ describe('observer page', () => {
       iteration: 2,
       evidence: [
         { command: 'npm test -- --listTests', exit_code: 0, not_counted: 'it only lists the tests' },
-        { command: 'npm test', exit_code: 0, tests: 12 },
+        { command: 'npm test', exit_code: 0, scope: 'whole', tests: 12 },
       ],
       verification: 'verified',
       at,

@@ -268,7 +268,7 @@ describe('a headless supervised run with the bundled test gate (npm -g)', () => 
         timeoutMs: 180_000,
       },
     );
-    expect(run.stderr).toContain('✓ complete (test-gate, verified by: npm test)'); // the gate's own run is its evidence
+    expect(run.stderr).toContain('complete (test-gate, unverified: npm test: it runs `test -f DONE`: no test runner ccc knows)'); // the gate's own run is its evidence, and it runs no test runner
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain('The tests fail: `npm test` exited with code 1.');
     expect(fs.existsSync(path.join(world.cwd, 'DONE'))).toBe(true);

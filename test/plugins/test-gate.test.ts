@@ -38,14 +38,16 @@ describe('the test-gate plugin', () => {
     expect(verdict.feedback).toMatch(/^The tests fail: `npm test` exited with code 1\.\nFailing tests:\n- adds numbers\n- adds zero\n/);
     expect(verdict.feedback).toContain('Last lines of the output:');
     expect(verdict.feedback).not.toMatch(/^- is fine$/m);
-    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 1 }]);
+    expect(verdict.evidence).toEqual([
+      { command: 'npm test', exit_code: 1, failed: 2, failures: [expect.stringMatching(/^adds numbers: /), expect.stringMatching(/^adds zero: /)] },
+    ]);
 
     write('math.js', 'export const add = (a, b) => a + b;\n');
     // Its green run is the verdict's evidence, with the count node:test printed: "verified by: npm test (3 tests)".
     expect(await checker.check(ctx, signal)).toEqual({
       completed: true,
       feedback: '`npm test` passed',
-      evidence: [{ command: 'npm test', exit_code: 0, tests: 3 }],
+      evidence: [{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 3 }],
     });
   });
 

@@ -102,7 +102,7 @@ describe('ccc report', () => {
       ['task: completed', 'completed', '⚠️ unverified', '0', '2'],
       ['task: limit', 'iteration limit reached', '❌ failed', '3', '2'],
       ['task: checker-failed', 'checker failed', '❌ failed', '4', '1'],
-      ['Total: 3 runs', '1 completed', '0 verified, 0 focused, 1 unverified, 2 failed', '', '5'],
+      ['Total: 3 runs', '1 completed', '0 verified, 0 focused, 0 tests-changed, 1 unverified, 2 failed', '', '5'],
     ]);
     const json = JSON.parse((await runCcc(world, ['report', '--format', 'json', ...logs])).stdout);
     expect(rows[4]![5]).toBe(`$${json.totals.cost_usd < 0.01 ? json.totals.cost_usd.toFixed(4) : json.totals.cost_usd.toFixed(3)}`);

@@ -28,7 +28,7 @@ function lines(task: string, feedback: string, end: (typeof ENDS)[number]) {
         completed: true,
         feedback: 'ok',
         iteration: 2,
-        evidence: [{ command: 'npm test', exit_code: end === 'verified' ? 0 : 1 }],
+        evidence: [end === 'verified' ? { command: 'npm test', exit_code: 0, scope: 'whole' } : { command: 'npm test', exit_code: 1 }],
         at: at(5),
       },
       { kind: 'end', exit_code: 0, at: at(6) },

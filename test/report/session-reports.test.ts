@@ -45,7 +45,16 @@ function playRun({ set }: { set: ReporterSet }) {
   set.onFrame({ type: 'system', session_id: 'abc' });
   set.onFrame({ type: 'result', session_id: 'abc', model_usage_since_last_result: { m: { costUSD: 0.5 } } });
   set.onEvent(event({ kind: 'iteration', n: 1, max: 3 }));
-  set.onEvent(event({ kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', iteration: 1, evidence: [{ command: 'npm test', exit_code: 0 }] }));
+  set.onEvent(
+    event({
+      kind: 'verdict',
+      checker: 'claude',
+      completed: true,
+      feedback: 'ok',
+      iteration: 1,
+      evidence: [{ command: 'npm test', exit_code: 0, scope: 'whole' }],
+    }),
+  );
   set.onEvent(event({ kind: 'end', exit_code: 0, reviews: 1 }));
 }
 

@@ -10,7 +10,7 @@ const verdict = (completed: boolean, extra: Partial<Extract<SupervisorEvent, { k
   completed,
   feedback: completed ? 'done' : 'the parser is missing',
   iteration: 1,
-  evidence: completed ? [{ command: 'npm test', exit_code: 0, tests: 4 }] : [{ command: 'npm test', exit_code: 1 }],
+  evidence: completed ? [{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 4 }] : [{ command: 'npm test', exit_code: 1 }],
   spent_usd: 0.25,
   at,
   ...extra,

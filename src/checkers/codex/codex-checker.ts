@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { modelFailureSentence } from '../../claude/api-error.js';
 import { CccError } from '../../errors.js';
+import { projectFiles } from '../../init/project-files.js';
 import { detectTestCommands } from '../../init/test-command.js';
 import { buildIndependentReviewMessage } from '../review-request.js';
 import { projectChange } from '../reviewer/project-change.js';
@@ -137,7 +138,7 @@ function verdictOf(ctx: CheckContext, run: RunResult, turn: CodexTurn, policy: R
   }
   const verdict = parseVerdict({ resultText: turn.answer, completionMarker: ctx.completionMarker });
   if (!verdict) throw new CccError('CHECKER_FAILED', 'the codex reviewer answered without a verdict', { data: { checker: 'codex' } });
-  return { completed: verdict.completed, feedback: verdict.feedback, evidence: codexEvidence(policy, turn.commands) };
+  return { completed: verdict.completed, feedback: verdict.feedback, evidence: codexEvidence({ policy, files: projectFiles(ctx.cwd) }, turn.commands) };
 }
 
 function sandboxError(why: string): CccError {

@@ -4,14 +4,14 @@
  * as a result without `is_error`, and one that failed as `is_error` with text starting `Exit code
  * N` (pinned in test/claude/bash-tool-result.test.ts). A refused call never ran: the guard's
  * reason (`… is not allowed …`) is not evidence. A command whose exit code is not the test's
- * (`npm test | tail -n 40`) is recorded without one. One that exited 0 is read for the tests it
- * ran (run-evidence.ts): their number, or why it verifies nothing (it only listed them, it
- * selected none, it went on in the background).
+ * (`npm test | tail -n 40`) is recorded without one. The command, its exit code and its output
+ * are judged by run-evidence.ts, which knows nothing of claude's stream: what the command runs,
+ * how many tests passed, whether it was the whole suite, which tests failed.
  */
 import type { Evidence } from '../evidence.js';
 import type { Frame } from '../../frames/frame.js';
-import { verificationOf, type ReviewerPolicy, type TestRun } from './reviewer-policy.js';
-import { readTestRun } from './run-evidence.js';
+import { verificationOf } from './reviewer-policy.js';
+import { runEvidence, type EvidenceProject } from './run-evidence.js';
 
 type Block = { type?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
 
@@ -21,8 +21,8 @@ export interface EvidenceCollector {
   evidence(): Evidence[];
 }
 
-export function evidenceCollector(policy: ReviewerPolicy): EvidenceCollector {
-  const pending = new Map<string, { command: string; exitCodeCounts: boolean; runs: TestRun[]; background: boolean }>();
+export function evidenceCollector(project: EvidenceProject): EvidenceCollector {
+  const pending = new Map<string, { command: string; background: boolean }>();
   const found: Evidence[] = [];
   return {
     onFrame(frame) {
@@ -31,28 +31,20 @@ export function evidenceCollector(policy: ReviewerPolicy): EvidenceCollector {
           const input = block.input as { command?: unknown; run_in_background?: unknown } | undefined;
           const command = input?.command;
           if (typeof command !== 'string') continue;
-          const { verifies, exitCodeCounts, runs } = verificationOf(policy, command);
-          if (verifies) pending.set(block.id, { command, exitCodeCounts, runs, background: input?.run_in_background === true });
+          if (verificationOf(project.policy, command).verifies) pending.set(block.id, { command, background: input?.run_in_background === true });
         } else if (frame.type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
           const call = pending.get(block.tool_use_id);
           if (call === undefined) continue;
           pending.delete(block.tool_use_id);
           const exit = exitCode(block);
           if (exit === 'refused') continue;
-          if (!call.exitCodeCounts || exit !== 0) found.push({ command: call.command, exit_code: call.exitCodeCounts ? exit : null });
-          else found.push(passingRun(call, textOf(block.content)));
+          const evidence = runEvidence(project, { command: call.command, exitCode: exit, output: textOf(block.content), background: call.background });
+          if (evidence) found.push(evidence);
         }
       }
     },
     evidence: () => [...found],
   };
-}
-
-function passingRun(call: { command: string; runs: TestRun[]; background: boolean }, output: string): Evidence {
-  if (call.background) return { command: call.command, exit_code: 0, not_counted: 'it ran in the background' };
-  const reading = readTestRun(call.runs, output);
-  if (!reading.counts) return { command: call.command, exit_code: 0, not_counted: reading.why };
-  return { command: call.command, exit_code: 0, ...(reading.tests === undefined ? {} : { tests: reading.tests }) };
 }
 
 function blocksOf(frame: Frame): Block[] {

@@ -13,7 +13,7 @@ export interface PolicyTextInputs {
   tests: readonly DetectedTest[];
   ruleCommands: readonly string[];
   allow: readonly string[];
-  requireEvidence?: boolean;
+  requireEvidence?: boolean | 'whole-suite';
 }
 
 /** One entry per thing the reviewer may run: the command and why it may. */
@@ -50,6 +50,16 @@ export function reviewerPolicyLines(inputs: PolicyTextInputs): string[] {
       : ['#   no test command: none detected, no rule command, nothing in supervisor.reviewer.allow']),
     `#   ${READ_ONLY_SUMMARY.replace(/`/g, '')}`,
     '#   never: edits, writes, redirects into files, options that write or run other programs',
-    `#   a complete verdict without a passing verification command ${inputs.requireEvidence ? 'is not accepted (supervisor.reviewer.require_evidence)' : 'is shown as unverified'}`,
+    `#   ${requireEvidenceText(inputs.requireEvidence)}`,
+    '#   a complete verdict over a failing test run that no later run answered is not accepted',
   ];
+}
+
+/** What a `complete` needs, as `require_evidence` says. */
+function requireEvidenceText(mode: boolean | 'whole-suite' | undefined): string {
+  if (mode === 'whole-suite')
+    return "a complete verdict counts only when the whole test suite ran green, on tests the agent did not weaken (supervisor.reviewer.require_evidence: 'whole-suite')";
+  return mode
+    ? 'a complete verdict without a passing test run is not accepted (supervisor.reviewer.require_evidence)'
+    : 'a complete verdict without a passing test run is shown as unverified, one of part of the suite as focused';
 }

@@ -213,9 +213,13 @@ function changedDirectory(base: string, args: string[]): string {
 }
 
 /** One test runner a verification command runs, with the arguments it gets (`opaque` when ccc does not know the runner). */
-export interface TestRun {
+interface TestRun {
   family: Family;
   args: string[];
+  /** The segment's words as written (without harmless assignments), for what it runs (command-runners.ts). */
+  words?: string[];
+  /** The folder of the project it runs in, after the command's own `cd`s (`.` the project). */
+  dir?: string;
 }
 
 export interface Verification {
@@ -224,6 +228,8 @@ export interface Verification {
   exitCodeCounts: boolean;
   /** The runners it runs, in order. */
   runs: TestRun[];
+  /** The command is one allowed exactly (a detected test command, a rule command): the user's own, whose arguments select nothing. */
+  exact?: boolean;
 }
 
 /**
@@ -234,15 +240,21 @@ export interface Verification {
 export function verificationOf(policy: ReviewerPolicy, command: string): Verification {
   const parsed = parseBashCommand(command);
   const exactly = policy.exact.some((allowed) => squeeze(allowed) === squeeze(command));
-  if (!parsed.ok) return exactly ? { verifies: true, exitCodeCounts: true, runs: [{ family: 'opaque', args: [] }] } : NOT_VERIFYING;
+  if (!parsed.ok) return exactly ? { verifies: true, exitCodeCounts: true, runs: [{ family: 'opaque', args: [] }], exact: true } : NOT_VERIFYING;
   const { segments } = parsed;
   const plumbed = policy.exact.find((allowed) => isExactWithPlumbing(segments, allowed));
-  const runs = segments.map((segment) => testRunOf(policy, withoutAssignments(segment.words)));
+  let dir = '.';
+  const runs = segments.map((segment): TestRun | undefined => {
+    const words = withoutAssignments(segment.words);
+    if (words[0] === 'cd') dir = relativeDir(policy.root, dir, words[1]);
+    const run = testRunOf(policy, words);
+    return run && { ...run, words, dir };
+  });
   const verifying = runs.filter((run): run is TestRun => run !== undefined);
-  if (exactly) return { verifies: true, exitCodeCounts: true, runs: verifying.length ? verifying : [{ family: 'opaque', args: [] }] };
+  if (exactly) return { verifies: true, exitCodeCounts: true, runs: verifying.length ? verifying : [{ family: 'opaque', args: [] }], exact: true };
   if (plumbed !== undefined) {
     const expected = parseBashCommand(plumbed);
-    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length, runs: verifying };
+    return { verifies: true, exitCodeCounts: expected.ok && expected.segments.length === segments.length, runs: verifying, exact: true };
   }
   const last = runs.map((run) => run !== undefined).lastIndexOf(true);
   if (last === -1) return NOT_VERIFYING;
@@ -250,6 +262,13 @@ export function verificationOf(policy: ReviewerPolicy, command: string): Verific
 }
 
 const NOT_VERIFYING: Verification = { verifies: false, exitCodeCounts: false, runs: [] };
+
+/** The project folder a `cd` leads to, relative to the project (`.`); the project itself when it leads outside. */
+function relativeDir(root: string, dir: string, to: string | undefined): string {
+  if (to === undefined || path.isAbsolute(to) || to.startsWith('~') || to.startsWith('-')) return '.';
+  const relative = path.posix.normalize(path.posix.join(dir, to));
+  return relative === '..' || relative.startsWith('../') || !within(root, path.join(root, relative)) ? '.' : relative;
+}
 
 /** The runner one segment runs, or undefined when it is not a verification command. */
 function testRunOf(policy: ReviewerPolicy, words: string[]): TestRun | undefined {

@@ -110,29 +110,77 @@ function judgePositional(rules: FamilyRules, word: string, index: number, where:
   return inside;
 }
 
+/** One word of a runner's arguments: an option by its name (Go's `--run` is `-run`), or a positional. */
+type ArgWord = { kind: 'option'; word: string; name: string } | { kind: 'positional'; word: string; first: boolean };
+
 /**
- * Why `family` given `args` runs no test (`--collect-only`, `--list`, `--no-run`, a dry run), or
- * undefined when it runs them. A value never starts with `-` (judgeValue), so every word that does
- * is an option.
+ * The first answer `visit` gives for the words of `args`, with the values of options skipped (a
+ * value never starts with `-`: judgeValue) and the words after `--` read by the table it leads to.
  */
-export function runsNoTest(family: Family, args: readonly string[]): string | undefined {
+function firstAnswer(family: Family, args: readonly string[], visit: (rules: FamilyRules, word: ArgWord) => string | undefined): string | undefined {
   if (!Object.hasOwn(FAMILIES, family)) return undefined;
   const rules = FAMILIES[family];
   let positionals = 0;
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
-    if (word === '--' && rules.afterDashDash) return runsNoTest(rules.afterDashDash, args.slice(i + 1));
-    if (!word.startsWith('-')) {
-      // The first positional may be the runner's own command (`vitest list`).
-      const hit = positionals++ === 0 && rules.subcommands?.includes(word) ? rules.noRun?.find(([pattern]) => pattern.test(word)) : undefined;
-      if (hit) return `${hit[1]} (\`${word}\`)`;
+    if (word === '--' && rules.afterDashDash) return firstAnswer(rules.afterDashDash, args.slice(i + 1), visit);
+    if (!word.startsWith('-') || word === '-') {
+      const answer = visit(rules, { kind: 'positional', word, first: positionals++ === 0 });
+      if (answer !== undefined) return answer;
       continue;
     }
-    if (!word.includes('=') && Object.hasOwn(rules.valued, word)) i++; // its value, never a positional
     const raw = word.split('=')[0]!;
     const name = rules.goStyle && raw.startsWith('--') ? raw.slice(1) : raw;
-    const hit = rules.noRun?.find(([pattern]) => pattern.test(name));
-    if (hit) return `${hit[1]} (\`${word}\`)`;
+    const answer = visit(rules, { kind: 'option', word, name });
+    if (answer !== undefined) return answer;
+    if (!word.includes('=') && Object.hasOwn(rules.valued, name)) i++;
+    else if (rules.bundles && /^-[^-]/.test(word) && bundleTakesNext(rules, word)) i++;
   }
   return undefined;
+}
+
+/** Why `family` given `args` runs no test (`--collect-only`, `--list`, `--no-run`, a dry run, `vitest list`), or undefined when it runs them. */
+export function runsNoTest(family: Family, args: readonly string[]): string | undefined {
+  return firstAnswer(family, args, (rules, arg) => {
+    // The first positional may be the runner's own command (`vitest list`).
+    if (arg.kind === 'positional' && !(arg.first && rules.subcommands?.includes(arg.word))) return undefined;
+    const name = arg.kind === 'option' ? arg.name : arg.word;
+    const hit = rules.noRun?.find(([pattern]) => pattern.test(name));
+    return hit ? `${hit[1]} (\`${arg.word}\`)` : undefined;
+  });
+}
+
+/**
+ * What part of the suite `family` given `args` runs, or undefined when it runs all of it: an
+ * option its table lists under `selects` (`-k`, `-t`, `--deselect`, `-run`, also in a bundle such
+ * as `-xk`), or a positional (a path, a test name) other than one that stands for the whole
+ * (`./...`) or the runner's own command (vitest's `run`): `a name filter (\`-k\`)`.
+ */
+export function focusOf(family: Family, args: readonly string[]): string | undefined {
+  return firstAnswer(family, args, (rules, arg) => {
+    if (arg.kind === 'positional') {
+      if ((arg.first && rules.subcommands?.includes(arg.word)) || rules.wholePositionals?.includes(arg.word) || rules.positional === 'none') return undefined;
+      return `${rules.positional === 'name' ? 'a name filter' : 'a path'} (\`${arg.word}\`)`;
+    }
+    const hit = rules.selects?.find(([pattern]) => pattern.test(arg.name));
+    if (hit) return `${hit[1]} (\`${arg.name}\`)`;
+    return rules.bundles && /^-[^-]/.test(arg.word) ? bundledSelection(rules, arg.word) : undefined;
+  });
+}
+
+/** A getopt bundle (`-xk`, `-kadd`) holding a selecting letter. */
+function bundledSelection(rules: FamilyRules, word: string): string | undefined {
+  for (let at = 1; at < word.length; at++) {
+    const letter = `-${word[at]}`;
+    const hit = rules.selects?.find(([pattern]) => pattern.test(letter));
+    if (hit) return `${hit[1]} (\`${letter}\`)`;
+    if (Object.hasOwn(rules.valued, letter)) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether a bundle ends in a letter that takes the next word as its value (`-xk add`). */
+function bundleTakesNext(rules: FamilyRules, word: string): boolean {
+  for (let at = 1; at < word.length; at++) if (Object.hasOwn(rules.valued, `-${word[at]}`)) return at === word.length - 1;
+  return false;
 }

@@ -5,7 +5,7 @@
  * `--fix`, modules or config files that run other programs, watch mode). runner-args.ts judges a
  * command's arguments against this table.
  */
-import { CONFIG, COVERAGE, LISTS, RUNS, SNAPSHOTS, WATCH, WRITES, type Family, type FamilyRules } from './runner-rules.js';
+import { CONFIG, COVERAGE, FILTER, LAST_FAILED, LISTS, RUNS, SNAPSHOTS, WATCH, WRITES, type Family, type FamilyRules } from './runner-rules.js';
 import { JAVASCRIPT_RUNNERS } from './runners-javascript.js';
 
 export type { Family, FamilyRules, ValueRule } from './runner-rules.js';
@@ -69,9 +69,23 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^--cache-clear$/, 'it deletes the cache'],
     ],
     noRun: [[/^(--co|--collect-only)$/, 'it only collects the tests']],
+    selects: [
+      [/^(-k|-m)$/, FILTER],
+      [/^(--deselect|--ignore|--ignore-glob)$/, 'tests left out'],
+      [/^(--lf|--last-failed)$/, LAST_FAILED],
+      [/^(--sw|--stepwise)$/, 'a stepwise run'],
+    ],
     positional: 'path',
     bundles: true,
     selector: /::.*$/s,
+  },
+  unittest: {
+    name: 'python -m unittest',
+    flags: ['-v', '-q', '--verbose', '--quiet', '-f', '--failfast', '-b', '--buffer', '-c', '--catch', '--locals'],
+    valued: { '-k': 'any', '--durations': 'number' },
+    refused: [],
+    selects: [[/^-k$/, FILTER]],
+    positional: 'name',
   },
   go: {
     name: 'go test',
@@ -97,6 +111,11 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^-fuzz$/, 'fuzzing writes its corpus into testdata'],
     ],
     noRun: [[/^-list$/, LISTS]],
+    selects: [
+      [/^-(run|skip)$/, FILTER],
+      [/^-short$/, 'short mode'],
+    ],
+    wholePositionals: ['./...'],
     positional: 'path',
     goStyle: true,
     dotRelative: true,
@@ -145,6 +164,10 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(--config|-Z)$/, 'a config value can set the program that runs the tests'],
     ],
     noRun: [[/^--no-run$/, 'it only builds the tests']],
+    selects: [
+      [/^(--lib|--bins|--tests|--doc|--test|--bin|--example)$/, 'some targets'],
+      [/^(-p|--package|--exclude)$/, 'some packages'],
+    ],
     positional: 'name',
     bundles: true,
     afterDashDash: 'libtest',
@@ -155,6 +178,11 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
     valued: { '--test-threads': 'number', '--skip': 'any', '--color': ['auto', 'always', 'never'], '--format': ['pretty', 'terse'] },
     refused: [[/^--logfile$/, WRITES]],
     noRun: [[/^--list$/, LISTS]],
+    selects: [
+      [/^--skip$/, FILTER],
+      [/^--ignored$/, 'only the ignored tests'],
+      [/^--exact$/, FILTER],
+    ],
     positional: 'name',
   },
   maven: {
@@ -182,6 +210,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(-l|--log-file)$/, WRITES],
       [/^-D/, 'only -Dtest=, -Dit.test=, -Dgroups=, -DexcludedGroups= and -DfailIfNoTests= are allowed'],
     ],
+    selects: [[/^(-pl|--projects)$/, 'some modules']],
     positional: 'none',
   },
   gradle: {
@@ -193,6 +222,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(-P|-D)/, 'a property can change what the build runs'],
       [/^--scan$/, 'it uploads a build scan'],
     ],
+    selects: [[/^--tests$/, FILTER]],
     positional: 'none',
   },
   dotnet: {
@@ -213,6 +243,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^--collect$/, COVERAGE],
       [/^(-s|--settings|--test-adapter-path)$/, RUNS],
     ],
+    selects: [[/^--filter$/, FILTER]],
     positional: 'path',
   },
   mix: {
@@ -222,6 +253,10 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
     refused: [
       [/^(--cover|--export-coverage)$/, COVERAGE],
       [/^--listen-on-stdin$/, WATCH],
+    ],
+    selects: [
+      [/^(--only|--exclude)$/, FILTER],
+      [/^--failed$/, LAST_FAILED],
     ],
     positional: 'path',
     selector: /:\d+$/,
@@ -246,6 +281,10 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^(-r|--require|-I|--options)$/, RUNS],
     ],
     noRun: [[/^--dry-run$/, 'a dry run reports the examples without running them']],
+    selects: [
+      [/^(-e|--example|-E|--example-matches|-t|--tag)$/, FILTER],
+      [/^(--only-failures|--next-failure)$/, LAST_FAILED],
+    ],
     positional: 'path',
     selector: /(:\d+)+$|\[[\d:,]+\]$/,
   },
@@ -258,6 +297,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyRules>> = {
       [/^--coverage-/, COVERAGE],
       [/^(--bootstrap|--include-path|-d|-c|--configuration)$/, RUNS],
     ],
+    selects: [[/^(--filter|--testsuite|--group|--exclude-group)$/, FILTER]],
     positional: 'path',
   },
   make: {

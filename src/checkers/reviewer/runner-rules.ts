@@ -13,6 +13,10 @@ export interface FamilyRules {
   refused: ReadonlyArray<readonly [RegExp, string]>;
   /** Options (or subcommands) allowed for looking around with which the runner runs no test, with what it does instead: such a run verifies nothing. */
   noRun?: ReadonlyArray<readonly [RegExp, string]>;
+  /** Options that run only part of the suite, with what they select (`a filter (\`-k\`)`): a passing run with one is focused. */
+  selects?: ReadonlyArray<readonly [RegExp, string]>;
+  /** Positional words that stand for the whole suite (go's `./...`); any other positional selects. */
+  wholePositionals?: readonly string[];
   /** What a word that is not an option is: a path in the project, a test name, or nothing allowed. */
   positional: 'path' | 'name' | 'none';
   /** getopt-style bundles: `-vx` is `-v -x`, `-kadd` is `-k add`. */
@@ -40,3 +44,5 @@ export const RUNS = 'it loads or runs another program';
 export const WATCH = 'watch mode never ends';
 export const LISTS = 'it only lists the tests';
 export const CONFIG = 'another config file can change what runs and where it writes';
+export const FILTER = 'a name filter';
+export const LAST_FAILED = 'only the tests that failed last time';

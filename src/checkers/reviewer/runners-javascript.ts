@@ -1,5 +1,5 @@
 /** The JavaScript test runners (node's test runner, jest, vitest, mocha, deno) in the table of runner-families.ts. */
-import { CONFIG, COVERAGE, LISTS, RUNS, SNAPSHOTS, WATCH, WRITES, type FamilyRules } from './runner-rules.js';
+import { CONFIG, COVERAGE, FILTER, LISTS, RUNS, SNAPSHOTS, WATCH, WRITES, type FamilyRules } from './runner-rules.js';
 
 export const JAVASCRIPT_RUNNERS = {
   'node-test': {
@@ -25,6 +25,10 @@ export const JAVASCRIPT_RUNNERS = {
       [/^--test-update-snapshots$/, SNAPSHOTS],
       [/^--watch/, WATCH],
       [/^(--import|--require|-r|--loader|--experimental-loader|-e|--eval|-p|--print)$/, RUNS],
+    ],
+    selects: [
+      [/^(--test-name-pattern|--test-skip-pattern)$/, FILTER],
+      [/^--test-only$/, 'only the tests marked `only`'],
     ],
     positional: 'path',
   },
@@ -72,6 +76,11 @@ export const JAVASCRIPT_RUNNERS = {
       [/^(--reporters|--testResultsProcessor|--setupFiles|--setupFilesAfterEnv|--globalSetup|--globalTeardown|--testRunner|--transform|--resolver)$/, RUNS],
     ],
     noRun: [[/^--listTests$/, LISTS]],
+    selects: [
+      [/^(-t|--testNamePattern)$/, FILTER],
+      [/^(--testPathPatterns?|--testPathIgnorePatterns)$/, 'some test files'],
+      [/^--shard$/, 'one shard'],
+    ],
     positional: 'path',
   },
   vitest: {
@@ -96,6 +105,11 @@ export const JAVASCRIPT_RUNNERS = {
       [/^(--ui|--open|--api|--browser|--inspect.*)$/, 'it starts a server'],
     ],
     noRun: [[/^list$/, LISTS]],
+    selects: [
+      [/^(-t|--testNamePattern)$/, FILTER],
+      [/^--shard$/, 'one shard'],
+      [/^--project$/, 'one project'],
+    ],
     positional: 'path',
     subcommands: ['run', 'list'],
     refusedSubcommands: [
@@ -128,6 +142,7 @@ export const JAVASCRIPT_RUNNERS = {
       [/^(--config|--package|--opts)$/, CONFIG],
     ],
     noRun: [[/^--dry-run$/, 'a dry run walks the tests without running them']],
+    selects: [[/^(-g|--grep|-f|--fgrep)$/, FILTER]],
     positional: 'path',
   },
   deno: {
@@ -141,6 +156,7 @@ export const JAVASCRIPT_RUNNERS = {
       [/^--watch/, WATCH],
       [/^(-c|--config|--import-map)$/, CONFIG],
     ],
+    selects: [[/^--filter$/, FILTER]],
     positional: 'path',
   },
 } satisfies Record<string, FamilyRules>;

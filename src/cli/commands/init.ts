@@ -9,8 +9,11 @@ export const registerInitCommand: RegisterCommand = (program) => {
     .option('--force', 'overwrite existing files')
     .action(async (options: { force?: boolean }) => {
       const { writeStarterFiles } = await import('../../init/write-starter-files.js');
+      const { resolveCommand } = await import('../../checkers/reviewer/command-runners.js');
+      const { projectFiles } = await import('../../init/project-files.js');
       const cwd = process.cwd();
-      const result = writeStarterFiles({ cwd, force: options.force === true });
+      const runsTests = (command: string) => resolveCommand(projectFiles(cwd), command.split(' ')).calls.some((c) => c.family !== 'make');
+      const result = writeStarterFiles({ cwd, force: options.force === true, runsTests });
       const names = result.written.map((file) => path.relative(cwd, file)).join(' and ');
       const rule = result.testCommand
         ? `The rule checker runs \`${result.testCommand}\` before the Claude review; change it in ccc.config.ts if that is not your test command.`

@@ -29,7 +29,7 @@ import { reviewSummary } from '../../loop/review-summary.js';
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
 /** The word an `end` says: the verdict's, or `failed` for every ending that is not a confirmed completion. */
-type Outcome = Verification | 'focused';
+type Outcome = Verification;
 
 export interface Notification {
   event: NotifyEvent;
@@ -80,6 +80,7 @@ const CAPS: ReadonlySet<StopReason> = new Set(['limit', 'cost-cap']);
 const OUTCOME_TITLES: Record<Outcome, string> = {
   verified: 'done, verified',
   focused: 'done, verified by a focused run only',
+  'tests-changed': 'done, verified by tests the agent changed',
   unverified: "done, unverified (the reviewer's word only)",
   failed: 'failed',
 };

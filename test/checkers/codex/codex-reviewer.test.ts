@@ -66,7 +66,7 @@ describe('the codex reviewer, on the real codex', () => {
     const { verdict, checker } = await outcome;
     expect(checker).toBe('codex');
     expect(verdict).toMatchObject({ completed: true, feedback: 'add adds; npm test passes' });
-    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 0, tests: 1 }]);
+    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 1 }]);
     // What the model was asked: the task, the agent's claim, SUPERVISOR.md, in a read-only sandbox, with the verdict's schema.
     const first = server.requests[0]!;
     expect(first.authorization).toBe(`Bearer ${TEST_OPENAI_KEY}`);
@@ -97,7 +97,10 @@ describe('the codex reviewer, on the real codex', () => {
     const { outcome } = await review(reviewing(['npm test'], { completed: false, feedback: 'test adds fails: add(2, 3) is -1' }));
     const { verdict } = await outcome;
     expect(verdict).toMatchObject({ completed: false, feedback: 'test adds fails: add(2, 3) is -1' });
-    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 1 }]);
+    // A failing run keeps the test its runner named (node 20 names a failing file by its absolute path).
+    expect(verdict.evidence).toEqual([
+      { command: 'npm test', exit_code: 1, failed: 1, failures: [expect.stringMatching(/test\/\w+\.test\.js: 'test failed'$/)] },
+    ]);
     expect(server.requests[1]!.toolOutputs.join('\n')).toMatch(/# fail 1/);
   }, 120_000);
 

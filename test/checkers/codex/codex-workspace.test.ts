@@ -73,7 +73,7 @@ describe('the codex reviewer in a throwaway copy', () => {
     expect(outputs[1]).toMatch(/^NOTES\.md$/m);
     expect(outputs[2]).toMatch(/Read-only file system/);
     expect(outputs[3]).toMatch(/Read-only file system/);
-    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 0, tests: 2 }]);
+    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 2 }]);
     expect(projectSnapshot(cwd)).toEqual(before);
     expect(fs.existsSync('/tmp/ccc-codex-escape')).toBe(false);
   }, 120_000);
@@ -82,7 +82,10 @@ describe('the codex reviewer in a throwaway copy', () => {
     const before = projectSnapshot(cwd);
     const { verdict } = await review(['npm test'], { workspace: 'project' });
     expect(server.requests[1]!.toolOutputs[0]).toMatch(/not ok 2 - .*cache\.test\.js/);
-    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 1 }]);
+    // A failing run keeps the test its runner named (node 20 names a failing file by its absolute path).
+    expect(verdict.evidence).toEqual([
+      { command: 'npm test', exit_code: 1, failed: 1, failures: [expect.stringMatching(/test\/\w+\.test\.js: 'test failed'$/)] },
+    ]);
     expect(projectSnapshot(cwd)).toEqual(before);
   }, 120_000);
 });
@@ -106,7 +109,7 @@ describe('where the kernel sandbox cannot start', () => {
     const outputs = server.requests[1]!.toolOutputs;
     expect(outputs[1]).toMatch(/ccc-codex-.*\/project/);
     expect(outputs[1]).not.toContain(cwd);
-    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 0, tests: 2 }]);
+    expect(verdict.evidence).toEqual([{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 2 }]);
     expect(projectSnapshot(cwd)).toEqual(before);
   }, 120_000);
 });

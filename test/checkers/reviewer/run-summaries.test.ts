@@ -109,44 +109,94 @@ describe("each runner's summary", () => {
   for (const family of families) {
     const sample = SAMPLES[family]!;
     it(`${family}: tests that passed with their number, a failure, none ran; the same read through make`, () => {
-      expect(readSummary(family, sample.passed)).toEqual(passed(sample.tests));
-      expect(readSummary(family, sample.failed)).toEqual({ outcome: 'failed' });
-      expect(readSummary(family, sample.none)).toEqual({ outcome: 'none' });
-      expect(readSummary('make', `make[1]: Entering directory '/p'\n${sample.passed}make[1]: Leaving directory '/p'\n`)).toEqual(passed(sample.tests));
-      expect(readSummary('make', sample.failed)).toEqual({ outcome: 'failed' });
-      expect(readSummary('opaque', sample.none)).toEqual({ outcome: 'none' });
+      expect(readSummary(family, sample.passed)).toMatchObject(passed(sample.tests));
+      expect(readSummary(family, sample.failed)).toMatchObject({ outcome: 'failed' });
+      expect(readSummary(family, sample.none)).toMatchObject({ outcome: 'none' });
+      const throughMake = `make[1]: Entering directory '/p'\n${sample.passed}make[1]: Leaving directory '/p'\n`;
+      expect(readSummary([family, 'make'], throughMake)).toMatchObject(passed(sample.tests));
+      expect(readSummary([family, 'make'], sample.failed)).toMatchObject({ outcome: 'failed' });
+      // A command of no runner ccc knows reads no runner's summary, whatever it printed.
+      expect(readSummary('opaque', sample.passed)).toBeUndefined();
     });
   }
+
+  it("reads through the workspace tools' line prefixes (pnpm -r, turbo, yarn foreach), and leaves a runner's own labels alone", () => {
+    const tap = (prefix: string, pass: number) => ['# tests', '# pass', '# fail 0'].map((l, i) => `${prefix}${i < 2 ? `${l} ${pass}` : l}`).join('\n');
+    expect(readSummary('node-test', `${tap('packages/b test: ', 1)}\npackages/b test: Done\n${tap('packages/a test: ', 2)}\n`)).toEqual(passed(3));
+    expect(readSummary('node-test', `${tap('@mono/a:test: ', 2)}\n`)).toEqual(passed(2));
+    expect(readSummary('node-test', `${tap('[@mono/a]: ', 2)}\n`)).toEqual(passed(2));
+    expect(readSummary('jest', 'Test Suites: 1 passed, 1 total\nTests:       2 passed, 2 total\nSnapshots:   0 total\n')).toEqual(passed(2));
+    const cargo = 'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n';
+    expect(readSummary('cargo', cargo.repeat(3))).toEqual(passed(3));
+  });
 
   it('reads through colours, carriage-return redraws and Windows line ends; unrelated output is no summary', () => {
     expect(readSummary('pytest', '\x1b[32m\x1b[1m3 passed\x1b[0m\x1b[32m in 0.01s\x1b[0m\r\n')).toEqual(passed(3));
     expect(readSummary('node-test', 'running…\r# pass 4\n# fail 0\n')).toEqual(passed(4));
     expect(readSummary('pytest', 'all good, 3 passed\n')).toBeUndefined();
-    expect(readSummary('opaque', 'checking all\nquick checks pass\n')).toBeUndefined();
+    expect(readSummary('make', 'checking all\nquick checks pass\n')).toBeUndefined();
     // A make target named like a folder beside it (`test/`) and not .PHONY runs nothing.
     expect(readSummary('make', "make: 'test' is up to date.\n")).toEqual({ outcome: 'none' });
     expect(readSummary('make', "make[1]: Nothing to be done for 'check'.\n")).toEqual({ outcome: 'none' });
     // TAP's `ok 1 - name` is not go's `ok  <package>  <time>`.
-    expect(readSummary('opaque', SAMPLES['node-test']!.none)).toEqual({ outcome: 'none' });
+    expect(readSummary('go', SAMPLES['node-test']!.none)).toBeUndefined();
   });
 
   it('the installed jest 30, vitest 3 and go 1.19, as they print a filter that selects nothing, no test file, and a pass', () => {
     const jestSkipped =
       'Test Suites: 1 skipped, 0 of 1 total\nTests:       2 skipped, 2 total\nSnapshots:   0 total\nTime:        1.417 s, estimated 3 s\nRan all test suites with tests matching "nomatch".\n';
-    expect(readSummary('jest', jestSkipped)).toEqual({ outcome: 'none' });
+    expect(readSummary('jest', jestSkipped)).toEqual({ outcome: 'none', notPassed: { skipped: 2 } });
     expect(readSummary('jest', 'No tests found, exiting with code 0\n')).toEqual({ outcome: 'none' });
     const vitestSkipped =
       '\n RUN  v3.2.7 /tmp/p\n\n ↓ test/add.test.js (2 tests | 2 skipped)\n\n Test Files  1 skipped (1)\n      Tests  2 skipped (2)\n   Start at  10:23:38\n';
-    expect(readSummary('vitest', vitestSkipped)).toEqual({ outcome: 'none' });
+    expect(readSummary('vitest', vitestSkipped)).toEqual({ outcome: 'none', notPassed: { skipped: 2 } });
     expect(readSummary('vitest', '\n RUN  v3.2.7 /tmp/p\n\nNo test files found, exiting with code 0\n\nfilter: nofile\n')).toEqual({ outcome: 'none' });
     expect(readSummary('vitest', ' ✓ test/add.test.js (2 tests) 17ms\n\n Test Files  1 passed (1)\n      Tests  2 passed (2)\n')).toEqual(passed(2));
     expect(readSummary('go', 'ok  \texample.com/calc\t0.054s [no tests to run]\n')).toEqual({ outcome: 'none' });
     expect(readSummary('go', 'ok  \texample.com/calc\t(cached)\n')).toEqual(passed(undefined));
   });
 
+  it("node 22's runner under a name filter: a file in which no test ran is reported as one passing test named by its path, and is none", () => {
+    const filtered = { nodeNameFilter: true };
+    const totals = (prefix: string, pass: number, fail = 0, skipped = 0) =>
+      ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo']
+        .map((k) => `${prefix} ${k} ${{ tests: pass + fail + skipped, suites: 0, pass, fail, cancelled: 0, skipped, todo: 0 }[k]}`)
+        .join('\n');
+    const yaml = "  ---\n  duration_ms: 50.716188\n  type: 'test'\n  ...\n";
+    // node 22.17, `node --test --test-name-pattern=nomatch` (also `--test-only`, `--test-skip-pattern=.`): TAP, then spec.
+    const tapNoMatch = `TAP version 13\n1..0\n# Subtest: test/add.test.js\nok 1 - test/add.test.js\n${yaml}1..1\n${totals('#', 1)}\n# duration_ms 60.69\n`;
+    expect(readSummary('node-test', tapNoMatch, filtered)).toEqual({ outcome: 'none' });
+    const specNoMatch = `✔ test/add.test.js (43.509914ms)\n✔ test/suite.test.js (39.410584ms)\n${totals('ℹ', 2)}\nℹ duration_ms 90.46\n`;
+    expect(readSummary('node-test', specNoMatch, filtered)).toEqual({ outcome: 'none' });
+    // node 22.17, `--test-name-pattern=mul` over a file of its own and one without a match: the one test that ran.
+    const specSome = `✔ test/add.test.js (41.359644ms)\n▶ math\n  ✔ mul (0.533163ms)\n✔ math (1.416627ms)\n${totals('ℹ', 2)}\n`;
+    expect(readSummary('node-test', specSome, filtered)).toEqual(passed(1));
+    const tapSome = `TAP version 13\n1..0\n# Subtest: test/add.test.js\nok 1 - test/add.test.js\n${yaml}# Subtest: math\n    # Subtest: mul\n    ok 1 - mul\n    1..1\nok 2 - math\n  type: 'suite'\n1..2\n${totals('#', 2)}\n`;
+    expect(readSummary('node-test', tapSome, filtered)).toEqual(passed(1));
+    // Without a filter, a file node reports as one passing test is a file of top-level assertions that ran (node 20 by its absolute path).
+    expect(readSummary('node-test', tapNoMatch)).toEqual(passed(1));
+    expect(
+      readSummary(
+        'node-test',
+        `ok 1 - adds\nok 2 - zero\n# Subtest: /tmp/p/test/asserts.test.js\nok 2 - /tmp/p/test/asserts.test.js\n1..3\n${totals('#', 3)}\n`,
+      ),
+    ).toEqual(passed(3));
+    // A file that fails to load is a failure (both versions), and a test named otherwise counts.
+    expect(readSummary('node-test', `ok 1 - adds\nnot ok 2 - test/bad.test.js\n1..2\n${totals('#', 1, 1)}\n`)).toEqual({ outcome: 'failed', failed: 1 });
+    expect(readSummary('node-test', `✖ test/bad.test.js (183.06ms)\n${totals('ℹ', 0, 1)}\n`)).toEqual({ outcome: 'failed', failed: 1 });
+    expect(readSummary('node-test', `ok 1 - parses add.test.js files\n${totals('#', 1)}\n`)).toEqual(passed(1));
+    // Through a workspace tool's prefixes (pnpm -r).
+    const pnpm = tapNoMatch
+      .trimEnd()
+      .split('\n')
+      .map((l) => `packages/math test: ${l}`)
+      .join('\n');
+    expect(readSummary('node-test', pnpm, filtered)).toEqual({ outcome: 'none' });
+  });
+
   it('jest and vitest --json, go -json, mocha json', () => {
     expect(readSummary('jest', '{"numFailedTestSuites":0,"numFailedTests":0,"numPassedTestSuites":1,"numPassedTests":2,"numTotalTests":2}')).toEqual(passed(2));
-    expect(readSummary('vitest', '{"numTotalTests":3,"numPassedTests":2,"numFailedTests":1}')).toEqual({ outcome: 'failed' });
+    expect(readSummary('vitest', '{"numTotalTests":3,"numPassedTests":2,"numFailedTests":1}')).toEqual({ outcome: 'failed', failed: 1 });
     expect(
       readSummary(
         'go',
@@ -170,6 +220,35 @@ const noise = fc.oneof(
   ),
 );
 
+/** What each runner prints about tests that did not pass (pytest 9, node 20, jest 30, vitest 3, mocha 11, cargo 1.95, go 1.19, unittest 3.11), and how it is counted. */
+const NOT_PASSED: Array<[Family, string, RunSummary]> = [
+  ['pytest', '1 passed, 1 skipped, 1 deselected, 1 xfailed in 0.11s', { outcome: 'passed', tests: 1, notPassed: { skipped: 1, xfailed: 1, deselected: 1 } }],
+  ['pytest', '1 skipped, 2 xfailed, 1 xpassed in 0.13s', { outcome: 'none', notPassed: { skipped: 1, xfailed: 2, xpassed: 1 } }],
+  ['node-test', '# tests 4\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 2\n# todo 1\n', { outcome: 'passed', tests: 1, notPassed: { skipped: 2, todo: 1 } }],
+  ['jest', 'Tests:       1 skipped, 1 todo, 2 passed, 4 total', { outcome: 'passed', tests: 2, notPassed: { skipped: 1, todo: 1 } }],
+  ['vitest', '      Tests  2 passed | 1 skipped | 1 todo (4)', { outcome: 'passed', tests: 2, notPassed: { skipped: 1, todo: 1 } }],
+  ['mocha', '  1 passing (3ms)\n  2 pending\n', { outcome: 'passed', tests: 1, notPassed: { skipped: 2 } }],
+  [
+    'cargo',
+    'test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 2 filtered out; finished in 0.00s',
+    { outcome: 'passed', tests: 1, notPassed: { skipped: 1, deselected: 2 } },
+  ],
+  [
+    'go',
+    '--- PASS: TestAdd (0.00s)\n--- SKIP: TestSkipped (0.00s)\nPASS\nok  \texample.com/calc\t0.012s\n',
+    { outcome: 'passed', tests: 1, notPassed: { skipped: 1 } },
+  ],
+  ['unittest', 'Ran 4 tests in 0.000s\n\nOK (skipped=1, expected failures=1)\n', { outcome: 'passed', tests: 2, notPassed: { skipped: 1, xfailed: 1 } }],
+  ['unittest', 'Ran 4 tests in 0.000s\n\nFAILED (failures=1, skipped=1, expected failures=1)\n', { outcome: 'failed', failed: 1 }],
+  ['unittest', 'Ran 0 tests in 0.000s\n\nOK\n', { outcome: 'none' }],
+];
+
+describe('tests that did not pass are counted apart', () => {
+  it.each(NOT_PASSED)('%s: %j', (family, text, expected) => {
+    expect(readSummary(family, text)).toEqual(expected);
+  });
+});
+
 describe('fuzzed', () => {
   it('never throws, and only ever answers one of the three outcomes', () => {
     fc.assert(
@@ -185,8 +264,8 @@ describe('fuzzed', () => {
     fc.assert(
       fc.property(fc.constantFrom(...families), fc.array(noise, { maxLength: 8 }), fc.array(noise, { maxLength: 8 }), (family, before, after) => {
         const text = [...before, SAMPLES[family]!.failed, ...after].join('\n');
-        expect(readSummary(family, text)).toEqual({ outcome: 'failed' });
-        expect(readSummary('opaque', text)).toEqual({ outcome: 'failed' });
+        expect(readSummary(family, text)).toMatchObject({ outcome: 'failed' });
+        expect(readSummary([family, 'make'], text)).toMatchObject({ outcome: 'failed' });
       }),
     );
   });
