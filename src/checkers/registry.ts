@@ -45,6 +45,7 @@ const builtInCheckers: Record<string, CheckerBuilder> = {
         trusted: config.trusted_dirs,
         codex: config.supervisor.codex,
         allow: config.supervisor.reviewer.allow,
+        requireEvidence: config.supervisor.reviewer.require_evidence,
         ruleCommands: ruleCommandsOf(config),
       }),
     ),

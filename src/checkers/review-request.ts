@@ -53,11 +53,12 @@ export function buildFreshReviewMessage(supervisorPrompt: string, ctx: CheckCont
  * sandbox lets it do. Its verdict comes through the output schema it is run with, so the message
  * asks for no JSON of its own.
  */
-export function buildIndependentReviewMessage(supervisorPrompt: string, ctx: CheckContext, change: string, where: string): string {
+export function buildIndependentReviewMessage(supervisorPrompt: string, ctx: CheckContext, change: string, where: string, rules: ReviewRules = {}): string {
   return [
     ...changeUnderReview(supervisorPrompt, ctx, change, 'You see the task, its last message and its change;'),
+    ...changedTestsSection(ctx),
     '## How to review',
-    `Verify with commands rather than trusting claims: read the files and run the project's tests and checks. ${where} ${EVIDENCE_RULE}`,
+    `Verify with commands rather than trusting claims: read the files and run the project's tests and checks. ${where} ${EVIDENCE_RULE} ${NO_CONTRADICTION_RULE}${wholeSuiteRule(rules)}`,
     '',
     '## Your answer',
     'Your final answer is the verdict object your output schema describes: `completed` is true only when the task is done and you verified it. When it is not, `feedback` is given to the agent as its next message: make it concrete, quote what failed, and say how to verify the fix.',
@@ -82,6 +83,15 @@ function changeUnderReview(supervisorPrompt: string, ctx: CheckContext, change: 
 
 const EVIDENCE_RULE =
   "A test command's exit code and its summary of the tests it ran are the evidence your verdict rests on: do not pipe it into another command; listing or collecting the tests, building them without running, or a filter that selects none verifies nothing.";
+
+const NO_CONTRADICTION_RULE = 'ccc does not accept "complete" over a failing test run that no later run passed.';
+
+/** What `require_evidence: 'whole-suite'` adds to the rules a reviewer is told. */
+function wholeSuiteRule(rules: ReviewRules): string {
+  if (!rules.wholeSuite) return '';
+  const commands = rules.wholeSuite.commands.map((c) => `\`${c}\``).join(', ');
+  return ` ccc accepts "complete" only when you ran the project's whole test suite${commands ? ` (${commands})` : ''}, without a filter, and it passed.`;
+}
 
 function taskSections(ctx: CheckContext): string[] {
   const prompts = ctx.userPrompts.length ? ctx.userPrompts.map((p, i) => `${i + 1}. ${p}`).join('\n') : '(no user prompt was recorded)';
@@ -111,13 +121,10 @@ function changedTestsSection(ctx: CheckContext): string[] {
 }
 
 function answerSections(ctx: CheckContext, policy: ReviewerPolicy, rules: ReviewRules): string[] {
-  const whole = rules.wholeSuite
-    ? ` ccc accepts "complete" only when you ran the project's whole test suite${rules.wholeSuite.commands.length ? ` (${rules.wholeSuite.commands.map((c) => `\`${c}\``).join(', ')})` : ''}, without a filter, and it passed.`
-    : '';
   return [
     ...changedTestsSection(ctx),
     '## How to review',
-    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. ${EVIDENCE_RULE} ccc does not accept "complete" over a failing test run that no later run passed.${whole}`,
+    `Verify with tools rather than trusting claims: read the files and run the checks. ${runnable(policy)} Anything that changes the project is refused. ${EVIDENCE_RULE} ${NO_CONTRADICTION_RULE}${wholeSuiteRule(rules)}`,
     '',
     '## Your answer',
     `End your answer with this JSON object and nothing after it: ${VERDICT_SHAPE}`,

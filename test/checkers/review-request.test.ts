@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFreshReviewMessage, buildReviewMessage, VERDICT_REMINDER } from '../../src/checkers/review-request.js';
+import { buildFreshReviewMessage, buildIndependentReviewMessage, buildReviewMessage, VERDICT_REMINDER } from '../../src/checkers/review-request.js';
 import { reviewerPolicy } from '../../src/checkers/reviewer/reviewer-policy.js';
 import type { CheckContext } from '../../src/checkers/types.js';
 import { parseVerdict } from '../../src/checkers/verdict-parser.js';
@@ -69,7 +69,10 @@ describe('the review request', () => {
     for (const text of [
       buildReviewMessage('rules', { ...ctx, changedTests }, policy, rules),
       buildFreshReviewMessage('rules', { ...ctx, changedTests }, policy, '(the change)', rules),
+      // The other vendor's reviewer (codex) is told the same rules and shown the same tests.
+      buildIndependentReviewMessage('rules', { ...ctx, changedTests }, '(the change)', 'Its sandbox is read-only.', rules),
     ]) {
+      expect(text).toContain('ccc does not accept "complete" over a failing test run that no later run passed.');
       expect(text).toContain(
         'ccc accepts "complete" only when you ran the project\'s whole test suite (`python3 -m pytest`), without a filter, and it passed.',
       );

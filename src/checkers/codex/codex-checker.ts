@@ -19,7 +19,7 @@ import { modelFailureSentence } from '../../claude/api-error.js';
 import { CccError } from '../../errors.js';
 import { projectFiles } from '../../init/project-files.js';
 import { detectTestCommands } from '../../init/test-command.js';
-import { buildIndependentReviewMessage } from '../review-request.js';
+import { buildIndependentReviewMessage, type ReviewRules } from '../review-request.js';
 import { projectChange } from '../reviewer/project-change.js';
 import { reviewerPolicy } from '../reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt, type PromptPath } from '../supervisor-prompt.js';
@@ -44,6 +44,8 @@ export interface CodexCheckerOptions {
   /** `supervisor.reviewer.allow` and the rule checkers' commands: what counts as verification, as for claude. */
   allow?: readonly string[];
   ruleCommands?: readonly string[];
+  /** `supervisor.reviewer.require_evidence`: the reviewer is told what ccc will accept, as claude's is. */
+  requireEvidence?: boolean | 'whole-suite';
 }
 
 /** The verdict codex must answer with (`--output-schema`): strict, as the Responses API requires. */
@@ -66,9 +68,10 @@ export function codexChecker(options: CodexCheckerOptions): Checker {
         const state = await sandbox;
         if (!state.works) throw sandboxError(state.why);
       }
+      const tests = detectTestCommands(ctx.cwd);
       const policy = reviewerPolicy({
         root: ctx.cwd,
-        tests: detectTestCommands(ctx.cwd),
+        tests,
         ruleCommands: options.ruleCommands ?? [],
         allow: options.allow ?? [],
       });
@@ -85,7 +88,8 @@ export function codexChecker(options: CodexCheckerOptions): Checker {
           env: ctx.env,
           ...(workspace ? { scratch: workspace.scratch } : {}),
         });
-        const message = buildIndependentReviewMessage(prompt.text, ctx, change, whereText(settings, workspace));
+        const rules: ReviewRules = options.requireEvidence === 'whole-suite' ? { wholeSuite: { commands: tests.map((t) => t.command) } } : {};
+        const message = buildIndependentReviewMessage(prompt.text, ctx, change, whereText(settings, workspace), rules);
         ctx.logger.debug('calling the codex reviewer', { command: [settings.command, ...launch.args].join(' '), prompt_path: prompt.path });
         const { run, turn } = await runCodex({
           command: settings.command,
