@@ -100,7 +100,7 @@ describe('the codex reviewer in a headless run', () => {
     const agent = models.byKind('agent');
     expect(agent[1]!.lastUserText).toContain(said);
     expect(agent[1]!.lastUserText).toContain('- claude: complete (unverified): CLAUDE-SAYS-81');
-    expect(agent[1]!.lastUserText).toContain('- codex: not complete (failed: npm test (exit 1)): CODEX-SAYS-93');
+    expect(agent[1]!.lastUserText).toMatch(/- codex: not complete \(failed: npm test \(exit 1: \S*test\/add\.test\.js\)\): CODEX-SAYS-93/);
     expect(run.stderr).toContain(said);
     const events = fs
       .readFileSync(path.join(world.cwd, 'events.jsonl'), 'utf8')
@@ -153,6 +153,6 @@ describe('the codex reviewer in a headless run', () => {
     });
     expect(note!.text).toContain(`Last feedback: ${said}`);
     expect(note!.text).toContain('claude: complete (unverified): CLAUDE-SAYS-81');
-    expect(note!.text).toContain('codex: not complete (failed: npm test (exit 1)): CODEX-SAYS-93');
+    expect(note!.text).toMatch(/codex: not complete \(failed: npm test \(exit 1: \S*test\/add\.test\.js\)\): CODEX-SAYS-93/);
   }, 180_000);
 });
