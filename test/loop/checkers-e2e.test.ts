@@ -74,7 +74,7 @@ describe('checker pipeline, end to end (headless)', () => {
     const run = await runCcc(world, ['--supervisor', '-p', 'make the parser keep empty fields']);
     expect(run.code, run.stderr).toBe(3);
     // What the progress line shows of the feedback: its first line and the lines under it, up to "… more lines in the log".
-    const shown = run.stderr.slice(run.stderr.indexOf('ccc: ✗ not complete (rule, failed: python3 -m pytest (exit 1))')).split('\n');
+    const shown = run.stderr.slice(run.stderr.search(/ccc: ✗ not complete \(rule, failed: python3 -m pytest \(exit 1/)).split('\n');
     const body = shown.slice(
       1,
       shown.findIndex((line, i) => i > 0 && !line.startsWith('ccc:   │')),

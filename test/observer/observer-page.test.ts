@@ -108,7 +108,7 @@ describe('observer page', () => {
   it("draws each outcome with verdict-look.ts's sign and colour, in the server's words; one it does not know as unverified", async () => {
     server = await startTestObserver();
     const verdict = { kind: 'verdict', checker: 'claude', completed: true, feedback: 'ok', at } as const;
-    server.publishEvent({ ...verdict, iteration: 1, verification: 'verified', evidence: [{ command: 'npm test', exit_code: 0, tests: 3 }] });
+    server.publishEvent({ ...verdict, iteration: 1, verification: 'verified', evidence: [{ command: 'npm test', exit_code: 0, tests: 3, scope: 'whole' }] });
     // The words of an outcome verification.ts may add come from the server; the page draws what it knows of it.
     server.publishEvent({
       ...verdict,

@@ -201,7 +201,7 @@ describe('supervise: the guards and the evidence rule', () => {
 
   it("require_evidence: the reviewer's complete over a collect-only run is refused and the agent told why; a passing run is accepted", async () => {
     const collectOnly = { command: 'pytest --co -q', exit_code: 0, not_counted: 'it only collects the tests (`--co`)' };
-    const passing = { command: 'pytest -q', exit_code: 0, tests: 3 };
+    const passing = { command: 'pytest -q', exit_code: 0, tests: 3, scope: 'whole' as const };
     const reviewer = scriptedChecker(
       [() => ({ completed: true, feedback: 'looks done', evidence: [collectOnly] }), () => ({ completed: true, feedback: 'tests pass', evidence: [passing] })],
       'claude',
