@@ -70,13 +70,16 @@ describe('the verdict a user of the installed hook sees', () => {
         : { verdict: { completed: true, feedback: 'npm test passes' } };
     });
     await pty.type('fix it\r');
-    await pty.waitForScreen(/Stop says: ccc: ✗ review 1 \(claude\): not complete, feedback sent to the agent \(failed: npm test \(exit 1\)\)/, 90_000);
+    await pty.waitForScreen(
+      /Stop says: ccc: ✗ review 1 \(claude\): not complete, feedback sent to the agent \(failed: npm test \(exit 1(: [^)]+)?\)\)/,
+      90_000,
+    );
     fs.writeFileSync(path.join(world.cwd, 'fixed'), '');
     fix();
     await pty.waitForScreen(/Stop says: ccc: ✓ review 2 \(claude\): complete, verified by: npm test \(1 test\)/, 90_000);
     await vi.waitFor(() =>
       expect(shownInTranscript()).toEqual([
-        'ccc: ✗ review 1 (claude): not complete, feedback sent to the agent (failed: npm test (exit 1))',
+        expect.stringMatching(/^ccc: ✗ review 1 \(claude\): not complete, feedback sent to the agent \(failed: npm test \(exit 1(: [^)]+)?\)\)$/),
         'ccc: ✓ review 2 (claude): complete, verified by: npm test (1 test)',
       ]),
     );
