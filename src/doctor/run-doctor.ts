@@ -23,12 +23,15 @@ export interface DoctorReport {
 export async function runDoctor(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<DoctorReport> {
   const place: Place = { ...options, configDir: resolveConfigDir(options.env, options.cwd) };
   const config = await configCheck(place);
+  // The helpers first: asking claude its version starts it under the lifeline, which would set the
+  // helpers up and leave this check to say "set up by an earlier ccc" about what this doctor did.
+  const helpers = helperChecks(place);
   const checks = [
     await claudeCheck(place, config.resolved),
     config.check,
     configDirCheck(place),
     promptCheck(place, config.resolved),
-    ...helperChecks(place),
+    ...helpers,
     storeCheck(place),
     await stopHookCheck(place),
     testCommandCheck(place),
