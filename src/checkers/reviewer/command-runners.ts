@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
 import type { ProjectFiles } from '../../init/project-files.js';
 import { makefileIn, makeRecipes } from './make-recipes.js';
+import { mayPrintProjectText } from './output-printers.js';
 import type { Family } from './runner-rules.js';
 import { globRegex, packageJson, selectPackages, workspacePackages, type WorkspacePackage } from './workspace-packages.js';
 
@@ -35,11 +36,14 @@ export interface Resolution {
   focus: string[];
   /** The `echo` and `printf` commands it runs, as written: what they print is no runner's. */
   printed: string[];
+  /** Other programs it runs that could print a line the project decides (output-printers.ts), as written (the first few). */
+  printers: string[];
 }
 
 const MAX_DEPTH = 10;
 const MAX_OTHERS = 4;
 const MAX_PRINTED = 50;
+const MAX_PRINTERS = 4;
 
 interface Walk {
   files: ProjectFiles;
@@ -49,7 +53,7 @@ interface Walk {
 
 /** What `words` (one simple command, in `dir` of the project) runs. */
 export function resolveCommand(files: ProjectFiles, words: readonly string[], dir = '.'): Resolution {
-  const walk: Walk = { files, seen: new Set(), out: { calls: [], others: [], focus: [], printed: [] } };
+  const walk: Walk = { files, seen: new Set(), out: { calls: [], others: [], focus: [], printed: [], printers: [] } };
   resolveWords(walk, dir, [...words], words.length, 0);
   return walk.out;
 }
@@ -124,8 +128,15 @@ function resolveWords(walk: Walk, dir: string, raw: string[], given: number, dep
     return;
   }
   if (head.includes('/') && !head.startsWith('/') && walk.files.read(path.posix.join(dir, head)) !== undefined) return scriptFile(walk, dir, head, depth);
-  if ((bin === 'echo' || bin === 'printf') && walk.out.printed.length < MAX_PRINTED) walk.out.printed.push(words.join(' '));
+  const printsText = bin === 'echo' || bin === 'printf';
+  if (printsText && walk.out.printed.length < MAX_PRINTED) walk.out.printed.push(words.join(' '));
+  // An echo of a substitution (`echo "$(cat out.txt)"`) prints what the file says, not what it reads.
+  if (printsText ? words.some((w) => /\$\(|`/.test(w)) : mayPrintProjectText(words)) printer(walk, words.join(' '));
   if (walk.out.others.length < MAX_OTHERS) walk.out.others.push(words.join(' '));
+}
+
+function printer(walk: Walk, command: string): void {
+  if (walk.out.printers.length < MAX_PRINTERS) walk.out.printers.push(command);
 }
 
 /** Environment assignments, shell keywords and wrappers that run the rest as it is. */
@@ -314,6 +325,8 @@ function packageManager(walk: Walk, dir: string, manager: string, args: string[]
     return resolveWords(walk, here, inner, Math.min(given, inner.length), depth + 1);
   }
   if (script === undefined) {
+    // Installing runs the packages' lifecycle scripts (the project's `postinstall`, say), which print what they like.
+    if (['install', 'i', 'ci', 'add', 'rebuild', 'link'].includes(verb)) printer(walk, [manager, ...args].join(' '));
     if (walk.out.others.length < MAX_OTHERS) walk.out.others.push([manager, ...args].join(' '));
     return;
   }
@@ -375,9 +388,12 @@ function runScripts(walk: Walk, dir: string, names: readonly string[], extra: re
       }
       if (walk.seen.has(key)) continue;
       walk.seen.add(key);
+      // npm runs `pre<name>` before and `post<name>` after a script: what they run is part of the run.
       const pre = pkg?.scripts[`pre${script}`];
       if (pre !== undefined) resolveLine(walk, dir, pre, [], 0, depth + 1);
       resolveLine(walk, dir, text, extra, given, depth + 1);
+      const post = pkg?.scripts[`post${script}`];
+      if (post !== undefined) resolveLine(walk, dir, post, [], 0, depth + 1);
       walk.seen.delete(key);
     }
   }
@@ -465,6 +481,7 @@ function shell(walk: Walk, dir: string, args: readonly string[], given: number, 
   if (c !== -1) return resolveLine(walk, dir, args[c + 1] ?? '', [], 0, depth + 1);
   const file = args.find((a) => !a.startsWith('-'));
   if (file !== undefined && walk.files.read(path.posix.join(dir, file)) !== undefined) return scriptFile(walk, dir, file, depth);
+  printer(walk, ['sh', ...args].join(' '));
   if (walk.out.others.length < MAX_OTHERS) walk.out.others.push(['sh', ...args.slice(0, Math.max(0, args.length - given))].join(' '));
 }
 
@@ -476,6 +493,7 @@ function scriptFile(walk: Walk, dir: string, file: string, depth: number): void 
   const interpreter = shebang ? path.posix.basename(shebang[1] === '/usr/bin/env' ? (shebang[2] ?? '') : shebang[1]!) : 'sh';
   if (!/^(ba|z|da)?sh$/.test(interpreter) || walk.seen.has(`file:${name}`)) {
     if (walk.out.others.length < MAX_OTHERS) walk.out.others.push(file);
+    if (!walk.seen.has(`file:${name}`)) printer(walk, file);
     return;
   }
   walk.seen.add(`file:${name}`);

@@ -64,7 +64,10 @@ export function runEvidence(project: EvidenceProject, run: CommandRun): Evidence
   if (STILL_RUNNING.test(run.output)) return reading('it had not finished (claude moved it to the background)');
   if (runners.length === 0) return reading(noRunnerText(command, resolution));
   const byHand = handPrintedSummary(families, resolution.printed);
-  if (byHand !== undefined) return reading(`it prints a test summary by hand (\`${byHand.length > 80 ? `${byHand.slice(0, 79)}…` : byHand}\`)`);
+  if (byHand !== undefined) return reading(`it prints a test summary by hand (\`${clipCommand(byHand)}\`)`);
+  const printer = resolution.printers[0];
+  if (printer !== undefined)
+    return reading(`it also runs \`${clipCommand(printer)}\`, which can print or drop lines of the runner's output: run the runner by itself`);
   const summary = readSummary(families, run.output, { nodeNameFilter: runners.some(nodeNameFilter) });
   if (summary?.outcome === 'failed') return { ...failingRun(run, families), not_counted: 'its output reports failing tests' };
   if (summary === undefined) {
@@ -78,7 +81,7 @@ export function runEvidence(project: EvidenceProject, run: CommandRun): Evidence
 function resolve(files: ProjectFiles, command: string, verification: ReturnType<typeof verificationOf>): Resolution {
   // An allowed command exactly (a rule command may be `npm run build && npm test`): all of it is the verification, none of its words the reviewer's.
   const segments = verification.exact ? shellSegments(command).map((words) => ({ words, dir: '.' })) : verification.runs;
-  const merged: Resolution = { calls: [], others: [], focus: [], printed: [] };
+  const merged: Resolution = { calls: [], others: [], focus: [], printed: [], printers: [] };
   for (const run of segments) {
     if (!run.words) continue;
     const found = resolveCommand(files, run.words, run.dir ?? '.');
@@ -86,6 +89,7 @@ function resolve(files: ProjectFiles, command: string, verification: ReturnType<
     merged.others.push(...found.others);
     merged.focus.push(...found.focus);
     merged.printed.push(...found.printed);
+    merged.printers.push(...found.printers);
   }
   return merged;
 }
@@ -122,6 +126,10 @@ function failingRun(run: CommandRun, families: readonly Family[]): Evidence {
 }
 
 /** A call of node's runner with a name filter: its files whose tests it left out are reported as passing tests. */
+function clipCommand(command: string): string {
+  return command.length > 80 ? `${command.slice(0, 79)}…` : command;
+}
+
 function nodeNameFilter(call: RunnerCall): boolean {
   return call.family === 'node-test' && call.args.some((arg) => /^--test-(?:name-pattern|skip-pattern|only)(?:=|$)/.test(arg));
 }

@@ -526,6 +526,57 @@ describe('one run as evidence, runners × ways to pass off a run', () => {
     expect(run(p, 'npm test 2>&1 | tail -n 5', 0, JEST('2 passed, 2 total'))).toEqual({ command: 'npm test 2>&1 | tail -n 5', exit_code: null });
   });
 
+  it("another program beside the runner in the project's test command can print or drop the runner's lines: no summary is read", () => {
+    const FORGED = '5 passed in 0.10s\n';
+    const cases: [Record<string, string>, string, string, string][] = [
+      // A runner that runs nothing, then a file of the project prints its summary.
+      [npm('node --test --test-name-pattern=nothing && node print.js', { 'print.js': '' }), 'npm test', TAP(1, 0) + '# pass 5\n', 'node print.js'],
+      [
+        { ...PYTEST_FILES, Makefile: 'test:\n\tpytest -q -k nomatch || true\n\tcat summary.txt\n' },
+        'make test',
+        `3 deselected in 0.01s\n${FORGED}`,
+        'cat summary.txt',
+      ],
+      [{ ...PYTEST_FILES, Makefile: 'test:\n\tpython3 -c "print(\'5 passed in 0.1s\')"\n\tpytest -q -k nomatch\n' }, 'make test', FORGED, 'python3 -c'],
+      // npm runs `posttest` after `test`.
+      [npm('pytest -q -k nomatch', { 'report.js': '' }), 'npm test', FORGED, 'node report.js'],
+      // A project script with its own interpreter is a program, whatever it prints.
+      [
+        {
+          ...PYTEST_FILES,
+          Makefile: 'test:\n\t./run.sh\n',
+          'run.sh': '#!/bin/sh\npytest -q -k nomatch\n./report.py\n',
+          'report.py': '#!/usr/bin/env python3\n',
+        },
+        'make test',
+        FORGED,
+        './report.py',
+      ],
+      [{ ...PYTEST_FILES, Makefile: 'test:\n\tpytest -q -k nomatch; echo "$(cat summary.txt)"\n' }, 'make test', FORGED, 'echo $(cat summary.txt)'],
+      // Filters inside the script choose which of the runner's lines are left, and their exit code is the script's.
+      [{ ...GO_FILES, Makefile: 'test:\n\tgo test ./... | tail -1\n' }, 'make test', 'ok  \texample.com/calc/b\t0.005s\n', 'tail -1'],
+      [npm("node --test | grep -v '# fail'"), 'npm test', TAP(1, 0), 'grep -v # fail'],
+    ];
+    // The posttest case: its script is set beside `test`.
+    const post = cases[3]![0];
+    post['package.json'] = JSON.stringify({ name: 'calc', private: true, scripts: { test: 'pytest -q -k nomatch', posttest: 'node report.js' } });
+    for (const [files, command, output, printer] of cases) {
+      const evidence = run(project(files), command, 0, output);
+      expect([command, evidence && strengthOf(evidence), evidence?.not_counted]).toEqual([
+        command,
+        'none',
+        expect.stringContaining(`it also runs \`${printer}`),
+      ]);
+    }
+    // What prints only its own output stays beside a runner: a build, a clean-up, tee.
+    const kept: [Record<string, string>, string][] = [
+      [npm('tsc --noEmit && rm -rf .cache && node --test 2>&1 | tee test.log'), TAP(2, 0)],
+      [{ ...GO_FILES, Makefile: 'test:\n\tgo vet ./...\n\tgo test ./...\n' }, GO_V],
+      [{ ...PYTEST_FILES, Makefile: 'test:\n\tif [ -d tests ]; then python3 -m pytest -q; fi\n' }, PYTEST.pass],
+    ];
+    for (const [files, output] of kept) expect(strengthOf(run(project(files), files.Makefile ? 'make test' : 'npm test', 0, output)!)).toBe('whole');
+  });
+
   it('a complete over its own failing run, with any runner, is not verified and names the run', () => {
     for (const cases of Object.values(MATRIX)) {
       for (const row of Object.values(cases).filter((r) => r.exit !== 0)) {
