@@ -7,28 +7,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { DoctorReport } from '../../src/doctor/run-doctor.js';
-import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { claudeBin, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runProcess } from '../support/run-process.js';
 import { codexBin, codexEnv } from '../support/codex-env.js';
 import { TESTED_CODEX } from '../../src/doctor/codex-checks.js';
 import { MINIMUM_CLAUDE, NEWEST_TESTED_CLAUDE } from '../../src/claude/claude-support.js';
 
-let world: ClaudeWorld;
-afterEach(() => world?.cleanup());
-
-async function doctorJson(env?: NodeJS.ProcessEnv) {
+async function doctorJson(world: ClaudeWorld, env?: NodeJS.ProcessEnv) {
   const run = await runCcc(world, ['doctor', '--json'], { env });
   const report = JSON.parse(run.stdout) as DoctorReport;
   return { code: run.code, report, check: (id: string) => report.checks.find((c) => c.id === id)! };
 }
 
 describe('ccc doctor', () => {
-  it('everything a supervised session needs is here: exit 0, claude with its version, the relay and the lifeline of this checkout', async () => {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  it('everything a supervised session needs is here: exit 0, claude with its version, the relay and the lifeline of this checkout', async ({ rig }) => {
+    const world = rig.world({ supervisor: true });
     const run = await runCcc(world, ['doctor']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -43,14 +40,14 @@ describe('ccc doctor', () => {
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Everything a supervised session needs is here.');
   });
 
-  it('lacking claude and SUPERVISOR.md: exit 1, each with its fix, in text and in --json', async () => {
-    world = makeClaudeWorld({ env: { CCC_CLAUDE: path.join('/nonexistent', 'claude') } });
+  it('lacking claude and SUPERVISOR.md: exit 1, each with its fix, in text and in --json', async ({ rig }) => {
+    const world = rig.world({ env: { CCC_CLAUDE: path.join('/nonexistent', 'claude') } });
     const text = await runCcc(world, ['doctor']);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^✗ claude +not found \("\/nonexistent\/claude"\)\n +fix: install Claude Code/m);
     expect(text.stdout).toMatch(/^✗ SUPERVISOR\.md +none: no SUPERVISOR\.md in .*\n +fix: run `ccc init` in the project$/m);
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('A supervised session here lacks: claude, SUPERVISOR.md.');
-    const { code, report, check } = await doctorJson();
+    const { code, report, check } = await doctorJson(world);
     expect(code).toBe(1);
     expect(report.ok).toBe(false);
     expect(check('claude')).toMatchObject({ status: 'missing', needed: true, fix: expect.stringContaining('CCC_CLAUDE') });
@@ -58,9 +55,8 @@ describe('ccc doctor', () => {
     expect(check('lifeline')).toMatchObject({ status: 'ok', needed: true });
   });
 
-  it('a claude that fails to run: ccc doctor shows what it said on stderr, inert', async () => {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  it('a claude that fails to run: ccc doctor shows what it said on stderr, inert', async ({ rig }) => {
+    const world = rig.world({ supervisor: true });
     const broken = path.join(world.root, 'claude');
     fs.writeFileSync(broken, '#!/bin/sh\necho "starting" >&2\nprintf \'claude: cannot load \\033[31mlibfoo.so\\033[0m: no such file\\n\' >&2\nexit 127\n', {
       mode: 0o755,
@@ -73,35 +69,33 @@ describe('ccc doctor', () => {
     expect(run.stdout).not.toContain('\x1b');
   });
 
-  it('a SUPERVISOR.md that is a directory: the fix is to move or remove it, not `ccc init` (which refuses to write over it)', async () => {
-    world = makeClaudeWorld();
+  it('a SUPERVISOR.md that is a directory: the fix is to move or remove it, not `ccc init` (which refuses to write over it)', async ({ rig }) => {
+    const world = rig.world();
     const local = path.join(world.cwd, 'SUPERVISOR.md');
     fs.mkdirSync(local);
-    const { code, check } = await doctorJson();
+    const { code, check } = await doctorJson(world);
     expect(code).toBe(1);
     expect(check('supervisor-prompt')).toMatchObject({ status: 'missing', detail: expect.stringContaining('is a directory') });
     expect(check('supervisor-prompt').fix).toMatch(new RegExp(`^move or remove ${local.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `));
   });
 
-  it('a config file that does not load is missing with what is wrong', async () => {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  it('a config file that does not load is missing with what is wrong', async ({ rig }) => {
+    const world = rig.world({ supervisor: true });
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), '{ "supervisor": { "max_iterations": "many" } }');
-    const { code, check } = await doctorJson();
+    const { code, check } = await doctorJson(world);
     expect(code).toBe(1);
     expect(check('config')).toMatchObject({ status: 'missing', detail: expect.stringContaining('max_iterations') });
   });
 
-  it('the Stop hook once installed, the detected test command, and what the reviewer may run with a rule checker and an allow rule', async () => {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  it('the Stop hook once installed, the detected test command, and what the reviewer may run with a rule checker and an allow rule', async ({ rig }) => {
+    const world = rig.world({ supervisor: true });
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'node test.js' } }));
     fs.writeFileSync(
       path.join(world.cwd, '.cccrc.json'),
       JSON.stringify({ supervisor: { checkers: ['claude', { use: 'rule', commands: ['make lint'] }], reviewer: { allow: ['Bash(npm run e2e:*)'] } } }),
     );
     expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
-    const { code, check } = await doctorJson();
+    const { code, check } = await doctorJson(world);
     expect(code).toBe(0);
     expect(check('stop-hook')).toMatchObject({ status: 'ok', detail: `installed in ${path.join(world.claudeDir, 'settings.json')}` });
     expect(check('test-command').detail).toBe(`npm test (package.json has a test script) in ${world.cwd}; the reviewer may run it`);
@@ -110,9 +104,8 @@ describe('ccc doctor', () => {
     );
   });
 
-  it('a cached helper that does not match what ccc built: replaced (✓, exit 0); with nothing to replace it from, ✗ and exit 1', async () => {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  it('a cached helper that does not match what ccc built: replaced (✓, exit 0); with nothing to replace it from, ✗ and exit 1', async ({ rig }) => {
+    const world = rig.world({ supervisor: true });
     // An installed package's layout (no dist/relay): its helpers live under the config dir.
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-doctor-pkg-'));
     try {
@@ -145,17 +138,16 @@ describe('ccc doctor', () => {
 });
 
 describe('ccc doctor, with the codex reviewer configured', () => {
-  function withCodex(codex: Record<string, unknown> = {}) {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
+  function withCodex(rig: Rig, codex: Record<string, unknown> = {}) {
+    const world = rig.world({ supervisor: true });
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: ['claude', 'codex'], codex } }));
     const env = codexEnv(world.home, 'http://127.0.0.1:9/v1');
     delete env.CCC_CODEX_BASE_URL;
-    return env;
+    return { world, env };
   }
 
-  it('the binary with its version, the key its base URL reads, and a sandbox that works: exit 0', async () => {
-    const env = withCodex({ base_url: 'http://127.0.0.1:9/v1' });
+  it('the binary with its version, the key its base URL reads, and a sandbox that works: exit 0', async ({ rig }) => {
+    const { world, env } = withCodex(rig, { base_url: 'http://127.0.0.1:9/v1' });
     const run = await runCcc(world, ['doctor'], { env });
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^✓ codex +${TESTED_CODEX}, ${codexBin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
@@ -163,20 +155,20 @@ describe('ccc doctor, with the codex reviewer configured', () => {
     expect(run.stdout).toMatch(/^✓ codex sandbox +works: a write inside it is refused$/m);
   });
 
-  it('no key for the base URL, or no login for codex itself: exit 1, with the fix', async () => {
-    const env = withCodex({ base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MY_GATEWAY_KEY' });
+  it('no key for the base URL, or no login for codex itself: exit 1, with the fix', async ({ rig }) => {
+    const { world, env } = withCodex(rig, { base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MY_GATEWAY_KEY' });
     const keyless = await runCcc(world, ['doctor'], { env });
     expect(keyless.code).toBe(1);
     expect(keyless.stdout).toMatch(/^✗ codex login +MY_GATEWAY_KEY is not set; .*\n +fix: export MY_GATEWAY_KEY=<your key>$/m);
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: ['codex'] } }));
-    const { code, check } = await doctorJson({ ...env, OPENAI_API_KEY: '' });
+    const { code, check } = await doctorJson(world, { ...env, OPENAI_API_KEY: '' });
     expect(code).toBe(1);
     expect(check('codex-login')).toMatchObject({ status: 'missing', detail: 'Not logged in', fix: expect.stringContaining('codex login') });
   });
 
-  it('a codex that is not there: exit 1, how to install it', async () => {
-    const env = withCodex();
-    const { code, check } = await doctorJson({ ...env, CCC_CODEX: '/nonexistent/codex' });
+  it('a codex that is not there: exit 1, how to install it', async ({ rig }) => {
+    const { world, env } = withCodex(rig);
+    const { code, check } = await doctorJson(world, { ...env, CCC_CODEX: '/nonexistent/codex' });
     expect(code).toBe(1);
     expect(check('codex')).toMatchObject({
       status: 'missing',

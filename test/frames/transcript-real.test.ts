@@ -5,32 +5,24 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, onTestFinished, vi } from 'vitest';
 import type { Frame } from '../../src/frames/frame.js';
 import { readTranscript, transcriptPath, transcriptPathFor } from '../../src/frames/transcript.js';
 import { tailTranscript } from '../../src/frames/transcript-tail.js';
 import { TranscriptReader } from '../../src/frames/transcript-reader.js';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
+import { claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { runProcess } from '../support/run-process.js';
 
 describe('a real transcript with a Stop hook that blocks once', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  const stop = new AbortController();
-  afterEach(async () => {
-    stop.abort();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it("gives the user's prompt only (not the hook feedback), the last assistant text, and the same frames live", async () => {
-    server = await startModelServer((r) => {
+  it("gives the user's prompt only (not the hook feedback), the last assistant text, and the same frames live", async ({ rig }) => {
+    const server = await rig.server((r) => {
       if (r.index === 0) return { text: 'Let me check', toolUse: { name: 'Bash', input: { command: 'echo hi', description: 'say hi' } } };
       if (isToolResultTurn(r)) return { text: 'First done' };
       return { text: 'Done after feedback' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const hookInput = path.join(world.root, 'hook-input.jsonl');
     const marker = path.join(world.root, 'blocked-once');
     const hook = path.join(world.root, 'hook.sh');
@@ -47,6 +39,8 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     );
     // Follow the transcript before it exists, as interactive mode does.
     const live: Frame[] = [];
+    const stop = new AbortController();
+    onTestFinished(() => stop.abort());
     tailTranscript(new TranscriptReader(file), stop.signal, { pollMs: 100 }).subscribe((frame) => live.push(frame));
 
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } };
@@ -112,9 +106,8 @@ describe('a real transcript with a Stop hook that blocks once', () => {
     expect(live.map((f) => f.type)).toEqual(lines.map((l) => l.type));
   });
 
-  it('writes the transcript under CLAUDE_CONFIG_DIR when it is set', async () => {
-    server = await startModelServer(() => ({ text: 'hi' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  it('writes the transcript under CLAUDE_CONFIG_DIR when it is set', async ({ rig }) => {
+    const world = rig.world({ server: await rig.server(() => ({ text: 'hi' })) });
     const configDir = path.join(world.root, 'config');
     fs.mkdirSync(configDir);
     fs.copyFileSync(path.join(world.home, '.claude.json'), path.join(configDir, '.claude.json'));

@@ -4,28 +4,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { cccBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 
 describe.each(['relay', 'node'] as const)('the input log: %s', (kind) => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('holds the whole paste', async () => {
-    server = await startModelServer(() => ({ text: 'hi' }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: kind === 'node' ? { CCC_RELAY: 'off' } : {} });
-    writeSupervisorPrompt(world);
+  it('holds the whole paste', async ({ rig }) => {
+    const { world } = await rig.start(() => ({ text: 'hi' }), { env: kind === 'node' ? { CCC_RELAY: 'off' } : {} });
     const script = `"${process.execPath}" "${cccBin}" --supervisor; echo "CCC-EXIT=$?"; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    const h = rig.pty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     const body = Array.from({ length: 16384 }, (_, i) => `line ${String(i).padStart(5, '0')} of the paste ${'x'.repeat(42)}\n`).join('');
     const paste = `\x1b[200~${body}\x1b[201~`;
@@ -43,12 +30,10 @@ describe.each(['relay', 'node'] as const)('the input log: %s', (kind) => {
     expect(recorded).not.toContain('not recorded here');
   }, 240_000);
 
-  it("records what was typed, not the terminal's replies to claude's queries", async () => {
-    server = await startModelServer(() => ({ text: 'hi' }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: kind === 'node' ? { CCC_RELAY: 'off' } : {} });
-    writeSupervisorPrompt(world);
+  it("records what was typed, not the terminal's replies to claude's queries", async ({ rig }) => {
+    const { world } = await rig.start(() => ({ text: 'hi' }), { env: kind === 'node' ? { CCC_RELAY: 'off' } : {} });
     const script = `"${process.execPath}" "${cccBin}" --supervisor; echo "CCC-EXIT=$?"; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    const h = rig.pty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     // What a terminal answers to device attributes, a cursor report and the background colour, between keys.
     h.press('typed-one');

@@ -5,12 +5,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import YAML from 'yaml';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import type { ClaudeWorld } from '../support/claude-env.js';
 import { runCcc } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
-import { agentOf, answer, firstRequests, read, snapshot, task, tearDown, writeProject, type AgentRequestInfo } from './kanban-world.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
+import { agentOf, answer, firstRequests, read, snapshot, task, writeProject, type AgentRequestInfo } from './kanban-world.js';
 
 const KANBAN = `# The demo workflow
 phase: execute
@@ -34,18 +35,15 @@ function manager(info: AgentRequestInfo): Reply {
 }
 
 describe('ccc kanban', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(() => tearDown(world, server));
-
-  async function setup(play: (info: AgentRequestInfo, request: RecordedRequest) => Reply, files: Record<string, string> = PROJECT) {
-    server = await startModelServer((r) => play(agentOf(r), r));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function setup(rig: Rig, play: (info: AgentRequestInfo, request: RecordedRequest) => Reply, files: Record<string, string> = PROJECT) {
+    const server = await rig.server((r) => play(agentOf(r), r));
+    const world = rig.world({ server });
     writeProject(world, files);
+    return { server, world };
   }
 
-  it('runs a two-task workflow to complete, consulting the Manager after each task (exit 0)', async () => {
-    await setup((info) => (info.role === 'Manager' ? manager(info) : answer({ status: 'ok', message: `did ${info.task}` })));
+  it('runs a two-task workflow to complete, consulting the Manager after each task (exit 0)', async ({ rig }) => {
+    const { server, world } = await setup(rig, (info) => (info.role === 'Manager' ? manager(info) : answer({ status: 'ok', message: `did ${info.task}` })));
     const run = await runCcc(world, ['kanban', 'kanban.yaml']);
     expect(run.stderr).toContain('workflow is complete');
     expect(run.code).toBe(0);
@@ -71,9 +69,9 @@ describe('ccc kanban', () => {
     expect(() => read(world, 'SUPERVISOR_LOG.md')).toThrow(/ENOENT/);
   });
 
-  it('retries an answer in the wrong format once with byte-identical input, logs one Retry Event, and goes on', async () => {
+  it('retries an answer in the wrong format once with byte-identical input, logs one Retry Event, and goes on', async ({ rig }) => {
     let implementorRuns = 0;
-    await setup((info) => {
+    const { server, world } = await setup(rig, (info) => {
       if (info.role === 'Manager') return manager(info);
       if (info.task === 'tasks/001-parse.md' && !info.nag) implementorRuns += 1;
       if (info.task === 'tasks/001-parse.md' && implementorRuns === 1) return { text: 'All done, the parser works!' };
@@ -105,8 +103,10 @@ describe('ccc kanban', () => {
     expect(YAML.parse(read(world, 'kanban.yaml')).phase).toBe('complete');
   });
 
-  it('gives up after three retries of a wrong format: three Retry Events, exit 4, the kanban unchanged', async () => {
-    await setup((info) => (info.role === 'Manager' ? manager(info) : { text: `not json, sorry (${info.nag ? 'nag' : 'first'})` }));
+  it('gives up after three retries of a wrong format: three Retry Events, exit 4, the kanban unchanged', async ({ rig }) => {
+    const { server, world } = await setup(rig, (info) =>
+      info.role === 'Manager' ? manager(info) : { text: `not json, sorry (${info.nag ? 'nag' : 'first'})` },
+    );
     const before = snapshot(world.cwd);
     const run = await runCcc(world, ['kanban', 'kanban.yaml']);
     expect(run.code).toBe(4);
@@ -128,8 +128,8 @@ describe('ccc kanban', () => {
     expect(after).toEqual(before);
   });
 
-  it("stops with exit 5 and the agent's message when an agent is blocked", async () => {
-    await setup((info) =>
+  it("stops with exit 5 and the agent's message when an agent is blocked", async ({ rig }) => {
+    const { server, world } = await setup(rig, (info) =>
       info.role === 'Manager' ? manager(info) : answer({ status: 'blocked', message: 'BLOCKED-42: the API key for the parser service is missing' }),
     );
     const before = snapshot(world.cwd);
@@ -140,8 +140,8 @@ describe('ccc kanban', () => {
     expect(snapshot(world.cwd)).toEqual(before);
   });
 
-  it('refuses a corrupt kanban, a missing task file and an unknown role with exit 2, naming the file, changing nothing', async () => {
-    await setup(() => answer({ status: 'ok', message: 'should never run' }));
+  it('refuses a corrupt kanban, a missing task file and an unknown role with exit 2, naming the file, changing nothing', async ({ rig }) => {
+    const { server, world } = await setup(rig, () => answer({ status: 'ok', message: 'should never run' }));
     const cases: Array<{ files?: Record<string, string>; remove?: string; error: RegExp }> = [
       { files: { 'kanban.yaml': 'phase: execute\ncurrent: [unclosed\n' }, error: /The kanban file kanban\.yaml is not valid YAML/ },
       {
@@ -166,8 +166,8 @@ describe('ccc kanban', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('a roles directory that does not exist: the error names the flag or the setting that named it', async () => {
-    await setup(() => answer({ status: 'ok', message: 'should never run' }));
+  it('a roles directory that does not exist: the error names the flag or the setting that named it', async ({ rig }) => {
+    const { server, world } = await setup(rig, () => answer({ status: 'ok', message: 'should never run' }));
     const flag = await runCcc(world, ['kanban', 'kanban.yaml', '--roles-dir', 'rolez']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain(
@@ -182,8 +182,8 @@ describe('ccc kanban', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('warns at the start about a current that is not among the tasks and a listed task that is not a file', async () => {
-    await setup(() => answer({ status: 'ok', message: 'should never run' }), {
+  it('warns at the start about a current that is not among the tasks and a listed task that is not a file', async ({ rig }) => {
+    const { server, world } = await setup(rig, () => answer({ status: 'ok', message: 'should never run' }), {
       ...PROJECT,
       'kanban.yaml': 'phase: execute\ncurrent: tasks/001-parse.md\ntasks:\n  - tasks/002-format.md\n  - tasks/003-gone.md\n',
     });
@@ -197,10 +197,11 @@ describe('ccc kanban', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('--supervise: an Implementor answer goes through the checker before the Manager sees it', async () => {
+  it('--supervise: an Implementor answer goes through the checker before the Manager sees it', async ({ rig }) => {
     const FEEDBACK = 'FEEDBACK-K9: the parser has no tests';
     let reviews = 0;
-    await setup(
+    const { server, world } = await setup(
+      rig,
       (info) => {
         if (info.role === 'Reviewer') {
           reviews += 1;
@@ -230,12 +231,13 @@ describe('ccc kanban', () => {
     // Resumed in the Implementor's own session: the conversation still holds its task.
     expect(resumed.text).toContain('"task_file": "tasks/001-parse.md"');
     expect(YAML.parse(read(world, 'kanban.yaml'))).toMatchObject({ phase: 'complete', current: null });
-    expect(lastKanbanLogLine()).toMatch(/\[INFO\] \[kanban\] .*exit_code=0 mode=kanban run ended: /);
+    expect(lastKanbanLogLine(world)).toMatch(/\[INFO\] \[kanban\] .*exit_code=0 mode=kanban run ended: /);
   });
 
-  it('--supervise at the iteration limit stops before an Implementor run nothing would review (exit 3, logged)', async () => {
+  it('--supervise at the iteration limit stops before an Implementor run nothing would review (exit 3, logged)', async ({ rig }) => {
     let reviews = 0;
-    await setup(
+    const { server, world } = await setup(
+      rig,
       (info) => {
         if (info.role === 'Reviewer') {
           reviews += 1;
@@ -268,25 +270,26 @@ describe('ccc kanban', () => {
     expect(log).toContain('**Last feedback:**\n```text\nFEEDBACK-L2: the parser still has no tests\n```');
     expect(log).toContain('**Action:** Stopped the workflow before running the Implementor again');
     expect(read(world, 'kanban.yaml')).toBe(before);
-    expect(lastKanbanLogLine()).toMatch(
+    expect(lastKanbanLogLine(world)).toMatch(
       /\[WARN\] \[kanban\] .*exit_code=3 mode=kanban run ended: The review of tasks\/001-parse\.md ended without confirming the work/,
     );
   });
 
   /** kanban.log's last line: how the run ended. */
-  const lastKanbanLogLine = () =>
+  const lastKanbanLogLine = (world: ClaudeWorld) =>
     fs
       .readFileSync(path.join(world.claudeDir, 'ccc', 'kanban.log'), 'utf8')
       .trimEnd()
       .split('\n')
       .pop();
 
-  it('--supervise: a card whose session another live ccc supervises is not reviewed here (exit 2, naming that ccc)', async () => {
+  it('--supervise: a card whose session another live ccc supervises is not reviewed here (exit 2, naming that ccc)', async ({ rig }) => {
     // Another ccc (a `ccc --supervisor -- --continue` would pick the card's session: the project's newest) holds its claim.
     const other = spawn('sleep', ['300']);
     let cardSession = '';
     try {
-      await setup(
+      const { server, world } = await setup(
+        rig,
         (info) => {
           if (info.role === 'Reviewer') return { verdict: { completed: true, feedback: 'verified' } };
           if (info.role === 'Manager') return answer({ status: 'ok', message: 'all done', tasks: ['tasks/001-parse.md'], next_task: null });
@@ -322,9 +325,10 @@ describe('ccc kanban', () => {
     }
   }, 180_000);
 
-  it("--supervise: a card's session is claimed while it is reviewed and released after", async () => {
+  it("--supervise: a card's session is claimed while it is reviewed and released after", async ({ rig }) => {
     let claimDuringReview: unknown;
-    await setup(
+    const { world } = await setup(
+      rig,
       (info) => {
         if (info.role === 'Reviewer') {
           const claims = path.join(world.claudeDir, 'ccc', 'claims');

@@ -2,25 +2,20 @@
  * Crash safety of `ccc kanban`: killed with SIGKILL at the worst moments, then rerun, the workflow
  * continues from the kanban file alone and no task is done twice.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import YAML from 'yaml';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
 import { processesIn, runCcc } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { agentOf, answer, firstRequests, read, startCcc, task, tearDown, writeProject } from './kanban-world.js';
+import { it } from '../support/fixtures.js';
+import { agentOf, answer, firstRequests, read, startCcc, task, writeProject } from './kanban-world.js';
 
 const TASKS = ['tasks/001-parse.md', 'tasks/002-format.md'];
 
 describe('ccc kanban after a crash', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(() => tearDown(world, server));
-
-  it('killed with SIGKILL mid-reconciliation and mid-task, then rerun: continues, and each task is completed once at the server', async () => {
+  it('killed with SIGKILL mid-reconciliation and mid-task, then rerun: continues, and each task is completed once at the server', async ({ rig }) => {
     /** Answers that hang: `ccc` is killed while the model is "thinking" about them. */
     const hangs = new Set(['Manager tasks/001-parse.md', 'Implementor tasks/002-format.md']);
     const completed: string[] = [];
-    server = await startModelServer((r) => {
+    const server = await rig.server((r) => {
       const info = agentOf(r);
       const key = `${info.role} ${info.task}`;
       if (hangs.delete(key)) return { hang: true };
@@ -30,7 +25,7 @@ describe('ccc kanban after a crash', () => {
       }
       return answer({ status: 'ok', message: `did ${info.task}` });
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeProject(world, {
       'kanban.yaml': YAML.stringify({ phase: 'execute', current: TASKS[0], tasks: TASKS }),
       [TASKS[0]!]: task('parse'),
@@ -74,15 +69,15 @@ describe('ccc kanban after a crash', () => {
     ]);
   });
 
-  it('Ctrl-C stops the running agent and exits 130 with the kanban file as it was; a rerun finishes', async () => {
+  it('Ctrl-C stops the running agent and exits 130 with the kanban file as it was; a rerun finishes', async ({ rig }) => {
     let hang = true;
-    server = await startModelServer((r) => {
+    const server = await rig.server((r) => {
       const info = agentOf(r);
       if (info.role === 'Manager') return answer({ status: 'ok', message: 'done', tasks: [TASKS[0]], next_task: null });
       if (hang) return { hang: true };
       return answer({ status: 'ok', message: 'did it' });
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     writeProject(world, { 'kanban.json': JSON.stringify({ phase: 'execute', current: TASKS[0], tasks: [TASKS[0]] }), [TASKS[0]!]: task('parse') });
     const before = read(world, 'kanban.json');
     const running = startCcc(world, ['kanban', 'kanban.json']);

@@ -7,9 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { processesIn } from '../support/ccc-run.js';
 import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
-import type { ModelServer, RecordedRequest, Reply } from '../support/model-server.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 import type { ProcessResult } from '../support/run-process.js';
 
 const NAG = '[structured-output-enforce]';
@@ -95,11 +94,4 @@ export function startCcc(world: ClaudeWorld, args: string[], env: NodeJS.Process
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const done = new Promise<ProcessResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
-}
-
-/** After a test: whatever it left running in the world (an agent of a killed ccc), the server, the files. */
-export async function tearDown(world: ClaudeWorld | undefined, server: ModelServer | undefined): Promise<void> {
-  for (const pid of world ? processesIn(world) : []) process.kill(pid, 'SIGKILL');
-  await server?.close();
-  world?.cleanup();
 }

@@ -4,27 +4,15 @@
  * registered with `claude mcp add`, a `collect_feedback` question is answered on the page that
  * `ccc sessions` points to, and the answer reaches the model.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { cccBin, claudeBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
+import type { RecordedRequest } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 import { isAlive, until } from './support/mcp-process.js';
-
-let server: ModelServer | undefined;
-let world: ClaudeWorld | undefined;
-/** A claude a test left running (it failed before claude ended): killed, so nothing outlives the test. */
-let running: ChildProcess | undefined;
-afterEach(async () => {
-  if (running && running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
-  running = undefined;
-  await server?.close();
-  world?.cleanup();
-  server = undefined;
-  world = undefined;
-});
 
 /**
  * The tool result in a request, wherever it is: when an MCP server connects after claude's first
@@ -41,11 +29,11 @@ function toolResultOf(request: RecordedRequest): { content?: unknown; is_error?:
 }
 
 describe('ccc mcp under the real claude', () => {
-  it("answers the model's self_test call and the SelfTestResult reaches the model", async () => {
-    server = await startModelServer((request) =>
+  it("answers the model's self_test call and the SelfTestResult reaches the model", async ({ rig }) => {
+    const server = await rig.server((request) =>
       toolResultOf(request) ? { text: 'The self test passed.' } : { toolUse: { name: 'mcp__ccc__self_test', input: {} } },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const configDir = path.join(world.root, 'ccc-config');
     const mcpConfig = path.join(world.root, 'mcp.json');
     fs.writeFileSync(
@@ -93,16 +81,16 @@ describe('ccc mcp under the real claude', () => {
     await until(() => !isAlive(selfTest.health.supervisor!.pid) && !isAlive(selfTest.health.worker!.pid), 'ccc mcp and its worker to exit');
   });
 
-  it('collect_feedback under `claude mcp add`: ccc sessions gives the page URL, and the answer given there reaches the model', async () => {
+  it('collect_feedback under `claude mcp add`: ccc sessions gives the page URL, and the answer given there reaches the model', async ({ rig }) => {
     const QUESTION = 'QUESTION-61: SQLite or Postgres?';
     const ANSWER = 'ANSWER-61: SQLite, it is a single-user tool';
-    server = await startModelServer((request) =>
+    const server = await rig.server((request) =>
       toolResultOf(request)
         ? { text: 'Going with the answer.' }
         : { toolUse: { name: 'mcp__ccc__collect_feedback', input: { question: QUESTION, timeout_seconds: 120 } } },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    const w = world;
+    // A claude this test leaves running (it failed before claude ended) goes with the world.
+    const w = rig.world({ server });
     // As docs/mcp.md says, in this claude world: the server uses the default config dir (~/.claude), as `ccc sessions` does.
     const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '--', process.execPath, cccBin, 'mcp'], { cwd: w.cwd, env: w.env });
     expect(add.code, add.stderr).toBe(0);
@@ -115,7 +103,6 @@ describe('ccc mcp under the real claude', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    running = claude;
     let stdout = '';
     let stderr = '';
     claude.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -164,9 +151,9 @@ describe('ccc mcp under the real claude', () => {
     expect(serverLog).not.toContain(token);
   });
 
-  it('registers with `claude mcp add ccc -- … mcp` as docs/mcp.md says, and claude finds it connected', async () => {
-    server = await startModelServer(() => ({ text: 'unused' }));
-    world = makeClaudeWorld({ modelUrl: server.url }); // offline: nothing may reach the real API
+  it('registers with `claude mcp add ccc -- … mcp` as docs/mcp.md says, and claude finds it connected', async ({ rig }) => {
+    const server = await rig.server(() => ({ text: 'unused' }));
+    const world = rig.world({ server }); // offline: nothing may reach the real API
     const configDir = path.join(world.root, 'ccc-config');
     const add = await runProcess(claudeBin, ['mcp', 'add', 'ccc', '-e', `CCC_CONFIG_DIR=${configDir}`, '--', process.execPath, cccBin, 'mcp'], {
       cwd: world.cwd,

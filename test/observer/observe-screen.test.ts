@@ -5,12 +5,11 @@
  * and the URL is printed again after the TUI exits.
  */
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { cccBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { parentOf } from '../support/process-tree.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import type { PtyHarness } from '../support/pty-harness.js';
 import { runProcess } from '../support/run-process.js';
 
 const COLS = 100;
@@ -25,27 +24,17 @@ function promptBox(rows: string[]): number {
 }
 
 describe('finding and watching a supervised session', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  const ptys: PtyHarness[] = [];
-  afterEach(async () => {
-    for (const h of ptys.splice(0)) h.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('ccc sessions lists it with its observer URL; ccc observe keeps the prompt box intact with events in its bottom row; the URL is printed again at exit', async () => {
-    server = await startModelServer((r) =>
+  it('ccc sessions lists it with its observer URL; ccc observe keeps the prompt box intact with events in its bottom row; the URL is printed again at exit', async ({
+    rig,
+  }) => {
+    const { world } = await rig.start((r) =>
       r.kind === 'review'
         ? r.index === 0
           ? { verdict: { completed: false, feedback: 'FEEDBACK-SCREEN add the notes' } }
           : { verdict: { completed: true, feedback: 'notes present' } }
         : { text: `screen answer ${r.index}` },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    const session = startPty(process.execPath, [cccBin, '--supervisor', '--observe'], { cwd: world.cwd, env: world.env, cols: COLS, rows: ROWS });
-    ptys.push(session);
+    const session = rig.pty(process.execPath, [cccBin, '--supervisor', '--observe'], { cwd: world.cwd, env: world.env, cols: COLS, rows: ROWS });
     await session.waitForOutput(/Observer: http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/, 30_000);
     const url = /Observer: (\S+)/.exec(session.output().toString())![1]!;
     await session.waitForScreen(/❯/, 60_000);
@@ -59,9 +48,8 @@ describe('finding and watching a supervised session', () => {
     expect(listed.stdout).toContain(`  observer  ${url}\n`);
 
     // One terminal a row taller than the session (the status row), one of the same size (the title).
-    const observe = startPty(process.execPath, [cccBin, 'observe', url], { cwd: world.cwd, env: world.env, cols: COLS, rows: ROWS + 1 });
-    const sameSize = startPty(process.execPath, [cccBin, 'observe', url], { cwd: world.cwd, env: world.env, cols: COLS, rows: ROWS });
-    ptys.push(observe, sameSize);
+    const observe = rig.pty(process.execPath, [cccBin, 'observe', url], { cwd: world.cwd, env: world.env, cols: COLS, rows: ROWS + 1 });
+    const sameSize = rig.pty(process.execPath, [cccBin, 'observe', url], { cwd: world.cwd, env: world.env, cols: COLS, rows: ROWS });
     await observe.waitForScreen(/\[ccc\] watching session/, 30_000);
     await sameSize.waitForOutput(/\x1b\]2;ccc observe: watching session/, 30_000);
 

@@ -6,29 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sessionStatePath } from '../../src/state/paths.js';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { it } from '../support/fixtures.js';
 
 describe('ccc --supervisor, several tasks in one session', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('each new task counts its reviews from 1', async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: 'Done.' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    h = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: world.env });
-    await h.waitForScreen(/❯/, 60_000);
+  it('each new task counts its reviews from 1', async ({ rig }) => {
+    const { server, world, h } = await rig.launch((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: 'Done.' }));
     const stateDir = path.dirname(sessionStatePath(world.claudeDir, 'x'));
     const iteration = () => {
       const file = fs.readdirSync(stateDir).find((f) => /^supervisor-.*\.json$/.test(f));
