@@ -5,12 +5,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect, vi } from 'vitest';
 import { runCcc } from '../support/ccc-run.js';
-
-let world: ClaudeWorld;
-let record: string;
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 const FAKE_CLAUDE = `#!/usr/bin/env node
 const fs = require('node:fs');
@@ -26,11 +24,12 @@ if (process.argv.includes('--wait-for-signal')) {
 }
 `;
 
-beforeEach(() => {
-  world = makeClaudeWorld();
+/** A world whose claude is the fake above, with a base config and provider p1; `record` is where the fake writes what it got. */
+function fakeClaudeWorld(rig: Rig): { world: ClaudeWorld; record: string } {
+  const world = rig.world();
   const fake = path.join(world.root, 'fake-claude');
   fs.writeFileSync(fake, FAKE_CLAUDE, { mode: 0o755 });
-  record = path.join(world.root, 'record.json');
+  const record = path.join(world.root, 'record.json');
   Object.assign(world.env, { CCC_CLAUDE: fake, FAKE_RECORD: record, KEEP_ME: 'yes', ANTHROPIC_AUTH_TOKEN: 'shell-token-for-something-else' });
   fs.writeFileSync(
     path.join(world.claudeDir, 'ccc.json'),
@@ -40,26 +39,29 @@ beforeEach(() => {
       providers: { p1: { env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'p1-key' }, settings: { model: 'm1' } } },
     }),
   );
-});
-afterEach(() => world.cleanup());
+  return { world, record };
+}
 
-const recorded = () => JSON.parse(fs.readFileSync(record, 'utf8')) as { argv: string[]; env: Record<string, string> };
+const recorded = (record: string) => JSON.parse(fs.readFileSync(record, 'utf8')) as { argv: string[]; env: Record<string, string> };
 
 describe('the launched claude process', () => {
-  it("gets claude.args, one --settings with base and provider settings, the provider's env, and no foreign credential", async () => {
+  it("gets claude.args, one --settings with base and provider settings, the provider's env, and no foreign credential", async ({ rig }) => {
+    const { world, record } = fakeClaudeWorld(rig);
     const result = await runCcc(world, ['p1', '--', '-p', 'hello world']);
     expect(result.code).toBe(0);
-    const { argv, env } = recorded();
+    const { argv, env } = recorded(record);
     expect(argv).toEqual(['--settings', JSON.stringify({ theme: 'dark', permissions: { deny: ['WebFetch'] }, model: 'm1' }), '--verbose', '-p', 'hello world']);
     expect(env).toEqual({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'p1-key', KEEP_ME: 'yes' });
   });
 
-  it("exits with claude's exit code", async () => {
+  it("exits with claude's exit code", async ({ rig }) => {
+    const { world } = fakeClaudeWorld(rig);
     const result = await runCcc(world, ['p1'], { env: { FAKE_EXIT: '7' } });
     expect(result.code).toBe(7);
   });
 
-  it('forwards SIGTERM to claude and exits with what claude exits with', async () => {
+  it('forwards SIGTERM to claude and exits with what claude exits with', async ({ rig }) => {
+    const { world, record } = fakeClaudeWorld(rig);
     const child = spawn(process.execPath, [cccBin, 'p1', '--wait-for-signal'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // The fake claude writes `.ready` once its SIGTERM handler is installed.
@@ -69,7 +71,8 @@ describe('the launched claude process', () => {
     expect(fs.readFileSync(`${record}.signal`, 'utf8')).toBe('SIGTERM');
   });
 
-  it('is not started for `ccc help`, which still lists the commands', async () => {
+  it('is not started for `ccc help`, which still lists the commands', async ({ rig }) => {
+    const { world, record } = fakeClaudeWorld(rig);
     const result = await runCcc(world, ['help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/supervisor-mode \[options\] \[mode\]/);

@@ -4,23 +4,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, TEST_API_KEY, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { TEST_API_KEY } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 
-let alpha: ModelServer;
-let beta: ModelServer;
-let world: ClaudeWorld;
-let cccJson: string;
-
-beforeEach(async () => {
-  alpha = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'answer from alpha' }));
-  beta = await startModelServer(() => ({ text: 'answer from beta' }));
-  world = makeClaudeWorld();
+/** Two providers, each its own scripted server, in a world with no endpoint or key of its own. */
+async function twoProviders(rig: Rig) {
+  const alpha = await rig.server((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'answer from alpha' }));
+  const beta = await rig.server(() => ({ text: 'answer from beta' }));
+  const world = rig.world();
   delete world.env.ANTHROPIC_BASE_URL;
   delete world.env.ANTHROPIC_API_KEY;
-  cccJson = path.join(world.claudeDir, 'ccc.json');
+  const cccJson = path.join(world.claudeDir, 'ccc.json');
   fs.writeFileSync(
     cccJson,
     JSON.stringify({
@@ -31,17 +27,13 @@ beforeEach(async () => {
       },
     }),
   );
-});
-afterEach(async () => {
-  await alpha.close();
-  await beta.close();
-  world.cleanup();
-});
-
-const readCccJson = () => JSON.parse(fs.readFileSync(cccJson, 'utf8'));
+  const readCccJson = () => JSON.parse(fs.readFileSync(cccJson, 'utf8'));
+  return { alpha, beta, world, cccJson, readCccJson };
+}
 
 describe('ccc <provider> [claude args]', () => {
-  it("reaches the named provider's endpoint only, records it as current, and a bare ccc reuses it", async () => {
+  it("reaches the named provider's endpoint only, records it as current, and a bare ccc reuses it", async ({ rig }) => {
+    const { alpha, beta, world, readCccJson } = await twoProviders(rig);
     const first = await runCcc(world, ['alpha', '-p', 'hi']);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -65,7 +57,8 @@ describe('ccc <provider> [claude args]', () => {
     expect(fs.existsSync(path.join(world.claudeDir, 'settings.json'))).toBe(false); // no user file was written
   });
 
-  it('--supervisor: the agent and its reviewer both use the named provider', async () => {
+  it('--supervisor: the agent and its reviewer both use the named provider', async ({ rig }) => {
+    const { alpha, beta, world, readCccJson } = await twoProviders(rig);
     writeSupervisorPrompt(world);
     const run = await runCcc(world, ['alpha', '--supervisor', '-p', 'supervised task']);
     expect(run.stderr).toContain('Supervisor mode enabled');
@@ -77,7 +70,8 @@ describe('ccc <provider> [claude args]', () => {
     expect(readCccJson().current_provider).toBe('alpha');
   });
 
-  it("refuses when settings.json env would override the provider's endpoint, before anything starts", async () => {
+  it("refuses when settings.json env would override the provider's endpoint, before anything starts", async ({ rig }) => {
+    const { alpha, beta, world, cccJson, readCccJson } = await twoProviders(rig);
     const settings = path.join(world.claudeDir, 'settings.json');
     const text = JSON.stringify({ env: { ANTHROPIC_BASE_URL: beta.url } });
     fs.writeFileSync(settings, text);
@@ -93,7 +87,8 @@ describe('ccc <provider> [claude args]', () => {
     expect(readCccJson().current_provider).toBeUndefined();
   });
 
-  it('refuses an unknown provider and tells how to pass words to claude', async () => {
+  it('refuses an unknown provider and tells how to pass words to claude', async ({ rig }) => {
+    const { alpha, world } = await twoProviders(rig);
     const result = await runCcc(world, ['alpah', '-p', 'hi']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Unknown provider or command "alpah". Known providers: alpha, beta.');
@@ -101,7 +96,8 @@ describe('ccc <provider> [claude args]', () => {
     expect(alpha.requests).toEqual([]);
   });
 
-  it('CCC_CLAUDE pointing at nothing: CLAUDE_NOT_FOUND, exit 2, and how to fix it', async () => {
+  it('CCC_CLAUDE pointing at nothing: CLAUDE_NOT_FOUND, exit 2, and how to fix it', async ({ rig }) => {
+    const { world, readCccJson } = await twoProviders(rig);
     const result = await runCcc(world, ['alpha', '-p', 'hi'], { env: { CCC_CLAUDE: path.join(world.root, 'no-such-claude') } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`Cannot find the claude executable "${path.join(world.root, 'no-such-claude')}" (from CCC_CLAUDE)`);

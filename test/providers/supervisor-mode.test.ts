@@ -4,32 +4,25 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
+import { cccBin, claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
-let world: ClaudeWorld;
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  world.cleanup();
-});
-
-const stateFile = (sessionId: string) => path.join(world.claudeDir, 'ccc', `supervisor-${sessionId}.json`);
+const stateFile = (world: ClaudeWorld, sessionId: string) => path.join(world.claudeDir, 'ccc', `supervisor-${sessionId}.json`);
 const ccc = `${process.execPath} ${cccBin}`;
 
 describe('ccc supervisor-mode', () => {
-  it('turns supervision off for the session it runs in, and reports it', async () => {
+  it('turns supervision off for the session it runs in, and reports it', async ({ rig }) => {
     const commands = [`${ccc} supervisor-mode off`, `${ccc} supervisor-mode`];
-    server = await startModelServer((request) => {
+    const server = await rig.server((request) => {
       const step = request.index;
       if (step < commands.length) return { toolUse: { name: 'Bash', input: { command: commands[step]!, description: 'supervisor mode' } } };
       return { text: 'done' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     const result = await runProcess(claudeBin, ['-p', 'turn the supervisor off', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'], {
       cwd: world.cwd,
       env: world.env,
@@ -37,7 +30,7 @@ describe('ccc supervisor-mode', () => {
     expect(result.code).toBe(0);
     const sessionId = jsonLines(result.stdout).find((f) => f.type === 'result')!.session_id as string;
 
-    const state = JSON.parse(fs.readFileSync(stateFile(sessionId), 'utf8'));
+    const state = JSON.parse(fs.readFileSync(stateFile(world, sessionId), 'utf8'));
     expect(state).toMatchObject({ session_id: sessionId, enabled: false, iteration: 0, max_iterations: 20 });
     // What the agent saw from the two commands reached the model as tool results.
     const toolResults = server
@@ -50,26 +43,26 @@ describe('ccc supervisor-mode', () => {
     const on = await runCcc(world, ['supervisor-mode', 'on', '--session', sessionId]);
     expect(on.code).toBe(0);
     expect((await runCcc(world, ['supervisor-mode', '--session', sessionId])).stdout).toBe('on\n');
-    expect(JSON.parse(fs.readFileSync(stateFile(sessionId), 'utf8')).enabled).toBe(true);
+    expect(JSON.parse(fs.readFileSync(stateFile(world, sessionId), 'utf8')).enabled).toBe(true);
   });
 
-  it('prints on for a session without state (the hook supervises by default) and writes nothing', async () => {
-    world = makeClaudeWorld();
+  it('prints on for a session without state (the hook supervises by default) and writes nothing', async ({ rig }) => {
+    const world = rig.world();
     const result = await runCcc(world, ['supervisor-mode'], { env: { CLAUDE_CODE_SESSION_ID: 'abc-123' } });
     expect(result).toMatchObject({ code: 0, stdout: 'on\n' });
-    expect(fs.existsSync(stateFile('abc-123'))).toBe(false);
+    expect(fs.existsSync(stateFile(world, 'abc-123'))).toBe(false);
   });
 
-  it('says how to name the session when it runs outside Claude Code', async () => {
-    world = makeClaudeWorld();
+  it('says how to name the session when it runs outside Claude Code', async ({ rig }) => {
+    const world = rig.world();
     const result = await runCcc(world, ['supervisor-mode', 'off']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('CLAUDE_CODE_SESSION_ID is not set');
     expect(result.stderr).toContain('--session <id>');
   });
 
-  it('refuses a mode other than on/off and a session id that could name another file', async () => {
-    world = makeClaudeWorld();
+  it('refuses a mode other than on/off and a session id that could name another file', async ({ rig }) => {
+    const world = rig.world();
     const bad = await runCcc(world, ['supervisor-mode', 'maybe', '--session', 's1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('takes "on" or "off" (got "maybe")');

@@ -3,38 +3,33 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect, onTestFinished } from 'vitest';
 import { runCcc } from '../support/ccc-run.js';
+import type { ClaudeWorld } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 
-let world: ClaudeWorld;
-const servers: http.Server[] = [];
-beforeEach(() => {
-  world = makeClaudeWorld();
-});
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      s.closeAllConnections();
-      return new Promise((r) => s.close(r));
-    }),
-  );
-  world.cleanup();
-});
-
-function writeProviders(providers: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+function writeProviders(world: ClaudeWorld, providers: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   fs.writeFileSync(path.join(world.claudeDir, 'ccc.json'), JSON.stringify({ providers, ...extra }));
+}
+
+/** A plain HTTP server on 127.0.0.1 (answering each request with `answer`), closed when the test ends. */
+async function listening(answer: http.RequestListener): Promise<string> {
+  const server = http.createServer(answer);
+  onTestFinished(() => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(() => r()));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 async function localServer(status: number): Promise<{ url: string; hits: string[] }> {
   const hits: string[] = [];
-  const server = http.createServer((req, res) => {
+  const base = await listening((req, res) => {
     hits.push(`${req.method} ${req.url}`);
     res.writeHead(status).end();
   });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/anthropic`, hits };
+  return { url: `${base}/anthropic`, hits };
 }
 
 /** A port that was just free: nothing listens there. */
@@ -47,8 +42,9 @@ async function closedPortUrl(): Promise<string> {
 }
 
 describe('ccc validate', () => {
-  it('reports each missing key with how to fix it, and exits 2', async () => {
-    writeProviders({
+  it('reports each missing key with how to fix it, and exits 2', async ({ rig }) => {
+    const world = rig.world();
+    writeProviders(world, {
       good: { env: { ANTHROPIC_BASE_URL: 'https://good.example/anthropic', ANTHROPIC_AUTH_TOKEN: 't' } },
       nourl: { env: { ANTHROPIC_API_KEY: 'k' } },
       badurl: { env: { ANTHROPIC_BASE_URL: 'good.example/anthropic', ANTHROPIC_API_KEY: 'k' } },
@@ -66,8 +62,9 @@ describe('ccc validate', () => {
     expect(result.stdout).not.toContain('"k"'); // secrets are never printed
   });
 
-  it('checks one named provider, or the current one by default; exit 0 when valid', async () => {
-    writeProviders({ a: { env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_API_KEY: 'k' } }, b: { env: {} } }, { current_provider: 'a' });
+  it('checks one named provider, or the current one by default; exit 0 when valid', async ({ rig }) => {
+    const world = rig.world();
+    writeProviders(world, { a: { env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_API_KEY: 'k' } }, b: { env: {} } }, { current_provider: 'a' });
     expect(await runCcc(world, ['validate'])).toMatchObject({ code: 0, stdout: 'a  ok       https://a.example\nAll 1 valid.\n' });
     expect((await runCcc(world, ['validate', 'b'])).code).toBe(2);
     const unknown = await runCcc(world, ['validate', 'c']);
@@ -75,11 +72,12 @@ describe('ccc validate', () => {
     expect(unknown.stderr).toContain('Unknown provider "c". Known providers: a, b.');
   });
 
-  it('--network: an endpoint that answers is valid; a refused connection or a 5xx is not', async () => {
+  it('--network: an endpoint that answers is valid; a refused connection or a 5xx is not', async ({ rig }) => {
+    const world = rig.world();
     const up = await localServer(404);
     const down = await localServer(503);
     const nothing = await closedPortUrl();
-    writeProviders({
+    writeProviders(world, {
       up: { env: { ANTHROPIC_BASE_URL: up.url, ANTHROPIC_API_KEY: 'k' } },
       down: { env: { ANTHROPIC_BASE_URL: down.url, ANTHROPIC_API_KEY: 'k' } },
       gone: { env: { ANTHROPIC_BASE_URL: nothing, ANTHROPIC_API_KEY: 'k' } },
@@ -95,7 +93,8 @@ describe('ccc validate', () => {
     expect(offline.code).toBe(0); // without --network nothing is sent
   });
 
-  it('with no provider, an API key in the environment is a valid setup: it says claude will use it, exit 0', async () => {
+  it('with no provider, an API key in the environment is a valid setup: it says claude will use it, exit 0', async ({ rig }) => {
+    const world = rig.world();
     const result = await runCcc(world, ['validate']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('No providers in');
@@ -104,7 +103,10 @@ describe('ccc validate', () => {
     expect(result.stdout).not.toContain(world.env.ANTHROPIC_API_KEY!);
   });
 
-  it("with no provider, claude's precedence decides: a bearer token before a key; an apiKeyHelper; a login; --network probes ANTHROPIC_BASE_URL", async () => {
+  it("with no provider, claude's precedence decides: a bearer token before a key; an apiKeyHelper; a login; --network probes ANTHROPIC_BASE_URL", async ({
+    rig,
+  }) => {
+    const world = rig.world();
     const up = await localServer(401);
     const token = await runCcc(world, ['validate', '--network'], { env: { ANTHROPIC_AUTH_TOKEN: 'tok-0123456789abcdef', ANTHROPIC_BASE_URL: up.url } });
     expect(token.code).toBe(0);
@@ -124,7 +126,8 @@ describe('ccc validate', () => {
     expect(login.stdout).toContain(`your claude login (${path.join(world.claudeDir, '.credentials.json')})`);
   });
 
-  it('with no provider and no credentials anywhere: exit 2, saying how to add them', async () => {
+  it('with no provider and no credentials anywhere: exit 2, saying how to add them', async ({ rig }) => {
+    const world = rig.world();
     const result = await runCcc(world, ['validate'], { env: { ANTHROPIC_API_KEY: '' } });
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('claude has no credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or run `claude` and log in with /login.');
@@ -133,8 +136,9 @@ describe('ccc validate', () => {
 });
 
 describe('ccc providers', () => {
-  it('lists the providers with the current one marked', async () => {
-    writeProviders({ work: { env: { ANTHROPIC_BASE_URL: 'https://work.example' } }, home: { env: {} } }, { current_provider: 'home' });
+  it('lists the providers with the current one marked', async ({ rig }) => {
+    const world = rig.world();
+    writeProviders(world, { work: { env: { ANTHROPIC_BASE_URL: 'https://work.example' } }, home: { env: {} } }, { current_provider: 'home' });
     const result = await runCcc(world, ['providers']);
     expect(result).toMatchObject({ code: 0, stdout: '  work  https://work.example\n* home  (no ANTHROPIC_BASE_URL)\n' });
   });
@@ -143,10 +147,7 @@ describe('ccc providers', () => {
 describe('checkEndpoint', () => {
   it('reports an endpoint that accepts the connection but never answers', async () => {
     const { checkEndpoint } = await import('../../src/providers/validate-provider.js');
-    const server = http.createServer(() => {}); // never answers
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await listening(() => {}); // never answers
     const report = await checkEndpoint({ name: 'slow', baseUrl: url, problems: [] }, { timeoutMs: 300 });
     expect(report.problems).toEqual([`${url} cannot be reached (no answer within 300 ms): check the URL and your network.`]);
   });

@@ -3,32 +3,20 @@
  * job of the user's interactive shell; Ctrl-Z in claude stops the job with the shell's terminal as
  * it was, and fg brings claude's screen back, where the supervised session goes on working.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { findRelay } from '../../src/pty/native-relay.js';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
+import { cccBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { PROMPT, startJobShell } from '../support/job-shell.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
-import type { PtyHarness } from '../support/pty-harness.js';
 
 describe.each(['relay', 'node'] as const)('Ctrl-Z in claude under ccc: %s', (kind) => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('stops ccc as a job of the shell, which has its terminal back; fg brings claude back, redrawn and working', async () => {
+  it('stops ccc as a job of the shell, which has its terminal back; fg brings claude back, redrawn and working', async ({ rig }) => {
     if (kind === 'relay') expect(findRelay()).toBeDefined();
-    server = await startModelServer((r) =>
-      r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: `agent answer ${r.index}` },
+    const { server, world } = await rig.start(
+      (r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: `agent answer ${r.index}` }),
+      { env: kind === 'node' ? { CCC_RELAY: 'off' } : {} },
     );
-    world = makeClaudeWorld({ modelUrl: server.url, env: kind === 'node' ? { CCC_RELAY: 'off' } : {} });
-    writeSupervisorPrompt(world);
-    h = await startJobShell({ cwd: world.cwd, env: world.env });
+    const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
     h.press(`${process.execPath} ${cccBin} --supervisor\r`);
     await h.waitForScreen(/❯/, 60_000);
     await h.type('draft 1');
@@ -41,7 +29,7 @@ describe.each(['relay', 'node'] as const)('Ctrl-Z in claude under ccc: %s', (kin
     await h.waitForScreen(/WORKS-42\s+PROMPT\$ \s*$/);
 
     h.press('fg\r');
-    await expect.poll(() => !PROMPT.test(h!.screen()) && /❯\sdraft 1/.test(h!.screen()), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => !PROMPT.test(h.screen()) && /❯\sdraft 1/.test(h.screen()), { timeout: 30_000 }).toBe(true);
     await h.type(' more');
     await h.waitForScreen(/❯\sdraft 1 more/);
     h.press('\r');

@@ -4,31 +4,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { findRelay } from '../../src/pty/native-relay.js';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { cccBin } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 import { descendants, isAlive } from '../support/process-tree.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
 
 describe('the relay killed under a supervised session', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('restores the terminal, says on it why the session ended, and ends claude', async () => {
+  it('restores the terminal, says on it why the session ended, and ends claude', async ({ rig }) => {
     expect(findRelay()).toBeDefined();
-    server = await startModelServer(() => ({ text: 'hi' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+    const { world } = await rig.start(() => ({ text: 'hi' }));
     const script = `stty -g > before.txt; "${process.execPath}" "${cccBin}" --supervisor; echo "CCC-EXIT=$?"; stty -g > after.txt; echo STTY-SAVED; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
+    const h = rig.pty('/bin/sh', ['-c', script], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     const processes = descendants(h.pty.pid);
     const command = (pid: number) => {
@@ -46,7 +33,7 @@ describe('the relay killed under a supervised session', () => {
     expect(h.output().toString()).toMatch(
       /ccc: the session ended: its byte relay \(ccc-relay\) was killed by SIGKILL, and the agent with it \(its terminal closed\)\.\s+CCC-EXIT=137/,
     );
-    const stty = (name: string) => fs.readFileSync(path.join(world!.cwd, name), 'utf8');
+    const stty = (name: string) => fs.readFileSync(path.join(world.cwd, name), 'utf8');
     expect(stty('after.txt')).toBe(stty('before.txt'));
     await expect.poll(() => isAlive(claude), { timeout: 10_000 }).toBe(false);
   });

@@ -3,28 +3,23 @@
  * user's terminal that it puts there in a direct pty, and its exit code is ccc's.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
-import { cccBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startPty } from '../support/pty-harness.js';
+import { cccBin, repoRoot } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
 
 const writer = path.join(repoRoot, 'test', 'fixtures', 'byte-writer.mjs');
 
 describe('byte transparency', () => {
-  let world: ClaudeWorld;
-  afterEach(() => world?.cleanup());
-
   // The native relay is the default byte path; CCC_RELAY=off is the Node proxy (no C compiler).
-  it.each([
+  it.for([
     ['the native relay', {}],
     ['the Node proxy', { CCC_RELAY: 'off' }],
-  ])('every byte value, UTF-8, escapes and newlines arrive unchanged, with the agent exit code, through %s', async (_name, relayEnv) => {
-    world = makeClaudeWorld();
-    writeSupervisorPrompt(world);
-    const direct = startPty(writer, [], { cwd: world.cwd, env: world.env });
+  ] as const)('every byte value, UTF-8, escapes and newlines arrive unchanged, with the agent exit code, through %s', async ([, relayEnv], { rig }) => {
+    const world = rig.world({ supervisor: true });
+    const direct = rig.pty(writer, [], { cwd: world.cwd, env: world.env });
     expect((await direct.exited).exitCode).toBe(7);
-    const viaCcc = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: { ...world.env, ...relayEnv, CCC_CLAUDE: writer } });
+    const viaCcc = rig.pty(process.execPath, [cccBin, '--supervisor'], { cwd: world.cwd, env: { ...world.env, ...relayEnv, CCC_CLAUDE: writer } });
     expect((await viaCcc.exited).exitCode).toBe(7);
 
     const expected = direct.output();

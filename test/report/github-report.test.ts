@@ -7,38 +7,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { describe, expect } from 'vitest';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runnerCommands, runnerOutputs } from '../support/github-runner.js';
 import { junitSchemaErrors } from '../support/junit-schemas.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 import { reviewStep } from '../support/review-script.js';
 
 /** Feedback a model could give that would break a naive report: line ends, `%`, `::`, CR, markup. */
 const FEEDBACK = 'Tests fail | <b>parse()</b> `rm -rf` [x](http://e.example)\r\nsecond: 50% done %0A :: ::error::forged\nthird ::set-output name=x::y';
 
 describe('--report github (GITHUB_ACTIONS=true)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setup(review: (index: number, request: RecordedRequest) => Reply, agent: (index: number) => Reply) {
-    server = await startModelServer((r) => (r.kind === 'review' ? review(r.index, r) : agent(r.index)));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+  async function setup(rig: Rig, review: (index: number, request: RecordedRequest) => Reply, agent: (index: number) => Reply) {
+    const { server, world } = await rig.start((r) => (r.kind === 'review' ? review(r.index, r) : agent(r.index)));
     const summary = path.join(world.root, 'step-summary.md');
     const output = path.join(world.root, 'github-output');
     fs.writeFileSync(summary, '# Earlier step content\n\n');
     fs.writeFileSync(output, 'earlier=kept\n');
-    return { summary, output, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output } };
+    return { server, world, summary, output, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output } };
   }
 
-  it('a run that hits the limit: summary table, exact outputs, one ::error with the feedback intact, the agent cannot forge commands', async () => {
-    const gh = await setup(
+  it('a run that hits the limit: summary table, exact outputs, one ::error with the feedback intact, the agent cannot forge commands', async ({ rig }) => {
+    const { world, ...gh } = await setup(
+      rig,
       () => ({ verdict: { completed: false, feedback: FEEDBACK } }),
       (i) => ({ text: `answer ${i}\n::warning::forged by the agent\n  ::add-mask::x` }),
     );
@@ -102,8 +94,9 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     expect(xml).toContain('second: 50% done %0A :: ::error::forged\nthird');
   });
 
-  it("--json: stdout stays JSON lines; a completion on the reviewer's word alone is unverified in every report, exit 0", async () => {
-    const gh = await setup(
+  it("--json: stdout stays JSON lines; a completion on the reviewer's word alone is unverified in every report, exit 0", async ({ rig }) => {
+    const { world, ...gh } = await setup(
+      rig,
       () => ({ verdict: { completed: true, feedback: 'all done: 100%' } }),
       () => ({ text: 'done' }),
     );
@@ -141,8 +134,9 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     expect(xml).toContain('<failure type="unverified"');
   });
 
-  it('a completion the reviewer verified by running the tests is verified in every report', async () => {
-    const gh = await setup(
+  it('a completion the reviewer verified by running the tests is verified in every report', async ({ rig }) => {
+    const { world, ...gh } = await setup(
+      rig,
       (_, r) =>
         reviewStep(r) === 0
           ? { toolUse: { name: 'Bash', input: { command: 'npm test', description: 'run the tests' } } }
@@ -175,8 +169,9 @@ describe('--report github (GITHUB_ACTIONS=true)', () => {
     expect(xml).toContain('<property name="verification" value="verified"/>');
   });
 
-  it('--report none turns the GitHub report off; a report file that cannot be written is exit 2 before claude starts', async () => {
-    const gh = await setup(
+  it('--report none turns the GitHub report off; a report file that cannot be written is exit 2 before claude starts', async ({ rig }) => {
+    const { server, world, ...gh } = await setup(
+      rig,
       () => ({ verdict: { completed: true, feedback: 'ok' } }),
       () => ({ text: 'done' }),
     );

@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
 import { runCcc } from '../support/ccc-run.js';
-import { startModelServer } from '../support/model-server.js';
+import { cccBin, claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 const original = {
@@ -23,20 +23,19 @@ const original = {
 };
 const originalText = `${JSON.stringify(original, null, 2)}\n`;
 
-let world: ClaudeWorld;
-let settingsFile: string;
-beforeEach(() => {
-  world = makeClaudeWorld();
-  settingsFile = path.join(world.claudeDir, 'settings.json');
-});
-afterEach(() => world.cleanup());
-
-const backups = () => fs.readdirSync(world.claudeDir).filter((n) => n.startsWith('settings.json.bak-'));
-const read = () => JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+/** A world, its user settings file (not written yet), the backups ccc made of it, and what it holds. */
+function userSettings(rig: Rig) {
+  const world = rig.world();
+  const settingsFile = path.join(world.claudeDir, 'settings.json');
+  const backups = () => fs.readdirSync(world.claudeDir).filter((n) => n.startsWith('settings.json.bak-'));
+  const read = () => JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  return { world, settingsFile, backups, read };
+}
 const expectedCommand = `${process.execPath} ${cccBin} supervisor-hook`;
 
 describe('ccc hook install / uninstall', () => {
-  it("adds one Stop hook, keeps everything of the user's, adds nothing twice, and uninstall restores the original", async () => {
+  it("adds one Stop hook, keeps everything of the user's, adds nothing twice, and uninstall restores the original", async ({ rig }) => {
+    const { world, settingsFile, backups, read } = userSettings(rig);
     fs.writeFileSync(settingsFile, originalText);
 
     const install = await runCcc(world, ['hook', 'install']);
@@ -72,13 +71,15 @@ describe('ccc hook install / uninstall', () => {
     expect(backups()).toHaveLength(2);
   });
 
-  it('takes the hook timeout from timeout_seconds', async () => {
+  it('takes the hook timeout from timeout_seconds', async ({ rig }) => {
+    const { world, read } = userSettings(rig);
     const result = await runCcc(world, ['hook', 'install'], { env: { CCC_SUPERVISOR_TIMEOUT_SECONDS: '120' } });
     expect(result.code).toBe(0);
     expect(read().hooks.Stop[0].hooks[0].timeout).toBe(181 + 300 * 60); // 120 s, the 1 s abort grace, the 60 s margin, the limit waits
   });
 
-  it("covers every checker's own timeout_seconds, one after the other", async () => {
+  it("covers every checker's own timeout_seconds, one after the other", async ({ rig }) => {
+    const { world, read } = userSettings(rig);
     const checkers = [{ use: 'rule', commands: ['true'], timeout_seconds: 900 }, 'claude'];
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { timeout_seconds: 120, checkers } }));
     const result = await runCcc(world, ['hook', 'install']);
@@ -87,7 +88,8 @@ describe('ccc hook install / uninstall', () => {
     expect(read().hooks.Stop[0].hooks[0].timeout).toBe(900 + 120 + 2 * 1 + 60 + 300 * 60);
   });
 
-  it('--dry-run prints the diff and writes nothing', async () => {
+  it('--dry-run prints the diff and writes nothing', async ({ rig }) => {
+    const { world, settingsFile, backups } = userSettings(rig);
     fs.writeFileSync(settingsFile, originalText);
     const result = await runCcc(world, ['hook', 'install', '--dry-run']);
     expect(result.code).toBe(0);
@@ -99,7 +101,8 @@ describe('ccc hook install / uninstall', () => {
     expect(backups()).toEqual([]);
   });
 
-  it('--dry-run for a settings file that does not exist yet shows every line as added', async () => {
+  it('--dry-run for a settings file that does not exist yet shows every line as added', async ({ rig }) => {
+    const { world, settingsFile } = userSettings(rig);
     fs.rmSync(settingsFile, { force: true });
     const result = await runCcc(world, ['hook', 'install', '--dry-run']);
     expect(result.code).toBe(0);
@@ -109,7 +112,8 @@ describe('ccc hook install / uninstall', () => {
     expect(fs.existsSync(settingsFile)).toBe(false);
   });
 
-  it('--project writes ./.claude/settings.json and leaves the user file alone', async () => {
+  it('--project writes ./.claude/settings.json and leaves the user file alone', async ({ rig }) => {
+    const { world, settingsFile } = userSettings(rig);
     fs.writeFileSync(settingsFile, originalText);
     const result = await runCcc(world, ['hook', 'install', '--project']);
     expect(result.code).toBe(0);
@@ -120,7 +124,8 @@ describe('ccc hook install / uninstall', () => {
     expect(JSON.parse(fs.readFileSync(projectFile, 'utf8'))).toEqual({});
   });
 
-  it('refuses a corrupt settings.json with a clear error and leaves it byte-identical', async () => {
+  it('refuses a corrupt settings.json with a clear error and leaves it byte-identical', async ({ rig }) => {
+    const { world, settingsFile } = userSettings(rig);
     const corrupt = '{\n  "model": "opus",\n  "hooks": { "Stop": [ }\n}\n';
     fs.writeFileSync(settingsFile, corrupt);
     for (const args of [
@@ -139,25 +144,22 @@ describe('ccc hook install / uninstall', () => {
     }
   });
 
-  it('writes an entry the real claude accepts and runs at its stop', async () => {
-    const server = await startModelServer(() => ({ text: 'all done' }));
-    try {
-      expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
-      // CCC_SUPERVISOR_HOOK names the ccc whose reviewer this claude is (here this test's process, which starts it): the hook must allow the stop at once.
-      const env = { ...world.env, ANTHROPIC_BASE_URL: server.url, CCC_SUPERVISOR_HOOK: String(process.pid) };
-      const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], {
-        cwd: world.cwd,
-        env,
-      });
-      expect(result.code).toBe(0);
-      const frames = jsonLines(result.stdout);
-      expect(frames.find((f) => f.type === 'result')?.result).toBe('all done');
-      // settings.json holds no other Stop hook: this is ccc's command, run by claude, succeeding.
-      expect(frames.filter((f) => f.subtype === 'hook_response' && f.hook_event === 'Stop')).toEqual([
-        expect.objectContaining({ exit_code: 0, outcome: 'success' }),
-      ]);
-    } finally {
-      await server.close();
-    }
+  it('writes an entry the real claude accepts and runs at its stop', async ({ rig }) => {
+    const world = rig.world();
+    const server = await rig.server(() => ({ text: 'all done' }));
+    expect((await runCcc(world, ['hook', 'install'])).code).toBe(0);
+    // CCC_SUPERVISOR_HOOK names the ccc whose reviewer this claude is (here this test's process, which starts it): the hook must allow the stop at once.
+    const env = { ...world.env, ANTHROPIC_BASE_URL: server.url, CCC_SUPERVISOR_HOOK: String(process.pid) };
+    const result = await runProcess(claudeBin, ['-p', 'do it', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], {
+      cwd: world.cwd,
+      env,
+    });
+    expect(result.code).toBe(0);
+    const frames = jsonLines(result.stdout);
+    expect(frames.find((f) => f.type === 'result')?.result).toBe('all done');
+    // settings.json holds no other Stop hook: this is ccc's command, run by claude, succeeding.
+    expect(frames.filter((f) => f.subtype === 'hook_response' && f.hook_event === 'Stop')).toEqual([
+      expect.objectContaining({ exit_code: 0, outcome: 'success' }),
+    ]);
   });
 });
