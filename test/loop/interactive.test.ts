@@ -106,8 +106,9 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     const h = await launch(rig);
     h.resize(90, 30);
     await h.waitForScreen(/^─{90}$/m, 30_000);
+    const pid = await sessionPid(); // the record read once it is there whole, not while it is written
     const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
-    const { pid, session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
+    const { session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
     expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
     process.kill(pid, 'SIGTERM');
     await h.waitForOutput(/STTY-SAVED/, 30_000);
