@@ -9,27 +9,27 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { loadRolePrompts } from '../../src/kanban/role-prompts.js';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
+import type { ClaudeWorld } from '../support/claude-env.js';
 import { runCcc, SUPERVISOR_TEXT } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { ModelServer } from '../support/model-server.js';
 
 const SECRET = 'SECRET-KEY-MATERIAL-6c1f';
 const PRIVATE_KEY = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`;
 
 describe('files the project points ccc at stay in the project', () => {
+  // The current test's, from its rig (which tears them down); the helpers below read them.
   let server: ModelServer;
   let world: ClaudeWorld;
   let outside: string;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
 
-  async function setUp(): Promise<void> {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'The work is done.' } } : { text: 'All done.' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function setUp(rig: Rig): Promise<void> {
+    ({ server, world } = await rig.start(
+      (r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'The work is done.' } } : { text: 'All done.' }),
+      { supervisor: false },
+    ));
     outside = path.join(world.root, 'outside');
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'id_ed25519'), PRIVATE_KEY);
@@ -39,8 +39,8 @@ describe('files the project points ccc at stay in the project', () => {
   const run = (env: NodeJS.ProcessEnv = {}) => runCcc(world, ['--supervisor', '-p', 'do the task'], { env });
   const sentToModel = (text: string) => server.requests.some((r) => JSON.stringify(r.body).includes(text));
 
-  it('./SUPERVISOR.md linked to /proc/self/environ: exit 2 naming the link and its target; the environment never reaches the model', async () => {
-    await setUp();
+  it('./SUPERVISOR.md linked to /proc/self/environ: exit 2 naming the link and its target; the environment never reaches the model', async ({ rig }) => {
+    await setUp(rig);
     fs.symlinkSync('/proc/self/environ', project('SUPERVISOR.md'));
     const r = await run({ CCC_TEST_SECRET: SECRET });
     expect(r.code, r.stderr).toBe(2);
@@ -49,8 +49,8 @@ describe('files the project points ccc at stay in the project', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('./SUPERVISOR.md linked to a private key, or through a linked directory: refused, the key is never sent nor shown', async () => {
-    await setUp();
+  it('./SUPERVISOR.md linked to a private key, or through a linked directory: refused, the key is never sent nor shown', async ({ rig }) => {
+    await setUp(rig);
     fs.symlinkSync(path.join(outside, 'id_ed25519'), project('SUPERVISOR.md'));
     const direct = await run();
     expect(direct.code).toBe(2);
@@ -67,8 +67,10 @@ describe('files the project points ccc at stay in the project', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("a prompt_path the project's config wrote (`..`, a claude checker's own) is bound to the project; the same path set by the user is read", async () => {
-    await setUp();
+  it("a prompt_path the project's config wrote (`..`, a claude checker's own) is bound to the project; the same path set by the user is read", async ({
+    rig,
+  }) => {
+    await setUp(rig);
     fs.writeFileSync(path.join(outside, 'rules.md'), `# rules\n${SECRET}`);
     const relative = path.relative(world.cwd, path.join(outside, 'rules.md'));
     fs.writeFileSync(project('.cccrc.json'), JSON.stringify({ supervisor: { prompt_path: relative } }));
@@ -88,8 +90,10 @@ describe('files the project points ccc at stay in the project', () => {
     expect(server.byKind('review').some((r) => r.text.includes(SECRET))).toBe(true);
   });
 
-  it("with the target's directory in the global trusted_dirs the link is read, and ccc config shows where it resolved; a project cannot trust for itself", async () => {
-    await setUp();
+  it("with the target's directory in the global trusted_dirs the link is read, and ccc config shows where it resolved; a project cannot trust for itself", async ({
+    rig,
+  }) => {
+    await setUp(rig);
     fs.writeFileSync(path.join(outside, 'SUPERVISOR.md'), `${SUPERVISOR_TEXT}\nSHARED-RULES-2291`);
     fs.symlinkSync(path.join(outside, 'SUPERVISOR.md'), project('SUPERVISOR.md'));
     fs.writeFileSync(path.join(world.claudeDir, 'ccc.json'), JSON.stringify({ trusted_dirs: [outside] }));
@@ -109,8 +113,8 @@ describe('files the project points ccc at stay in the project', () => {
     expect(selfTrust.stderr).toContain("a project's config cannot widen what ccc reads out of the project");
   });
 
-  it('a link inside the project is used, and ccc config says it is a link', async () => {
-    await setUp();
+  it('a link inside the project is used, and ccc config says it is a link', async ({ rig }) => {
+    await setUp(rig);
     fs.mkdirSync(project('docs'));
     fs.writeFileSync(project('docs/review.md'), `${SUPERVISOR_TEXT}\nIN-PROJECT-RULES-8812`);
     fs.symlinkSync('docs/review.md', project('SUPERVISOR.md'));
@@ -121,8 +125,8 @@ describe('files the project points ccc at stay in the project', () => {
     expect(server.byKind('review').some((req) => req.text.includes('IN-PROJECT-RULES-8812'))).toBe(true);
   });
 
-  it('a link swapped in after the start (here by a rule checker at the stop) is refused at the review: the key never reaches the model', async () => {
-    await setUp();
+  it('a link swapped in after the start (here by a rule checker at the stop) is refused at the review: the key never reaches the model', async ({ rig }) => {
+    await setUp(rig);
     fs.writeFileSync(project('SUPERVISOR.md'), SUPERVISOR_TEXT);
     const swap = `ln -sf ${path.join(outside, 'id_ed25519')} SUPERVISOR.md`;
     fs.writeFileSync(project('.cccrc.json'), JSON.stringify({ supervisor: { checkers: [{ use: 'rule', commands: [swap] }, 'claude'], max_iterations: 2 } }));
@@ -134,8 +138,8 @@ describe('files the project points ccc at stay in the project', () => {
     expect(sentToModel(SECRET)).toBe(false);
   });
 
-  it('the project config file linked out of the project: exit 2 naming where it resolves, its values and text never shown', async () => {
-    await setUp();
+  it('the project config file linked out of the project: exit 2 naming where it resolves, its values and text never shown', async ({ rig }) => {
+    await setUp(rig);
     fs.writeFileSync(project('SUPERVISOR.md'), SUPERVISOR_TEXT);
     fs.writeFileSync(path.join(outside, 'credentials.json'), JSON.stringify({ supervisor: { max_iterations: SECRET } }));
     fs.symlinkSync(path.join(outside, 'credentials.json'), project('.cccrc.json'));
@@ -152,8 +156,8 @@ describe('files the project points ccc at stay in the project', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('a kanban role prompt linked out of the project is refused; in a roles directory the user named, its files are read', async () => {
-    await setUp();
+  it('a kanban role prompt linked out of the project is refused; in a roles directory the user named, its files are read', async ({ rig }) => {
+    await setUp(rig);
     fs.mkdirSync(project('roles'));
     fs.symlinkSync(path.join(outside, 'id_ed25519'), project('roles/Manager.md'));
     const refused = await loadRolePrompts({ rolesDir: './roles', cwd: world.cwd, setBy: 'default', trusted: [] }).then(
@@ -174,17 +178,14 @@ describe('files the project points ccc at stay in the project', () => {
 });
 
 describe('an empty, blank or BOM-only SUPERVISOR.md: the run, ccc config and ccc init say the same thing', () => {
-  let world: ClaudeWorld;
-  afterEach(() => world?.cleanup());
-
   for (const [name, text] of [
     ['empty', ''],
     ['blank', ' \n\t\n'],
     ['a byte-order mark alone', '\uFEFF'],
     ['a byte-order mark and a newline', '\uFEFF\r\n'],
   ] as const) {
-    it(name, async () => {
-      world = makeClaudeWorld({ modelUrl: 'http://127.0.0.1:9' });
+    it(name, async ({ rig }) => {
+      const world = rig.world({ modelUrl: 'http://127.0.0.1:9' });
       const file = path.join(world.cwd, 'SUPERVISOR.md');
       fs.writeFileSync(file, text);
       // A usable global file too: the project's own empty one must not be passed over for it.

@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { goalAnswer, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { describe, expect, vi } from 'vitest';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
+import { goalAnswer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 import { sentHookFeedback } from '../support/claude-versions.js';
 
@@ -16,16 +17,15 @@ const CONDITION = 'the file done.txt exists';
 const EVALUATOR_MODEL = 'goal-evaluator-model';
 
 describe("Claude Code's /goal", () => {
+  // The current test's, from its rig (which tears them down); the helpers below read them.
   let server: ModelServer;
   let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
 
-  async function start(goal: (request: RecordedRequest) => Reply, env: NodeJS.ProcessEnv = {}) {
-    server = await startModelServer((r) => (r.kind === 'goal' ? goal(r) : { text: `agent answer ${r.index}` }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: { ANTHROPIC_DEFAULT_HAIKU_MODEL: EVALUATOR_MODEL, ...env } });
+  async function start(rig: Rig, goal: (request: RecordedRequest) => Reply, env: NodeJS.ProcessEnv = {}) {
+    ({ server, world } = await rig.start((r) => (r.kind === 'goal' ? goal(r) : { text: `agent answer ${r.index}` }), {
+      supervisor: false,
+      env: { ANTHROPIC_DEFAULT_HAIKU_MODEL: EVALUATOR_MODEL, ...env },
+    }));
   }
 
   const claude = (args: string[]) =>
@@ -44,8 +44,8 @@ describe("Claude Code's /goal", () => {
 
   const sessionOf = (stdout: string) => jsonLines(stdout).find((f) => f.type === 'result')!.session_id as string;
 
-  it('is set by -p "/goal …"; its evaluator is a tool-less request to the small model; "not met" sends the reason to the agent', async () => {
-    await start((r) => goalAnswer(r.index === 0 ? { ok: false, reason: 'done.txt is missing' } : { ok: true, reason: 'done.txt was written' }));
+  it('is set by -p "/goal …"; its evaluator is a tool-less request to the small model; "not met" sends the reason to the agent', async ({ rig }) => {
+    await start(rig, (r) => goalAnswer(r.index === 0 ? { ok: false, reason: 'done.txt is missing' } : { ok: true, reason: 'done.txt was written' }));
     const run = await claude(['-p', `/goal ${CONDITION}`]);
     expect(run.code).toBe(0);
 
@@ -71,20 +71,32 @@ describe("Claude Code's /goal", () => {
     ]);
   });
 
-  it('ends as impossible without sending the agent back', async () => {
-    await start(() => goalAnswer({ ok: false, impossible: true, reason: 'no disk' }));
+  it('ends as impossible without sending the agent back', async ({ rig }) => {
+    await start(rig, () => goalAnswer({ ok: false, impossible: true, reason: 'no disk' }));
     const run = await claude(['-p', `/goal ${CONDITION}`]);
     expect(run.code).toBe(0);
     expect(server.byKind('agent')).toHaveLength(1);
     expect(goalRecords(sessionOf(run.stdout)).at(-1)).toMatchObject({ met: false, failed: true, condition: CONDITION, reason: 'no disk' });
   });
 
-  it('with another Stop hook blocking at the same stop, the agent gets both reasons in one request, in the order the hooks finished', async () => {
-    // The evaluator answers late: the command hook finishes first.
-    await start((r) => ({ ...goalAnswer(r.index === 0 ? { ok: false, reason: 'GOAL-REASON' } : { ok: true, reason: 'ok' }), delayMs: 1500 }));
+  it('with another Stop hook blocking at the same stop, the agent gets both reasons in one request, in the order the hooks finished', async ({ rig }) => {
+    // The evaluator's first answer waits until the command hook has finished (its block written, its
+    // process gone), however slow a loaded machine starts it: the command hook finishes first.
+    const hookFinished = () =>
+      vi.waitFor(
+        () => {
+          expect(fs.existsSync(once)).toBe(true);
+          expect(running(hook)).toBe(false);
+        },
+        { timeout: 60_000, interval: 20 },
+      );
+    await start(rig, (r) =>
+      r.index === 0 ? { text: JSON.stringify({ ok: false, reason: 'GOAL-REASON' }), until: hookFinished() } : goalAnswer({ ok: true, reason: 'ok' }),
+    );
     const once = path.join(world.root, 'blocked-once');
     const hook = path.join(world.root, 'block-once.sh');
-    fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\n[ -e '${once}' ] && exit 0\ntouch '${once}'\necho '{"decision":"block","reason":"HOOK-REASON"}'\n`, {
+    // Blocks the first stop only; `once` is written after the block, as the hook's last act.
+    fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\n[ -e '${once}' ] && exit 0\necho '{"decision":"block","reason":"HOOK-REASON"}'\ntouch '${once}'\n`, {
       mode: 0o755,
     });
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } };
@@ -104,9 +116,9 @@ describe("Claude Code's /goal", () => {
     expect(texts('system').join('\n')).not.toContain('GOAL-REASON');
   });
 
-  it('stays set across --resume; "/goal clear" ends it with a cleared record and no more checks', async () => {
+  it('stays set across --resume; "/goal clear" ends it with a cleared record and no more checks', async ({ rig }) => {
     // Never met; a cap of 1 block ends the first run with the goal still set.
-    await start(() => goalAnswer({ ok: false, reason: 'still missing' }), { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
+    await start(rig, () => goalAnswer({ ok: false, reason: 'still missing' }), { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
     const first = await claude(['-p', `/goal ${CONDITION}`]);
     expect(first.code).toBe(0);
     const sessionId = sessionOf(first.stdout);
@@ -123,8 +135,8 @@ describe("Claude Code's /goal", () => {
     expect(goalRecords(sessionId).at(-1)).toEqual({ type: 'goal_status', met: true, sentinel: true, condition: CONDITION });
   });
 
-  it("is inherited by a --fork-session of the session; a Stop hook's continue:false ends the fork's turn despite it, with an empty result", async () => {
-    await start(() => goalAnswer({ ok: false, reason: 'still missing' }), { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
+  it("is inherited by a --fork-session of the session; a Stop hook's continue:false ends the fork's turn despite it, with an empty result", async ({ rig }) => {
+    await start(rig, () => goalAnswer({ ok: false, reason: 'still missing' }), { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1' });
     const first = await claude(['-p', `/goal ${CONDITION}`]);
     const sessionId = sessionOf(first.stdout);
     const checks = server.byKind('goal').length;
@@ -157,3 +169,14 @@ describe("Claude Code's /goal", () => {
     expect(JSON.stringify(frames.filter((f) => f.type === 'assistant').at(-1))).toContain(`agent answer ${agents}`);
   });
 });
+
+/** Whether a process running `file` is there: one of its arguments is the file (claude's `--settings` only mentions it). */
+function running(file: string): boolean {
+  return fs.readdirSync('/proc').some((entry) => {
+    try {
+      return /^\d+$/.test(entry) && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(file);
+    } catch {
+      return false; // gone
+    }
+  });
+}

@@ -7,26 +7,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runProcess } from '../support/run-process.js';
 
 const MARK = 'HOOK-ANSWER-5519';
 const TIMER_MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 describe("a Stop hook's timeout past a Node timer", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  /** Runs `claude -p` whose Stop hook waits a moment, then blocks once; returns how many agent requests there were. */
-  async function agentRequests(timeoutSeconds: number): Promise<{ requests: number; hookFinished: boolean }> {
-    server = await startModelServer((r) => ({ text: `agent answer ${r.index}` }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  /** Runs `claude -p` (in a world of its own) whose Stop hook waits a moment, then blocks once; the agent requests, and whether the hook finished. */
+  async function agentRequests(rig: Rig, timeoutSeconds: number): Promise<{ requests: number; hookFinished: boolean; agentTexts: string[] }> {
+    const { server, world } = await rig.start((r) => ({ text: `agent answer ${r.index}` }), { supervisor: false });
     const hook = path.join(world.root, 'hook.sh');
     const done = path.join(world.root, 'done');
     // Blocks the first stop only; the wait is what a cut-off timer cannot let it finish.
@@ -36,19 +28,19 @@ describe("a Stop hook's timeout past a Node timer", () => {
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook, timeout: timeoutSeconds }] }] } };
     const result = await runProcess(claudeBin, ['-p', 'do it', '--settings', JSON.stringify(settings)], { cwd: world.cwd, env: world.env, timeoutMs: 90_000 });
     expect(result.code, result.stderr).toBe(0);
-    return { requests: server.byKind('agent').length, hookFinished: fs.existsSync(done) };
+    const agent = server.byKind('agent');
+    return { requests: agent.length, hookFinished: fs.existsSync(done), agentTexts: agent.map((r) => r.text) };
   }
 
-  it('a timeout shorter than the hook cuts it off: its block never reaches the model', async () => {
-    expect(await agentRequests(1)).toEqual({ requests: 1, hookFinished: false });
+  it('a timeout shorter than the hook cuts it off: its block never reaches the model', async ({ rig }) => {
+    expect(await agentRequests(rig, 1)).toMatchObject({ requests: 1, hookFinished: false });
   });
 
-  it('past a Node timer (what ccc hook install once wrote for timeout_seconds 3000000) the hook runs and its block reaches the model', async () => {
+  it('past a Node timer (what ccc hook install once wrote for timeout_seconds 3000000) the hook runs and its block reaches the model', async ({ rig }) => {
     for (const timeout of [TIMER_MAX_SECONDS + 1, 3_018_061]) {
-      expect(await agentRequests(timeout), String(timeout)).toEqual({ requests: 2, hookFinished: true });
-      expect(server.byKind('agent')[1]!.text).toContain(MARK);
-      await server.close();
-      world.cleanup();
+      const { agentTexts, ...run } = await agentRequests(rig, timeout);
+      expect(run, String(timeout)).toEqual({ requests: 2, hookFinished: true });
+      expect(agentTexts[1]).toContain(MARK);
     }
   });
 });

@@ -10,24 +10,14 @@
  * request can still reach the model, though no tool ever runs.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect, vi } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 describe("a signal at claude's init frame", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  /** Runs `claude -p` and sends `signal` the moment its init frame arrives; the requests that reached the model server. */
-  async function signalAtInit(signal: NodeJS.Signals): Promise<number> {
-    await server?.close();
-    world?.cleanup();
-    server = await startModelServer(() => ({ text: 'hello' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  /** Runs `claude -p` (in a world and with a server of its own) and sends `signal` the moment its init frame arrives; the requests that reached the model server. */
+  async function signalAtInit(rig: Rig, signal: NodeJS.Signals): Promise<number> {
+    const { server, world } = await rig.start(() => ({ text: 'hello' }), { supervisor: false });
     const child = spawn(claudeBin, ['-p', '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -41,15 +31,15 @@ describe("a signal at claude's init frame", () => {
     return server.requests.filter((r) => r.kind !== 'background').length;
   }
 
-  it('SIGTERM: the first request still reaches the model, in most tries', async () => {
+  it('SIGTERM: the first request still reaches the model, in most tries', async ({ rig }) => {
     const reached: number[] = [];
-    for (let i = 0; i < 5; i++) reached.push(await signalAtInit('SIGTERM'));
+    for (let i = 0; i < 5; i++) reached.push(await signalAtInit(rig, 'SIGTERM'));
     expect(reached.filter((n) => n === 1).length, `requests per try: ${reached.join(', ')}`).toBeGreaterThanOrEqual(3);
   });
 
-  it('SIGKILL: no request reaches the model, in most tries', async () => {
+  it('SIGKILL: no request reaches the model, in most tries', async ({ rig }) => {
     const reached: number[] = [];
-    for (let i = 0; i < 5; i++) reached.push(await signalAtInit('SIGKILL'));
+    for (let i = 0; i < 5; i++) reached.push(await signalAtInit(rig, 'SIGKILL'));
     expect(reached.filter((n) => n === 0).length, `requests per try: ${reached.join(', ')}`).toBeGreaterThanOrEqual(3);
   });
 });

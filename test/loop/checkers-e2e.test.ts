@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { describe, expect } from 'vitest';
+import { repoRoot } from '../support/claude-env.js';
 import { processesIn, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { it, type Rig } from '../support/fixtures.js';
+import { isToolResultTurn, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { needs } from '../support/tools.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -23,25 +24,22 @@ const lazyThenDone = (r: RecordedRequest): Reply => {
 };
 
 describe('checker pipeline, end to end (headless)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
+  /** The scripted server and a world with `config` as its .cccrc.json; a test that wants the reviewer writes SUPERVISOR.md itself. */
   async function setup(
+    rig: Rig,
     config: Record<string, unknown>,
     agent: (r: RecordedRequest) => Reply,
     review: (r: RecordedRequest) => Reply = () => ({ verdict: { completed: true, feedback: 'ok' } }),
   ) {
-    server = await startModelServer((r) => (r.kind === 'review' ? review(r) : agent(r)));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
+    const started = await rig.start((r) => (r.kind === 'review' ? review(r) : agent(r)), { supervisor: false });
+    fs.writeFileSync(path.join(started.world.cwd, '.cccrc.json'), JSON.stringify(config));
+    return started;
   }
 
-  it('a rule checker alone drives the run: its feedback names the failing check, the agent creates DONE with Bash, exit 0, no model review', async () => {
-    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['test -f DONE'] }] } }, lazyThenDone);
+  it('a rule checker alone drives the run: its feedback names the failing check, the agent creates DONE with Bash, exit 0, no model review', async ({
+    rig,
+  }) => {
+    const { server, world } = await setup(rig, { supervisor: { checkers: [{ use: 'rule', commands: ['test -f DONE'] }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.stderr).toContain('Supervisor mode enabled');
     expect(run.code).toBe(0);
@@ -55,9 +53,9 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(readLog(world)).toMatch(/checker=rule completed=false .*feedback="The command `test -f DONE` failed with exit code 1\..*checker verdict/);
   });
 
-  it("a failing rule's last lines of output are on the progress line (inert) and in the agent's feedback", async () => {
+  it("a failing rule's last lines of output are on the progress line (inert) and in the agent's feedback", async ({ rig }) => {
     const failing = `test -f DONE || { printf 'compiling\\n\\033]0;owned\\007ERR-LINE-77: expected DONE\\n3 failed\\n'; exit 1; }`;
-    await setup({ supervisor: { checkers: [{ use: 'rule', commands: [failing] }] } }, lazyThenDone);
+    const { server, world } = await setup(rig, { supervisor: { checkers: [{ use: 'rule', commands: [failing] }] } }, lazyThenDone);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
@@ -67,8 +65,10 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(server.byKind('agent')[1]!.lastUserText).toMatch(/ERR-LINE-77: expected DONE\n3 failed/);
   });
 
-  it("a failing pytest's failure lines, not its header, are on the CI log; the run's last line has the wind-down turn's cost", async () => {
-    await setup({ supervisor: { max_iterations: 1, checkers: [{ use: 'rule', commands: ['python3 -m pytest'] }] } }, () => ({ text: 'All done.' }));
+  it("a failing pytest's failure lines, not its header, are on the CI log; the run's last line has the wind-down turn's cost", async ({ rig }) => {
+    const { server, world } = await setup(rig, { supervisor: { max_iterations: 1, checkers: [{ use: 'rule', commands: ['python3 -m pytest'] }] } }, () => ({
+      text: 'All done.',
+    }));
     fs.mkdirSync(path.join(world.cwd, 'tests'));
     fs.copyFileSync(path.join(fixtures, 'test_parse.py'), path.join(world.cwd, 'tests', 'test_parse.py'));
     const run = await runCcc(world, ['--supervisor', '-p', 'make the parser keep empty fields']);
@@ -99,9 +99,13 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(Number(windDown)).toBeLessThan(Number(spent));
   });
 
-  it('a hook checker written in Python drives the loop', async ({ skip }) => {
+  it('a hook checker written in Python drives the loop', async ({ rig, skip }) => {
     needs({ skip }, 'python3');
-    await setup({ supervisor: { checkers: [{ use: 'hook', command: `python3 ${path.join(fixtures, 'done-hook.py')}` }] } }, lazyThenDone);
+    const { server, world } = await setup(
+      rig,
+      { supervisor: { checkers: [{ use: 'hook', command: `python3 ${path.join(fixtures, 'done-hook.py')}` }] } },
+      lazyThenDone,
+    );
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
     expect(server.byKind('agent')[1]!.lastUserText).toContain(`PY-HOOK-42: there is no DONE file in ${world.cwd}`);
@@ -109,8 +113,8 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(run.stderr).toContain('⚠ complete (hook, unverified)'); // the hook reports no command it ran
   });
 
-  it('a TypeScript plugin from plugins/, loaded by path with --checker and no build step, drives the loop', async () => {
-    await setup({}, lazyThenDone);
+  it('a TypeScript plugin from plugins/, loaded by path with --checker and no build step, drives the loop', async ({ rig }) => {
+    const { server, world } = await setup(rig, {}, lazyThenDone);
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', scripts: { test: 'test -f DONE' } }));
     const run = await runCcc(world, ['--supervisor', '--checker', path.join(repoRoot, 'plugins', 'test-gate.ts'), '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
@@ -119,8 +123,8 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(run.stderr).toContain('complete (test-gate, unverified: npm test: it runs `test -f DONE`: no test runner ccc knows)');
   });
 
-  it('pipeline rule then claude: the reviewer never runs while the rule fails', async () => {
-    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['test -f DONE'] }, 'claude'] } }, lazyThenDone);
+  it('pipeline rule then claude: the reviewer never runs while the rule fails', async ({ rig }) => {
+    const { server, world } = await setup(rig, { supervisor: { checkers: [{ use: 'rule', commands: ['test -f DONE'] }, 'claude'] } }, lazyThenDone);
     writeSupervisorPrompt(world);
     const run = await runCcc(world, ['--supervisor', '-p', 'create a file named DONE', ...BASH]);
     expect(run.code).toBe(0);
@@ -136,10 +140,14 @@ describe('checker pipeline, end to end (headless)', () => {
     );
   });
 
-  it('the no-progress breaker ends the loop with exit 3 and says so', async () => {
-    await setup({ supervisor: { checkers: [{ use: 'rule', commands: ['echo "3 tests failed in 0.$$s"; exit 1'] }], no_progress_limit: 3 } }, (r) => ({
-      text: `I think it works now (${r.index}).`,
-    }));
+  it('the no-progress breaker ends the loop with exit 3 and says so', async ({ rig }) => {
+    const { server, world } = await setup(
+      rig,
+      { supervisor: { checkers: [{ use: 'rule', commands: ['echo "3 tests failed in 0.$$s"; exit 1'] }], no_progress_limit: 3 } },
+      (r) => ({
+        text: `I think it works now (${r.index}).`,
+      }),
+    );
     const run = await runCcc(world, ['--supervisor', '-p', 'fix the tests']);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('no progress: the checker gave the same feedback 3 times in a row and the work tree did not change');
@@ -147,8 +155,9 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(fs.readdirSync(path.join(world.claudeDir, 'ccc')).some((f) => /^progress-[\w-]+\.json$/.test(f))).toBe(true);
   });
 
-  it('the cost cap ends the loop with exit 3 and says so', async () => {
-    await setup(
+  it('the cost cap ends the loop with exit 3 and says so', async ({ rig }) => {
+    const { server, world } = await setup(
+      rig,
       { supervisor: { max_cost_usd: 0.000001 } },
       (r) => ({ text: `answer ${r.index}` }),
       (r) => ({ verdict: { completed: false, feedback: `not yet #${r.index}` } }),
@@ -167,7 +176,7 @@ describe('checker pipeline, end to end (headless)', () => {
     expect(agent[1]!.lastUserText).not.toContain('not yet #0');
   });
 
-  it('a plugin that throws, hangs past its timeout, or answers the wrong shape: named in a clear error, exit 4, nothing left running', async () => {
+  it('a plugin that throws, hangs past its timeout, or answers the wrong shape: named in a clear error, exit 4, nothing left running', async ({ rig }) => {
     const plugins: Record<string, string> = {
       'throws.ts': `export default { name: 'thrower', check() { throw new Error('cannot reach the CI server'); } };`,
       'hangs.ts': `export default { name: 'sleeper', check: () => new Promise(() => {}) };`,
@@ -178,7 +187,7 @@ describe('checker pipeline, end to end (headless)', () => {
       'hangs.ts': /checker "sleeper" did not answer within 2s/,
       'shape.ts': /checker "shapeless" returned \{"ok":true\}; expected \{ completed: boolean, feedback: string \}/,
     };
-    await setup({}, (r) => ({ text: `answer ${r.index}` }));
+    const { world } = await setup(rig, {}, (r) => ({ text: `answer ${r.index}` }));
     for (const [file, source] of Object.entries(plugins)) {
       fs.writeFileSync(path.join(world.cwd, file), source);
       fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { checkers: [{ use: `./${file}`, timeout_seconds: 2 }] } }));

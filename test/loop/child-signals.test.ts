@@ -5,10 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 import { agentOf, task, writeProject } from '../kanban/kanban-world.js';
 
 /** SIGKILLs this world's claude processes whose arguments `match`. */
@@ -29,22 +30,16 @@ function killClaude(world: ClaudeWorld, match: (args: string[]) => boolean): num
 }
 
 describe('the real claude killed by a signal', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setUp(scenario: (r: Parameters<Parameters<typeof startModelServer>[0]>[0]) => Reply): Promise<void> {
-    server = await startModelServer(scenario);
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+  /** A world with SUPERVISOR.md whose scripted server answers by `scenario`, which is given the world its claude runs in. */
+  async function setUp(rig: Rig, scenario: (r: RecordedRequest, world: ClaudeWorld) => Reply): Promise<ClaudeWorld> {
+    const server = await rig.server((r) => scenario(r, world));
+    const world = rig.world({ server, supervisor: true });
+    return world;
   }
 
-  it('the reviewer: "the claude reviewer was killed by SIGKILL", exit 4', async () => {
+  it('the reviewer: "the claude reviewer was killed by SIGKILL", exit 4', async ({ rig }) => {
     let killed = 0;
-    await setUp((r) => {
+    const world = await setUp(rig, (r, world) => {
       if (r.kind !== 'review') return { text: 'All done.' };
       killed += killClaude(world, (args) => args.includes('--fork-session'));
       return { text: 'never read' };
@@ -57,9 +52,9 @@ describe('the real claude killed by a signal', () => {
     expect(r.stderr + readLog(world)).not.toContain('code null');
   });
 
-  it('the headless agent: "the agent was killed by SIGKILL"', async () => {
+  it('the headless agent: "the agent was killed by SIGKILL"', async ({ rig }) => {
     let killed = 0;
-    await setUp(() => {
+    const world = await setUp(rig, (_r, world) => {
       killed += killClaude(world, (args) => args.includes('-p') && !args.includes('--fork-session'));
       return { text: 'never read' };
     });
@@ -70,9 +65,9 @@ describe('the real claude killed by a signal', () => {
     expect(r.stderr + readLog(world)).not.toContain('code null');
   });
 
-  it('a kanban agent: "No valid output: claude was killed by SIGKILL"', async () => {
+  it('a kanban agent: "No valid output: claude was killed by SIGKILL"', async ({ rig }) => {
     let killed = 0;
-    await setUp((r) => {
+    const world = await setUp(rig, (r, world) => {
       if (agentOf(r).role !== 'Implementor') return { text: 'unexpected' };
       killed += killClaude(world, () => true);
       return { text: 'never read' };

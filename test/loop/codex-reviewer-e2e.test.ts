@@ -7,43 +7,35 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { beforeAll, describe, expect, onTestFinished } from 'vitest';
+import { runCcc } from '../support/ccc-run.js';
 import { codexEnv, needsCodexSandbox, writeNodeProject } from '../support/codex-env.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
-import { startResponsesServer, type ResponsesReply, type ResponsesRequest, type ResponsesServer } from '../support/responses-server.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { Reply } from '../support/model-server.js';
+import { startResponsesServer, type ResponsesReply, type ResponsesRequest } from '../support/responses-server.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('the codex reviewer in a headless run', () => {
   beforeAll(needsCodexSandbox, 60_000);
-  let models: ModelServer;
-  let codex: ResponsesServer;
-  let world: ClaudeWorld;
-  let receiver: WebhookReceiver | undefined;
-  afterEach(async () => {
-    await receiver?.close();
-    receiver = undefined;
-    await models?.close();
-    await codex?.close();
-    world?.cleanup();
-  });
-
-  async function setup(options: { config: Record<string, unknown>; codex: (r: ResponsesRequest) => ResponsesReply; claudeReview?: Reply; addWorks: boolean }) {
-    models = await startModelServer((r) =>
+  /** The rig's Messages server and world, with codex pointed at a scripted Responses server of its own (closed after the test). */
+  async function setup(
+    rig: Rig,
+    options: { config: Record<string, unknown>; codex: (r: ResponsesRequest) => ResponsesReply; claudeReview?: Reply; addWorks: boolean },
+  ) {
+    const { server: models, world } = await rig.start((r) =>
       r.kind === 'review'
         ? (options.claudeReview ?? { verdict: { completed: true, feedback: 'ok' } })
         : { text: r.index === 0 ? 'Done: add adds.' : 'I will look again.' },
     );
-    codex = await startResponsesServer(options.codex);
-    world = makeClaudeWorld({ modelUrl: models.url });
+    const codex = await startResponsesServer(options.codex);
+    onTestFinished(() => codex.close());
     Object.assign(world.env, codexEnv(world.home, codex.url));
-    writeSupervisorPrompt(world);
     writeNodeProject(world.cwd, { addWorks: options.addWorks });
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(options.config));
+    return { models, world };
   }
 
-  it('a rate limit on the review is waited out, the same stop reviewed again: verified, exit 0, cost said unknown', async () => {
+  it('a rate limit on the review is waited out, the same stop reviewed again: verified, exit 0, cost said unknown', async ({ rig }) => {
     // Every request of the first review (codex's own retries included) is refused; the review after ccc's wait goes through.
     let first: string | undefined;
     let answered = 0;
@@ -52,7 +44,7 @@ describe('the codex reviewer in a headless run', () => {
       if (r.threadId === first) return { error: { status: 429, message: 'Rate limit reached for requests', code: 'rate_limit_exceeded', type: 'requests' } };
       return answered++ === 0 ? { commands: ['npm test'] } : { verdict: { completed: true, feedback: 'add adds' } };
     };
-    await setup({ config: { supervisor: { checkers: ['codex'] } }, codex: codexScenario, addWorks: true });
+    const { models, world } = await setup(rig, { config: { supervisor: { checkers: ['codex'] } }, codex: codexScenario, addWorks: true });
     const run = await runCcc(world, ['--supervisor', '-p', 'make add add'], { env: { CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/the codex reviewer was rate limited by the model's API: exceeded retry limit, last status: 429 Too Many Requests/);
@@ -63,19 +55,19 @@ describe('the codex reviewer in a headless run', () => {
     expect(models.byKind('agent')).toHaveLength(1);
   }, 180_000);
 
-  it('an API error fails the review: exit 4, said by name', async () => {
+  it('an API error fails the review: exit 4, said by name', async ({ rig }) => {
     const unauthorized: ResponsesReply = {
       error: { status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key', type: 'invalid_request_error' },
     };
-    await setup({ config: { supervisor: { checkers: ['codex'] } }, codex: () => unauthorized, addWorks: true });
+    const { world } = await setup(rig, { config: { supervisor: { checkers: ['codex'] } }, codex: () => unauthorized, addWorks: true });
     const run = await runCcc(world, ['--supervisor', '-p', 'make add add']);
     expect(run.code, run.stderr).toBe(4);
     expect(run.stderr).toMatch(/the codex reviewer could not reach the model: unexpected status 401 Unauthorized: Incorrect API key provided/);
   }, 180_000);
 
-  it("checkers ['claude', 'codex'] must agree: a run where they disagree is not complete, and every report says which said what", async () => {
+  it("checkers ['claude', 'codex'] must agree: a run where they disagree is not complete, and every report says which said what", async ({ rig }) => {
     const reviewed = new Set<string>();
-    await setup({
+    const { models, world } = await setup(rig, {
       config: { supervisor: { checkers: ['claude', 'codex'], agreement: 'all', max_iterations: 2, wind_down: false } },
       claudeReview: { verdict: { completed: true, feedback: 'CLAUDE-SAYS-81: looks done' } },
       codex: (r) =>
@@ -86,7 +78,8 @@ describe('the codex reviewer in a headless run', () => {
       addWorks: false,
     });
     const summary = path.join(world.root, 'summary.md');
-    receiver = await startWebhookReceiver();
+    const receiver = await startWebhookReceiver();
+    onTestFinished(() => receiver.close());
     const run = await runCcc(
       world,
       ['--supervisor', '--json', '-p', 'make add add', '--report', 'github', '--report', 'junit=junit.xml', '--report', 'events=events.jsonl'],
@@ -139,7 +132,7 @@ describe('the codex reviewer in a headless run', () => {
       { checker: 'codex', completed: false },
     ]);
     // The notification (the iteration limit, the run's ending): who said what, as lines and as fields.
-    await expect.poll(() => receiver!.json().length).toBeGreaterThan(0);
+    await expect.poll(() => receiver.json().length).toBeGreaterThan(0);
     const [note, ...more] = receiver.json();
     expect(more).toEqual([]);
     expect(note).toMatchObject({

@@ -9,31 +9,23 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { ModelServer, Scenario } from '../support/model-server.js';
 import { needs } from '../support/tools.js';
 
 const logLine = /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] \[(DEBUG|INFO|WARN|ERROR)\] \[[\w-]+\] .*$/;
 
 describe('the config directory', () => {
+  // The current test's, from its rig (which tears them down); the helpers below read them.
   let server: ModelServer;
   let world: ClaudeWorld;
   let configDir: string;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    h = undefined;
-    await server?.close();
-    world?.cleanup();
-  });
 
-  async function setup(scenario: Scenario = (r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'ok' } } : { text: 'done' })) {
-    server = await startModelServer(scenario);
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+  async function setup(rig: Rig, scenario: Scenario = (r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'ok' } } : { text: 'done' })) {
+    ({ server, world } = await rig.start(scenario));
     configDir = path.join(world.root, 'cccdir');
     fs.mkdirSync(configDir);
   }
@@ -72,31 +64,31 @@ describe('the config directory', () => {
     expect(run.stderr).not.toContain('Supervisor mode enabled');
   };
 
-  it('read-only at start: exit 2 naming the directory, before anything runs', async ({ skip }) => {
+  it('read-only at start: exit 2 naming the directory, before anything runs', async ({ rig, skip }) => {
     needs({ skip }, 'unshare');
-    await setup();
+    await setup(rig);
     const run = await cccInNamespace('mount --bind "$D" "$D"; mount -o remount,bind,ro "$D"');
     expectClearStartError(run, /read-only \(EROFS\)/);
     expect(server.requests).toEqual([]);
   });
 
-  it('full at start: exit 2 naming the directory and the full disk', async ({ skip }) => {
+  it('full at start: exit 2 naming the directory and the full disk', async ({ rig, skip }) => {
     needs({ skip }, 'unshare');
-    await setup();
+    await setup(rig);
     const run = await cccInNamespace('mount -t tmpfs -o size=256k tmpfs "$D"; dd if=/dev/zero of="$D/fill" bs=4k 2>/dev/null || true');
     expectClearStartError(run, /the disk is full \(ENOSPC\)/);
     expect(server.requests).toEqual([]);
   });
 
-  it('missing (CCC_CONFIG_DIR names a directory that does not exist): exit 2', async () => {
-    await setup();
+  it('missing (CCC_CONFIG_DIR names a directory that does not exist): exit 2', async ({ rig }) => {
+    await setup(rig);
     configDir = path.join(world.root, 'no-such-dir');
     const run = await runCcc(world, ['--supervisor', '-p', 'do it'], { env: { CCC_CONFIG_DIR: configDir } });
     expectClearStartError(run, /does not exist/);
     expect(fs.existsSync(configDir)).toBe(false);
   });
 
-  it('full in the middle of a session: no existing file is lost or torn, one WARN, the session goes on', async ({ skip }) => {
+  it('full in the middle of a session: no existing file is lost or torn, one WARN, the session goes on', async ({ rig, skip }) => {
     needs({ skip }, 'unshare');
     let inside = 0;
     const snapshot: { state?: string; log?: string } = {};
@@ -111,7 +103,7 @@ describe('the config directory', () => {
         expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
       }
     };
-    await setup((r) => {
+    await setup(rig, (r) => {
       if (r.kind === 'review')
         return r.index === 0 ? { verdict: { completed: false, feedback: 'add the tests' } } : { verdict: { completed: true, feedback: 'ok' } };
       if (r.index === 1) fill(); // after the first review was recorded, before the second
@@ -201,10 +193,13 @@ describe('the config directory', () => {
   };
 
   for (const fault of ['full', 'read-only'] as const) {
-    it(`headless, ext4 ${fault} after the first review: every review runs, one WARN naming the directory, the run's own exit code`, async ({ skip }) => {
+    it(`headless, ext4 ${fault} after the first review: every review runs, one WARN naming the directory, the run's own exit code`, async ({ rig, skip }) => {
       needs({ skip }, 'unshare', 'mkfs.ext4');
       let inside = 0;
-      await setup(faultAfterFirstReview(fault, () => inside));
+      await setup(
+        rig,
+        faultAfterFirstReview(fault, () => inside),
+      );
       makeExt4Image();
       const run = await cccInNamespace(mountExt4, 'mkdir -p "$OUT"; cp -a "$D/ccc" "$OUT/"', (pid) => (inside = pid));
 
@@ -233,13 +228,16 @@ describe('the config directory', () => {
     });
   }
   for (const fault of ['full', 'read-only'] as const) {
-    it(`interactive, ext4 ${fault} after the first review: the next stop is reviewed at once, the WARN waits for the terminal`, async ({ skip }) => {
+    it(`interactive, ext4 ${fault} after the first review: the next stop is reviewed at once, the WARN waits for the terminal`, async ({ rig, skip }) => {
       needs({ skip }, 'unshare', 'mkfs.ext4');
       let inside = 0;
-      await setup(faultAfterFirstReview(fault, () => inside));
+      await setup(
+        rig,
+        faultAfterFirstReview(fault, () => inside),
+      );
       makeExt4Image();
       const script = `set -e; ${mountExt4}; set +e; "$NODE" "$CCC" --supervisor; echo "CCC-EXIT=$?"; mkdir -p "$OUT"; cp -a "$D/ccc" "$OUT/"; echo SAVED; sleep 5`;
-      h = startPty('unshare', ['-m', 'sh', '-c', script], { cwd: world.cwd, env: namespaceEnv() });
+      const h = rig.pty('unshare', ['-m', 'sh', '-c', script], { cwd: world.cwd, env: namespaceEnv() });
       inside = h.pty.pid;
       await h.waitForScreen(/❯/, 60_000);
       await h.type('build the thing');

@@ -4,30 +4,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import { isToolResultTurn, type ModelServer } from '../support/model-server.js';
 import { descendants, liveOnes, parentOf } from '../support/process-tree.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import type { PtyHarness } from '../support/pty-harness.js';
 
 // Feedback that differs from review to review: the same one three times over an unchanged work
 // tree would end the loop through the no-progress guard before max_iterations.
 const ASKS = ['fix the parser', 'cover the CLI flags', 'handle empty input'];
 
 describe('ccc --supervisor (interactive, in a real pty)', () => {
+  // The current test's, from its rig (which tears them down); the helpers below read them.
   let server: ModelServer;
   let world: ClaudeWorld;
-  let h: PtyHarness | undefined;
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-  });
 
-  async function launch(options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean; env?: NodeJS.ProcessEnv } = {}) {
+  async function launch(rig: Rig, options: { reviewsToPass?: number; args?: string; reviewHangs?: boolean; env?: NodeJS.ProcessEnv } = {}) {
     const passAt = options.reviewsToPass ?? 1;
-    server = await startModelServer((r) =>
+    ({ server, world } = await rig.start((r) =>
       r.kind === 'review'
         ? options.reviewHangs
           ? { hang: true }
@@ -40,12 +36,10 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
               }
             : { verdict: { completed: true, feedback: 'all good' } }
         : { text: `agent answer ${r.index}` },
-    );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+    ));
     // stty runs on the same pty before and after ccc: the terminal settings must come back identical.
     const script = `stty -a > before.txt; "${process.execPath}" "${cccBin}" --supervisor ${options.args ?? ''}; echo "CCC-EXIT=$?"; stty -a > after.txt; echo STTY-SAVED; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: world.cwd, env: { ...world.env, ...options.env } });
+    const h = rig.pty('/bin/sh', ['-c', script], { cwd: world.cwd, env: { ...world.env, ...options.env } });
     await h.waitForScreen(/❯/, 60_000);
     return h;
   }
@@ -66,8 +60,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     return read();
   }
 
-  it('runs the loop with visible feedback, returns to the prompt, and /exit leaves the terminal as it was', async () => {
-    const h = await launch();
+  it('runs the loop with visible feedback, returns to the prompt, and /exit leaves the terminal as it was', async ({ rig }) => {
+    const h = await launch(rig);
     expect(h.output().toString()).toContain('Supervisor mode enabled');
     await h.type('build the thing');
     h.press('\r');
@@ -93,8 +87,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))).toEqual([]);
   });
 
-  it("keeps the loop going past Claude Code's own cap of 8 blocks, up to max_iterations", async () => {
-    const h = await launch({ reviewsToPass: 100, args: '--max-iterations 10' });
+  it("keeps the loop going past Claude Code's own cap of 8 blocks, up to max_iterations", async ({ rig }) => {
+    const h = await launch(rig, { reviewsToPass: 100, args: '--max-iterations 10' });
     await h.type('never done');
     h.press('\r');
     // Ten reviews, ten feedbacks; the stop after the tenth is the limit: the agent is asked to write
@@ -108,12 +102,13 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(agent[11]!.lastUserText).toMatch(/has reached a limit \(the iteration limit \(10\) was reached.*\)[\s\S]*Write down where the work stands/);
   }, 240_000);
 
-  it('follows a resize of the user terminal and passes SIGTERM on to the agent', async () => {
-    const h = await launch();
+  it('follows a resize of the user terminal and passes SIGTERM on to the agent', async ({ rig }) => {
+    const h = await launch(rig);
     h.resize(90, 30);
     await h.waitForScreen(/^─{90}$/m, 30_000);
+    const pid = await sessionPid(); // the record read once it is there whole, not while it is written
     const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
-    const { pid, session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
+    const { session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
     expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
     process.kill(pid, 'SIGTERM');
     await h.waitForOutput(/STTY-SAVED/, 30_000);
@@ -122,8 +117,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(withoutSize(stty('after.txt'))).toBe(withoutSize(stty('before.txt')));
   });
 
-  it('restores the terminal and exits 137 when the agent is killed with SIGKILL', async () => {
-    const h = await launch();
+  it('restores the terminal and exits 137 when the agent is killed with SIGKILL', async ({ rig }) => {
+    const h = await launch(rig);
     const agentPid = findAgentPid(world);
     process.kill(agentPid, 'SIGKILL');
     await h.waitForOutput(/STTY-SAVED/, 30_000);
@@ -133,8 +128,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(readLog(world)).toMatch(/agent exited.*exit_code=null signal=9|exit_code=null signal=9.*agent exited/);
   });
 
-  it('puts the terminal back itself and exits 137 when its relay is killed, and the agent goes too', async () => {
-    const h = await launch();
+  it('puts the terminal back itself and exits 137 when its relay is killed, and the agent goes too', async ({ rig }) => {
+    const h = await launch(rig);
     const agentPid = findAgentPid(world);
     process.kill(
       findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay')),
@@ -163,13 +158,13 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(server.requests.length).toBe(requests); // nothing of ccc's is left to call the model
   }
 
-  it("kill -9 of ccc: the shell's next stty -a equals the one from before, and nothing ccc started remains", async () => {
-    const h = await launch();
+  it("kill -9 of ccc: the shell's next stty -a equals the one from before, and nothing ccc started remains", async ({ rig }) => {
+    const h = await launch(rig);
     await killCccAndCheck(h, 3); // ccc, the relay, the agent
   });
 
-  it('kill -9 of ccc with its relay frozen: the process the shell waits for holds it until the relay put the terminal back', async () => {
-    const h = await launch();
+  it('kill -9 of ccc with its relay frozen: the process the shell waits for holds it until the relay put the terminal back', async ({ rig }) => {
+    const h = await launch(rig);
     const relay = findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'));
     const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
     const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
@@ -188,8 +183,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     expect(stty('after.txt')).toBe(stty('before.txt'));
   });
 
-  it('kill -9 of ccc on the Node proxy: the shell gets 137 and the agent ends with its pty (the terminal is left raw, as documented)', async () => {
-    const h = await launch({ env: { CCC_RELAY: 'off' } });
+  it('kill -9 of ccc on the Node proxy: the shell gets 137 and the agent ends with its pty (the terminal is left raw, as documented)', async ({ rig }) => {
+    const h = await launch(rig, { env: { CCC_RELAY: 'off' } });
     const pid = await sessionPid();
     expect(parentOf(pid)).toBe(h.pty.pid); // no front: nothing there could restore the terminal
     const tree = [pid, ...descendants(pid)]; // ccc, the job shell, the agent
@@ -200,8 +195,8 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     await expect.poll(() => liveOnes(tree), { timeout: 30_000, interval: 50 }).toEqual([]);
   });
 
-  it('kill -9 of ccc during a review: the reviewer goes too', async () => {
-    const h = await launch({ reviewHangs: true });
+  it('kill -9 of ccc during a review: the reviewer goes too', async ({ rig }) => {
+    const h = await launch(rig, { reviewHangs: true });
     await h.type('build the thing');
     h.press('\r');
     await expect.poll(() => server.byKind('review').length, { timeout: 60_000 }).toBeGreaterThan(0);

@@ -7,43 +7,29 @@
  * wait ends the run at once with 128 + n; a spent waiting budget ends it on the failure.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { describe, expect, onTestFinished } from 'vitest';
+import { cccBin } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
 import { limitWaits, waitOutLimit } from '../../src/loop/limit-wait.js';
 import type { SupervisorEvent } from '../../src/loop/events.js';
 import { expectWaitedTwice, refusingFirst } from '../support/limit-replies.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 describe('waiting out the model limits in a headless run', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   /**
    * The server refuses `who`'s first `refusals` requests with 429: a window counted in requests,
    * not in time, so that a slow claude start on a loaded machine cannot close it early.
    */
-  async function setup(who: 'agent' | 'review', refusals: number) {
-    server = await startModelServer(refusingFirst(who, refusals));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-  }
+  const setup = (rig: Rig, who: 'agent' | 'review', refusals: number) => rig.start(refusingFirst(who, refusals));
 
   const env = { CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' };
 
-  it("the agent's turn: waits on the schedule, resumes the same session, the work is verified, exit 0", async () => {
-    await setup('agent', 2);
-    const started = Date.now();
+  it("the agent's turn: waits on the schedule, resumes the same session, the work is verified, exit 0", async ({ rig }) => {
+    const { server, world } = await setup(rig, 'agent', 2);
     const run = await runCcc(world, ['--supervisor', '-p', 'build it'], { env });
-    const took = Date.now() - started;
     expect(run.code, run.stderr).toBe(0);
     const agent = server.byKind('agent');
-    expectWaitedTwice(agent);
-    expect(took).toBeGreaterThanOrEqual(3000); // the run lasted the waits, at least
+    expectWaitedTwice(agent); // three requests, 1 s then 2 s apart at least: ccc waited on its schedule
     // The same session: the resumed request holds the task, then the note that the turn was refused.
     expect(agent[2]!.text).toContain('build it');
     expect(agent[2]!.lastUserText).toMatch(/refused it on a rate limit, which has passed now/);
@@ -54,8 +40,8 @@ describe('waiting out the model limits in a headless run', () => {
     expect(readLog(world)).toMatch(/\[WARN\] .*waiting on the model's limit until \S+, then resuming the session/);
   }, 120_000);
 
-  it('the review: waits, reviews the same stop again (counted once), exit 0', async () => {
-    await setup('review', 1);
+  it('the review: waits, reviews the same stop again (counted once), exit 0', async ({ rig }) => {
+    const { server, world } = await setup(rig, 'review', 1);
     const run = await runCcc(world, ['--supervisor', '-p', 'build it'], { env });
     expect(run.code, run.stderr).toBe(0);
     expect(server.byKind('agent')).toHaveLength(1); // no agent turn is spent on a refused review
@@ -66,12 +52,13 @@ describe('waiting out the model limits in a headless run', () => {
     expect(run.stderr).toMatch(/⚠ complete \(claude, unverified/);
   }, 120_000);
 
-  it('a signal during the wait ends the run at once: exit 143, said, nothing sent after it', async () => {
-    await setup('agent', Infinity);
+  it('a signal during the wait ends the run at once: exit 143, said, nothing sent after it', async ({ rig }) => {
+    const { server, world } = await setup(rig, 'agent', Infinity);
     const child = spawn(process.execPath, [cccBin, '--supervisor', '-p', 'build it'], {
       cwd: world.cwd,
       env: { ...world.env, CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '600' },
     });
+    onTestFinished(() => void child.kill('SIGKILL'));
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -82,8 +69,8 @@ describe('waiting out the model limits in a headless run', () => {
     expect(server.byKind('agent')).toHaveLength(1);
   });
 
-  it('a spent waiting budget (limit_wait_minutes: 0) ends the run on the failure, as before', async () => {
-    await setup('agent', Infinity);
+  it('a spent waiting budget (limit_wait_minutes: 0) ends the run on the failure, as before', async ({ rig }) => {
+    const { server, world } = await setup(rig, 'agent', Infinity);
     const run = await runCcc(world, ['--supervisor', '-p', 'build it'], { env: { CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: '0' } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/the agent was rate limited by the model's API/);
@@ -91,8 +78,8 @@ describe('waiting out the model limits in a headless run', () => {
     expect(server.byKind('agent')).toHaveLength(1);
   });
 
-  it('a review refused past the spent budget: exit 4 (a checker failed), said as a rate limit (docs/exit-codes.md)', async () => {
-    await setup('review', Infinity);
+  it('a review refused past the spent budget: exit 4 (a checker failed), said as a rate limit (docs/exit-codes.md)', async ({ rig }) => {
+    const { world } = await setup(rig, 'review', Infinity);
     const run = await runCcc(world, ['--supervisor', '-p', 'build it'], { env: { CCC_SUPERVISOR_LIMIT_WAIT_MINUTES: '0' } });
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/the reviewer was rate limited by the model's API: 429 Too Many Requests/);

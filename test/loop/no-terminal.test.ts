@@ -6,30 +6,22 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
-import { startPty } from '../support/pty-harness.js';
+import { describe, expect } from 'vitest';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import { isToolResultTurn, type ModelServer, type Reply } from '../support/model-server.js';
 import { jsonLines, type ProcessResult } from '../support/run-process.js';
 
 const TASK = 'PIPED-TASK-42: create hello.txt';
 const ESC = '\u001b';
 
 describe('supervised runs without a terminal', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-    server = world = undefined;
-  });
-
   /** The agent first claims it is done; told otherwise, it writes hello.txt with Bash. The reviewer looks at the disk. */
-  async function setup(): Promise<{ server: ModelServer; world: ClaudeWorld; hello: string }> {
+  async function setup(rig: Rig): Promise<{ server: ModelServer; world: ClaudeWorld; hello: string }> {
     let told = false;
-    server = await startModelServer((r): Reply => {
-      const hello = path.join(world!.cwd, 'hello.txt');
+    const server = await rig.server((r): Reply => {
+      const hello = path.join(world.cwd, 'hello.txt');
       if (r.kind === 'review') {
         const done = fs.existsSync(hello);
         if (!done) told = true;
@@ -39,13 +31,12 @@ describe('supervised runs without a terminal', () => {
       if (told && !fs.existsSync(hello)) return { toolUse: { name: 'Bash', input: { command: 'echo hi > hello.txt' } } };
       return { text: 'All done, I believe.' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+    const world = rig.world({ server, supervisor: true });
     return { server, world, hello: path.join(world.cwd, 'hello.txt') };
   }
 
-  it('a task piped on stdin without -p is a headless supervised run: reviewed, fed back, exit 0 only after the fix', async () => {
-    const t = await setup();
+  it('a task piped on stdin without -p is a headless supervised run: reviewed, fed back, exit 0 only after the fix', async ({ rig }) => {
+    const t = await setup(rig);
     const run = await runCcc(t.world, ['--supervisor', '--allowedTools', 'Bash'], { input: `${TASK}\n` });
     expect(run.code, run.stderr).toBe(0);
     expect(fs.readFileSync(t.hello, 'utf8')).toBe('hi\n');
@@ -57,8 +48,8 @@ describe('supervised runs without a terminal', () => {
     expect(run.stdout).not.toContain(ESC);
   });
 
-  it('with --json, a piped task gives the event stream on stdout', async () => {
-    const t = await setup();
+  it('with --json, a piped task gives the event stream on stdout', async ({ rig }) => {
+    const t = await setup(rig);
     const run = await runCcc(t.world, ['--supervisor', '--json', '--allowedTools', 'Bash'], { input: TASK });
     expect(run.code).toBe(0);
     const events = jsonLines(run.stdout);
@@ -66,61 +57,53 @@ describe('supervised runs without a terminal', () => {
     expect(events.at(-1)).toMatchObject({ kind: 'end', exit_code: 0 });
   });
 
-  it('-p "<prompt>" with piped stdin: the task is the prompt, then stdin on a new line, as claude joins them', async () => {
-    const t = await setup();
+  it('-p "<prompt>" with piped stdin: the task is the prompt, then stdin on a new line, as claude joins them', async ({ rig }) => {
+    const t = await setup(rig);
     const run = await runCcc(t.world, ['--supervisor', '-p', 'Explain this log:', '--allowedTools', 'Bash'], { input: 'LOG-LINE-1\nLOG-LINE-2\n' });
     expect(run.code).toBe(0);
     expect(t.server.byKind('agent')[0]!.lastUserText).toMatch(/Explain this log:\nLOG-LINE-1\nLOG-LINE-2/);
   });
 
-  it.each([
+  it.for([
     ['empty stdin', ''],
     ['blank stdin', ' \n\t\n'],
-  ])('%s and no -p: exit 2 at once, naming -p; claude never starts; nothing on stdout', async (_name, input) => {
-    const t = await setup();
+  ])('%s and no -p: exit 2 at once, naming -p; claude never starts; nothing on stdout', async ([_name, input], { rig }) => {
+    const t = await setup(rig);
     const run = await runCcc(t.world, ['--supervisor'], { input });
     expectNoTask(run, /stdin is empty/);
     expect(t.server.requests).toHaveLength(0);
   });
 
-  it('stdin from /dev/null: the same', async () => {
-    const t = await setup();
+  it('stdin from /dev/null: the same', async ({ rig }) => {
+    const t = await setup(rig);
     const run = await runDetached(t.world, ['--supervisor'], 'ignore');
     expectNoTask(run, /stdin is empty/);
     expect(t.server.requests).toHaveLength(0);
   });
 
-  it('a stdin that stays open and sends nothing is waited for 3 s, as claude does, then: no task', async () => {
-    const t = await setup();
+  it('a stdin that stays open and sends nothing is waited for 3 s, as claude does, then: no task', async ({ rig }) => {
+    const t = await setup(rig);
     const run = await runDetached(t.world, ['--supervisor'], 'pipe');
     expect(run.stderr).toContain('no stdin data received in 3s');
     expectNoTask(run, /stdin sent nothing/);
   });
 
-  it('a terminal on stdin but not on stdout (ccc --supervisor | cat): no task, exit 2, as claude fails there', async () => {
-    const t = await setup();
-    const h = startPty('sh', ['-c', `'${process.execPath}' '${cccBin}' --supervisor | cat; echo "rc=$?"`], { cwd: t.world.cwd, env: t.world.env });
-    try {
-      await h.waitForOutput(/rc=\d+/, 30_000);
-      const text = h.output().toString('utf8');
-      expect(text).toMatch(/stdout is not a terminal: a headless run needs a task: give it with -p/);
-      expect(t.server.requests).toHaveLength(0);
-    } finally {
-      h.kill();
-    }
+  it('a terminal on stdin but not on stdout (ccc --supervisor | cat): no task, exit 2, as claude fails there', async ({ rig }) => {
+    const t = await setup(rig);
+    const h = rig.pty('sh', ['-c', `'${process.execPath}' '${cccBin}' --supervisor | cat; echo "rc=$?"`], { cwd: t.world.cwd, env: t.world.env });
+    await h.waitForOutput(/rc=\d+/, 30_000);
+    const text = h.output().toString('utf8');
+    expect(text).toMatch(/stdout is not a terminal: a headless run needs a task: give it with -p/);
+    expect(t.server.requests).toHaveLength(0);
   });
 
-  it('--json in a terminal without -p: exit 2 saying why, before claude starts', async () => {
-    const t = await setup();
-    const h = startPty(process.execPath, [cccBin, '--supervisor', '--json'], { cwd: t.world.cwd, env: t.world.env });
-    try {
-      const exit = await h.exited;
-      expect(exit.exitCode).toBe(2);
-      expect(h.output().toString('utf8')).toContain('--json needs a headless run: add -p');
-      expect(t.server.requests).toHaveLength(0);
-    } finally {
-      h.kill();
-    }
+  it('--json in a terminal without -p: exit 2 saying why, before claude starts', async ({ rig }) => {
+    const t = await setup(rig);
+    const h = rig.pty(process.execPath, [cccBin, '--supervisor', '--json'], { cwd: t.world.cwd, env: t.world.env });
+    const exit = await h.exited;
+    expect(exit.exitCode).toBe(2);
+    expect(h.output().toString('utf8')).toContain('--json needs a headless run: add -p');
+    expect(t.server.requests).toHaveLength(0);
   });
 
   function expectNoTask(run: ProcessResult, why: RegExp) {

@@ -6,37 +6,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
+import { describe, expect, onTestFinished, vi } from 'vitest';
+import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { processesIn } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { ModelServer, Scenario } from '../support/model-server.js';
 import { descendants, liveOnes } from '../support/process-tree.js';
 
 describe('kill -9 of a headless ccc', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let ccc: ChildProcess | undefined;
-  afterEach(async () => {
-    ccc?.kill('SIGKILL');
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function start(scenario: Scenario, config?: unknown) {
-    server = await startModelServer(scenario);
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    if (config) fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
-    ccc = spawn(process.execPath, [cccBin, '--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
+  interface Started {
+    server: ModelServer;
+    world: ClaudeWorld;
+    ccc: ChildProcess;
   }
 
-  /** Kills ccc once `ready` holds, then expects its whole tree gone within 2 s and returns the requests the model had by then. */
-  async function killAndExpectNothingLeft(ready: () => boolean) {
+  /** The headless ccc in a world of the rig; killed after the test if the test did not. */
+  async function start(rig: Rig, scenario: Scenario, config?: unknown): Promise<Started> {
+    const { server, world } = await rig.start(scenario);
+    if (config) fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
+    const ccc = spawn(process.execPath, [cccBin, '--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, stdio: 'ignore' });
+    onTestFinished(() => void ccc.kill('SIGKILL'));
+    return { server, world, ccc };
+  }
+
+  /** Kills ccc once `ready` holds, then expects its whole tree gone within 2 s and that no request reached the model after the kill. */
+  async function killAndExpectNothingLeft({ server, world, ccc }: Started, ready: () => boolean) {
     await vi.waitFor(() => expect(ready()).toBe(true), { timeout: 60_000, interval: 50 });
-    const tree = descendants(ccc!.pid!);
+    const tree = descendants(ccc.pid!);
     expect(tree.length).toBeGreaterThan(0);
     const requestsAtKill = server.requests.length;
-    ccc!.kill('SIGKILL');
+    ccc.kill('SIGKILL');
     await vi.waitFor(
       () => {
         expect(liveOnes(tree)).toEqual([]);
@@ -48,19 +47,22 @@ describe('kill -9 of a headless ccc', () => {
     expect(server.requests.length).toBe(requestsAtKill);
   }
 
-  it('during a review that never answers', async () => {
-    await start((r) => (r.kind === 'review' ? { hang: true } : { text: 'done' }));
-    await killAndExpectNothingLeft(() => server.byKind('review').length > 0);
+  it('during a review that never answers', async ({ rig }) => {
+    const started = await start(rig, (r) => (r.kind === 'review' ? { hang: true } : { text: 'done' }));
+    await killAndExpectNothingLeft(started, () => started.server.byKind('review').length > 0);
   });
 
-  it('during an agent turn', async () => {
-    await start(() => ({ hang: true }));
-    await killAndExpectNothingLeft(() => server.byKind('agent').length > 0);
+  it('during an agent turn', async ({ rig }) => {
+    const started = await start(rig, () => ({ hang: true }));
+    await killAndExpectNothingLeft(started, () => started.server.byKind('agent').length > 0);
   });
 
-  it('during a rule command: the command after its sleep never runs', async () => {
-    await start(() => ({ text: 'done' }), { supervisor: { checkers: [{ use: 'rule', commands: ['touch STARTED; sleep 60; touch LATE'] }] } });
-    await killAndExpectNothingLeft(() => fs.existsSync(path.join(world.cwd, 'STARTED')));
-    expect(fs.existsSync(path.join(world.cwd, 'LATE'))).toBe(false); // its shell is dead: `touch LATE` can never run
+  it('during a rule command: the command after its sleep never runs', async ({ rig }) => {
+    const started = await start(rig, () => ({ text: 'done' }), {
+      supervisor: { checkers: [{ use: 'rule', commands: ['touch STARTED; sleep 60; touch LATE'] }] },
+    });
+    const { cwd } = started.world;
+    await killAndExpectNothingLeft(started, () => fs.existsSync(path.join(cwd, 'STARTED')));
+    expect(fs.existsSync(path.join(cwd, 'LATE'))).toBe(false); // its shell is dead: `touch LATE` can never run
   });
 });

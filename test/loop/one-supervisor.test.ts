@@ -7,38 +7,27 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { claudeBin, cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { describe, expect, vi } from 'vitest';
+import { claudeBin, cccBin } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { runProcess } from '../support/run-process.js';
-import { startPty } from '../support/pty-harness.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import type { Reply } from '../support/model-server.js';
 
 const EARLIER = 'EARLIER-TASK-31: start the parser';
 const ONE = 'TASK-ONE-4471: finish the parser';
 const TWO = 'TASK-TWO-9902: write the docs';
 
 describe('one supervisor per session', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-    server = world = undefined;
-  });
-
   /** The agent's turn on TASK-ONE is held open until `release()`: ccc one is live meanwhile. */
-  async function setup() {
+  async function setup(rig: Rig) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    server = await startModelServer((r): Reply => {
+    const { server, world: w } = await rig.start((r): Reply => {
       if (r.kind === 'review') return { verdict: { completed: true, feedback: 'checked' } };
       if (r.lastUserText.includes(ONE)) return { text: 'AGENT-ONE-DONE', until: held };
       return { text: 'AGENT-REPLY' };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    const w = world;
     const earlier = await new Promise<string>((resolve, reject) => {
       const child = spawn(claudeBin, ['-p', '--output-format', 'stream-json', '--verbose'], { cwd: w.cwd, env: w.env });
       let out = '';
@@ -62,8 +51,8 @@ describe('one supervisor per session', () => {
     return { first, pid: claim.pid };
   }
 
-  it('a second --continue or --resume of a supervised session is refused before its claude starts; the first run is untouched', async () => {
-    const t = await setup();
+  it('a second --continue or --resume of a supervised session is refused before its claude starts; the first run is untouched', async ({ rig }) => {
+    const t = await setup(rig);
     const { first, pid } = await startFirst(t);
     const requestsBefore = t.server.requests.length;
     for (const flags of [['--continue'], ['-c'], ['--resume', t.earlier]]) {
@@ -87,25 +76,21 @@ describe('one supervisor per session', () => {
     expect(fs.existsSync(path.join(t.world.claudeDir, 'ccc', 'claims', `${t.earlier}.json`))).toBe(false);
   }, 180_000); // two supervised runs and their claude processes, minutes on a loaded machine
 
-  it('an interactive ccc on a session a live ccc supervises exits 2 before the TUI starts', async () => {
-    const t = await setup();
+  it('an interactive ccc on a session a live ccc supervises exits 2 before the TUI starts', async ({ rig }) => {
+    const t = await setup(rig);
     const { first, pid } = await startFirst(t);
     const requestsBefore = t.server.requests.length;
-    const h = startPty(process.execPath, [cccBin, '--supervisor', '--', '--resume', t.earlier], { cwd: t.world.cwd, env: t.world.env, cols: 400 });
-    try {
-      const exit = await h.exited;
-      expect(exit.exitCode).toBe(2);
-      expect(h.screen().replace(/\s+/g, ' ')).toContain(`already supervised by ccc (pid ${pid}, headless`);
-    } finally {
-      h.kill();
-    }
+    const h = rig.pty(process.execPath, [cccBin, '--supervisor', '--', '--resume', t.earlier], { cwd: t.world.cwd, env: t.world.env, cols: 400 });
+    const exit = await h.exited;
+    expect(exit.exitCode).toBe(2);
+    expect(h.screen().replace(/\s+/g, ' ')).toContain(`already supervised by ccc (pid ${pid}, headless`);
     expect(t.server.requests.length).toBe(requestsBefore);
     t.release();
     expect((await first).code).toBe(0);
   });
 
-  it('a fork of a supervised session goes ahead in a session of its own', async () => {
-    const t = await setup();
+  it('a fork of a supervised session goes ahead in a session of its own', async ({ rig }) => {
+    const t = await setup(rig);
     const { first } = await startFirst(t);
     const fork = await runCcc(t.world, ['--supervisor', '-p', TWO, '--', '--continue', '--fork-session']);
     expect(fork.code, fork.stderr).toBe(0);
@@ -116,8 +101,8 @@ describe('one supervisor per session', () => {
     expect((await first).code).toBe(0);
   });
 
-  it('a standalone Stop hook on a supervised session stands back and says which ccc reviews it', async () => {
-    const t = await setup();
+  it('a standalone Stop hook on a supervised session stands back and says which ccc reviews it', async ({ rig }) => {
+    const t = await setup(rig);
     const { first, pid } = await startFirst(t);
     const input = JSON.stringify({
       session_id: t.earlier,
@@ -135,8 +120,8 @@ describe('one supervisor per session', () => {
     expect((await first).code).toBe(0);
   });
 
-  it('the claim of a ccc that was killed is taken over', async () => {
-    const t = await setup();
+  it('the claim of a ccc that was killed is taken over', async ({ rig }) => {
+    const t = await setup(rig);
     t.release();
     // A pid that existed and is gone: a ccc killed with SIGKILL leaves its claim behind.
     const dead = await new Promise<number>((resolve) => {
@@ -151,35 +136,27 @@ describe('one supervisor per session', () => {
     expect(run.stderr).toContain(`ccc: session ${t.earlier}`);
   });
 
-  it('a second interactive --continue of a session an interactive ccc supervises is refused before its TUI starts, a newer print-mode session notwithstanding', async () => {
-    server = await startModelServer((r): Reply => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'checked' } } : { text: 'AGENT-REPLY' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    const w = world;
-    const first = startPty(process.execPath, [cccBin, '--supervisor'], { cwd: w.cwd, env: w.env });
-    try {
-      await first.waitForScreen(/❯/, 60_000);
-      await first.type(`${ONE}\r`);
-      await first.waitForScreen(/review 1 \(claude\): complete/, 120_000);
-      const claims = path.join(w.claudeDir, 'ccc', 'claims');
-      const [claimed] = fs.readdirSync(claims);
-      const sessionId = claimed!.replace(/\.json$/, '');
-      // A print-mode session written after it is the project's newest transcript; the TUI's --continue skips it.
-      const print = await runProcess(claudeBin, ['-p', EARLIER], { cwd: w.cwd, env: w.env });
-      expect(print.code, print.stderr).toBe(0);
-      const requestsBefore = server.requests.length;
-      const second = startPty(process.execPath, [cccBin, '--supervisor', '--', '--continue'], { cwd: w.cwd, env: w.env, cols: 400 });
-      try {
-        const exit = await second.exited;
-        expect(exit.exitCode).toBe(2);
-        expect(second.screen().replace(/\s+/g, ' ')).toContain(`session ${sessionId} is already supervised by ccc (pid `);
-        expect(second.screen()).toContain(', interactive, since');
-      } finally {
-        second.kill();
-      }
-      expect(server.requests.length).toBe(requestsBefore);
-    } finally {
-      first.kill();
-    }
+  it('a second interactive --continue of a session an interactive ccc supervises is refused before its TUI starts, a newer print-mode session notwithstanding', async ({
+    rig,
+  }) => {
+    const { server, world: w } = await rig.start((r): Reply =>
+      r.kind === 'review' ? { verdict: { completed: true, feedback: 'checked' } } : { text: 'AGENT-REPLY' },
+    );
+    const first = await rig.supervised(w);
+    await first.type(`${ONE}\r`);
+    await first.waitForScreen(/review 1 \(claude\): complete/, 120_000);
+    const claims = path.join(w.claudeDir, 'ccc', 'claims');
+    const [claimed] = fs.readdirSync(claims);
+    const sessionId = claimed!.replace(/\.json$/, '');
+    // A print-mode session written after it is the project's newest transcript; the TUI's --continue skips it.
+    const print = await runProcess(claudeBin, ['-p', EARLIER], { cwd: w.cwd, env: w.env });
+    expect(print.code, print.stderr).toBe(0);
+    const requestsBefore = server.requests.length;
+    const second = rig.pty(process.execPath, [cccBin, '--supervisor', '--', '--continue'], { cwd: w.cwd, env: w.env, cols: 400 });
+    const exit = await second.exited;
+    expect(exit.exitCode).toBe(2);
+    expect(second.screen().replace(/\s+/g, ' ')).toContain(`session ${sessionId} is already supervised by ccc (pid `);
+    expect(second.screen()).toContain(', interactive, since');
+    expect(server.requests.length).toBe(requestsBefore);
   }, 240_000);
 });
