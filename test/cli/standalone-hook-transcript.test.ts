@@ -8,30 +8,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 describe('the standalone hook reads the transcript on from the last stop', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  beforeEach(async () => {
-    server = await startModelServer((r) =>
-      r.kind === 'review' ? { verdict: { completed: false, feedback: `review #${r.index}: add tests` } } : { text: 'I am done' },
-    );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-  });
-  afterEach(async () => {
-    await server.close();
-    world.cleanup();
-  });
-
-  const claude = (args: string[]) => runProcess(claudeBin, [...args, '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
-  const hook = (input: unknown) => runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input) });
-  const cursorOf = (id: string) =>
+  const claude = (world: ClaudeWorld, args: string[]) =>
+    runProcess(claudeBin, [...args, '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
+  const hook = (world: ClaudeWorld, input: unknown) => runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input) });
+  const cursorOf = (world: ClaudeWorld, id: string) =>
     (JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', `supervisor-${id}.json`), 'utf8')) as { transcript_cursor?: { offset: number } })
       .transcript_cursor;
 
@@ -46,8 +33,11 @@ describe('the standalone hook reads the transcript on from the last stop', () =>
     expect(rewritten).toBeGreaterThan(0);
   }
 
-  it("the second stop's review lists the prompts of both stops, from the first stop's reading and the bytes added since", async () => {
-    const run = await claude(['-p', 'write the parser']);
+  it("the second stop's review lists the prompts of both stops, from the first stop's reading and the bytes added since", async ({ rig }) => {
+    const { server, world } = await rig.start((r) =>
+      r.kind === 'review' ? { verdict: { completed: false, feedback: `review #${r.index}: add tests` } } : { text: 'I am done' },
+    );
+    const run = await claude(world, ['-p', 'write the parser']);
     const sessionId = jsonLines(run.stdout).find((f) => f.type === 'result')!.session_id as string;
     const transcript = path.join(world.claudeDir, 'projects', world.cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
     const input = {
@@ -59,25 +49,25 @@ describe('the standalone hook reads the transcript on from the last stop', () =>
       last_assistant_message: 'I am done',
       background_tasks: [],
     };
-    expect(JSON.parse((await hook(input)).stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse((await hook(world, input)).stdout)).toMatchObject({ decision: 'block' });
     expect(server.byKind('review')[0]!.lastUserText).toContain('1. write the parser');
     const firstStop = fs.statSync(transcript).size;
-    expect(cursorOf(sessionId)?.offset).toBe(firstStop);
+    expect(cursorOf(world, sessionId)?.offset).toBe(firstStop);
 
     // The bytes right before the place are what tells the same file from a rewritten one: left alone.
     rewriteInPlace(transcript, 'write the parser', 'WRITE THE PARSER', firstStop - 64);
-    const resumed = await claude(['-p', 'now add tests', '--resume', sessionId]);
+    const resumed = await claude(world, ['-p', 'now add tests', '--resume', sessionId]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse((await hook(input)).stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse((await hook(world, input)).stdout)).toMatchObject({ decision: 'block' });
     const review = server.byKind('review')[1]!.lastUserText;
     expect(review).toContain('1. write the parser');
     expect(review).toContain('2. now add tests');
-    expect(cursorOf(sessionId)?.offset).toBe(fs.statSync(transcript).size);
+    expect(cursorOf(world, sessionId)?.offset).toBe(fs.statSync(transcript).size);
 
     // A transcript replaced by another file is read from its start: the changed prompt is what it holds now.
     fs.copyFileSync(transcript, `${transcript}.copy`);
     fs.renameSync(`${transcript}.copy`, transcript);
-    expect(JSON.parse((await hook(input)).stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse((await hook(world, input)).stdout)).toMatchObject({ decision: 'block' });
     expect(server.byKind('review')[2]!.lastUserText).toContain('1. WRITE THE PARSER');
   }, 180_000);
 });

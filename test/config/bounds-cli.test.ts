@@ -7,30 +7,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 
 describe('a number past its bound, on the real thing', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setUp(config?: object): Promise<void> {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'The work is done.' } } : { text: 'All done.' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    if (config) fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
+  async function setUp(rig: Rig, config?: object) {
+    const started = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'The work is done.' } } : { text: 'All done.' }));
+    if (config) fs.writeFileSync(path.join(started.world.cwd, '.cccrc.json'), JSON.stringify(config));
+    return started;
   }
 
   const MAX = 'must be a number above 0 and at most 86400 (seconds: a day)';
 
-  it('timeout_seconds 2147484 in the project file: exit 2 naming the key and the maximum, and no request reaches the model', async () => {
-    await setUp({ supervisor: { timeout_seconds: 2_147_484 } });
+  it('timeout_seconds 2147484 in the project file: exit 2 naming the key and the maximum, and no request reaches the model', async ({ rig }) => {
+    const { server, world } = await setUp(rig, { supervisor: { timeout_seconds: 2_147_484 } });
     const r = await runCcc(world, ['--supervisor', '-p', 'do the task']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`supervisor.timeout_seconds = 2147484 (from ${path.join(world.cwd, '.cccrc.json')}): ${MAX}.`);
@@ -38,8 +29,8 @@ describe('a number past its bound, on the real thing', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('the same through the environment, the --timeout flag and a checker of its own', async () => {
-    await setUp();
+  it('the same through the environment, the --timeout flag and a checker of its own', async ({ rig }) => {
+    const { server, world } = await setUp(rig);
     const env = await runCcc(world, ['--supervisor', '-p', 'do the task'], { env: { CCC_SUPERVISOR_TIMEOUT_SECONDS: '3000000' } });
     expect(env.code).toBe(2);
     expect(env.stderr).toContain(`CCC_SUPERVISOR_TIMEOUT_SECONDS="3000000": ${MAX} (it sets supervisor.timeout_seconds)`);
@@ -56,8 +47,8 @@ describe('a number past its bound, on the real thing', () => {
     expect(server.requests).toEqual([]);
   });
 
-  it('ccc hook install refuses it (exit 2) and writes nothing, where it once wrote "timeout": 3018061', async () => {
-    await setUp({ supervisor: { timeout_seconds: 3_000_000 } });
+  it('ccc hook install refuses it (exit 2) and writes nothing, where it once wrote "timeout": 3018061', async ({ rig }) => {
+    const { world } = await setUp(rig, { supervisor: { timeout_seconds: 3_000_000 } });
     const r = await runCcc(world, ['hook', 'install', '--project']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`supervisor.timeout_seconds = 3000000`);
@@ -72,8 +63,8 @@ describe('a number past its bound, on the real thing', () => {
     expect(fs.existsSync(path.join(world.cwd, '.claude', 'settings.json'))).toBe(false);
   });
 
-  it('at the maximum the run goes on and its review is timed by a timer that holds', async () => {
-    await setUp({ supervisor: { timeout_seconds: 86_400, checkers: ['claude'] } });
+  it('at the maximum the run goes on and its review is timed by a timer that holds', async ({ rig }) => {
+    const { server, world } = await setUp(rig, { supervisor: { timeout_seconds: 86_400, checkers: ['claude'] } });
     const r = await runCcc(world, ['--supervisor', '-p', 'do the task']);
     expect(r.stderr).not.toContain('TimeoutOverflowWarning');
     expect(r.code, r.stderr).toBe(0);

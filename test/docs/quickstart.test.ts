@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { runCcc } from '../support/ccc-run.js';
-import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { isToolResultTurn, startModelServer, type ModelServer } from '../support/model-server.js';
+import { repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { reviewStep } from '../support/review-script.js';
 
 /** The lines of the README's quickstart code blocks that run ccc, as argument lists (double quotes group). */
@@ -26,20 +27,15 @@ function quickstartCommands(): string[][] {
     .map((l) => [...l.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1));
 }
 
-let server: ModelServer | undefined;
-let world: ClaudeWorld | undefined;
-afterEach(async () => {
-  await server?.close();
-  world?.cleanup();
-});
-
 describe("the README's quickstart", () => {
-  it('ccc init, SUPERVISOR.md edited, then the headless command as written: the work done and verified', async () => {
+  it('ccc init, SUPERVISOR.md edited, then the headless command as written: the work done and verified', async ({ rig }) => {
     const commands = quickstartCommands();
     expect(commands.map((c) => c.slice(0, 2))).toEqual([['init'], ['--supervisor'], ['--supervisor', '-p']]);
     const headless = commands[2]!;
 
-    server = await startModelServer((request) => {
+    // The scripted agent writes into the world, which is made after its server.
+    let world: ClaudeWorld | undefined;
+    const server = await rig.server((request) => {
       const done = fs.existsSync(path.join(world!.cwd, 'signup.js'));
       if (request.kind === 'review')
         return reviewStep(request) === 0
@@ -54,7 +50,8 @@ describe("the README's quickstart", () => {
         toolUse: { name: 'Write', input: { file_path: path.join(world!.cwd, 'signup.js'), content: 'export const validate = (s) => s.length > 0;\n' } },
       };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    // No SUPERVISOR.md: `ccc init` writes it, as on a fresh project.
+    world = rig.world({ server });
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'my-project', private: true, scripts: { test: 'node --test' } }));
     fs.mkdirSync(path.join(world.cwd, 'test'));
     fs.writeFileSync(

@@ -5,14 +5,14 @@
  * attempt twice. The price of one review request is measured with a plain `claude -p` (a fresh
  * session), so the test holds whatever claude's price table says.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { dollars } from '../../src/claude/usage.js';
 import { VERDICT_REMINDER } from '../../src/checkers/review-request.js';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { cccBin, claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const REVIEW_USAGE = { input_tokens: 100, cache_read_input_tokens: 9000, cache_creation_input_tokens: 50, output_tokens: 40 };
 /** The agent is expensive, so a review that counted it could not go unnoticed. */
@@ -43,16 +43,8 @@ const garbage: Reply = { text: 'Hmm, I am not sure.' };
 // Each case runs a supervised claude, a review with a retry, then a plain claude for the price: on a
 // loaded 2-core machine that sum outlasts the default 60 s bound, which only the inner waits should set.
 describe("a review's cost is the reviewer's own", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-  const fixture = supervisedPtyFixture();
-
-  it("headless: each verdict's cost is its requests' price, not the agent's session cost, a retry counted once", async () => {
-    server = await startModelServer(
+  it("headless: each verdict's cost is its requests' price, not the agent's session cost, a retry counted once", async ({ rig }) => {
+    const { server, world } = await rig.start(
       scenario((n) =>
         n === 0
           ? garbage
@@ -61,8 +53,6 @@ describe("a review's cost is the reviewer's own", () => {
             : { verdict: { completed: true, feedback: 'done' } },
       ),
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
     const run = await runCcc(world, ['--supervisor', '--json', '-p', 'write parse()']);
     expect(run.code, run.stderr).toBe(0);
     const price = await onePrice(world);
@@ -77,10 +67,8 @@ describe("a review's cost is the reviewer's own", () => {
     expect(readLog(world)).toMatch(new RegExp(`cost_usd=${costs[1]} spent_usd=[0-9.]+ task_spent_usd=[0-9.]+ review finished`));
   }, 150_000);
 
-  it('interactive: the verdict, the title and `ccc sessions` show the review at its price, the retry counted once', async () => {
-    const launched = await fixture.launch(scenario((n) => (n === 0 ? garbage : { verdict: { completed: true, feedback: 'fine' } })));
-    ({ server, world } = launched);
-    const { h } = launched;
+  it('interactive: the verdict, the title and `ccc sessions` show the review at its price, the retry counted once', async ({ rig }) => {
+    const { world, h } = await rig.launch(scenario((n) => (n === 0 ? garbage : { verdict: { completed: true, feedback: 'fine' } })));
     await h.type('build the thing');
     h.press('\r');
     await h.waitForScreen(/review 1 \(claude\): complete/, 60_000);

@@ -12,10 +12,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { repoRoot, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 import { nodeFilteredOut, RUNNER_NODE_MAJOR, TOOL_ENV } from '../support/runner-tools.js';
@@ -162,14 +162,7 @@ function shown(evidence: unknown): unknown[] {
 }
 
 describe('a run that ran no test is no evidence (real runners, real claude)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  function makeProject(runner: Runner, config?: Record<string, unknown>): void {
+  function makeProject(world: ClaudeWorld, runner: Runner, config?: Record<string, unknown>): void {
     for (const [file, text] of Object.entries(runner.files)) {
       fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
       fs.writeFileSync(path.join(world.cwd, file), text);
@@ -186,17 +179,15 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
     const outcome = runner.passing ? `unverified until a real run passes (${runner.passing.command})` : 'a complete unverified';
     it.skipIf(skippedByName(runner.tool))(
       `${name}: collect-only, list, no-run, dry-run and empty filters leave ${outcome}${skipNote(runner.tool)}`,
-      async ({ skip }) => {
+      async ({ skip, rig }) => {
         if (runner.tool) needs({ skip }, runner.tool);
         const commands = Object.keys(runner.runs);
         const refused = Object.keys(runner.refused ?? {});
         const calls = [...commands, ...refused, ...(runner.passing ? [runner.passing.command] : [])];
         const reviewer = scriptedReviewer(calls.map(bashCall), { completed: true, feedback: 'the tests are fine' });
-        server = await startModelServer(reviewer.scenario);
-        world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
+        const { world } = await rig.start(reviewer.scenario, { env: TOOL_ENV });
         Object.assign(world.env, runner.env?.(world.root));
-        writeSupervisorPrompt(world);
-        makeProject(runner);
+        makeProject(world, runner);
 
         const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
         expect(run.code, run.stderr).toBe(0);
@@ -224,13 +215,11 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
 
   it.skipIf(skippedByName('pytest'))(
     `require_evidence: a collect-only run does not let a failing project pass, and the agent is told why${skipNote('pytest')}`,
-    async ({ skip }) => {
+    async ({ skip, rig }) => {
       needs({ skip }, 'pytest');
       const reviewer = scriptedReviewer([bashCall('python3 -m pytest --co -q')], { completed: true, feedback: 'collected fine' });
-      server = await startModelServer(reviewer.scenario);
-      world = makeClaudeWorld({ modelUrl: server.url, env: TOOL_ENV });
-      writeSupervisorPrompt(world);
-      makeProject(RUNNERS.pytest!, { supervisor: { max_iterations: 2, reviewer: { require_evidence: true } } });
+      const { server, world } = await rig.start(reviewer.scenario, { env: TOOL_ENV });
+      makeProject(world, RUNNERS.pytest!, { supervisor: { max_iterations: 2, reviewer: { require_evidence: true } } });
 
       const run = await runCcc(world, ['--supervisor', '-p', 'make test_add pass'], { timeoutMs: 170_000 });
       expect(run.code, run.stderr).toBe(3);

@@ -8,28 +8,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { claudeBin } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 
 describe("the reviewer's guard fails closed", () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function runWith(extraArgs: string[]) {
+  async function runWith(rig: Rig, extraArgs: string[]) {
     const writes = [bashCall('echo x > wrote-by-bash.txt'), { name: 'Write', input: { file_path: 'WRITE-PLACEHOLDER', content: 'written' } }];
     const reviewer = scriptedReviewer(writes, { completed: true, feedback: 'verified' });
-    server = await startModelServer(reviewer.scenario);
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const { server, world } = await rig.start(reviewer.scenario);
     writes[1]!.input.file_path = path.join(world.cwd, 'wrote-by-write.txt');
-    writeSupervisorPrompt(world);
     fs.mkdirSync(path.join(world.cwd, '.claude'));
     fs.writeFileSync(path.join(world.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash', 'Write'] } }));
     // The wrapper adds its options to every claude ccc starts, the agent's included.
@@ -38,7 +29,7 @@ describe("the reviewer's guard fails closed", () => {
     fs.writeFileSync(wrapper, `#!/bin/sh\nexec '${claudeBin}' ${extra} "$@"\n`, { mode: 0o755 });
     const before = projectSnapshot(world.cwd);
     const run = await runCcc(world, ['--supervisor', '-p', 'write the notes'], { env: { CCC_CLAUDE: wrapper } });
-    return { run, before, reviewer };
+    return { server, world, run, before, reviewer };
   }
 
   const cases: Array<[string, string[]]> = [
@@ -46,8 +37,8 @@ describe("the reviewer's guard fails closed", () => {
     ['managed disableAllHooks', ['--managed-settings', JSON.stringify({ disableAllHooks: true })]],
     ['managed allowManagedHooksOnly', ['--managed-settings', JSON.stringify({ allowManagedHooksOnly: true })]],
   ];
-  it.each(cases)('%s: the review fails (exit 4) naming the cause, and the project is unchanged', async (_name, extraArgs) => {
-    const { run, before, reviewer } = await runWith(extraArgs);
+  it.for(cases)('%s: the review fails (exit 4) naming the cause, and the project is unchanged', async ([, extraArgs], { rig }) => {
+    const { server, world, run, before, reviewer } = await runWith(rig, extraArgs);
     expect(projectSnapshot(world.cwd)).toEqual(before);
     expect(reviewer.seen).toEqual([]);
     expect(server.byKind('review').length).toBeLessThanOrEqual(1);

@@ -6,21 +6,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import type { ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { lastToolResults, reviewStep } from '../support/review-script.js';
 
 describe('the reviewer that verifies (headless story)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('catches a false "done" by running the test, the agent fixes it, the reviewer re-runs the test and confirms', async () => {
+  it('catches a false "done" by running the test, the agent fixes it, the reviewer re-runs the test and confirms', async ({ rig }) => {
+    // The scripted agent writes into the world, which is made after its server.
+    let world: ClaudeWorld | undefined;
     const testResults: string[] = [];
     const reviewer = (r: RecordedRequest): Reply => {
       if (reviewStep(r) === 0)
@@ -41,13 +37,13 @@ describe('the reviewer that verifies (headless story)', () => {
     const agent = (r: RecordedRequest): Reply => {
       if (isToolResultTurn(r)) return { text: 'Fixed: answer.txt now holds 42.' };
       if (r.lastUserText.includes('npm test fails')) {
-        return { toolUse: { name: 'Write', input: { file_path: path.join(world.cwd, 'answer.txt'), content: '42\n' } } };
+        return { toolUse: { name: 'Write', input: { file_path: path.join(world!.cwd, 'answer.txt'), content: '42\n' } } };
       }
       return { text: 'All done, everything works.' };
     };
-    server = await startModelServer((r) => (r.kind === 'review' ? reviewer(r) : agent(r)));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+    const started = await rig.start((r) => (r.kind === 'review' ? reviewer(r) : agent(r)));
+    const { server } = started;
+    world = started.world;
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'story', scripts: { test: 'node --test' } }));
     fs.mkdirSync(path.join(world.cwd, 'test'));
     fs.writeFileSync(

@@ -12,10 +12,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { repoRoot } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
@@ -90,23 +90,14 @@ const MANAGERS: Record<string, Manager> = {
 };
 
 describe('the reviewer in a monorepo (real claude, real package managers)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
   for (const [name, manager] of Object.entries(MANAGERS)) {
     it.skipIf(manager.needs !== undefined)(
       `${name}: one package's run is focused, the reviewer's complete over the other's failure is refused, writes and other scripts refused${manager.needs ? ` (skipped: ${manager.needs})` : ''}`,
-      async () => {
+      async ({ rig }) => {
         const refused = Object.keys(manager.refused);
         const calls = [manager.passing, manager.failing, ...refused];
         const reviewer = scriptedReviewer(calls.map(bashCall), { completed: true, feedback: 'strings is done' });
-        server = await startModelServer(reviewer.scenario);
-        world = makeClaudeWorld({ modelUrl: server.url, env: { PATH } });
-        writeSupervisorPrompt(world);
+        const { world } = await rig.start(reviewer.scenario, { env: { PATH } });
         for (const [file, text] of Object.entries(manager.files)) {
           fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
           fs.writeFileSync(path.join(world.cwd, file), text);

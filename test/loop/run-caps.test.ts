@@ -10,10 +10,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { describe, expect } from 'vitest';
+import { cccBin, claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { readLog, runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import type { RecordedRequest, Reply } from '../support/model-server.js';
 
 /** A claude that renames its session at every resumed turn: the real one, with `--fork-session` added to each `--resume`. */
 function renamingClaude(world: ClaudeWorld): string {
@@ -33,24 +34,20 @@ exec ${JSON.stringify(claudeBin)} "$@"
 }
 
 describe('the caps count per run, not per session id', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  async function setup(supervisor: Record<string, unknown>, agent: (r: RecordedRequest) => Reply = (r) => ({ text: `Done, I think (${r.index}).` })) {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: `still wrong #${r.index}` } } : agent(r)));
-    world = makeClaudeWorld({ modelUrl: server.url });
+  async function setup(rig: Rig, supervisor: Record<string, unknown>, agent: (r: RecordedRequest) => Reply = (r) => ({ text: `Done, I think (${r.index}).` })) {
+    const { server, world } = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: false, feedback: `still wrong #${r.index}` } } : agent(r)));
     world.env.CCC_CLAUDE = renamingClaude(world);
-    writeSupervisorPrompt(world);
     fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor }));
+    return { server, world };
   }
 
-  it('the iteration limit: review 1/3, 2/3, 3/3, then the limit, though every turn is in a new session; the new ids are named once', async () => {
+  it('the iteration limit: review 1/3, 2/3, 3/3, then the limit, though every turn is in a new session; the new ids are named once', async ({ rig }) => {
     // Feedback that differs every time (the no-progress guard stays out of it), a rule checker first as `ccc init` writes it.
-    await setup({ max_iterations: 3, no_progress_limit: 20, checkers: [{ use: 'rule', commands: ['echo "tests failed at $(date +%N)"; exit 1'] }, 'claude'] });
+    const { server, world } = await setup(rig, {
+      max_iterations: 3,
+      no_progress_limit: 20,
+      checkers: [{ use: 'rule', commands: ['echo "tests failed at $(date +%N)"; exit 1'] }, 'claude'],
+    });
     const run = await runCcc(world, ['--supervisor', '--json', '-p', 'fix the tests']);
     expect(run.stderr.match(/ccc: review \d+\/3/g) ?? []).toEqual([]); // --json: the events are on stdout
     const events = run.stdout
@@ -71,24 +68,32 @@ describe('the caps count per run, not per session id', () => {
     expect(readLog(world).match(/\[WARN\] .*claude continued the task in a new session/g)).toHaveLength(2);
   });
 
-  it('progress lines: the same run without --json says `review n/3` three times and the warning once', async () => {
-    await setup({ max_iterations: 3, no_progress_limit: 20, checkers: [{ use: 'rule', commands: ['echo "tests failed at $(date +%N)"; exit 1'] }, 'claude'] });
+  it('progress lines: the same run without --json says `review n/3` three times and the warning once', async ({ rig }) => {
+    const { world } = await setup(rig, {
+      max_iterations: 3,
+      no_progress_limit: 20,
+      checkers: [{ use: 'rule', commands: ['echo "tests failed at $(date +%N)"; exit 1'] }, 'claude'],
+    });
     const run = await runCcc(world, ['--supervisor', '-p', 'fix the tests']);
     expect(run.stderr.match(/ccc: review \d+\/3/g)).toEqual(['ccc: review 1/3', 'ccc: review 2/3', 'ccc: review 3/3']);
     expect(run.stderr.match(/ccc: warning: claude gives the session a new id at each turn/g)).toHaveLength(1);
     expect(run.code).toBe(3);
   });
 
-  it('the no-progress guard: the same feedback three times ends the run at review 3, its history kept across the ids', async () => {
-    await setup({ max_iterations: 20, no_progress_limit: 3, checkers: [{ use: 'rule', commands: ['echo "3 tests failed"; exit 1'] }, 'claude'] });
+  it('the no-progress guard: the same feedback three times ends the run at review 3, its history kept across the ids', async ({ rig }) => {
+    const { world } = await setup(rig, {
+      max_iterations: 20,
+      no_progress_limit: 3,
+      checkers: [{ use: 'rule', commands: ['echo "3 tests failed"; exit 1'] }, 'claude'],
+    });
     const run = await runCcc(world, ['--supervisor', '-p', 'fix the tests']);
     expect(run.stderr).toContain('no progress: the checker gave the same feedback 3 times in a row and the work tree did not change');
     expect(run.stderr.match(/ccc: review \d+\/20/g)).toEqual(['ccc: review 1/20', 'ccc: review 2/20', 'ccc: review 3/20']);
     expect(run.code).toBe(3);
   });
 
-  it('the reviewer itself (no rule checker): three reviews at most, each a fork of the renamed session', async () => {
-    await setup({ max_iterations: 3, checkers: ['claude'] });
+  it('the reviewer itself (no rule checker): three reviews at most, each a fork of the renamed session', async ({ rig }) => {
+    const { server, world } = await setup(rig, { max_iterations: 3, checkers: ['claude'] });
     const run = await runCcc(world, ['--supervisor', '-p', 'fix the tests']);
     expect(server.byKind('review')).toHaveLength(3);
     expect(run.stderr.match(/ccc: review \d+\/3/g)).toEqual(['ccc: review 1/3', 'ccc: review 2/3', 'ccc: review 3/3']);
@@ -97,11 +102,8 @@ describe('the caps count per run, not per session id', () => {
 });
 
 describe('the standalone Stop hook: one claude process whose session id changes mid-task', () => {
-  let world: ClaudeWorld;
-  afterEach(() => world?.cleanup());
-
-  it('counts the task on across the ids, up to the limit, and says so in the log', () => {
-    world = makeClaudeWorld();
+  it('counts the task on across the ids, up to the limit, and says so in the log', ({ rig }) => {
+    const world = rig.world();
     fs.writeFileSync(
       path.join(world.cwd, '.cccrc.json'),
       JSON.stringify({

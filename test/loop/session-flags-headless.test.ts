@@ -6,11 +6,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
+import { describe, expect } from 'vitest';
+import { claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
 import { lastToolResults, reviewStep } from '../support/review-script.js';
-import { REVIEW_MESSAGE_MARK, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { REVIEW_MESSAGE_MARK, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 
 const FEEDBACK = 'FEEDBACK-7Q: the parser tests are still missing';
 const EARLIER = 'EARLIER-TASK-51: set up the parser';
@@ -71,27 +72,19 @@ const rows: Row[] = [
 ];
 
 describe('headless supervised runs with claude session flags', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    await server?.close();
-    world?.cleanup();
-    server = world = undefined;
-  });
-
   /** Agents answer with their turn's number; reviews answer from the queue, then confirm. */
-  async function setup(options: { env?: NodeJS.ProcessEnv; reviewerRunsFirst?: string } = {}): Promise<Tools> {
+  async function setup(rig: Rig, options: { env?: NodeJS.ProcessEnv; reviewerRunsFirst?: string } = {}): Promise<Tools> {
     let agentTurn = 0;
     queue.length = 0;
-    server = await startModelServer((r): Reply => {
-      if (r.kind === 'review' && options.reviewerRunsFirst && reviewStep(r) === 0)
-        return { toolUse: { name: 'Bash', input: { command: options.reviewerRunsFirst } } };
-      if (r.kind === 'review') return { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } };
-      return { text: `AGENT-REPLY-${agentTurn++}` };
-    });
-    world = makeClaudeWorld({ modelUrl: server.url, env: options.env });
-    writeSupervisorPrompt(world);
-    const w = world;
+    const { server, world: w } = await rig.start(
+      (r): Reply => {
+        if (r.kind === 'review' && options.reviewerRunsFirst && reviewStep(r) === 0)
+          return { toolUse: { name: 'Bash', input: { command: options.reviewerRunsFirst } } };
+        if (r.kind === 'review') return { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } };
+        return { text: `AGENT-REPLY-${agentTurn++}` };
+      },
+      { env: options.env },
+    );
     return {
       world: w,
       server,
@@ -107,10 +100,12 @@ describe('headless supervised runs with claude session flags', () => {
     };
   }
 
-  it.each(rows)(
+  it.for(rows)(
     '$name: the feedback reaches the agent in its own session, after its earlier turns; exit 0 only once confirmed',
-    async (row) => {
-      const t = await setup();
+    // An earlier run, then the supervised one: four claude processes or more, minutes on a loaded machine.
+    { timeout: 180_000 },
+    async (row, { rig }) => {
+      const t = await setup(rig);
       const earlier = await row.before?.(t);
       const before = t.server.requests.length;
       // The first review of this run finds the work unfinished; the second confirms.
@@ -147,22 +142,20 @@ describe('headless supervised runs with claude session flags', () => {
       expect(fs.existsSync(id![2]!)).toBe(true);
       expect(run.stderr).toContain(`ccc --supervisor -p "<next task>" -- --resume ${id![1]}`);
     },
-    // An earlier run, then the supervised one: four claude processes or more, minutes on a loaded machine.
-    180_000,
   );
 
-  it('-r without a session: claude refuses it in print mode, and ccc exits with its code and message (no review)', async () => {
-    const t = await setup();
+  it('-r without a session: claude refuses it in print mode, and ccc exits with its code and message (no review)', async ({ rig }) => {
+    const t = await setup(rig);
     const run = await runCcc(t.world, ['--supervisor', '-p', TASK, '--', '-r']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/--resume requires a valid session ID or session title/);
     expect(t.server.byKind('review')).toHaveLength(0);
   });
 
-  it.each([['--no-session-persistence'], ['--bg'], ['--cloud'], ['--output-format', 'json'], ['-p']])(
+  it.for([['--no-session-persistence'], ['--bg'], ['--cloud'], ['--output-format', 'json'], ['-p']])(
     '%s cannot be supervised: exit 2 before claude starts',
-    async (...flag) => {
-      const t = await setup();
+    async (flag, { rig }) => {
+      const t = await setup(rig);
       const run = await runCcc(t.world, ['--supervisor', '-p', TASK, '--', ...flag]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`claude's ${flag[0]} cannot be used under supervision`);
@@ -170,9 +163,9 @@ describe('headless supervised runs with claude session flags', () => {
     },
   );
 
-  it('--worktree: later turns and the reviewer are in the worktree the session moved to', async () => {
+  it('--worktree: later turns and the reviewer are in the worktree the session moved to', async ({ rig }) => {
     const git = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-    const t = await setup({ env: git, reviewerRunsFirst: 'pwd' });
+    const t = await setup(rig, { env: git, reviewerRunsFirst: 'pwd' });
     await new Promise((resolve) =>
       spawn('sh', ['-c', 'git init -q . && git add -A && git commit -qm init'], { cwd: t.world.cwd, env: t.world.env }).on('close', resolve),
     );

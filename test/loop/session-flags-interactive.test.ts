@@ -5,11 +5,12 @@
  * after its earlier turns, the exit code is claude's, and the last line says how to continue
  * under supervision.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { REVIEW_MESSAGE_MARK, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { describe, expect, vi } from 'vitest';
+import type { ClaudeWorld } from '../support/claude-env.js';
+import { runCcc } from '../support/ccc-run.js';
+import { it, type Rig } from '../support/fixtures.js';
+import { REVIEW_MESSAGE_MARK, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import type { PtyHarness } from '../support/pty-harness.js';
 
 const FEEDBACK = 'FEEDBACK-9K: the parser tests are still missing';
 const EARLIER = 'EARLIER-TASK-51: set up the parser';
@@ -43,63 +44,46 @@ const rows: Row[] = [
 const visibleScreen = (h: PtyHarness) => h.screen().split('\n').slice(-40).join('\n');
 
 describe('interactive supervised sessions with claude session flags', () => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let h: PtyHarness | undefined;
   const queue: Array<{ completed: boolean; feedback: string }> = [];
-  afterEach(async () => {
-    h?.kill();
-    await server?.close();
-    world?.cleanup();
-    server = world = h = undefined;
-  });
 
-  async function setup(): Promise<{ server: ModelServer; world: ClaudeWorld }> {
+  async function setup(rig: Rig): Promise<{ server: ModelServer; world: ClaudeWorld }> {
     let agentTurn = 0;
     queue.length = 0;
-    server = await startModelServer((r): Reply =>
+    return rig.start((r): Reply =>
       r.kind === 'review' ? { verdict: queue.shift() ?? { completed: true, feedback: 'done now' } } : { text: `AGENT-REPLY-${agentTurn++}` },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    return { server, world };
   }
 
-  async function launch(w: ClaudeWorld, args: string[]): Promise<PtyHarness> {
-    const script = `"${process.execPath}" "${cccBin}" --supervisor ${args.map((a) => `'${a}'`).join(' ')}; echo "CCC-EXIT=$?"; sleep 5`;
-    h = startPty('/bin/sh', ['-c', script], { cwd: w.cwd, env: w.env });
-    await h.waitForScreen(/❯/, 60_000);
-    return h;
-  }
-
-  async function exit(pty: PtyHarness): Promise<string> {
+  /** Types /exit; ccc's exit code and all it wrote to the terminal, once it has exited. */
+  async function exit(pty: PtyHarness): Promise<{ code: number; output: string }> {
     await pty.type('/exit');
     await pty.waitForScreen(/❯ \/exit/, 10_000);
     pty.press('\r');
-    await pty.waitForOutput(/CCC-EXIT=\d+/, 30_000);
-    return pty.output().toString('utf8');
+    const { exitCode } = await pty.exited;
+    return { code: exitCode, output: pty.output().toString('utf8') };
   }
 
-  it.each(rows)(
+  it.for(rows)(
     '$name: the feedback reaches the agent in the session the user is in; the reviewer forks that one',
-    async (row) => {
-      const t = await setup();
+    // A hang guard, not a timing limit: a headless run, a TUI and three reviews take over a minute on a loaded 2-core machine.
+    { timeout: 240_000 },
+    async (row, { rig }) => {
+      const t = await setup(rig);
       let earlier: string | undefined;
       if (row.earlier === 'headless') {
         const run = await runCcc(t.world, ['--supervisor', '-p', EARLIER]);
         expect(run.code).toBe(0);
         earlier = /ccc: session ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
       } else if (row.earlier === 'interactive') {
-        const pty = await launch(t.world, []);
+        const pty = await rig.supervised(t.world);
         await pty.type(EARLIER);
         pty.press('\r');
         await pty.waitForScreen(/review 1 \(claude\): complete/, 60_000);
-        earlier = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(await exit(pty))?.[1];
-        pty.kill();
+        earlier = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec((await exit(pty)).output)?.[1];
       }
       const before = t.server.requests.length;
       queue.push({ completed: false, feedback: FEEDBACK });
-      const pty = await launch(t.world, row.args(earlier));
+      const pty = await rig.supervised(t.world, row.args(earlier));
       if (row.typed) {
         const typed = row.typed(earlier);
         await pty.type(typed);
@@ -137,21 +121,20 @@ describe('interactive supervised sessions with claude session flags', () => {
       expect(reviews[0]!.text).toContain(TASK);
       expect(reviews[1]!.text).toContain(FEEDBACK);
 
-      const output = await exit(pty);
-      expect(output).toMatch(/CCC-EXIT=0/);
+      const { code, output } = await exit(pty);
+      expect(code).toBe(0);
       const hint = /ccc --supervisor --resume ([0-9a-f-]{36})/.exec(output);
       expect(hint, 'the last line says how to continue under supervision').not.toBeNull();
       if (row.endsIn === 'earlier') expect(hint![1]).toBe(earlier);
       else if (row.endsIn === SESSION_ID) expect(hint![1]).toBe(SESSION_ID);
       else expect(hint![1]).not.toBe(earlier);
     },
-    240_000,
-  ); // a hang guard, not a timing limit: a headless run, a TUI and three reviews take over a minute on a loaded 2-core machine
+  );
 
-  it('/clear inside the TUI: the next review forks the new session, whose history has none of the cleared one', async () => {
-    const t = await setup();
+  it('/clear inside the TUI: the next review forks the new session, whose history has none of the cleared one', async ({ rig }) => {
+    const t = await setup(rig);
     queue.push({ completed: true, feedback: 'first is fine' }, { completed: false, feedback: FEEDBACK });
-    const pty = await launch(t.world, []);
+    const pty = await rig.supervised(t.world);
     await pty.type(EARLIER);
     pty.press('\r');
     await pty.waitForScreen(/review 1 \(claude\): complete/, 60_000);
@@ -170,7 +153,6 @@ describe('interactive supervised sessions with claude session flags', () => {
     const fed = agent.find((r) => r.lastUserText.includes(FEEDBACK))!;
     expect(fed.text).toContain(TASK);
     expect(fed.text).not.toContain(EARLIER);
-    const output = await exit(pty);
-    expect(output).toMatch(/CCC-EXIT=0/);
+    expect((await exit(pty)).code).toBe(0);
   });
 });
