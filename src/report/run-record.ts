@@ -1,17 +1,17 @@
 /**
- * One headless run, as the reports see it, read from its event stream: what `--json` prints (the
- * supervisor's events and `{ kind: 'frame', frame }` lines), live from the session or from a file.
- * Every field is read defensively: the lines may come from another ccc version or a file someone
- * edited, and events gain optional fields over time. What is not there stays unknown; nothing is
+ * One headless run, as the reports see it: what `--json` prints (the supervisor's events and
+ * `{ kind: 'frame', frame }` lines), folded as it comes. A live run's reporters fold its typed
+ * events (session-reports.ts); `ccc report` folds the lines of a file, each read by `loggedEvent`
+ * (event-log.ts), the one place a line is checked. What is not there stays unknown; nothing is
  * made up.
  */
-import { validEvidence, type Evidence } from '../checkers/evidence.js';
+import type { Evidence } from '../checkers/evidence.js';
 import { lookOf } from '../checkers/verdict-look.js';
-import { reviewKindOf, verificationOf, type Verification } from '../checkers/verification.js';
+import { verificationOf, type Verification } from '../checkers/verification.js';
 import type { ReviewKind } from '../checkers/types.js';
 import { addUsage, NO_USAGE, runCost, type Usage } from '../claude/usage.js';
-import type { Frame } from '../frames/frame.js';
-import { isStopReason, type StopReason } from '../loop/events.js';
+import type { StopReason } from '../loop/events.js';
+import { loggedEvent, type LoggedEvent } from './event-log.js';
 
 /**
  * How the run ended: a stop reason of the loop that ends a run (every one but `goal`, which sends
@@ -75,152 +75,163 @@ export interface RunRecord {
   durationMs?: number;
 }
 
-type Line = Record<string, unknown>;
-
-/** The record of one run from its lines, in order. */
+/** The record of a run from the lines of its event log, in order (`ccc report`). */
 export function runRecord(lines: Iterable<unknown>): RunRecord {
-  const reviews: ReviewRecord[] = [];
-  let open: { review: ReviewRecord; startedAt?: number } | undefined;
-  let task: string | undefined;
-  let stopped: { reason: string; message: string } | undefined;
-  let agentError: string | undefined;
-  let end: Line | undefined;
-  let agentCostUsd = 0;
-  let caps: Pick<RunRecord, 'capUsd' | 'taskCapUsd' | 'spentUsd' | 'taskSpentUsd'> = {};
-  let sessionId: string | undefined;
-  let firstAt: string | undefined;
-  let lastAt: string | undefined;
-  let startAt: string | undefined;
+  const fold = new RunFold();
+  for (const line of lines) {
+    const read = loggedEvent(line);
+    if (read) fold.add(read);
+  }
+  return fold.record();
+}
 
-  const close = (result: ReviewResult, feedback: string, at: string | undefined, extra: Partial<ReviewRecord> = {}) => {
-    if (!open) return;
-    const ended = time(at);
-    Object.assign(open.review, { result, feedback, ...extra });
-    if (open.startedAt !== undefined && ended !== undefined) open.review.durationMs = Math.max(0, ended - open.startedAt);
-    open = undefined;
-  };
+/** A run's record, folded one event at a time: a live event as it comes, or a line read back. */
+export class RunFold {
+  private readonly reviews: ReviewRecord[] = [];
+  /** The review under way: its index in `reviews` and when it began. */
+  private open: { at: number; startedAt?: number } | undefined;
+  private task: string | undefined;
+  private stopped: { reason: StopReason | undefined; message: string } | undefined;
+  private agentError: string | undefined;
+  private end: { exitCode: number | undefined; reviewUsage: Usage | undefined; at: string | undefined } | undefined;
+  private agentCostUsd = 0;
+  private caps: Pick<RunRecord, 'capUsd' | 'taskCapUsd' | 'spentUsd' | 'taskSpentUsd'> = {};
+  private sessionId: string | undefined;
+  private firstAt: string | undefined;
+  private lastAt: string | undefined;
+  private startAt: string | undefined;
 
-  for (const raw of lines) {
-    if (!isObject(raw)) continue;
-    const line = raw as Line;
-    const at = str(line.at);
+  add(line: LoggedEvent): void {
+    const at = line.at;
     if (at !== undefined && time(at) !== undefined) {
-      firstAt ??= at;
-      lastAt = at;
+      this.firstAt ??= at;
+      this.lastAt = at;
     }
     switch (line.kind) {
       case 'frame': {
-        const frame = line.frame;
-        if (!isObject(frame)) break;
-        const f = frame as Frame;
-        if (typeof f.session_id === 'string' && f.session_id) sessionId = f.session_id;
-        if (f.type === 'result') agentCostUsd += runCost(f);
+        const f = line.frame;
+        if (!f) break;
+        if (f.session_id) this.sessionId = f.session_id;
+        if (f.type === 'result') this.agentCostUsd += runCost({ ...f, type: f.type });
         break;
       }
       case 'start':
-        task = str(line.task) ?? task;
-        startAt ??= at;
+        this.task = line.task ?? this.task;
+        this.startAt ??= at;
         break;
       case 'iteration': {
-        close('unfinished', '', at);
-        const review: ReviewRecord = { n: num(line.n) ?? reviews.length + 1, checker: '', result: 'unfinished', feedback: '' };
-        reviews.push(review);
-        open = { review, startedAt: time(at) };
+        this.closeOpen('unfinished', '', at);
+        this.reviews.push({ n: line.n ?? this.reviews.length + 1, checker: '', result: 'unfinished', feedback: '' });
+        this.open = { at: this.reviews.length - 1, startedAt: time(at) };
         break;
       }
       case 'checker':
-        if (open && str(line.checker)) open.review.checker = str(line.checker)!;
+        if (this.open && line.checker) this.reviews[this.open.at]!.checker = line.checker;
         break;
       case 'verdict': {
-        if (!open) {
-          const review: ReviewRecord = { n: num(line.iteration) ?? reviews.length + 1, checker: '', result: 'unfinished', feedback: '' };
-          reviews.push(review);
-          open = { review };
+        if (!this.open) {
+          this.reviews.push({ n: line.iteration ?? this.reviews.length + 1, checker: '', result: 'unfinished', feedback: '' });
+          this.open = { at: this.reviews.length - 1 };
         }
-        const usage = usageOf(line.usage);
-        caps = definedOnly({
-          capUsd: usd(line.cap_usd),
-          taskCapUsd: usd(line.task_cap_usd),
-          spentUsd: usd(line.spent_usd),
-          taskSpentUsd: usd(line.task_spent_usd),
-        });
-        const evidence = validEvidence(line.evidence);
-        const review = reviewKindOf(line.review);
-        const opinions = opinionsOf(line.opinions);
-        // Derived from the verdict and its evidence, never read from the line: a log cannot claim a verification.
-        close(line.completed === true ? 'complete' : 'not complete', str(line.feedback) ?? '', at, {
-          checker: str(line.checker) ?? open.review.checker,
+        this.caps = definedOnly({ capUsd: line.cap_usd, taskCapUsd: line.task_cap_usd, spentUsd: line.spent_usd, taskSpentUsd: line.task_spent_usd });
+        const { evidence, review, usage } = line;
+        const opinions = line.opinions?.length ? line.opinions.map(({ checker, completed }) => ({ checker, completed })) : undefined;
+        // Derived from the verdict and its evidence, never taken from the event: a log cannot claim a verification.
+        this.closeOpen(line.completed === true ? 'complete' : 'not complete', line.feedback ?? '', at, {
+          checker: line.checker ?? this.reviews[this.open.at]!.checker,
           verification: verificationOf(line.completed === true, evidence),
           ...(evidence ? { evidence } : {}),
           ...(review ? { review } : {}),
           ...(opinions ? { opinions } : {}),
-          ...(usage ? { usage } : {}),
+          ...(usage ? { usage: addUsage(NO_USAGE, usage) } : {}),
         });
         break;
       }
       case 'error': {
-        const message = str(line.message) ?? '';
-        const usage = usageOf(line.usage);
-        if (open) close('failed', message, at, usage ? { usage } : {});
-        else agentError = message;
+        const message = line.message ?? '';
+        if (this.open) this.closeOpen('failed', message, at, line.usage ? { usage: addUsage(NO_USAGE, line.usage) } : {});
+        else this.agentError = message;
         break;
       }
       case 'stopped': {
-        const reason = str(line.reason) ?? '';
-        const message = str(line.message) ?? '';
-        if (open) close(reason === 'cancelled' ? 'cancelled' : 'failed', message, at);
-        stopped = { reason, message };
+        const message = line.message ?? '';
+        if (this.open) this.closeOpen(line.reason === 'cancelled' ? 'cancelled' : 'failed', message, at);
+        this.stopped = { reason: line.reason, message };
         break;
       }
       case 'end':
-        end = line;
+        this.end = { exitCode: line.exit_code ?? undefined, reviewUsage: line.review_usage && addUsage(NO_USAGE, line.review_usage), at };
         break;
       default:
         break;
     }
   }
-  close('unfinished', '', lastAt);
 
-  const reviewUsage = usageOf(end?.review_usage) ?? reviews.reduce((sum, r) => (r.usage ? addUsage(sum, r.usage) : sum), NO_USAGE);
-  const exitCode = end ? num(end.exit_code) : undefined;
-  const last = reviews[reviews.length - 1];
-  let outcome: Outcome;
-  let message: string | undefined;
-  if (!end) {
-    outcome = 'unfinished';
-    message = agentError ?? stopped?.message;
-  } else if (stopped) {
-    outcome = isStopReason(stopped.reason) && stopped.reason !== 'goal' ? stopped.reason : 'error';
-    message = stopped.message;
-  } else if (agentError !== undefined) {
-    outcome = 'error';
-    message = agentError;
-  } else if (last?.result === 'complete' || exitCode === 0) {
-    outcome = 'completed';
-  } else {
-    outcome = 'error';
+  /** The record so far; a review still open is `unfinished`. Folding may go on after. */
+  record(): RunRecord {
+    const reviews = this.reviews.map((review) => ({ ...review }));
+    if (this.open) closeReview(reviews[this.open.at]!, this.open.startedAt, 'unfinished', '', this.lastAt);
+    const { end, stopped, agentError } = this;
+    const reviewUsage = end?.reviewUsage ?? reviews.reduce((sum, r) => (r.usage ? addUsage(sum, r.usage) : sum), NO_USAGE);
+    const exitCode = end?.exitCode;
+    const last = reviews[reviews.length - 1];
+    let outcome: Outcome;
+    let message: string | undefined;
+    if (!end) {
+      outcome = 'unfinished';
+      message = agentError ?? stopped?.message;
+    } else if (stopped) {
+      outcome = stopped.reason !== undefined && stopped.reason !== 'goal' ? stopped.reason : 'error';
+      message = stopped.message;
+    } else if (agentError !== undefined) {
+      outcome = 'error';
+      message = agentError;
+    } else if (last?.result === 'complete' || exitCode === 0) {
+      outcome = 'completed';
+    } else {
+      outcome = 'error';
+    }
+    const startedAt = this.startAt ?? this.firstAt;
+    const endedAt = end?.at ?? this.lastAt;
+    const started = time(startedAt);
+    const ended = time(endedAt);
+    const completed = outcome === 'completed' && last?.result === 'complete';
+    return {
+      ...(this.task !== undefined ? { task: this.task } : {}),
+      outcome,
+      completed,
+      verification: completed ? (last.verification ?? 'unverified') : 'failed',
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(message !== undefined && message !== '' ? { message } : {}),
+      reviews,
+      reviewUsage,
+      agentCostUsd: Math.round(this.agentCostUsd * 1e10) / 1e10,
+      ...this.caps,
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      ...(startedAt ? { startedAt } : {}),
+      ...(endedAt ? { endedAt } : {}),
+      ...(started !== undefined && ended !== undefined ? { durationMs: Math.max(0, ended - started) } : {}),
+    };
   }
-  const startedAt = startAt ?? firstAt;
-  const endedAt = str(end?.at) ?? lastAt;
-  const started = time(startedAt);
-  const ended = time(endedAt);
-  const completed = outcome === 'completed' && last?.result === 'complete';
-  return {
-    ...(task !== undefined ? { task } : {}),
-    outcome,
-    completed,
-    verification: completed ? (last.verification ?? 'unverified') : 'failed',
-    ...(exitCode !== undefined ? { exitCode } : {}),
-    ...(message !== undefined && message !== '' ? { message } : {}),
-    reviews,
-    reviewUsage,
-    agentCostUsd: Math.round(agentCostUsd * 1e10) / 1e10,
-    ...caps,
-    ...(sessionId ? { sessionId } : {}),
-    ...(startedAt ? { startedAt } : {}),
-    ...(endedAt ? { endedAt } : {}),
-    ...(started !== undefined && ended !== undefined ? { durationMs: Math.max(0, ended - started) } : {}),
-  };
+
+  private closeOpen(result: ReviewResult, feedback: string, at: string | undefined, extra: Partial<ReviewRecord> = {}): void {
+    if (!this.open) return;
+    closeReview(this.reviews[this.open.at]!, this.open.startedAt, result, feedback, at, extra);
+    this.open = undefined;
+  }
+}
+
+function closeReview(
+  review: ReviewRecord,
+  startedAt: number | undefined,
+  result: ReviewResult,
+  feedback: string,
+  at: string | undefined,
+  extra: Partial<ReviewRecord> = {},
+): void {
+  const ended = time(at);
+  Object.assign(review, { result, feedback, ...extra });
+  if (startedAt !== undefined && ended !== undefined) review.durationMs = Math.max(0, ended - startedAt);
 }
 
 /** Agent and reviews together. */
@@ -283,50 +294,8 @@ export function durationText(ms: number | undefined): string {
   return `${Math.floor(whole / 3600)} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')} min`;
 }
 
-function usageOf(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  const v = value as Record<string, unknown>;
-  const count = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
-  return addUsage(NO_USAGE, {
-    input_tokens: count(v.input_tokens),
-    cache_read_input_tokens: count(v.cache_read_input_tokens),
-    cache_creation_input_tokens: count(v.cache_creation_input_tokens),
-    output_tokens: count(v.output_tokens),
-    cost_usd: count(v.cost_usd),
-    ...(count(v.unpriced_tokens) > 0 ? { unpriced_tokens: count(v.unpriced_tokens) } : {}),
-  });
-}
-
-/** A dollar amount as a line may carry it: a finite number, not below 0. */
-function usd(value: unknown): number | undefined {
-  const n = num(value);
-  return n !== undefined && n >= 0 ? n : undefined;
-}
-
 function definedOnly<T extends Record<string, number | undefined>>(fields: T): Partial<Record<keyof T, number>> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Record<keyof T, number>>;
-}
-
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A verdict line's opinions: each with a name and a boolean, or none at all (a junk entry is not half-trusted). */
-function opinionsOf(value: unknown): ReviewerSaid[] | undefined {
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  const said = value.map((o: unknown) => {
-    const entry = (o ?? {}) as Record<string, unknown>;
-    return typeof entry.checker === 'string' && typeof entry.completed === 'boolean' ? { checker: entry.checker, completed: entry.completed } : undefined;
-  });
-  return said.every((o) => o !== undefined) ? said : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 function time(at: string | undefined): number | undefined {

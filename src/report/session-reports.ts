@@ -7,15 +7,13 @@
  * the run keeps its exit code (its log and events hold everything).
  */
 import { CccError, errorText } from '../errors.js';
-import type { Frame } from '../frames/frame.js';
-import type { SupervisorEvent } from '../loop/events.js';
 import { sessionLogPath } from '../state/paths.js';
 import type { Reporter, RunEnd } from '../supervise/reporter.js';
 import { githubReport } from './github-report.js';
 import { junitReport } from './junit-report.js';
 import type { ReportTargets } from './report-targets.js';
 import type { ReportFiles } from './report-files.js';
-import { runRecord, type RunRecord } from './run-record.js';
+import { RunFold, type RunRecord } from './run-record.js';
 import { stopCommandsToken } from './github-commands.js';
 
 export interface CiReportOptions {
@@ -31,8 +29,8 @@ export interface CiReportOptions {
   configDir: string;
 }
 
-/** What every report of the run shares: the run's lines as the record reads them, and where its log is. */
-interface RunLines {
+/** What every report of the run shares: the run's record, folded as its events come, and where its log is. */
+interface FoldedRun {
   record(end: RunEnd): RunRecord;
   logFile(end: RunEnd): string | undefined;
 }
@@ -40,45 +38,32 @@ interface RunLines {
 type ReportName = 'junit' | 'events' | 'github';
 
 /** The reports by `--report` name; each is made only when asked for, in this order. */
-const CI_REPORTERS: Record<ReportName, (options: CiReportOptions, run: RunLines) => Promise<Reporter>> = {
+const CI_REPORTERS: Record<ReportName, (options: CiReportOptions, run: FoldedRun) => Promise<Reporter>> = {
   junit: junitReporter,
   events: eventsReporter,
   github: githubReporter,
 };
 
-/** The reporters `targets` asks for, the first of them collecting the run's lines for the others. */
+/** The reporters `targets` asks for, the first of them folding the run's record for the others. */
 export async function ciReporters(options: CiReportOptions): Promise<Reporter[]> {
   const names = (Object.keys(CI_REPORTERS) as ReportName[]).filter((name) => (name === 'github' ? options.targets.github : options.targets[name]));
   if (names.length === 0) return [];
-  const lines = runLines(options);
-  const reporters = [lines.reporter];
-  for (const name of names) reporters.push(await CI_REPORTERS[name](options, lines));
+  const run = foldedRun(options);
+  const reporters = [run.reporter];
+  for (const name of names) reporters.push(await CI_REPORTERS[name](options, run));
   return reporters;
 }
 
-/** Only what the record needs: every event, the result frames, and a frame when the session id changes. */
-function runLines(options: CiReportOptions): RunLines & { reporter: Reporter } {
-  const lines: unknown[] = [];
-  let lastSessionId: unknown;
+/** The run's events and frames folded into its record as they come: nothing is kept to be read again at the end. */
+function foldedRun(options: CiReportOptions): FoldedRun & { reporter: Reporter } {
+  const fold = new RunFold();
   return {
     reporter: {
-      onEvent: (event: SupervisorEvent) => void lines.push(event),
-      onFrame(frame: Frame) {
-        if (frame.type !== 'result' && frame.session_id === lastSessionId) return;
-        lastSessionId = frame.session_id;
-        lines.push({
-          kind: 'frame',
-          frame: {
-            type: frame.type,
-            session_id: frame.session_id,
-            total_cost_usd: frame.total_cost_usd,
-            model_usage_since_last_result: frame.model_usage_since_last_result,
-          },
-        });
-      },
+      onEvent: (event) => fold.add(event),
+      onFrame: (frame) => fold.add({ kind: 'frame', frame }),
     },
     record(end) {
-      const record = runRecord(lines);
+      const record = fold.record();
       if (record.exitCode === undefined && end.exitCode !== undefined) record.exitCode = end.exitCode;
       return record;
     },
@@ -89,7 +74,7 @@ function runLines(options: CiReportOptions): RunLines & { reporter: Reporter } {
   };
 }
 
-async function junitReporter(options: CiReportOptions, run: RunLines): Promise<Reporter> {
+async function junitReporter(options: CiReportOptions, run: FoldedRun): Promise<Reporter> {
   const file = options.targets.junit!;
   await usable(() => options.files.checkWritable(file), 'junit', file);
   return {
@@ -111,7 +96,7 @@ async function eventsReporter(options: CiReportOptions): Promise<Reporter> {
   };
 }
 
-async function githubReporter(options: CiReportOptions, run: RunLines): Promise<Reporter> {
+async function githubReporter(options: CiReportOptions, run: FoldedRun): Promise<Reporter> {
   // Model text printed in the run (the agent's answers on stdout) must not be read as commands.
   const commandsOff = !options.json ? stopCommandsToken() : undefined;
   if (commandsOff) options.stdout.write(`::stop-commands::${commandsOff}\n`);

@@ -15,17 +15,11 @@ export const registerReportCommand: RegisterCommand = (program) => {
     .action(async (files: string[], options: { format: string }) => {
       if (options.format !== 'markdown' && options.format !== 'json')
         throw new CccError('USAGE', `--format must be markdown or json (got "${options.format}").`);
-      const { readUserFile } = await import('../../user-file.js');
-      const { parseEventLog } = await import('../../report/event-log.js');
+      const { readEventLog } = await import('../../report/event-log.js');
       const { runRecord } = await import('../../report/run-record.js');
       const { runTable, runTableMarkdown } = await import('../../report/run-table.js');
       const runs = [];
-      for (const file of files) {
-        // Looked at before it is opened: a FIFO among the files would hang the command.
-        const read = await readUserFile(file);
-        if (!read.ok) throw new CccError('USAGE', `${read.problem.message}.`);
-        runs.push({ file, record: runRecord(parseEventLog(read.text, file)) });
-      }
+      for (const file of files) runs.push({ file, record: runRecord(await readEventLog(file)) });
       const table = runTable(runs);
       process.stdout.write(options.format === 'json' ? `${JSON.stringify(table, null, 2)}\n` : runTableMarkdown(table));
     });

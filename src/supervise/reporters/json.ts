@@ -1,7 +1,7 @@
 /**
  * `--json`: stdout carries the run as JSON lines, ccc's events and the agent's frames
  * (`{ kind: 'frame', frame }`), exact (a reader parses them; nothing is shown to a terminal as is).
- * `ccc report` and the CI reports read the same lines back (src/report/run-record.ts).
+ * `ccc report` reads the same lines back (src/report/event-log.ts) and folds them as the CI reports fold the live events (src/report/run-record.ts).
  */
 import type { Reporter } from '../reporter.js';
 
