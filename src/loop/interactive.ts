@@ -33,6 +33,7 @@ import { event, type SupervisorEvent } from './events.js';
 import type { SupervisedRun } from '../supervise/supervise.js';
 import { failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
+import { connectObserver } from './observer-wiring.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
 import type { InteractiveDriver } from './interactive-driver.js';
@@ -323,26 +324,6 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   const supervised = runSupervised(driver, session);
   supervised.catch(() => {});
   return { driver, supervised, unsubscribe: () => graph.unsubscribe() };
-}
-
-/** The byte path's copies ─► the observer hub; observers' input (also told to `onInput`) and the terminal's size ─► back. */
-function connectObserver(observer: Observer, proxy: BytePath, onInput: (data: Buffer) => void): () => void {
-  const subscriptions = [
-    proxy.ptyOutput$.subscribe((chunk) => observer.publishPty(chunk)),
-    proxy.gap$.subscribe((lost) => observer.outputGap(lost)),
-    // Output is copied only while someone watches; the tail kept meanwhile is a joiner's screen.
-    proxy.tail$.subscribe((tail) => observer.replaceTail(tail)),
-    proxy.resize$.subscribe(({ cols, rows }) => observer.resize(cols, rows)),
-  ];
-  const offInput = observer.onInput((data) => {
-    proxy.sendToAgent(data);
-    onInput(data);
-  });
-  observer.setOutputSource(proxy);
-  return () => {
-    for (const s of subscriptions) s.unsubscribe();
-    offInput();
-  };
 }
 
 async function registerRunning(
