@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import { parseSupervisorArgs } from './supervisor-args.js';
 import { strayMarkerWarnings } from './stray-markers.js';
-import { CccError, ExitCode, isCccError } from '../errors.js';
+import { CccError } from '../errors.js';
 import { sessionSupervisedError } from '../state/session-claims.js';
 import { buildPipeline } from '../checkers/registry.js';
 import { requireReviewerPrompts } from '../checkers/supervisor-prompt.js';
@@ -23,7 +23,6 @@ import { checkSettingsPaths } from '../settings/settings-file.js';
 import { reportTargets, type ReportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
-import { failureText } from '../loop/run-ending.js';
 import { inertText } from '../pty/inert-text.js';
 import type { SupervisorSession } from '../loop/supervisor-session.js';
 
@@ -131,11 +130,6 @@ async function runHeadlessSession(
   const restoreSignals = interruptOnSignals(session);
   try {
     return await runHeadless(session, { task: options.task, plan, json: options.json, stderr: shown.stderr });
-  } catch (error) {
-    // The log's last line says how every run ended, also one ended by an error (printed by the CLI's entry).
-    const exitCode = isCccError(error) ? error.exitCode : ExitCode.error;
-    session.endedAs({ mode: 'headless', how: failureText(error), exitCode, level: 'error', fields: isCccError(error) ? { code: error.code } : {} });
-    throw error;
   } finally {
     onId.unsubscribe();
     observer?.detach();

@@ -55,6 +55,7 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
       for (const reporter of reporters) session.reporters.add(reporter);
     }));
     card = request.label;
+    // The loop alone, not a run (runSupervised): the card's reviews are part of the board's run, which says how it ended.
     // The card's session is claimed for its reviews (one supervisor per session: a `ccc --supervisor
     // -- --continue` started meanwhile would pick this newest session) and released when they end.
     const driver = new KanbanReviewDriver(session, options.call, request, first);
@@ -73,8 +74,6 @@ class KanbanReviewDriver implements AgentDriver {
   readonly blockPaysTurn = true;
   /** A kanban task has no wind-down turn: the board's own retry rule decides what happens next. */
   readonly windsDown = false;
-  /** The card's reviews are part of the board's run, which ends it. */
-  readonly endsRun = false;
   readonly waits: LimitWaits;
   readonly claimed = new Set<string>();
   private answer_: Answer;

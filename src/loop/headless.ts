@@ -19,7 +19,7 @@ import { turnStop } from '../stop/stop-event.js';
 import { inertText } from '../pty/inert-text.js';
 import { sessionLogPath } from '../state/paths.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
-import { supervise } from '../supervise/supervise.js';
+import { runSupervised } from '../supervise/run-supervised.js';
 import { event } from './events.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { limitWaits, waitOutLimit, worthWaiting, type LimitWaits } from './limit-wait.js';
@@ -45,10 +45,7 @@ const RECENT_FRAMES = 500;
 
 export async function runHeadless(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
   try {
-    session.emit(event({ kind: 'start', task: options.task })); // the event log says what the run was for (ccc report)
-    // The project before the agent touches it: a fresh review is given the change since (task-baseline.ts).
-    await session.recordTaskStart();
-    return (await supervise(new HeadlessDriver(session, options), session)).exitCode;
+    return (await runSupervised(new HeadlessDriver(session, options), session)).exitCode;
   } finally {
     options.stderr.write(whereItIs(session));
   }
@@ -66,7 +63,6 @@ class HeadlessDriver implements AgentDriver {
   readonly mode = 'headless';
   readonly blockPaysTurn = true;
   readonly windsDown = true;
-  readonly endsRun = true;
   readonly waits: LimitWaits;
   /** The agent's last frames, for each review's context: a plain bounded array. */
   private readonly recent: Frame[] = [];
@@ -96,6 +92,9 @@ class HeadlessDriver implements AgentDriver {
 
   async *stops(): AsyncIterable<DriverStop> {
     const { session } = this;
+    session.emit(event({ kind: 'start', task: this.options.task })); // the event log says what the run was for (ccc report)
+    // The project before the agent touches it: a fresh review is given the change since (task-baseline.ts).
+    await session.recordTaskStart();
     for (let turn = 1; ; turn++) {
       if (session.interruption) return;
       requireProjectDir(this.cwd, this.sessionId);

@@ -2,8 +2,8 @@
  * The interactive TUI's driver of `supervise` (src/supervise/supervise.ts): its stops are the Stop
  * hook's calls over the stop channel, taken one at a time (interactive-stops.ts); a decision is
  * answered as the hook's output (a block with the feedback, or nothing, the verdict shown where
- * claude shows hook messages), and claude goes on by itself. The loop ends when the agent exits;
- * the run's ending is the agent's, said by `runInteractive` once the loop has settled.
+ * claude shows hook messages), and claude goes on by itself. The loop ends when the agent exits
+ * (`close`); the run's ending is the agent's (`ended`), said once the loop has settled.
  */
 import { shownVerdictOf } from '../checkers/verdict-text.js';
 import type { CccError } from '../errors.js';
@@ -13,7 +13,6 @@ import { inertText } from '../pty/inert-text.js';
 import { hookOutput } from '../stop/hook-output.js';
 import { parseStopInput, type StopEvent } from '../stop/stop-event.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
-import { supervise, type SupervisedRun } from '../supervise/supervise.js';
 import { supervisedBlockCap } from './agent-env.js';
 import { event } from './events.js';
 import { interactiveEnding, type InteractiveEndingInput } from './interactive-ending.js';
@@ -45,8 +44,6 @@ export class InteractiveDriver implements AgentDriver {
   /** claude continues the session itself after a block: the stop past the limit is reviewStop's to allow, its wind-down too. */
   readonly blockPaysTurn = false;
   readonly windsDown = true;
-  /** The run ends when the agent exits, not on a decision: its ending is said once the loop has settled (runInteractive). */
-  readonly endsRun = false;
   readonly waits: LimitWaits;
   private readonly calls = new HookCalls();
   /** Where each session's transcript is, as its stop said: a `--worktree` session's is not under ccc's own directory. */
@@ -181,8 +178,11 @@ export class InteractiveDriver implements AgentDriver {
     this.calls.close();
   }
 
-  /** The stop the loop held when it threw: it fails alone (the stop channel answers it '' and logs why). False when none was held. */
-  failStop(error: unknown): boolean {
+  /**
+   * A review that throws fails only its own stop, as a hook process that crashed would (the stop
+   * channel answers it '' and logs why); the loop takes the next. False when no stop was held.
+   */
+  stopFailed(error: unknown): boolean {
     const current = this.current;
     this.current = undefined;
     current?.call.fail(error);
@@ -192,20 +192,5 @@ export class InteractiveDriver implements AgentDriver {
   private reply(output: string): void {
     this.current?.call.answer(output);
     this.current = undefined;
-  }
-}
-
-/**
- * The loop over the session's stops, for the session's life: it ends once the driver is closed
- * and the stop it held is answered. A review that throws fails only its own stop, as a hook
- * process that crashed would; the next stop is reviewed by the loop begun again.
- */
-export async function superviseInteractive(driver: InteractiveDriver, session: SupervisorSession): Promise<SupervisedRun> {
-  for (;;) {
-    try {
-      return await supervise(driver, session);
-    } catch (error) {
-      if (!driver.failStop(error)) throw error;
-    }
   }
 }

@@ -33,6 +33,7 @@ import { event, type SupervisorEvent } from './events.js';
 import type { SupervisedRun } from '../supervise/supervise.js';
 import { failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
+import { connectObserver } from './observer-wiring.js';
 import type { ObserverServer } from '../observer/observer-server.js';
 import type { RunningSession } from './running-session.js';
 import type { InteractiveDriver } from './interactive-driver.js';
@@ -165,11 +166,8 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     // (`end()` aborts `session.signal`) and settles before anything else goes.
     wired.driver.close({ exit, exitCode: code, received: received.signal });
     current.end();
-    const run = await wired.supervised;
-    // The run's ending is the agent's: said here, once (the driver's `endsRun` is false).
-    if (run.ending) current.endedAs({ mode: 'interactive', ...run.ending, fields: { ...run.ending.fields, reviews: current.reviews } });
-    current.emit(event({ kind: 'end', exit_code: run.exitCode, reviews: current.reviews, review_usage: current.reviewUsage, ...current.endSpend() }));
-    return run.exitCode;
+    // The run's ending is the agent's (the driver's `ended`), said by the run once its loop has settled.
+    return (await wired.supervised).exitCode;
   } catch (error) {
     (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
     throw error;
@@ -241,7 +239,8 @@ interface GraphEdges {
 async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Promise<SessionGraph> {
   const [
     { Subscription },
-    { InteractiveDriver, superviseInteractive },
+    { InteractiveDriver },
+    { runSupervised },
     { reviewTitleUpdater },
     { agentFrames },
     { tailTranscript },
@@ -252,6 +251,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-driver.js'),
+    import('../supervise/run-supervised.js'),
     import('./review-status.js'),
     import('./agent-frames.js'),
     import('../frames/transcript-tail.js'),
@@ -321,29 +321,9 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   void session.recordTaskStart();
 
   // The stops, for the session's life; awaited once the agent has exited (a failure is that await's).
-  const supervised = superviseInteractive(driver, session);
+  const supervised = runSupervised(driver, session);
   supervised.catch(() => {});
   return { driver, supervised, unsubscribe: () => graph.unsubscribe() };
-}
-
-/** The byte path's copies ─► the observer hub; observers' input (also told to `onInput`) and the terminal's size ─► back. */
-function connectObserver(observer: Observer, proxy: BytePath, onInput: (data: Buffer) => void): () => void {
-  const subscriptions = [
-    proxy.ptyOutput$.subscribe((chunk) => observer.publishPty(chunk)),
-    proxy.gap$.subscribe((lost) => observer.outputGap(lost)),
-    // Output is copied only while someone watches; the tail kept meanwhile is a joiner's screen.
-    proxy.tail$.subscribe((tail) => observer.replaceTail(tail)),
-    proxy.resize$.subscribe(({ cols, rows }) => observer.resize(cols, rows)),
-  ];
-  const offInput = observer.onInput((data) => {
-    proxy.sendToAgent(data);
-    onInput(data);
-  });
-  observer.setOutputSource(proxy);
-  return () => {
-    for (const s of subscriptions) s.unsubscribe();
-    offInput();
-  };
 }
 
 async function registerRunning(

@@ -5,7 +5,6 @@
  * with the feedback. It never throws for a checker's failure: a broken checker lets the agent
  * stop (docs/design/stop-path.md, "`reviewStop`") and is logged at ERROR with its exit code and stderr.
  */
-import { baselineStoresDir } from '../state/paths.js';
 import { requireProjectDir } from './project-dir.js';
 import type { CccConfig } from '../config/types.js';
 import { runPipeline, type PipelineEntry } from '../checkers/pipeline.js';
@@ -18,7 +17,7 @@ import type { Frame } from '../frames/frame.js';
 import { updateSessionState } from '../state/session-state.js';
 import type { SessionState } from '../state/session-state-shape.js';
 import type { StopEvent } from '../stop/stop-event.js';
-import { event, isStopReason, TASK_CHARS, type EventSink, type StopReason } from './events.js';
+import { event, TASK_CHARS, type EventSink, type StopReason } from './events.js';
 import { clip } from '../value-text.js';
 import { goalSendsAgentBack } from './goal-stop.js';
 import { goalStopOptions, readContext } from './stop-context.js';
@@ -28,9 +27,10 @@ import { windDownMessage, windsDown, woundDownMessage } from './wind-down.js';
 import { worthWaiting } from './limit-wait.js';
 import { spendFields, type CostCaps } from './cost-cap.js';
 import type { ModelFailureKind } from '../claude/api-error.js';
-import { baselineOf, newestBaseline, takeBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
+import { baselineOf, newestBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import type { RunTask, RunTasks } from '../state/run-task.js';
 import { passed } from '../checkers/evidence.js';
+import { asStopReason, carriedInto, markStopRead, recordTaskEnd, roundUsd, sessionIdChanged, taskCostFrom } from './task-state.js';
 
 export type StopDecision =
   | {
@@ -102,14 +102,6 @@ export async function reviewStop(stop: StopEvent, deps: ReviewStopDeps): Promise
   const decision = await decideStop(stop, deps);
   if (decision.action === 'allow' && TASK_ENDS.has(decision.reason) && !decision.modelLimited) await recordTaskEnd(stop, deps);
   return decision;
-}
-
-/** The project where the next task begins, for its fresh review's diff (checkers/reviewer/task-baseline.ts). */
-async function recordTaskEnd(stop: StopEvent, deps: ReviewStopDeps): Promise<void> {
-  const baseline = await takeBaseline(stop.cwd, { storesDir: baselineStoresDir(deps.configDir) });
-  if (!baseline) return;
-  const max = deps.config.supervisor.max_iterations;
-  await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, task_baseline: baseline }), { logger: deps.logger, maxIterations: max });
 }
 
 async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDecision> {
@@ -362,71 +354,6 @@ async function decideStop(stop: StopEvent, deps: ReviewStopDeps): Promise<StopDe
     }
   }
   return { action: 'block', feedback: verdict.feedback || 'The reviewer found the work incomplete.', iteration, verdict, checker };
-}
-
-/**
- * The session state of a stop in a session claude renamed mid-task, with the task's count, spend
- * start and pending wind-down carried over from the run (the new id's own state knows none of them).
- */
-function carriedInto(stored: SessionState, run: RunTask): SessionState {
-  const windDown = stored.wind_down ?? run.windDown;
-  const costFrom = stored.task_cost_from_usd ?? run.taskCostFromUsd;
-  const reviewCost = Math.max(stored.review_cost_usd ?? 0, run.reviewCostUsd ?? 0);
-  return {
-    ...stored,
-    iteration: Math.max(stored.iteration, run.iteration),
-    ...(costFrom === undefined ? {} : { task_cost_from_usd: costFrom }),
-    ...(reviewCost > 0 ? { review_cost_usd: reviewCost } : {}),
-    ...(windDown ? { wind_down: windDown } : {}),
-  };
-}
-
-/**
- * A new session id within one task is claude's doing, not the user's: said in the log at every
- * such stop, and once in the run's events (a claude that renames its session at every turn would
- * otherwise look like a run that never passes its first review).
- */
-function sessionIdChanged(stop: StopEvent, run: RunTask, deps: ReviewStopDeps): void {
-  const message = `claude continued the task in a new session (${run.sessionId} → ${stop.sessionId}); the run's count goes on from ${run.iteration} of ${deps.config.supervisor.max_iterations} reviews`;
-  deps.logger.warn(message, { session_id: stop.sessionId, previous_session_id: run.sessionId, task_session_id: run.taskSessionId });
-  if (run.idChanges === 0)
-    deps.emit?.(
-      event({
-        kind: 'warning',
-        message: `claude gives the session a new id at each turn (${run.sessionId} → ${stop.sessionId}); the iteration count, the cost caps and the no-progress guard count per run, not per id. An up-to-date claude keeps its id (\`ccc doctor\`).`,
-      }),
-    );
-}
-
-/**
- * Where the transcript ended at a stop that was not reviewed: the next stop's turn is the one past
- * it (stop-context.ts), never this stop's, whose /goal status it would otherwise read again.
- */
-async function markStopRead(stop: StopEvent, frames: number, deps: ReviewStopDeps): Promise<void> {
-  if (frames === 0) return;
-  const max = deps.config.supervisor.max_iterations;
-  await updateSessionState(deps.configDir, stop.sessionId, (s) => ({ ...s, transcript_frames: frames }), { logger: deps.logger, maxIterations: max });
-}
-
-/**
- * Where a new task's spend starts: the session's spend at the previous task's last verdict. Not
- * the spend at this stop: claude's status line may have counted this task's first turn by then.
- * The session's first task, and a task the caller names (headless: the run's prompt), start from
- * 0; a spend recorded by another process that is above this one's starts from this one's.
- */
-function taskCostFrom(state: SessionState, deps: ReviewStopDeps): number {
-  const before = state.last_verdict?.spent_usd;
-  if (before === undefined || deps.newTask === true || !deps.caps) return 0;
-  return roundUsd(Math.min(before, deps.caps.spent()));
-}
-
-function roundUsd(usd: number): number {
-  return Math.round(usd * 1e10) / 1e10;
-}
-
-/** A reason read back from the session state (a limit that winds down): a stop reason, else the iteration limit. */
-function asStopReason(reason: string): StopReason {
-  return isStopReason(reason) ? reason : 'limit';
 }
 
 function pipelineLogger(logger: CheckerLogger, fields: Record<string, unknown>, emit: EventSink | undefined, evidence: Evidence[][]) {

@@ -1,10 +1,11 @@
 /**
  * Where a supervised run's stops come from and how their decisions are answered: one AgentDriver
  * per mode (headless `claude -p` turns, kanban's Implementor, the standalone Stop hook, the
- * interactive TUI's hook), driven by the one loop, `supervise` (supervise.ts), as the MCP SDK's
- * Protocol drives any Transport. The loop's rules (claims, reviews within the model's limits, the
- * denial rule, the last-iteration rule, exit codes, stop and end events, the log's last line) are
- * the loop's; a driver only moves stops and answers.
+ * interactive TUI's hook), driven by the one loop, `supervise` (supervise.ts), inside the one run,
+ * `runSupervised` (run-supervised.ts), as the MCP SDK's Protocol drives any Transport. The rules
+ * (claims, reviews within the model's limits, the denial rule, the last-iteration rule, exit codes,
+ * stop and end events, the log's last line) are the loop's and the run's; a driver moves stops and
+ * answers, and supplies what its mode does differently (an exit code, a failed run's line).
  */
 import type { LimitWaits } from '../loop/limit-wait.js';
 import type { DeniedTurns } from '../loop/permission-denials.js';
@@ -43,11 +44,6 @@ export interface AgentDriver {
   readonly blockPaysTurn: boolean;
   /** A limit gives the agent one last, unreviewed turn (`supervisor.wind_down`); kanban's board decides instead. */
   readonly windsDown: boolean;
-  /**
-   * The run's log line and end event are the loop's to say. Not for kanban (a card's reviews are part
-   * of the board's run) nor interactive (the run ends when the agent exits: `runInteractive` says it).
-   */
-  readonly endsRun: boolean;
   /** The schedule of waits on the model's limits, shared with the driver's own (the agent's refused turns). */
   readonly waits: LimitWaits;
   /** The stops, one at a time: the next is asked for once the last is answered. Ends when the agent does. */
@@ -64,4 +60,13 @@ export interface AgentDriver {
   ended(): DriverEnding | undefined;
   /** More fields for the log's last line. */
   endingFields?(): Record<string, unknown>;
+  /** The exit code of a run a decision ended; absent, the loop's (exitCodeFor). The standalone hook's is always 0. */
+  exitCodeOf?(decision: StopDecision): number;
+  /**
+   * How the run ended when it failed (the log's last line); absent, the error's own words and exit
+   * code. The standalone hook lets the stop through, exit 0.
+   */
+  failedEnding?(error: unknown): DriverEnding;
+  /** A stop whose handling threw: true when the driver failed that stop alone (the loop takes the next), false to end the run with the error. */
+  stopFailed?(error: unknown): boolean;
 }

@@ -23,8 +23,8 @@ import { worthWaiting } from '../loop/limit-wait.js';
 import { SessionLogger } from '../loop/session-logger.js';
 import { hookAgentCost } from '../stop/hook-agent-cost.js';
 import { SessionStateReadings } from '../loop/transcript-readings.js';
-import type { AgentDriver, Answered, DriverStop } from './driver.js';
-import { supervise } from './supervise.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from './driver.js';
+import { runSupervised } from './run-supervised.js';
 import { hookOwner, processKey } from '../process/process-ancestry.js';
 import { fileRunTasks } from '../state/run-task.js';
 import { findExecutable } from '../process/resolve-command.js';
@@ -106,15 +106,11 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
       stop,
       limitWaits({ retrySeconds: resolved.config.supervisor.limit_retry_seconds, maxMinutes: resolved.config.supervisor.limit_wait_minutes }),
     );
-    const { decision } = await supervise(driver, session);
+    const { decision } = await runSupervised(driver, session);
     // The verdict is the user's to see in the TUI (`Stop says: …`); `claude -p` prints no systemMessage in text or json output.
     const shown = decision && shownVerdictOf(decision.action === 'wind-down' ? undefined : decision.verdict);
     const output = decision ? hookOutput(decision, { showVerdict: true, ...(shown ? { shown } : {}) }) : '';
     return decision?.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
-  } catch (error) {
-    // The hook prints the same on stderr and lets the stop through (supervisor-hook.ts).
-    session.endedAs({ mode: 'hook', how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' });
-    throw error;
   } finally {
     // A notification still under way is waited for FLUSH_MS at most (src/supervise/notify/webhook-delivery.ts).
     await session.reporters.close({ exitCode: 0, sessionId: stop.sessionId });
@@ -143,7 +139,6 @@ class HookDriver implements AgentDriver {
   /** claude continues the session itself after a block: the stop past the limit is reviewStop's to allow. */
   readonly blockPaysTurn = false;
   readonly windsDown = true;
-  readonly endsRun = true;
   private readonly started = Date.now();
   private action: StopDecision['action'] | undefined;
 
@@ -171,6 +166,16 @@ class HookDriver implements AgentDriver {
 
   endingFields(): Record<string, unknown> {
     return { decision: this.action, duration: `${Date.now() - this.started}ms` };
+  }
+
+  /** The hook's answer is its output, never its exit code: a stop's decision exits 0. */
+  exitCodeOf(): number {
+    return 0;
+  }
+
+  /** The hook prints the same on stderr and lets the stop through (supervisor-hook.ts). */
+  failedEnding(error: unknown): DriverEnding {
+    return { how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' };
   }
 }
 

@@ -1,8 +1,9 @@
 /**
- * The supervised run, once for every mode (docs/design/stop-path.md, "The loop"): for each stop the
+ * The supervised loop, once for every mode (docs/design/stop-path.md, "The loop"): for each stop the
  * driver brings, claim its session, review it within the model's limits, apply the denial rule and
- * the last-iteration rule, let the driver answer; at the end, the exit code, the `stopped` and
- * `end` events and the log's last line, each once. A stop let through without the work done in a
+ * the last-iteration rule, let the driver answer; at the end, the exit code and the `stopped` event,
+ * each once, and what the run's last line says (said by runSupervised, run-supervised.ts). The
+ * loop reads no mode: what differs is the driver's behaviour. A stop let through without the work done in a
  * session that goes on (interactive) is a `stopped` event too: a person away is told it (notify).
  */
 import type { StopDecision } from '../loop/review-stop.js';
@@ -14,7 +15,7 @@ import { windDownMessage } from '../loop/wind-down.js';
 import type { SessionCore } from '../loop/session-core.js';
 import { sessionSupervisedError } from '../state/session-claims.js';
 import { isCccError } from '../errors.js';
-import type { AgentDriver, DriverEnding } from './driver.js';
+import type { AgentDriver, DriverEnding, DriverStop } from './driver.js';
 import { exitCodeFor } from './exit-codes.js';
 
 /** The reasons a stop is let through without the work done that a session which goes on says (the quiet ones: review-stop's). */
@@ -31,6 +32,8 @@ export interface SupervisedRun {
   exitCode: number;
   decision?: StopDecision;
   ending?: DriverEnding;
+  /** What the run's last log line and `end` event say (runSupervised); absent when the stops ended with nothing to say. */
+  outcome?: DriverEnding;
 }
 
 export async function supervise(driver: AgentDriver, session: SupervisedSession): Promise<SupervisedRun> {
@@ -44,13 +47,29 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
   };
 
   for await (const stop of driver.stops()) {
+    let next: 'next' | SupervisedRun;
+    try {
+      next = await decide(stop);
+    } catch (error) {
+      // A stop the driver can fail alone (interactive: as a hook process that crashed would): the next one is reviewed.
+      if (!driver.stopFailed?.(error)) throw error;
+      continue;
+    }
+    if (next !== 'next') return next;
+  }
+  if (session.interruption) return interrupted();
+  const ending = driver.ended();
+  return ending ? ended(ending) : { exitCode: 0 };
+
+  /** One stop: claimed, reviewed within the model's limits, the rules applied, answered. 'next', or how the run ended. */
+  async function decide(stop: DriverStop): Promise<'next' | SupervisedRun> {
     if (session.interruption) return interrupted();
     const { sessionId } = stop.event;
     session.setSessionId(sessionId); // the log follows the stop's session
     const holder = await session.claim(sessionId, driver.mode);
     if (holder) {
       const refused = await driver.notSupervised(stop, sessionSupervisedError(sessionId, holder));
-      if (refused === 'next') continue;
+      if (refused === 'next') return 'next';
       return ended(refused);
     }
 
@@ -60,8 +79,7 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
       decision = await reviewWithinLimits(review, { logger, emit, waits: driver.waits, maxMinutes, signal: stop.context?.signal ?? session.signal });
     } catch (error) {
       if (!isCccError(error) || !driver.notReviewed) throw error;
-      await driver.notReviewed(stop, error);
-      continue;
+      return driver.notReviewed(stop, error);
     }
     if (session.interruption) return interrupted();
 
@@ -86,10 +104,8 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     // The agent stopped without the work done and the session goes on (interactive): why, said as a run's end says it.
     if (decision.action === 'allow' && SAID_WHEN_LET_STOP.has(decision.reason) && stoppedSaid !== decision)
       emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
+    return 'next';
   }
-  if (session.interruption) return interrupted();
-  const ending = driver.ended();
-  return ending ? ended(ending) : { exitCode: 0 };
 
   function lastIteration(block: Extract<StopDecision, { action: 'block' }>): StopDecision {
     const message = `the iteration limit (${max}) was reached without the checker confirming completion; the agent was not run again with the last feedback (it is in the log)`;
@@ -101,43 +117,25 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     return { action: 'wind-down', reason: 'limit', message, feedback: windDownMessage(message), iteration: block.iteration };
   }
 
-  /** The run ends on a decision: its exit code, `stopped` (unless completed or said already), the log's line, `end`. */
+  /** The run ends on a decision: its exit code (the driver's to map), and `stopped` unless completed or said already. */
   function finish(decision: StopDecision): SupervisedRun {
-    const exitCode = driver.mode === 'hook' || decision.action === 'block' ? 0 : exitCodeFor(decision);
+    const exitCode = decision.action === 'block' ? 0 : (driver.exitCodeOf ?? exitCodeFor)(decision);
     if (decision.action === 'allow' && decision.reason !== 'completed' && stoppedSaid !== decision)
       emit(event({ kind: 'stopped', reason: decision.reason, message: decision.message }));
     const reason = decision.action === 'block' ? {} : { reason: decision.reason };
-    endRun({ exitCode, how: decisionText(decision), fields: reason });
-    return { exitCode, decision };
+    return { exitCode, decision, outcome: { exitCode, how: decisionText(decision), fields: reason } };
   }
 
   /** The run ends as the driver says (the agent failed or exited). */
   function ended(ending: DriverEnding): SupervisedRun {
-    endRun(ending);
-    return { exitCode: ending.exitCode, ending };
+    return { exitCode: ending.exitCode, ending, outcome: ending };
   }
 
   /** Ended from outside (a signal): the reason is shown and logged, the exit code is the signal's. */
   function interrupted(): SupervisedRun {
     const why = session.interruption!;
     const ending = { exitCode: why.exitCode, how: `interrupted: ${why.message}`, level: 'warn' as const };
-    if (driver.endsRun) {
-      session.endedAs({ mode: driver.mode, ...ending, fields: { ...driver.endingFields?.(), reviews: session.reviews } });
-      emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
-      emit(event({ kind: 'end', exit_code: why.exitCode, reviews: session.reviews, review_usage: session.reviewUsage, ...session.endSpend() }));
-    }
-    return { exitCode: why.exitCode, ending };
-  }
-
-  function endRun(ending: DriverEnding): void {
-    if (!driver.endsRun) return;
-    session.endedAs({
-      mode: driver.mode,
-      how: ending.how,
-      exitCode: ending.exitCode,
-      level: ending.level ?? 'info',
-      fields: { ...driver.endingFields?.(), ...ending.fields, reviews: session.reviews },
-    });
-    emit(event({ kind: 'end', exit_code: ending.exitCode, reviews: session.reviews, review_usage: session.reviewUsage, ...session.endSpend() }));
+    emit(event({ kind: 'stopped', reason: 'interrupted', message: why.message }));
+    return { exitCode: why.exitCode, ending, outcome: ending };
   }
 }

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Checker, Verdict } from '../../src/checkers/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { InteractiveDriver, superviseInteractive } from '../../src/loop/interactive-driver.js';
+import { InteractiveDriver } from '../../src/loop/interactive-driver.js';
+import { runSupervised } from '../../src/supervise/run-supervised.js';
 import { limitWaits } from '../../src/loop/limit-wait.js';
 import { SupervisorSession } from '../../src/loop/supervisor-session.js';
 
@@ -43,7 +44,7 @@ async function world(checker: Checker) {
     recentFrames: () => Promise.resolve([]),
     onStopFailure: () => {},
   });
-  const supervised = superviseInteractive(driver, session);
+  const supervised = runSupervised(driver, session);
   const hookCall = (input: unknown) => driver.hookCall(typeof input === 'string' ? input : JSON.stringify(input), new AbortController().signal);
   const stop = (n: number) => ({
     session_id: 'the-session',

@@ -28,17 +28,29 @@ export interface Script {
   sessionId?: (index: number) => string;
   /** Called before each stop is handed to the loop (to interrupt the run, say). */
   beforeStop?: (index: number) => void;
+  /** The stop (by index) whose answer throws, as a driver that fails mid-run does. */
+  throwsAt?: number;
+  /** The driver fails a stop that threw alone (as interactive does), and the loop takes the next. */
+  failsStopAlone?: boolean;
+  /** The driver's own exit code for a decision that ended the run (the standalone hook's is 0). */
+  exitCodeOf?: (decision: StopDecision) => number;
+  /** The driver's own line for a run that failed. */
+  failedEnding?: (error: unknown) => DriverEnding;
 }
 
 export class ScriptedDriver implements AgentDriver {
   readonly mode: RunMode;
   readonly blockPaysTurn: boolean;
   readonly windsDown: boolean;
-  readonly endsRun = true;
   /** Waits on the model's limits last no time here: the loop's rule is under test, not the clock. */
   readonly waits: LimitWaits = { ...limitWaits({ retrySeconds: 0, maxMinutes: 1 }), next: () => 0 };
   readonly answers: StopDecision[] = [];
   readonly refused: string[] = [];
+  /** The stops this driver failed alone. */
+  readonly failed: unknown[] = [];
+  readonly exitCodeOf?: (decision: StopDecision) => number;
+  readonly failedEnding?: (error: unknown) => DriverEnding;
+  readonly stopFailed?: (error: unknown) => boolean;
   private readonly turns = new DeniedTurns();
   private given = 0;
 
@@ -46,6 +58,9 @@ export class ScriptedDriver implements AgentDriver {
     this.mode = script.mode ?? 'headless';
     this.blockPaysTurn = script.blockPaysTurn ?? true;
     this.windsDown = script.windsDown ?? true;
+    if (script.exitCodeOf) this.exitCodeOf = script.exitCodeOf;
+    if (script.failedEnding) this.failedEnding = script.failedEnding;
+    if (script.failsStopAlone) this.stopFailed = (error) => this.failed.push(error) > 0;
   }
 
   async *stops(): AsyncIterable<DriverStop> {
@@ -76,6 +91,7 @@ export class ScriptedDriver implements AgentDriver {
   }
 
   async answer(_stop: DriverStop, decision: StopDecision): Promise<Answered> {
+    if (this.given - 1 === this.script.throwsAt) throw new Error(`the answer to stop ${this.given} could not be given`);
     this.answers.push(decision);
     if (!this.blockPaysTurn || decision.action === 'block') return 'next';
     if (decision.action === 'wind-down') return { end: { action: 'allow', reason: decision.reason, message: woundDownMessage(decision.message) } };

@@ -16,7 +16,7 @@ import { STOP_REASONS, type StopReason, type SupervisorEvent } from '../../src/l
 import { SessionCore } from '../../src/loop/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
 import { exitCodeFor } from '../../src/supervise/exit-codes.js';
-import { supervise } from '../../src/supervise/supervise.js';
+import { runSupervised } from '../../src/supervise/run-supervised.js';
 import { ScriptedDriver, type Script } from './scripted-driver.js';
 
 let root: string;
@@ -60,7 +60,7 @@ async function run(
   const events: SupervisorEvent[] = [];
   session.reporters.add({ onEvent: (e) => void events.push(e) });
   const driver = new ScriptedDriver({ cwd: project, ...script });
-  const result = await supervise(driver, session);
+  const result = await runSupervised(driver, session);
   await session.close();
   const log = fs.readFileSync(sessionLogPath(resolved.configDir, 'scripted-session'), 'utf8');
   const kinds = (kind: SupervisorEvent['kind']) => events.filter((e) => e.kind === kind);
@@ -164,12 +164,63 @@ describe('supervise', () => {
     const events: SupervisorEvent[] = [];
     session.reporters.add({ onEvent: (e) => void events.push(e) });
     const driver = new ScriptedDriver({ cwd: project, stops: 5, beforeStop: (i) => i === 2 && session.interrupt('SIGTERM received', 143) });
-    const result = await supervise(driver, session);
+    const result = await runSupervised(driver, session);
     await session.close();
     expect(result.exitCode).toBe(143);
     expect(checker.checks).toBe(2);
     expect(events.filter((e) => e.kind === 'stopped')).toMatchObject([{ reason: 'interrupted', message: 'SIGTERM received' }]);
     expect(events.filter((e) => e.kind === 'end')).toMatchObject([{ exit_code: 143 }]);
+  });
+});
+
+describe('runSupervised: one run, its ending said once on every path', () => {
+  async function runOnce(checker: ReturnType<typeof scriptedChecker>, script: Omit<Script, 'cwd'>) {
+    const resolved = await loadConfig({ cwd: project, env });
+    Object.assign(resolved.config.supervisor, { max_iterations: 3, no_progress_limit: 100 });
+    const session = new SessionCore({ resolved, pipeline: [{ checker, timeoutSeconds: 10 }], cwd: project, env, claudeArgs: [] });
+    const events: SupervisorEvent[] = [];
+    session.reporters.add({ onEvent: (e) => void events.push(e) });
+    const driver = new ScriptedDriver({ cwd: project, ...script });
+    const outcome: { result?: Awaited<ReturnType<typeof runSupervised>>; error?: Error } = await runSupervised(driver, session).then(
+      (result) => ({ result }),
+      (error: Error) => ({ error }),
+    );
+    await session.close();
+    const log = fs.readFileSync(sessionLogPath(resolved.configDir, 'scripted-session'), 'utf8');
+    return { ...outcome, driver, log, ends: events.filter((e) => e.kind === 'end') };
+  }
+
+  it('a run that fails says so in its last line (the error, its exit code), with no end event, and the error goes on', async () => {
+    const { error, log, ends } = await runOnce(scriptedChecker(['add the test']), { stops: 3, throwsAt: 1 });
+    expect(error?.message).toBe('the answer to stop 2 could not be given');
+    expect(ends).toEqual([]);
+    expect(log.match(/run ended/g)).toHaveLength(1);
+    expect(log).toMatch(/exit_code=1 mode=headless .*run ended: error: the answer to stop 2 could not be given/);
+  });
+
+  it("a failed run's last line is the driver's when it has one (the hook lets the stop through, exit 0)", async () => {
+    const failedEnding = (e: unknown) => ({ exitCode: 0, how: `${(e as Error).message}; stop allowed`, level: 'error' as const });
+    const { error, log } = await runOnce(scriptedChecker(['add the test']), { stops: 1, throwsAt: 0, mode: 'hook', failedEnding });
+    expect(error).toBeDefined();
+    expect(log).toMatch(/exit_code=0 mode=hook .*run ended: the answer to stop 1 could not be given; stop allowed/);
+  });
+
+  it("a decision's exit code is the driver's to map: the same limit ends one run with 3 and another with 0", async () => {
+    const loop = await runOnce(scriptedChecker(incomplete()), { stops: 5, windsDown: false });
+    expect(loop.result?.exitCode).toBe(ExitCode.limit);
+    const hook = await runOnce(scriptedChecker(incomplete()), { stops: 5, windsDown: false, exitCodeOf: () => 0 });
+    expect(hook.result?.exitCode).toBe(0);
+    expect(hook.ends).toMatchObject([{ exit_code: 0 }]);
+    expect(hook.log).toMatch(/exit_code=0 mode=headless .*reason=limit.*run ended/);
+  });
+
+  it('a stop whose handling threw is failed alone when the driver can: the loop takes the next stop and the run ends once', async () => {
+    const { result, driver, ends, log } = await runOnce(scriptedChecker(['add the test', true]), { stops: 3, throwsAt: 0, failsStopAlone: true });
+    expect(driver.failed).toMatchObject([{ message: 'the answer to stop 1 could not be given' }]);
+    expect(actions(driver)).toEqual(['allow:completed']);
+    expect(result?.exitCode).toBe(0);
+    expect(ends).toMatchObject([{ exit_code: 0 }]);
+    expect(log.match(/run ended/g)).toHaveLength(1);
   });
 });
 
