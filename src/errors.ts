@@ -14,8 +14,7 @@ export type ModelFailureKind = 'context-full' | 'rate-limited' | 'overloaded' | 
 
 /** One thing wrong with the configuration: a value out of range, or a key ccc does not know. */
 export type ConfigIssue =
-  | { kind: 'value'; path: string; value: unknown; allowed: string }
-  | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
+  { kind: 'value'; path: string; value: unknown; allowed: string } | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
 
 /** A key of a settings file's `env` that the provider's launch would fight with. */
 export interface EnvConflict {
@@ -27,7 +26,7 @@ export interface EnvConflict {
 }
 
 /** Why a user's file (SUPERVISOR.md, a task file…) could not be used. */
-export type UserFileProblemKind = 'missing' | 'not-a-file' | 'too-large' | 'unreadable' | 'outside';
+type UserFileProblemKind = 'missing' | 'not-a-file' | 'too-large' | 'unreadable' | 'outside';
 
 /** What `data` holds for each code (docs/exit-codes.md, "Error codes"); `new CccError(code, …)` checks it. */
 export interface CodeData {

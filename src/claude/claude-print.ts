@@ -6,7 +6,7 @@
  * long run costs constant memory.
  */
 import { PassThrough } from 'node:stream';
-import type { CheckerLogger } from '../checkers/types.js';
+import type { CheckerLogger } from '../log/checker-logger.js';
 import { CccError, errorText } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
 import { readFrames } from '../frames/frame-lines.js';
