@@ -1,8 +1,10 @@
-// The layer rule of docs/design/architecture.md ("Layers"), checked over src/: a runtime import may go to
+// The layer rule of docs/design/architecture.md ("Layers"), checked over src/: an import may go to
 // its own layer or below; one that goes up must say why in a comment containing "up the layers" on
-// its line or in the comment lines right above it. A leaf (a module that imports no project module at runtime) counts as
-// the bottom layer wherever it lives. Type-only imports are erased by tsc and do not count.
-// Run: node scripts/import-layers.mjs (exit 1 with one line per unexplained import).
+// its line or in the comment lines right above it. A leaf (a module that imports no project module,
+// not even a type) counts as the bottom layer wherever it lives. And no module reaches itself
+// through its imports. Type-only imports count for both: tsc erases them, but a type names what
+// the code is written against, so a type that climbs or loops ties the layers together all the same.
+// Run: node scripts/import-layers.mjs (exit 1 with one line per unexplained import or cycle).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,14 +30,14 @@ export function layerOf(srcRelative) {
   return layer;
 }
 
-/** The project modules one source file imports at runtime: { spec, target (src-relative), line }. */
-export function runtimeImports(srcRelative, text) {
+/** The project modules one source file imports: { spec, target (src-relative), line, typeOnly }. */
+export function projectImports(srcRelative, text) {
   const source = ts.createSourceFile(srcRelative, text, ts.ScriptTarget.Latest, true);
   const found = [];
-  const add = (node, spec) => {
+  const add = (node, spec, typeOnly) => {
     if (!spec.startsWith('.')) return;
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(srcRelative), spec)).replace(/\.js$/, '.ts');
-    found.push({ spec, target, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line });
+    found.push({ spec, target, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line, typeOnly });
   };
   const visit = (node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -48,16 +50,19 @@ export function runtimeImports(srcRelative, text) {
             ts.isNamedImports(clause.namedBindings) &&
             clause.namedBindings.elements.length > 0 &&
             clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-      if (!typeOnly) add(node, node.moduleSpecifier.text);
+      add(node, node.moduleSpecifier.text, typeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (!node.isTypeOnly) add(node, node.moduleSpecifier.text);
+      add(node, node.moduleSpecifier.text, node.isTypeOnly);
     } else if (
       ts.isCallExpression(node) &&
       node.expression.kind === ts.SyntaxKind.ImportKeyword &&
       node.arguments[0] &&
       ts.isStringLiteralLike(node.arguments[0])
     ) {
-      add(node, node.arguments[0].text);
+      add(node, node.arguments[0].text, false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      // `import('./x.js').T` in a type position.
+      add(node, node.argument.literal.text, true);
     }
     ts.forEachChild(node, visit);
   };
@@ -74,20 +79,106 @@ function saysWhy(lines, line) {
   return false;
 }
 
-/** Every runtime import in `files` (src-relative path → text) that goes up the layers without saying why. */
+/** Every import in `files` (src-relative path → text), type-only included, that goes up the layers without saying why. */
 export function unexplainedUpwardImports(files) {
-  const imports = new Map([...files].map(([file, text]) => [file, runtimeImports(file, text)]));
+  const imports = importsOf(files);
   const isLeaf = (file) => (imports.get(file) ?? []).length === 0;
   const problems = [];
   for (const [file, list] of imports) {
     const lines = files.get(file).split('\n');
-    for (const { spec, target, line } of list) {
+    for (const { spec, target, line, typeOnly } of list) {
       if (isLeaf(target) || layerOf(target) <= layerOf(file)) continue;
       if (saysWhy(lines, line)) continue;
-      problems.push(`src/${file}:${line + 1} imports ${spec} (layer ${layerOf(file)} → ${layerOf(target)}) without a comment saying why ("up the layers: …")`);
+      const what = typeOnly ? 'imports types from' : 'imports';
+      problems.push(`src/${file}:${line + 1} ${what} ${spec} (layer ${layerOf(file)} → ${layerOf(target)}) without a comment saying why ("up the layers: …")`);
     }
   }
   return problems;
+}
+
+/**
+ * The import cycles in `files`, type-only imports included: one line for each group of modules
+ * that reach one another (a strongly connected component), naming its shortest cycle.
+ */
+export function importCycles(files) {
+  const imports = importsOf(files);
+  const next = (file) => [...new Set((imports.get(file) ?? []).map((i) => i.target).filter((t) => imports.has(t)))];
+  // Tarjan's algorithm, iterative so a long chain of imports cannot overflow the stack.
+  const index = new Map();
+  const low = new Map();
+  const onStack = new Set();
+  const stack = [];
+  const groups = [];
+  let counter = 0;
+  for (const root of [...imports.keys()].sort()) {
+    if (index.has(root)) continue;
+    const work = [{ file: root, targets: next(root), at: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      if (frame.at < frame.targets.length) {
+        const target = frame.targets[frame.at++];
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, targets: next(target), at: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.file, Math.min(low.get(frame.file), index.get(target)));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].file;
+        low.set(parent, Math.min(low.get(parent), low.get(frame.file)));
+      }
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const group = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== frame.file);
+      if (group.length > 1 || next(frame.file).includes(frame.file)) groups.push(group.sort());
+    }
+  }
+  return groups.map((group) => {
+    const cycle = shortestCycle(group[0], new Set(group), next);
+    const more = group.length > cycle.length - 1 ? ` (${group.length} modules reach one another)` : '';
+    return `import cycle: ${cycle.map((file) => `src/${file}`).join(' → ')}${more}`;
+  });
+}
+
+/** The shortest path from `start` back to itself inside `group` (breadth first). */
+function shortestCycle(start, group, next) {
+  const cameFrom = new Map();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const file = queue[head];
+    for (const target of next(file)) {
+      if (!group.has(target)) continue;
+      if (target === start) {
+        const between = [];
+        for (let at = file; at !== start; at = cameFrom.get(at)) between.unshift(at);
+        return [start, ...between, start];
+      }
+      if (!cameFrom.has(target)) {
+        cameFrom.set(target, file);
+        queue.push(target);
+      }
+    }
+  }
+  return [start, start];
+}
+
+function importsOf(files) {
+  return new Map([...files].map(([file, text]) => [file, projectImports(file, text)]));
 }
 
 export function readSources(srcDir) {
@@ -106,7 +197,8 @@ export function readSources(srcDir) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const problems = unexplainedUpwardImports(readSources(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')));
+  const sources = readSources(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src'));
+  const problems = [...unexplainedUpwardImports(sources), ...importCycles(sources)];
   for (const problem of problems) console.log(problem);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

@@ -3,16 +3,36 @@
  * structured `data`, an optional `cause`, and the process exit code the CLI should use.
  * Messages say what happened and what to do about it.
  */
-import type { ModelFailureKind } from './claude/api-error.js';
-import type { Issue } from './config/validate.js';
-import type { EnvConflict } from './providers/env-conflict.js';
-import type { UserFileProblem } from './user-file.js';
+
+/**
+ * What the errors' data is made of lives here, beside the errors, so this module imports nothing
+ * of ccc: every module may throw a CccError without a cycle through the error's data types.
+ */
+
+/** What kind of model failure it was: each is said differently, and only some are worth waiting out. */
+export type ModelFailureKind = 'context-full' | 'rate-limited' | 'overloaded' | 'unreachable';
+
+/** One thing wrong with the configuration: a value out of range, or a key ccc does not know. */
+export type ConfigIssue =
+  { kind: 'value'; path: string; value: unknown; allowed: string } | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
+
+/** A key of a settings file's `env` that the provider's launch would fight with. */
+export interface EnvConflict {
+  /** The key as set in the settings file. */
+  key: string;
+  file: string;
+  /** `override`: the provider sets the same key; `credential`: a second credential would be sent along. */
+  kind: 'override' | 'credential';
+}
+
+/** Why a user's file (SUPERVISOR.md, a task file…) could not be used. */
+type UserFileProblemKind = 'missing' | 'not-a-file' | 'too-large' | 'unreadable' | 'outside';
 
 /** What `data` holds for each code (docs/exit-codes.md, "Error codes"); `new CccError(code, …)` checks it. */
 export interface CodeData {
   /** The configuration does not validate: its issues, or the file, key or variable at fault. */
   CONFIG_INVALID: {
-    issues?: Issue[];
+    issues?: ConfigIssue[];
     file?: string;
     files?: string[];
     key?: string;
@@ -24,7 +44,7 @@ export interface CodeData {
   /** A config or settings file cannot be read or loaded; `real`: where a project's config really is, when outside the project. */
   CONFIG_UNREADABLE: { file: string; real?: string };
   /** No usable reviewer instructions (SUPERVISOR.md): the file at fault and why, or the places looked at. */
-  PROMPT_MISSING: { path?: string; problem?: UserFileProblem['kind'] | 'empty'; real?: string; candidates?: string[] };
+  PROMPT_MISSING: { path?: string; problem?: UserFileProblemKind | 'empty'; real?: string; candidates?: string[] };
   /** claude (or the configured command) cannot be started. */
   CLAUDE_NOT_FOUND: { command?: string };
   /** claude runs but is older than the oldest ccc supports, or its version cannot be read. */

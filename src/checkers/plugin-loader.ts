@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { importUserModule, resolvePackage } from '../config/user-module.js';
 import { CccError, errorText, isCccError } from '../errors.js';
 import { isCheckerDefinition } from './define-checker.js';
-import type { BuildContext, PluginLoader } from './registry.js';
+import type { BuildContext } from './build-context.js';
 import type { Checker } from './types.js';
 import { nonFileAt } from '../user-file.js';
 import { kindOf } from '../value-text.js';
@@ -51,6 +51,9 @@ export async function importPluginModule(specifier: string, cwd: string, moduleC
   }
   return { file, exported: namespace.default };
 }
+
+/** Loads a plugin checker by path or package name. */
+export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>;
 
 /** Loads a plugin in this thread: import, call the factory with the options, validate (what a plugin's own thread does, see plugin-worker.ts; and the plugins' own tests). */
 export const loadPluginChecker: PluginLoader = async (specifier, options, context: BuildContext) => {

@@ -2,27 +2,16 @@
  * Built-in checkers keyed by the name the config uses, and the step that turns the configured
  * declarations (`'claude'`, `{ use: 'rule', … }`) into a pipeline, once, at the entry.
  */
-import type { CccConfig, ConfigLayer } from '../config/types.js';
 import { CccError } from '../errors.js';
 import { nearMiss } from '../config/near-miss.js';
 import { checkerTimeoutSeconds } from './checker-timeout.js';
 import { deferredChecker } from './deferred-checker.js';
 import type { PipelineEntry } from './pipeline.js';
-import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin, type PluginProber } from './plugin-loader.js';
+import type { BuildContext } from './build-context.js';
+import { isPluginSpecifier, loadNamedPlugins, type LoadedPlugin, type PluginLoader, type PluginProber } from './plugin-loader.js';
 import { normalizeDeclaration, ruleCommandsOf } from './rule-commands.js';
 import { promptPathFor } from './supervisor-prompt.js';
 import type { Checker } from './types.js';
-
-export interface BuildContext {
-  config: CccConfig;
-  /** Which layer set each key (config/types.ts): a prompt_path the project's config set is bound to the project. */
-  sources: Readonly<Record<string, ConfigLayer>>;
-  cwd: string;
-  /** Where TypeScript plugins' transpiled code is kept (see user-module.ts); none: transpiled on every load. */
-  moduleCacheDir?: () => string;
-  /** Where `supervisor.checkers` was set, for an error about one of its names (`command-line flag`, a config file's path). */
-  checkersFrom?: string;
-}
 
 type CheckerBuilder = (options: Record<string, unknown>, context: BuildContext) => Checker | Promise<Checker>;
 
@@ -56,9 +45,6 @@ const builtInCheckers: Record<string, CheckerBuilder> = {
 
 /** The built-in reviewers: they decide together by `supervisor.agreement` (agreement.ts). */
 const REVIEWERS: ReadonlySet<string> = new Set(['claude', 'codex']);
-
-/** Loads a plugin checker by path or package name. */
-export type PluginLoader = (specifier: string, options: Record<string, unknown>, context: BuildContext) => Promise<LoadedPlugin>;
 
 /** How plugins load: each declaration's instance, and the names of the modules listed in `plugins`. */
 export interface PluginLoading {

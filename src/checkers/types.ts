@@ -11,7 +11,10 @@
 import type { Usage } from '../claude/usage.js';
 import type { Frame } from '../frames/frame.js';
 import type { Evidence } from './evidence.js';
-import type { Verification } from './verification.js';
+import type { ReviewKind, Verification } from './verification.js';
+import type { CheckerLogger } from '../log/checker-logger.js';
+
+export type { CheckerLogger, ReviewKind };
 import type { TaskBaseline } from './reviewer/task-baseline.js';
 import type { ChangedTests } from './reviewer/test-changes.js';
 
@@ -41,21 +44,6 @@ export interface Opinion {
   /** What its verdict rests on, in one word and in words (verification.ts), when it reported evidence. */
   verification?: Verification;
   details?: string;
-}
-
-/**
- * `forked`: a fork of the agent's session, which sees the whole conversation. `compacted`: that
- * fork was over the model's window, so claude summarized it and sent the review again on the
- * summary (the reviewer saw the conversation only as summarized). `fresh`: even compacted it did
- * not fit, so a new session was given the task, the agent's last message and the change.
- */
-export type ReviewKind = 'forked' | 'compacted' | 'fresh';
-
-export interface CheckerLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
 }
 
 /** Everything a checker may look at. Built once per stop; treat it as read-only. */

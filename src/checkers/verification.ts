@@ -15,7 +15,14 @@
  * - `failed`: not complete.
  */
 import { changedTestsOf, failureText, notCountedText, passed, runText, strengthOf, unansweredFailures, type Evidence } from './evidence.js';
-import type { ReviewKind } from './types.js';
+
+/**
+ * `forked`: a fork of the agent's session, which sees the whole conversation. `compacted`: that
+ * fork was over the model's window, so claude summarized it and sent the review again on the
+ * summary (the reviewer saw the conversation only as summarized). `fresh`: even compacted it did
+ * not fit, so a new session was given the task, the agent's last message and the change.
+ */
+export type ReviewKind = 'forked' | 'compacted' | 'fresh';
 
 export type Verification = 'verified' | 'focused' | 'tests-changed' | 'unverified' | 'failed';
 

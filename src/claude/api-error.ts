@@ -9,12 +9,12 @@
  */
 import http from 'node:http';
 import type { ClaudePrintResult } from './claude-print.js';
+import type { ModelFailureKind } from '../errors.js';
+
+export type { ModelFailureKind };
 
 /** Names Node's table lacks. */
 const STATUS_NAMES: Record<number, string> = { 529: 'Overloaded' };
-
-/** What kind of failure it was: each is said differently, and only some are worth waiting out. */
-export type ModelFailureKind = 'context-full' | 'rate-limited' | 'overloaded' | 'unreachable';
 
 export interface ModelFailure {
   kind: ModelFailureKind;

@@ -5,11 +5,10 @@
  * WARN, never the end of the run. Frames are counted and handed to `onFrame`, not kept, so a
  * long run costs constant memory.
  */
-import { PassThrough } from 'node:stream';
-import type { CheckerLogger } from '../checkers/types.js';
+import type { CheckerLogger } from '../log/checker-logger.js';
 import { CccError, errorText } from '../errors.js';
 import { frameSessionId, type Frame } from '../frames/frame.js';
-import { readFrames } from '../frames/frame-lines.js';
+import { runReadingFrames } from '../frames/child-frames.js';
 import { childRunner, type ChildRunner } from '../process/child-process.js';
 import { addUsage, NO_USAGE, usageOfResult, type Usage } from './usage.js';
 
@@ -66,38 +65,21 @@ const silentLogger: CheckerLogger = { debug: () => {}, info: () => {}, warn: () 
 export async function runClaudePrint(options: ClaudePrintOptions): Promise<ClaudePrintResult> {
   const logger = options.logger ?? silentLogger;
   const runner = options.runner ?? childRunner;
-  const stdout = new PassThrough();
   const seen = collectFrames(logger, options.onFrame);
-  const parsed = new Promise<void>((resolve) => {
-    // Plain callbacks, not frames$: the standalone Stop hook reviews through here and loads no RxJS.
-    readFrames(
-      stdout,
-      { logger, maxLineBytes: options.maxLineBytes, source: 'claude stdout', debugLines: true },
-      {
-        frame: seen.add,
-        end: resolve,
-        // The PassThrough only errors if destroyed under us; whatever was parsed still counts.
-        error: (error: Error) => {
-          logger.error('Reading claude output failed', { error: error.message });
-          resolve();
-        },
-      },
-    );
-  });
-  logger.debug('Running claude', { command: options.command, args: options.args, cwd: options.cwd });
-  const run = await runner.run({
-    command: options.command,
-    args: options.args,
-    cwd: options.cwd,
-    env: options.env,
-    stdin: options.stdin,
-    signal: options.signal,
-    ...(options.halt ? { halt: options.halt } : {}),
-    timeoutMs: options.timeoutMs,
-    onStdout: (chunk) => stdout.write(chunk),
-  });
-  stdout.end();
-  await parsed;
+  const run = await runReadingFrames(
+    runner,
+    {
+      command: options.command,
+      args: options.args,
+      cwd: options.cwd,
+      env: options.env,
+      stdin: options.stdin,
+      signal: options.signal,
+      ...(options.halt ? { halt: options.halt } : {}),
+      timeoutMs: options.timeoutMs,
+    },
+    { name: 'claude', logger, maxLineBytes: options.maxLineBytes, onFrame: seen.add },
+  );
   const { resultFrame } = seen;
   return {
     exitCode: run.exitCode,

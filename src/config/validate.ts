@@ -5,7 +5,7 @@
  */
 import { closestMatch } from 'leven';
 import type { z } from 'zod';
-import { CccError } from '../errors.js';
+import { CccError, type ConfigIssue } from '../errors.js';
 import { envVariableFor } from './env-overrides.js';
 import { allowedText, isPlainObject } from './rules.js';
 import { configSchema, schemaAt, unwrap } from './schema.js';
@@ -18,8 +18,6 @@ export interface ValidateInput {
   sources: Record<string, ConfigLayer>;
   files: ResolvedConfig['files'];
 }
-
-export type Issue = { kind: 'value'; path: string; value: unknown; allowed: string } | { kind: 'unknown-key'; path: string; parent: string; known: string[] };
 
 export function validateConfig(input: ValidateInput): CccConfig {
   const parsed = configSchema.safeParse(input.merged);
@@ -39,7 +37,7 @@ function withoutUnset<T>(value: T): T {
 }
 
 /** A zod issue in ccc's words: an unknown key per key, else the bad value and the rule's text. */
-function toIssues(issue: z.ZodIssue, merged: unknown): Issue[] {
+function toIssues(issue: z.ZodIssue, merged: unknown): ConfigIssue[] {
   const parent = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const node = schemaAt(issue.path);
@@ -74,7 +72,7 @@ function formatPath(path: ReadonlyArray<string | number>): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? key : `${text}.${key}`), '');
 }
 
-function describeIssue(issue: Issue, input: ValidateInput): string {
+function describeIssue(issue: ConfigIssue, input: ValidateInput): string {
   const origin = describeOrigin(issue.path, input);
   if (issue.kind === 'value') {
     return `Invalid configuration: ${issue.path} = ${clip(jsonText(issue.value), 80, '...')} (from ${origin}): must be ${issue.allowed}.`;

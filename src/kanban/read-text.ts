@@ -1,7 +1,6 @@
 /** Reading a workflow file (kanban, task, role prompt) with the reason it failed in plain words. */
 import type { CccError } from '../errors.js';
 import { readUserFile } from '../user-file.js';
-import type { FileRef } from './kanban-file.js';
 
 /**
  * `fail` turns "does not exist" / "is a directory, not a file" / "is a FIFO, not a file" /
@@ -9,7 +8,7 @@ import type { FileRef } from './kanban-file.js';
  * checked before it is opened, and where it really is (`within`) once it is.
  */
 export async function readText(
-  ref: FileRef,
+  ref: { readonly path: string },
   fail: (problem: string, cause: unknown) => CccError,
   options: { within?: readonly string[] } = {},
 ): Promise<string> {

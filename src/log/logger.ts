@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Logger as TsLogger } from 'tslog';
-import type { CheckerLogger } from '../checkers/types.js';
+import type { CheckerLogger } from './checker-logger.js';
 import type { LogLevel } from '../config/types.js';
 import { isSurvivableWriteError, showWarning, warnWriteFailed } from '../state/write-failure.js';
 import { formatLogLine, type LevelName } from './format.js';

@@ -13,7 +13,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelFailureKind } from '../claude/api-error.js';
 import type { CheckerLogger } from '../checkers/types.js';
 import { event, type EventSink } from './events.js';
-import type { StopDecision } from './review-stop.js';
 
 /** A usage window resets on the hour; a step longer than this would only add idle time past it. */
 const MAX_STEP_MS = 15 * 60_000;
@@ -105,20 +104,27 @@ export async function waitOutLimit(deps: LimitWaitDeps, who: 'agent' | 'reviewer
   return 'waited';
 }
 
+/** What the wait reads of a stop's decision: a review the model refused on a limit is an `allow` marked `modelLimited`, saying why. */
+interface LimitedDecision {
+  action: string;
+  modelLimited?: boolean;
+  message?: string;
+}
+
 /**
  * A stop's review, waited out on the model's limits inside the stop (interactive, the standalone
  * hook): a review the model refused on a limit is run again for the same stop after each wait;
  * when the budget is spent or the wait is ended, the refused review's answer stands (the stop is
  * let through, saying the model could not be reached).
  */
-export async function reviewWithinLimits(review: () => Promise<StopDecision>, deps: LimitWaitDeps): Promise<StopDecision> {
+export async function reviewWithinLimits<Decision extends LimitedDecision>(review: () => Promise<Decision>, deps: LimitWaitDeps): Promise<Decision> {
   for (;;) {
     const decision = await review();
     if (!(decision.action === 'allow' && decision.modelLimited)) {
       deps.waits.reset();
       return decision;
     }
-    if ((await waitOutLimit(deps, 'reviewer', decision.message)) !== 'waited') return decision;
+    if ((await waitOutLimit(deps, 'reviewer', decision.message ?? '')) !== 'waited') return decision;
   }
 }
 

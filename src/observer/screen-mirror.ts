@@ -14,7 +14,7 @@
  * further behind and ccc's memory grew with it. A joiner that leaves takes its place in the queue
  * with it, and the request itself is withdrawn when nobody waits for it any more.
  */
-import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
+import type { MirrorReply, MirrorRequest, ScreenWorkerData, ScreenWorkerPort } from './screen-worker-protocol.js';
 import type { ObserverLogger } from './observer-logger.js';
 import { ByteRing } from '../pty/byte-ring.js';
 import { spawnScreenProcess } from './screen-process.js';
@@ -55,16 +55,6 @@ export interface ScreenMirrorOptions {
   logger: ObserverLogger;
   /** Starts the worker thread; tests give a fake one. */
   spawnWorker?: (data: ScreenWorkerData) => ScreenWorkerPort;
-}
-
-/** What the mirror uses of its worker (a child process: screen-process.ts). */
-export interface ScreenWorkerPort {
-  postMessage(message: MirrorRequest, transfer: ArrayBuffer[]): void;
-  on(event: 'message', listener: (reply: MirrorReply) => void): unknown;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-  removeAllListeners(event: 'exit'): unknown;
-  terminate(): Promise<unknown>;
 }
 
 interface Joiner {

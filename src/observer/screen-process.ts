@@ -10,8 +10,7 @@
  */
 import { fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import type { MirrorReply, MirrorRequest, ScreenWorkerData } from './screen-worker-protocol.js';
-import type { ScreenWorkerPort } from './screen-mirror.js';
+import type { MirrorReply, MirrorRequest, ScreenWorkerData, ScreenWorkerPort } from './screen-worker-protocol.js';
 
 /**
  * The compiled `screen-worker.js` next to this file; under vitest, which runs the TypeScript

@@ -15,3 +15,13 @@ export type MirrorRequest =
   | { type: 'cancel'; id: number };
 
 export type MirrorReply = { type: 'snapshot'; id: number; position: number; data: string };
+
+/** What the mirror uses of its worker (a child process: screen-process.ts). */
+export interface ScreenWorkerPort {
+  postMessage(message: MirrorRequest, transfer: ArrayBuffer[]): void;
+  on(event: 'message', listener: (reply: MirrorReply) => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  removeAllListeners(event: 'exit'): unknown;
+  terminate(): Promise<unknown>;
+}

@@ -7,7 +7,7 @@
  * Credentials are one group: Claude Code sends an API key and an auth token together, so a token
  * in settings.json next to a provider's key would reach the provider too.
  */
-import { CccError } from '../errors.js';
+import { CccError, type EnvConflict } from '../errors.js';
 import { isPlainObject } from '../config/rules.js';
 import { readJsonObjectFile } from '../settings/json-file.js';
 import { CREDENTIAL_KEYS } from './launch-env.js';
@@ -15,14 +15,6 @@ import { CREDENTIAL_KEYS } from './launch-env.js';
 export interface SettingsEnvSource {
   file: string;
   env: Record<string, unknown>;
-}
-
-export interface EnvConflict {
-  /** The key as set in the settings file. */
-  key: string;
-  file: string;
-  /** `override`: the provider sets the same key; `credential`: a second credential would be sent along. */
-  kind: 'override' | 'credential';
 }
 
 /** Reads the `env` of each settings file; missing files are skipped, corrupt ones refused. */

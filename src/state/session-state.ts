@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
-import type { CheckerLogger } from '../checkers/types.js';
+import type { CheckerLogger } from '../log/checker-logger.js';
 import { defaultConfig } from '../config/defaults.js';
 import { CccError, errorText } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';

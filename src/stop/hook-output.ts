@@ -5,8 +5,10 @@
  * carries the verdict so it is visible, and a `note` (the calls the permission settings refused in
  * the turn) on a line of its own.
  */
-import type { ShownVerdict } from '../checkers/verdict-text.js';
 import { inertLine } from '../pty/inert-text.js';
+// Up the layers, a type only: the verdict as the checkers show it; nothing of theirs loads with the hook.
+import type { ShownVerdict } from '../checkers/verdict-text.js';
+// Up the layers, a type only: the hook's answer is written from the loop's decision.
 import type { StopDecision } from '../loop/review-stop.js';
 import { blockReason, windDownReason } from './block-reason.js';
 

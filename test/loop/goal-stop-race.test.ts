@@ -12,6 +12,7 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { createNullLogger } from '../../src/log/memory-logger.js';
 import { reviewStop, type ReviewStopDeps } from '../../src/loop/review-stop.js';
 import type { StopEvent } from '../../src/stop/stop-event.js';
+import { stopEventAt } from '../support/stop-event.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
 const SESSION = 'goal-race-session';
@@ -37,15 +38,7 @@ const deps = (): ReviewStopDeps => ({
   frames: [],
 });
 
-const stop = (extra: Partial<StopEvent>): StopEvent => ({
-  sessionId: SESSION,
-  transcriptPath: transcript,
-  cwd: t.project,
-  stopHookActive: false,
-  backgroundTasks: [],
-  raw: {},
-  ...extra,
-});
+const stop = (extra: Partial<StopEvent> = {}): StopEvent => stopEventAt({ sessionId: SESSION, transcriptPath: transcript, cwd: t.project }, extra);
 
 const write = (...lines: object[]) => fs.appendFileSync(transcript, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
 const answer = (id: string, text: string) => ({ type: 'assistant', message: { id, role: 'assistant', content: [{ type: 'text', text }] } });

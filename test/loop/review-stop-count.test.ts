@@ -11,6 +11,7 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { reviewStop, type ReviewStopDeps } from '../../src/loop/review-stop.js';
 import { createNullLogger } from '../../src/log/memory-logger.js';
 import type { StopEvent } from '../../src/stop/stop-event.js';
+import { stopEventAt } from '../support/stop-event.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
 const SESSION = 'resumed-session';
@@ -36,15 +37,7 @@ const deps = (extra: Partial<ReviewStopDeps> = {}): ReviewStopDeps => ({
   ...extra,
 });
 
-const stop = (extra: Partial<StopEvent> = {}): StopEvent => ({
-  sessionId: SESSION,
-  transcriptPath: transcript,
-  cwd: t.project,
-  stopHookActive: false,
-  backgroundTasks: [],
-  raw: {},
-  ...extra,
-});
+const stop = (extra: Partial<StopEvent> = {}): StopEvent => stopEventAt({ sessionId: SESSION, transcriptPath: transcript, cwd: t.project }, extra);
 
 /** One turn as claude writes it: the user's prompt, then the agent's answer. */
 function appendTurn(prompt: string, answer: string, id: string): void {

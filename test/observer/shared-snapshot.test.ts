@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createObserverHub, type ObserverHub } from '../../src/observer/observer-hub.js';
 import type { ObserverSocket } from '../../src/observer/observer-connection.js';
-import { spawnScreenWorker, startScreenMirror, type ScreenMirror, type ScreenWorkerPort } from '../../src/observer/screen-mirror.js';
+import { spawnScreenWorker, startScreenMirror, type ScreenMirror } from '../../src/observer/screen-mirror.js';
+import type { ScreenWorkerPort } from '../../src/observer/screen-worker-protocol.js';
 import type { MirrorReply, MirrorRequest } from '../../src/observer/screen-worker-protocol.js';
 import { silentLogger } from '../../src/observer/observer-logger.js';
 import { testHello } from './support/start-test-observer.js';

@@ -19,12 +19,15 @@
  */
 import type { Evidence } from '../evidence.js';
 import type { ProjectFiles } from '../../init/project-files.js';
-import { resolveCommand, shellSegments, type Resolution, type RunnerCall } from './command-runners.js';
+import { resolveCommand, type Resolution } from './command-runners.js';
+import type { RunnerCall } from './runner-call.js';
+import { shellSegments } from './shell-segments.js';
 import { verificationOf, type ReviewerPolicy } from './reviewer-policy.js';
 import { failingTests } from './failing-tests.js';
 import { focusOf, runsNoTest } from './runner-args.js';
 import type { Family } from './runner-rules.js';
-import { readSummary, type RunSummary } from './run-summaries.js';
+import { readSummary } from './run-summaries.js';
+import type { RunSummary } from './summary-counts.js';
 
 /** The project a command ran in: what may run there (the policy) and its files, read to resolve scripts and targets. */
 export interface EvidenceProject {

@@ -1,5 +1,5 @@
 /** `ccc config [--json] [--config <path>]`: the effective configuration and where each value came from. */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerConfigCommand: RegisterCommand = (program) => {
   program

@@ -1,5 +1,5 @@
 /** `ccc doctor [--json]`: what this ccc has and lacks; exit 0 when a supervised session has all it needs, 1 otherwise. */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerDoctorCommand: RegisterCommand = (program, setExit) => {
   program

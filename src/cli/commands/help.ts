@@ -5,7 +5,7 @@
  */
 import { CccError } from '../../errors.js';
 import { supervisorHelp } from '../supervisor-help.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 const SUPERVISOR = ['supervisor', '--supervisor'];
 

@@ -1,5 +1,5 @@
 /** `ccc hook install [--project] [--dry-run]` / `ccc hook uninstall [--project] [--dry-run]`. */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 interface HookOptions {
   project?: boolean;

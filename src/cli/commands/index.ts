@@ -2,7 +2,6 @@
  * The command table. Each entry registers one subcommand on the commander program and reports
  * its exit code through `setExit`. Keep one line per command file.
  */
-import type { Command } from 'commander';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
 import { registerHelpCommand } from './help.js';
@@ -18,8 +17,7 @@ import { registerSessionsCommand } from './sessions.js';
 import { registerSupervisorHookCommand } from './supervisor-hook.js';
 import { registerSupervisorModeCommand } from './supervisor-mode.js';
 import { registerValidateCommand } from './validate.js';
-
-export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
+import type { RegisterCommand } from './register-command.js';
 
 export const commands: RegisterCommand[] = [
   registerConfigCommand,

@@ -1,6 +1,6 @@
 /** `ccc init [--force]`: write a starter SUPERVISOR.md and ccc.config.ts in the current directory. */
 import path from 'node:path';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerInitCommand: RegisterCommand = (program) => {
   program

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { LogLevel } from '../../config/types.js';
 import { CccError } from '../../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 interface KanbanOptions {
   supervise?: boolean;

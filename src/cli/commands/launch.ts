@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { supervisorHelp } from '../supervisor-help.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerLaunchCommand: RegisterCommand = (program, setExit) => {
   program

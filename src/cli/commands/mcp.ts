@@ -2,7 +2,7 @@
  * `ccc mcp [--no-supervisor]`: the MCP server on stdio (docs/design/mcp.md).
  * Configuration comes from the usual layers, with the SUPERVISOR_* variables (config/env-overrides.ts).
  */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerMcpCommand: RegisterCommand = (program, setExit) => {
   program

@@ -1,5 +1,5 @@
 /** `ccc observe <url> [--token T]`: watch a running supervised session in this terminal. */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerObserveCommand: RegisterCommand = (program, setExit) => {
   program

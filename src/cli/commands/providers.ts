@@ -1,5 +1,5 @@
 /** `ccc providers`: lists the providers of ccc.json with the current one marked. */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerProvidersCommand: RegisterCommand = (program) => {
   program

@@ -4,7 +4,7 @@
  * Markdown (for `$GITHUB_STEP_SUMMARY` or a comment), or JSON with `--format json`.
  */
 import { CccError } from '../../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerReportCommand: RegisterCommand = (program) => {
   program

@@ -13,7 +13,7 @@ import { reviewKindDetails, reviewKindOf, verificationOf } from '../../checkers/
 import { dollars } from '../../claude/usage.js';
 import { spendText } from '../../loop/cost-cap.js';
 import { inertLine } from '../../pty/inert-text.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerSessionsCommand: RegisterCommand = (program) => {
   program

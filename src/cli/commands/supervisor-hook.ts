@@ -2,7 +2,7 @@
  * `ccc supervisor-hook`, in the command table for `ccc help supervisor-hook` and `ccc --help`.
  * main.ts runs it on a fast path before the command table is built: Claude Code waits for it.
  */
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerSupervisorHookCommand: RegisterCommand = (program, setExit) => {
   program

@@ -7,7 +7,7 @@
  * calls, `!` commands, hooks) CLAUDE_CODE_SESSION_ID (checked on 2.1.330).
  */
 import { CccError } from '../../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 export const registerSupervisorModeCommand: RegisterCommand = (program) => {
   program

@@ -4,7 +4,7 @@
  * credentials claude will use (an API key in the environment, a login, …), exit 0 when there are any.
  */
 import { CccError } from '../../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './register-command.js';
 
 interface ValidateOptions {
   all?: boolean;

@@ -1,7 +1,8 @@
 /** What a command runs, read from the project's package.json, Makefile and scripts without running them; fuzzed. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveCommand, shellSegments } from '../../../src/checkers/reviewer/command-runners.js';
+import { resolveCommand } from '../../../src/checkers/reviewer/command-runners.js';
+import { shellSegments } from '../../../src/checkers/reviewer/shell-segments.js';
 import { makeRecipes } from '../../../src/checkers/reviewer/make-recipes.js';
 import { selectPackages, workspacePackages } from '../../../src/checkers/reviewer/workspace-packages.js';
 import { memoryProjectFiles } from '../../../src/init/project-files.js';

@@ -1,7 +1,8 @@
 /** Each runner's summary read from its output: tests that ran and passed, a failure, or no test at all; fuzzed. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readSummary, type RunSummary } from '../../../src/checkers/reviewer/run-summaries.js';
+import { readSummary } from '../../../src/checkers/reviewer/run-summaries.js';
+import type { RunSummary } from '../../../src/checkers/reviewer/summary-counts.js';
 import type { Family } from '../../../src/checkers/reviewer/runner-rules.js';
 
 interface Sample {
