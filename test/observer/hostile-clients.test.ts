@@ -9,10 +9,10 @@
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { readLog, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer } from '../support/model-server.js';
+import { describe, expect, onTestFinished } from 'vitest';
+import { cccBin } from '../support/claude-env.js';
+import { readLog } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
 import { connectObserver } from './support/test-observer.js';
 
 const HOSTILE = 1500;
@@ -71,23 +71,14 @@ async function flood(port: number, count: number, everyMs: number) {
 }
 
 describe('the observer port under hostile clients', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let hostile: { stop(): void } | undefined;
-  afterEach(async () => {
-    hostile?.stop();
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it(`${HOSTILE} hostile clients without a token under ulimit -n ${OPEN_FILES}: the run reviews and ends normally, its log whole; a real observer still gets in`, async () => {
+  it(`${HOSTILE} hostile clients without a token under ulimit -n ${OPEN_FILES}: the run reviews and ends normally, its log whole; a real observer still gets in`, async ({
+    rig,
+  }) => {
     let release!: () => void;
     const flooded = new Promise<void>((resolve) => (release = resolve));
-    server = await startModelServer((r) =>
+    const { server, world } = await rig.start((r) =>
       r.kind === 'review' ? { verdict: { completed: true, feedback: 'The work is done.' } } : { text: 'All done.', until: flooded },
     );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
     const child = spawn('prlimit', [`--nofile=${OPEN_FILES}:${OPEN_FILES}`, process.execPath, cccBin, '--supervisor', '--observe', '-p', 'do the task'], {
       cwd: world.cwd,
       env: world.env,
@@ -106,7 +97,7 @@ describe('the observer port under hostile clients', () => {
     const port = Number(new URL(url).port);
 
     const attack = await flood(port, HOSTILE, 2000);
-    hostile = attack;
+    onTestFinished(() => attack.stop());
     // A real observer, with the token, while the flood goes on.
     const observer = await connectObserver(url);
     release();

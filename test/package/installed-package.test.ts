@@ -15,14 +15,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { DoctorReport } from '../../src/doctor/run-doctor.js';
 import type { SelfTestResult } from '../../src/mcp/tools/self-test.js';
-import { claudeBin, makeClaudeWorld, repoRoot, type ClaudeWorld } from '../support/claude-env.js';
-import { processesIn, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type Scenario } from '../support/model-server.js';
+import { claudeBin, repoRoot } from '../support/claude-env.js';
+import { processesIn } from '../support/ccc-run.js';
+import { it } from '../support/fixtures.js';
+import { isToolResultTurn } from '../support/model-server.js';
 import { descendants, liveOnes } from '../support/process-tree.js';
 import { runProcess } from '../support/run-process.js';
 import { installAll, type Installed } from './package-installs.js';
@@ -136,26 +137,10 @@ describe('the package, packed from a clean checkout', () => {
   });
 });
 
+// The packed and installed package is shared by the whole file on purpose (four installs); each test's server and world are its own.
 describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('installed with %s', (name) => {
-  let server: ModelServer | undefined;
-  let world: ClaudeWorld | undefined;
-  let ccc: ReturnType<typeof spawn> | undefined;
-  afterEach(async () => {
-    ccc?.kill('SIGKILL');
-    await server?.close();
-    world?.cleanup();
-    ccc = server = world = undefined;
-  });
-
-  async function start(scenario: Scenario, env: NodeJS.ProcessEnv = {}) {
-    server = await startModelServer(scenario);
-    world = makeClaudeWorld({ modelUrl: server.url, env });
-    writeSupervisorPrompt(world);
-    return world;
-  }
-
-  it('ccc doctor: everything a supervised session needs, the relay and the lifeline set up under the config dir', async () => {
-    const w = await start(() => ({ text: 'unused' }));
+  it('ccc doctor: everything a supervised session needs, the relay and the lifeline set up under the config dir', async ({ rig }) => {
+    const { world: w } = await rig.start(() => ({ text: 'unused' }));
     const run = await runProcess(install(name).ccc, ['doctor', '--json'], { cwd: w.cwd, env: w.env });
     const report = JSON.parse(run.stdout) as DoctorReport;
     expect(report.checks.filter((c) => c.needed && c.status !== 'ok')).toEqual([]);
@@ -168,13 +153,14 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
     }
   });
 
-  it('a headless supervised run: the reviewer runs under ccc-lifeline, and kill -9 of ccc leaves nothing running', async () => {
-    const w = await start((r) => (r.kind === 'review' ? { hang: true } : { text: 'done' }));
+  it('a headless supervised run: the reviewer runs under ccc-lifeline, and kill -9 of ccc leaves nothing running', async ({ rig }) => {
+    const { server, world: w } = await rig.start((r) => (r.kind === 'review' ? { hang: true } : { text: 'done' }));
     let stderr = '';
-    ccc = spawn(install(name).ccc, ['--supervisor', '-p', 'do it'], { cwd: w.cwd, env: w.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    ccc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    await vi.waitFor(() => expect(server!.byKind('review').length).toBeGreaterThan(0), { timeout: 90_000, interval: 50 });
-    const children = descendants(ccc.pid!).filter((pid) => proc(pid)?.ppid === ccc!.pid);
+    // Started in the world: the rig's world takes it down with it if the test fails before it is killed.
+    const ccc = spawn(install(name).ccc, ['--supervisor', '-p', 'do it'], { cwd: w.cwd, env: w.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    ccc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await vi.waitFor(() => expect(server.byKind('review').length).toBeGreaterThan(0), { timeout: 90_000, interval: 50 });
+    const children = descendants(ccc.pid!).filter((pid) => proc(pid)?.ppid === ccc.pid);
     expect(children.length).toBeGreaterThan(0);
     for (const pid of children) expect(proc(pid)?.argv[0]).toMatch(new RegExp(`^${w.claudeDir}/ccc/native/[^/]+/ccc-lifeline$`));
     const underLifelines = children.flatMap((pid) => descendants(pid).map((p) => proc(p)?.argv.join(' ') ?? ''));
@@ -183,7 +169,7 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
     else expect(stderr).not.toMatch(/ccc: (built|no) ccc-/);
 
     const tree = descendants(ccc.pid!);
-    const requestsAtKill = server!.requests.length;
+    const requestsAtKill = server.requests.length;
     ccc.kill('SIGKILL');
     await vi.waitFor(
       () => {
@@ -192,11 +178,11 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
       },
       { timeout: 10_000, interval: 50 },
     );
-    expect(server!.requests.length).toBe(requestsAtKill);
+    expect(server.requests.length).toBe(requestsAtKill);
   }, 150_000);
 
-  it("ccc mcp: the official SDK client's self_test reports the store ok", async () => {
-    const w = await start(() => ({ text: 'unused' }));
+  it("ccc mcp: the official SDK client's self_test reports the store ok", async ({ rig }) => {
+    const { world: w } = await rig.start(() => ({ text: 'unused' }));
     const transport = new StdioClientTransport({ command: install(name).ccc, args: ['mcp'], env: w.env as Record<string, string>, cwd: w.cwd, stderr: 'pipe' });
     const client = new Client({ name: 'ccc-package-test', version: '1.0.0' }, { capabilities: {} });
     await client.connect(transport);
@@ -212,17 +198,10 @@ describe.each(['npm', 'npm --ignore-scripts', 'pnpm 10', 'npm -g'] as const)('in
 });
 
 describe('without a prebuilt that runs and without a C compiler (the --ignore-scripts install, CC pointing nowhere)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterAll(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('a supervised run says once what is lost and how to fix it; ccc doctor exits 1 with the fix', async () => {
-    server = await startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
-    world = makeClaudeWorld({ modelUrl: server.url, env: { CC: '/nonexistent/cc' } });
-    writeSupervisorPrompt(world);
+  it('a supervised run says once what is lost and how to fix it; ccc doctor exits 1 with the fix', async ({ rig }) => {
+    const { world } = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }), {
+      env: { CC: '/nonexistent/cc' },
+    });
     const { ccc } = install('npm --ignore-scripts');
     const first = await runProcess(ccc, ['--supervisor', '-p', 'do it'], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
     expect(first.code).toBe(0);
@@ -243,21 +222,14 @@ describe('without a prebuilt that runs and without a C compiler (the --ignore-sc
 });
 
 describe('a headless supervised run with the bundled test gate (npm -g)', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterAll(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('--checker ccc-supervisor/plugins/test-gate: the gate refuses the lazy stop, the agent creates DONE, exit 0', async () => {
-    server = await startModelServer((r) => {
+  it('--checker ccc-supervisor/plugins/test-gate: the gate refuses the lazy stop, the agent creates DONE, exit 0', async ({ rig }) => {
+    const server = await rig.server((r) => {
       if (r.kind === 'review') return { verdict: { completed: false, feedback: 'no model review was expected' } };
       if (r.index === 0) return { text: 'All done, trust me.' };
       if (isToolResultTurn(r)) return { text: 'Created DONE.' };
       return { toolUse: { name: 'Bash', input: { command: 'touch DONE', description: 'create the DONE file' } } };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
+    const world = rig.world({ server });
     fs.writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'test -f DONE' } }));
     const run = await runProcess(
       install('npm -g').ccc,

@@ -4,26 +4,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect } from 'vitest';
 import { blockReason } from '../../src/stop/block-reason.js';
-import { cccBin, claudeBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { lastLogLine, readLog, runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../support/model-server.js';
+import { cccBin, claudeBin, type ClaudeWorld } from '../support/claude-env.js';
+import { lastLogLine, readLog, runCcc } from '../support/ccc-run.js';
+import { it, type Fixtures, type Rig } from '../support/fixtures.js';
+import type { ModelServer, Reply } from '../support/model-server.js';
 import { jsonLines, runProcess } from '../support/run-process.js';
 
 describe('ccc supervisor-hook', () => {
   let server: ModelServer;
   let world: ClaudeWorld;
-  beforeEach(async () => {
-    server = await startModelServer((r) =>
+  // Every test here starts from the same server and world, so the hook helpers below read them; the rig tears them down.
+  beforeEach<Fixtures>(async ({ rig }) => {
+    ({ server, world } = await rig.start((r) =>
       r.kind === 'review' ? { verdict: { completed: false, feedback: `review #${r.index}: add tests` } } : { text: 'I am done' },
-    );
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-  });
-  afterEach(async () => {
-    await server.close();
-    world.cleanup();
+    ));
   });
 
   async function realSession(): Promise<Record<string, unknown>> {
@@ -162,39 +158,26 @@ describe('ccc supervisor-hook', () => {
 });
 
 describe('ccc supervisor-hook, a checker that fails', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  afterEach(async () => {
-    await server.close();
-    world.cleanup();
-  });
-
-  async function session(reply: Reply): Promise<Record<string, unknown>> {
-    server = await startModelServer((r) => (r.kind === 'review' ? reply : { text: 'I am done' }));
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+  async function session(rig: Rig, reply: Reply): Promise<{ world: ClaudeWorld; input: Record<string, unknown> }> {
+    const { world } = await rig.start((r) => (r.kind === 'review' ? reply : { text: 'I am done' }));
     const run = await runProcess(claudeBin, ['-p', 'write the parser', '--output-format', 'stream-json', '--verbose'], { cwd: world.cwd, env: world.env });
     const sessionId = jsonLines(run.stdout).find((f) => f.type === 'result')!.session_id as string;
-    return { session_id: sessionId, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I am done' };
+    return { world, input: { session_id: sessionId, cwd: world.cwd, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I am done' } };
   }
 
-  it.each([
+  it.for([
     { name: 'an answer with no verdict', reply: { text: 'I looked around and have no opinion.' } as Reply, env: {}, says: /verdict/i },
     { name: 'a reviewer that never answers', reply: { hang: true } as Reply, env: { CCC_SUPERVISOR_TIMEOUT_SECONDS: '3' }, says: /did not answer within 3s/ },
-  ])(
-    '$name: the stop is allowed with one line on stderr saying why',
-    async ({ reply, env, says }) => {
-      const input = await session(reply);
-      const run = await runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input), env });
-      expect(run.code).toBe(0);
-      const lines = run.stderr.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^ccc supervisor-hook: .*; stop allowed$/);
-      expect(lines[0]).toMatch(says);
-      // The user sees it too: the TUI shows the hook's systemMessage (the stderr of a hook that exits 0 it does not).
-      expect(JSON.parse(run.stdout)).toEqual({ systemMessage: expect.stringMatching(says) });
-      expect(JSON.parse(run.stdout).systemMessage).toMatch(/^ccc: stopped supervising: /);
-    },
-    120_000,
-  );
+  ])('$name: the stop is allowed with one line on stderr saying why', { timeout: 120_000 }, async ({ reply, env, says }, { rig }) => {
+    const { world, input } = await session(rig, reply);
+    const run = await runCcc(world, ['supervisor-hook'], { input: JSON.stringify(input), env });
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ccc supervisor-hook: .*; stop allowed$/);
+    expect(lines[0]).toMatch(says);
+    // The user sees it too: the TUI shows the hook's systemMessage (the stderr of a hook that exits 0 it does not).
+    expect(JSON.parse(run.stdout)).toEqual({ systemMessage: expect.stringMatching(says) });
+    expect(JSON.parse(run.stdout).systemMessage).toMatch(/^ccc: stopped supervising: /);
+  });
 });
