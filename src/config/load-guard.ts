@@ -24,8 +24,14 @@ import { UNCLONABLE, type ConfigWorkerData, type ConfigWorkerResult } from './co
  * is the process's while it loads: ccc's own thread only waits for it.
  */
 const CONFIG_CPU_LIMIT_MS = 5_000;
-/** A config that waits without computing (a request that never answers) is given up after this long. */
+/** A config that waits without computing (a request that never answers) is given up after this long of waiting. */
 const CONFIG_WAIT_LIMIT_MS = 15_000;
+/**
+ * Below this share of a core between two reads the load is waiting, not computing. A thread that
+ * spins gets more than this even at load 25 on 2 cores (about 8%); one that awaits a request uses
+ * next to nothing (ccc's own timer).
+ */
+const WAITING_CPU_SHARE = 0.02;
 /** How often the thread's CPU time is read. */
 const CPU_CHECK_MS = 100;
 /** Far above what a configuration (and the TypeScript transpiler that loads it) needs. */
@@ -60,11 +66,19 @@ export function loadConfigModule(file: string, limits: ConfigLoadLimits = {}): P
       finish();
     };
     const cpuAtStart = process.cpuUsage();
-    const startedAt = Date.now();
+    let cpuMs = 0;
+    let tickAt = Date.now();
+    let waitedMs = 0;
     const timer = setInterval(() => {
       const used = process.cpuUsage(cpuAtStart);
-      const cpuMs = (used.user + used.system) / 1000;
-      if (cpuMs < cpuLimitMs && Date.now() - startedAt < waitLimitMs) return;
+      const now = (used.user + used.system) / 1000;
+      // Wall time counts as waiting only while the thread computes nothing: on a loaded machine an
+      // endless loop gets a small share of a core, and it must end at the CPU bound as what it is,
+      // not at the wall bound as a config "waiting on something".
+      if (now - cpuMs < WAITING_CPU_SHARE * (Date.now() - tickAt)) waitedMs += Date.now() - tickAt;
+      cpuMs = now;
+      tickAt = Date.now();
+      if (cpuMs < cpuLimitMs && waitedMs < waitLimitMs) return;
       settle(() => reject(cpuMs >= cpuLimitMs ? neverReturned(file, cpuLimitMs) : neverAnswered(file, waitLimitMs)));
       void worker.terminate();
     }, CPU_CHECK_MS);
