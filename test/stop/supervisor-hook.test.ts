@@ -147,7 +147,8 @@ describe('ccc supervisor-hook', () => {
     expect(readLog(world, input.session_id as string)).toMatch(/\[WARN\] .*iteration limit reached \(1\); stop allowed without review/);
   });
 
-  it('keeps iteration counts exact when hooks of two sessions, and two of the same session, fire at once', async () => {
+  // Five claude starts (two sessions, three reviewers at once): past 60 s beside busy loops at load 25.
+  it('keeps iteration counts exact when hooks of two sessions, and two of the same session, fire at once', { timeout: 180_000 }, async () => {
     const a = await realSession();
     const b = await realSession();
     const runs = await Promise.all([hook(a), hook({ ...a, stop_hook_active: true }), hook(b)]);
