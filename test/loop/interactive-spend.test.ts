@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { readLog } from '../support/ccc-run.js';
 import type { RecordedRequest, Reply } from '../support/model-server.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const WIND_DOWN = 'The supervised run has reached a limit';
 const tiny = { input_tokens: 10, output_tokens: 5 };
@@ -25,10 +25,8 @@ function config(supervisor: Record<string, unknown>) {
 }
 
 describe('interactive spend', () => {
-  const fixture = supervisedPtyFixture();
-
-  it("an agent whose turns alone exceed the cap gets the wind-down turn and is stopped; the user's status line still shows", async () => {
-    const { server, world, h } = await fixture.launch(scenario, {
+  it("an agent whose turns alone exceed the cap gets the wind-down turn and is stopped; the user's status line still shows", async ({ rig }) => {
+    const { server, world, h } = await rig.launch(scenario, {
       prepare(w) {
         config({ max_cost_usd: 0.5 })(w);
         fs.mkdirSync(path.join(w.cwd, '.claude'), { recursive: true });
@@ -52,7 +50,7 @@ describe('interactive spend', () => {
     expect(readLog(world)).toMatch(/cost cap of \$0\.5 was reached \(\$\d+\.\d+ spent by the agent and the reviewer\)/);
   }, 240_000);
 
-  it('the per-task cap counts each task from its start: a second task in the same session starts from 0', async () => {
+  it('the per-task cap counts each task from its start: a second task in the same session starts from 0', async ({ rig }) => {
     // An agent answer costs 100k input tokens (a fifth of the cap at the pinned claude's price or more); the first task is done at its second review.
     const perTask = (r: RecordedRequest): Reply => {
       // Each feedback its own, so that the no-progress guard stays out of it.
@@ -60,7 +58,7 @@ describe('interactive spend', () => {
       if (r.kind === 'review') return { verdict: { completed: r.index === 1, feedback }, usage: tiny };
       return { text: `agent answer ${r.index}`, usage: { input_tokens: 100_000, output_tokens: 0 } };
     };
-    const { server, world, h } = await fixture.launch(perTask, { prepare: config({ max_task_cost_usd: 1 }) });
+    const { server, world, h } = await rig.launch(perTask, { prepare: config({ max_task_cost_usd: 1 }) });
     await h.type('first task');
     h.press('\r');
     await expect.poll(() => server.byKind('review').length, { timeout: 120_000 }).toBe(2);

@@ -6,21 +6,19 @@
  * are in the fresh reviewer's message, a note left in the project before the launch is not. A task
  * that ends begins the next one: the second task's fresh review holds its own change only.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import { readLog } from '../support/ccc-run.js';
 import { isToolResultTurn, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, isCompaction, isForkedReview, scriptedReviewer } from '../support/review-script.js';
 import { freshReviewWorld, tooLong } from '../support/fresh-review-project.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const { agent, project } = freshReviewWorld({ fixed: 'FIXED-5923', commit: 'COMMIT-8462', newFile: 'NEW-FILE-3371', oldNote: 'OLD-NOTE-2290' });
 
 describe('a fresh review in an interactive session', () => {
-  const fixture = supervisedPtyFixture();
-
-  it('is given the change since the session began: the committed fix and the new file, not what was there before', async () => {
+  it('is given the change since the session began: the committed fix and the new file, not what was there before', async ({ rig }) => {
     const reviewer = scriptedReviewer([bashCall('npm test')], { completed: true, feedback: 'add adds; npm test passes' });
-    const { h, server, world } = await fixture.launch(
+    const { h, server, world } = await rig.launch(
       (r) => ((r.kind === 'review' && isForkedReview(r)) || isCompaction(r) ? tooLong : r.kind === 'review' ? reviewer.scenario(r) : agent(r)),
       // acceptEdits: the pinned claude's TUI starts here in auto mode, which sets `--allowedTools Bash`
       // aside and asks for a classifier the scripted server does not have.
@@ -44,13 +42,13 @@ describe('a fresh review in an interactive session', () => {
     expect(readLog(world)).toMatch(/completed=true checker=claude review=fresh .*review finished/);
   }, 200_000);
 
-  it("a second task's fresh review is given the change since that task began: the first task's fix is not in it", async () => {
+  it("a second task's fresh review is given the change since that task began: the first task's fix is not in it", async ({ rig }) => {
     const reviewer = scriptedReviewer([bashCall('npm test')], { completed: true, feedback: 'done; npm test passes' });
     const second = (r: RecordedRequest): Reply =>
       isToolResultTurn(r)
         ? { text: 'Wrote the docs.' }
         : { toolUse: { name: 'Bash', input: { command: "printf 'DOCS-6180: add adds.\\n' > DOCS.md", description: 'write docs' } } };
-    const { h, server } = await fixture.launch(
+    const { h, server } = await rig.launch(
       (r) =>
         (r.kind === 'review' && isForkedReview(r)) || isCompaction(r)
           ? tooLong

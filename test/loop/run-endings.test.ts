@@ -4,13 +4,13 @@
  * killed. One table, each case on the real claude in a real pty; the line is read from the log.
  */
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures.js';
 import type { ClaudeWorld } from '../support/claude-env.js';
 import { lastLogLine } from '../support/ccc-run.js';
 import { descendants } from '../support/process-tree.js';
 import type { ModelServer, Reply } from '../support/model-server.js';
 import type { PtyHarness } from '../support/pty-harness.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 /** The first process under `root` whose command line matches. */
 function processUnder(root: number, matches: (cmdline: string[]) => boolean): number {
@@ -149,12 +149,11 @@ const endings: Ending[] = [
 ];
 
 describe("an interactive run's log ends with how it ended", () => {
-  const fixture = supervisedPtyFixture();
   for (const ending of endings) {
     it(
       ending.name,
-      async () => {
-        const { h, world, server } = await fixture.launch(
+      async ({ rig }) => {
+        const { h, world, server } = await rig.launch(
           (r) =>
             r.kind === 'review'
               ? (ending.review?.(r.index) ?? { verdict: { completed: ending.passes, feedback: ending.passes ? 'all good' : 'add the tests' } })

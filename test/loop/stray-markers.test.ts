@@ -12,14 +12,12 @@ import { describe, expect } from 'vitest';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { it } from '../support/fixtures.js';
 import { isToolResultTurn } from '../support/model-server.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 const WARNING = 'ccc: warning: CCC_SUPERVISOR_HOOK is set in the environment ("1"), but no ccc running this one set it; ccc ignores it and does not pass it on';
 
 describe('a stray CCC_SUPERVISOR_HOOK=1, interactive', () => {
-  const fixture = supervisedPtyFixture();
-  it('the agent stops and its stop is reviewed as usual; ccc says the variable is ignored', async () => {
-    const { h, server } = await fixture.launch(
+  it('the agent stops and its stop is reviewed as usual; ccc says the variable is ignored', async ({ rig }) => {
+    const { h, server } = await rig.launch(
       (r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'all good' } } : { text: 'Done with the task.' }),
       { prepare: (world) => void (world.env.CCC_SUPERVISOR_HOOK = '1') },
     );

@@ -15,7 +15,6 @@ import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env
 import { writeSupervisorPrompt } from '../support/ccc-run.js';
 import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, reviewStep } from '../support/review-script.js';
-import { supervisedPtyFixture } from '../support/supervised-pty.js';
 
 let browser: Browser;
 
@@ -134,13 +133,10 @@ describe('the observer page follows a headless run', () => {
 });
 
 describe('the observer page follows an interactive session', () => {
-  const fixture = supervisedPtyFixture();
-
-  it("shows the task each review checked, the user's prompt read from the transcript, as text", async () => {
-    const { h } = await fixture.launch(
-      (r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'looks done' } } : { text: `answer ${r.index}` }),
-      { args: ['--observe'] },
-    );
+  it("shows the task each review checked, the user's prompt read from the transcript, as text", async ({ rig }) => {
+    const { h } = await rig.launch((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'looks done' } } : { text: `answer ${r.index}` }), {
+      args: ['--observe'],
+    });
     const url = /Observer: (\S+)/.exec(h.output().toString())![1]!;
     const { page, errors } = await openPage(url);
 

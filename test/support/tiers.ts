@@ -10,7 +10,7 @@ import path from 'node:path';
 
 /** What a heavy file names: the support modules that start claude, a pty, Chromium or `dist/`, or a tool it needs. */
 const HEAVY =
-  /support\/(fixtures|pty-harness|supervised-pty|job-shell|ccc-run|chromium|github-runner|npm-registry|fresh-review-project|mcp-process)\.js|\b(claudeBin|cccBin|makeClaudeWorld|needs)\b|\bdist\/|'dist'/;
+  /support\/(fixtures|pty-harness|job-shell|ccc-run|chromium|github-runner|npm-registry|fresh-review-project|mcp-process)\.js|\b(claudeBin|cccBin|makeClaudeWorld|needs)\b|\bdist\/|'dist'/;
 
 /** The heavy test files under `root`/test, as paths relative to `root`. */
 export function heavyTestFiles(root: string): string[] {
