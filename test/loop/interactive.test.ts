@@ -47,11 +47,16 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   const stty = (name: string) => fs.readFileSync(path.join(world.cwd, name), 'utf8');
 
   /** ccc's pid from its session record, once the record is there whole. */
+  /** ccc's `<pid>.json`, not the temp file beside it while it is (re)written atomically. */
+  function sessionRecord(dir: string): string {
+    return fs.readdirSync(dir).find((name) => /^\d+\.json$/.test(name)) ?? '';
+  }
+
   async function sessionPid(): Promise<number> {
     const dir = path.join(world.claudeDir, 'ccc', 'sessions');
     const read = () => {
       try {
-        return (JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8')) as { pid: number }).pid;
+        return (JSON.parse(fs.readFileSync(path.join(dir, sessionRecord(dir)), 'utf8')) as { pid: number }).pid;
       } catch {
         return 0;
       }
@@ -107,7 +112,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     h.resize(90, 30);
     await h.waitForScreen(/^─{90}$/m, 30_000);
     const pid = await sessionPid(); // the record read once it is there whole, not while it is written
-    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const record = sessionRecord(path.join(world.claudeDir, 'ccc', 'sessions'));
     const { session_id } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8'));
     expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
     process.kill(pid, 'SIGTERM');
@@ -145,7 +150,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   /** kill -9 of ccc: the shell's next `stty -a` is the one from before, and ccc's whole tree is gone within 2 s. */
   async function killCccAndCheck(h: PtyHarness, minimumTree: number) {
     expect(findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'))).toBeGreaterThan(0); // the default byte path
-    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const record = sessionRecord(path.join(world.claudeDir, 'ccc', 'sessions'));
     const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
     const tree = [pid, ...descendants(pid)];
     expect(tree.length).toBeGreaterThanOrEqual(minimumTree);
@@ -166,7 +171,7 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
   it('kill -9 of ccc with its relay frozen: the process the shell waits for holds it until the relay put the terminal back', async ({ rig }) => {
     const h = await launch(rig);
     const relay = findProcess(world, (cmdline) => cmdline[0]!.endsWith('ccc-relay'));
-    const record = fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'))[0]!;
+    const record = sessionRecord(path.join(world.claudeDir, 'ccc', 'sessions'));
     const { pid } = JSON.parse(fs.readFileSync(path.join(world.claudeDir, 'ccc', 'sessions', record), 'utf8')) as { pid: number };
     const waitedFor = parentOf(pid) === h.pty.pid ? pid : parentOf(pid)!; // what the shell launched
     process.kill(relay, 'SIGSTOP'); // the relay cannot restore anything until continued
