@@ -147,14 +147,29 @@ describe('ccc supervisor-hook', () => {
     expect(readLog(world, input.session_id as string)).toMatch(/\[WARN\] .*iteration limit reached \(1\); stop allowed without review/);
   });
 
+  // Each hook runs under a claude of its own, as it does for real: the run's record of its task
+  // (runs/claude-<pid>-<start>.json) is its claude's, and a claude runs one session's stops, one at
+  // a time. Run straight from this test, the three hooks would share one owner, the test process:
+  // a "claude" running two sessions at once, whose stop_hook_active stop of a after b's stop reads
+  // as claude renaming b into a, and carries b's count into a (a counted 3).
   // Five claude starts (two sessions, three reviewers at once): past 60 s beside busy loops at load 25.
   it('keeps iteration counts exact when hooks of two sessions, and two of the same session, fire at once', { timeout: 180_000 }, async () => {
     const a = await realSession();
     const b = await realSession();
-    const runs = await Promise.all([hook(a), hook({ ...a, stop_hook_active: true }), hook(b)]);
+    const runs = await Promise.all([hookUnderClaude(a, {}), hookUnderClaude({ ...a, stop_hook_active: true }, {}), hookUnderClaude(b, {})]);
     for (const run of runs) expect(JSON.parse(run.stdout).decision).toBe('block');
     expect(state(a.session_id).iteration).toBe(2);
     expect(state(b.session_id).iteration).toBe(1);
+  });
+
+  // The order of the three above that counted a 3 when one process owned every hook: b's stop, then
+  // a's stop_hook_active one (a's claude in one terminal), then a's new prompt's (another terminal).
+  it("counts each session exactly when its hooks come after another claude's stop of another session", { timeout: 180_000 }, async () => {
+    const a = await realSession();
+    const b = await realSession();
+    for (const input of [b, { ...a, stop_hook_active: true }, a]) expect(JSON.parse((await hookUnderClaude(input, {})).stdout).decision).toBe('block');
+    expect(state(b.session_id).iteration).toBe(1);
+    expect(state(a.session_id).iteration).toBe(2);
   });
 });
 
