@@ -71,13 +71,14 @@ export function loadConfigModule(file: string, limits: ConfigLoadLimits = {}): P
     let waitedMs = 0;
     const timer = setInterval(() => {
       const used = process.cpuUsage(cpuAtStart);
-      const now = (used.user + used.system) / 1000;
+      const cpuNow = (used.user + used.system) / 1000;
+      const at = Date.now();
       // Wall time counts as waiting only while the thread computes nothing: on a loaded machine an
       // endless loop gets a small share of a core, and it must end at the CPU bound as what it is,
       // not at the wall bound as a config "waiting on something".
-      if (now - cpuMs < WAITING_CPU_SHARE * (Date.now() - tickAt)) waitedMs += Date.now() - tickAt;
-      cpuMs = now;
-      tickAt = Date.now();
+      if (cpuNow - cpuMs < WAITING_CPU_SHARE * (at - tickAt)) waitedMs += at - tickAt;
+      cpuMs = cpuNow;
+      tickAt = at;
       if (cpuMs < cpuLimitMs && waitedMs < waitLimitMs) return;
       settle(() => reject(cpuMs >= cpuLimitMs ? neverReturned(file, cpuLimitMs) : neverAnswered(file, waitLimitMs)));
       void worker.terminate();

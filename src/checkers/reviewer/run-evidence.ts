@@ -28,6 +28,7 @@ import { focusOf, runsNoTest } from './runner-args.js';
 import type { Family } from './runner-rules.js';
 import { readSummary } from './run-summaries.js';
 import type { RunSummary } from './summary-counts.js';
+import { clip } from '../../value-text.js';
 
 /** The project a command ran in: what may run there (the policy) and its files, read to resolve scripts and targets. */
 export interface EvidenceProject {
@@ -67,10 +68,10 @@ export function runEvidence(project: EvidenceProject, run: CommandRun): Evidence
   if (STILL_RUNNING.test(run.output)) return reading('it had not finished (claude moved it to the background)');
   if (runners.length === 0) return reading(noRunnerText(command, resolution));
   const byHand = handPrintedSummary(families, resolution.printed);
-  if (byHand !== undefined) return reading(`it prints a test summary by hand (\`${clipCommand(byHand)}\`)`);
+  if (byHand !== undefined) return reading(`it prints a test summary by hand (\`${clip(byHand, 80)}\`)`);
   const printer = resolution.printers[0];
   if (printer !== undefined)
-    return reading(`it also runs \`${clipCommand(printer)}\`, which can print or drop lines of the runner's output: run the runner by itself`);
+    return reading(`it also runs \`${clip(printer, 80)}\`, which can print or drop lines of the runner's output: run the runner by itself`);
   const summary = readSummary(families, run.output, { nodeNameFilter: runners.some(nodeNameFilter) });
   if (summary?.outcome === 'failed') return { ...failingRun(run, families), not_counted: 'its output reports failing tests' };
   if (summary === undefined) {
@@ -129,10 +130,6 @@ function failingRun(run: CommandRun, families: readonly Family[]): Evidence {
 }
 
 /** A call of node's runner with a name filter: its files whose tests it left out are reported as passing tests. */
-function clipCommand(command: string): string {
-  return command.length > 80 ? `${command.slice(0, 79)}…` : command;
-}
-
 function nodeNameFilter(call: RunnerCall): boolean {
   return call.family === 'node-test' && call.args.some((arg) => /^--test-(?:name-pattern|skip-pattern|only)(?:=|$)/.test(arg));
 }
