@@ -371,6 +371,12 @@ const RUNNERS = {
         outcome: 'unverified',
         says: 'it prints a test summary by hand (`echo # pass 2`)',
       },
+      'a target whose runner runs nothing, then a script of the project prints the summary': {
+        files: { Makefile: '.PHONY: test\ntest:\n\tnode --test --test-name-pattern=nomatch\n\t@node report.js\n', 'report.js': "console.log('# pass 2');\n" },
+        command: 'make test',
+        outcome: 'unverified',
+        says: 'it also runs `node report.js`',
+      },
       'every test skipped': {
         writes: { 'test/calc.test.js': NODE_TEST('{ skip: true }, ') },
         command: 'make test',
