@@ -54,10 +54,11 @@ export function spawnAgentPty(options: AgentPtyOptions): AgentPty {
     onExit: (listener, signal) => disposeOn(pty.onExit(listener), signal),
     write: (data) => {
       if (exited) return;
-      // node-pty's write is typed `string` (no public API takes bytes), but on Unix it writes to a
-      // net.Socket, which takes a Buffer as it is: input stays byte-transparent, where a string
-      // would re-encode bytes that are not UTF-8. Pinned in test/pty/agent-pty-input.test.ts.
-      pty.write(data as string);
+      // A Buffer goes to the pty as it is: input stays byte-transparent, where a string would
+      // re-encode bytes that are not UTF-8 (pinned in test/pty/agent-pty-input.test.ts). node-pty
+      // queues what the pty cannot take yet and retries when the agent has read: a write never
+      // blocks ccc's event loop, however much is pasted into an agent that is not reading.
+      pty.write(data);
     },
     // A resize after the pty closed throws in node-pty; the guard keeps a late SIGWINCH harmless.
     resize: (cols, rows) => {

@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnAgentPty, type AgentPty } from '../../src/pty/agent-pty.js';
+import { repoRoot } from '../support/claude-env.js';
+import { runProcess } from '../support/run-process.js';
 
 describe('agent pty input', () => {
   let dir: string;
@@ -59,6 +61,21 @@ describe('agent pty input', () => {
     expect(await exited).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'received')).equals(bytes)).toBe(true);
   }, 30_000);
+
+  it("an agent that never reads its input does not stop ccc's event loop, and its exit is seen with the input still unread", async () => {
+    // In its own process: with a pty write that spins on a full buffer, that process's timers never fire again and it
+    // never exits (node-pty wrote through Node's tty stream, whose writes retry EAGAIN in place), which a test in this
+    // process could not even time out.
+    const script = [
+      `import { spawnAgentPty } from ${JSON.stringify(path.join(repoRoot, 'dist/pty/agent-pty.js'))};`,
+      "const agent = spawnAgentPty({ command: '/bin/sh', args: ['-c', 'stty raw -echo; echo READY; sleep 2'], cwd: '/', env: process.env, cols: 80, rows: 24 });",
+      'let ready = false;',
+      "agent.onData((d) => { if (!ready && d.toString().includes('READY')) { ready = true; for (let i = 0; i < 64; i++) agent.write(Buffer.alloc(4096, 0x41)); setTimeout(() => console.log('TIMER'), 200); } });",
+      "agent.onExit((e) => { console.log('EXIT ' + e.exitCode); process.exit(0); });",
+    ].join('\n');
+    const run = await runProcess(process.execPath, ['--input-type=module', '-e', script], { timeoutMs: 30_000 });
+    expect([run.code, run.stdout]).toEqual([0, 'TIMER\nEXIT 0\n']);
+  }, 60_000);
 
   it('takes writes without throwing while the agent exits and after it has', async () => {
     // Writes keep coming across the exit: once the agent's side is closed the master answers EIO.
