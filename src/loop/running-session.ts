@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isProcessAlive } from '../process/process-alive.js';
-import { writeFileAtomic } from '../state/atomic-file.js';
+import { isDeadWriterTemp, writeFileAtomic } from '../state/atomic-file.js';
 import { runningSessionPath } from '../state/paths.js';
 import { warnWriteFailed } from '../state/write-failure.js';
 
@@ -54,7 +54,10 @@ export function registerRunningSession(configDir: string, record: Omit<RunningSe
   };
 }
 
-/** Removes the records of sessions whose process is gone (a ccc killed before it could remove its own). */
+/**
+ * Removes the records of sessions whose process is gone (a ccc killed before it could remove its
+ * own), and the temp files of record writes a killed ccc left half-way.
+ */
 export function removeStaleRecords(dir: string, isAlive: (pid: number) => boolean): void {
   let names: string[];
   try {
@@ -64,7 +67,8 @@ export function removeStaleRecords(dir: string, isAlive: (pid: number) => boolea
   }
   for (const name of names) {
     const pid = /^(\d+)\.json$/.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    const gone = pid !== undefined && Number(pid) !== process.pid && !isAlive(Number(pid));
+    if (!gone && !isDeadWriterTemp(name, isAlive)) continue;
     try {
       fs.rmSync(path.join(dir, name), { force: true });
     } catch {

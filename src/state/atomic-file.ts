@@ -7,8 +7,22 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
+/** The temp file name of an atomic write to `file` by this process: `.<name>.<pid>.<8 hex>.tmp`. */
+function tempName(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Whether `name` is the temp file of an atomic write whose writer is gone: a writer killed between
+ * its open and its rename leaves it, and only a sweep of its directory can remove it.
+ */
+export function isDeadWriterTemp(name: string, isAlive: (pid: number) => boolean): boolean {
+  const pid = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name)?.[1];
+  return pid !== undefined && Number(pid) !== process.pid && !isAlive(Number(pid));
+}
+
 export async function writeFileAtomic(file: string, data: string, options: { mode?: number } = {}): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempName(file);
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(temp, 'wx', options.mode ?? 0o600);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../config/rules.js';
 import { isProcessAlive } from '../process/process-alive.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { isDeadWriterTemp, writeFileAtomic } from './atomic-file.js';
 import { cccDir, isValidSessionId } from './paths.js';
 import { isSurvivableWriteError, warnWriteFailed } from './write-failure.js';
 
@@ -100,7 +100,7 @@ function parseRunTask(text: string): RunTask | undefined {
   };
 }
 
-/** The records of claude processes that no longer run: their runs are over. */
+/** The records of claude processes that no longer run (their runs are over), and the temp files of writes a killed ccc left. */
 function removeGoneRuns(dir: string): void {
   let names: string[];
   try {
@@ -110,6 +110,6 @@ function removeGoneRuns(dir: string): void {
   }
   for (const name of names) {
     const pid = /^claude-(\d+)-/.exec(name)?.[1];
-    if (pid && !isProcessAlive(Number(pid))) fs.rmSync(path.join(dir, name), { force: true });
+    if ((pid && !isProcessAlive(Number(pid))) || isDeadWriterTemp(name, isProcessAlive)) fs.rmSync(path.join(dir, name), { force: true });
   }
 }

@@ -18,10 +18,13 @@ describe('registerRunningSession', () => {
     const live = process.ppid;
     for (const pid of [dead, live]) fs.writeFileSync(path.join(dir, `${pid}.json`), JSON.stringify({ pid, cwd: '/', started_at: '', command: [] }));
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a record');
+    // The temp files of record writes: a killed ccc's goes, a live writer's stays (its rename is coming).
+    fs.writeFileSync(path.join(dir, `.${dead}.json.${dead}.0badc0de.tmp`), '{"pid":');
+    fs.writeFileSync(path.join(dir, `.${live}.json.${live}.0badc0de.tmp`), '{"pid":');
 
     const record = registerRunningSession(configDir, { pid: process.pid, cwd: '/', command: ['ccc'] });
     await vi.waitFor(() => expect(fs.existsSync(path.join(dir, `${process.pid}.json`))).toBe(true)); // written in the background
-    expect(fs.readdirSync(dir).sort()).toEqual([`${live}.json`, `${process.pid}.json`, 'notes.txt'].sort());
+    expect(fs.readdirSync(dir).sort()).toEqual([`${live}.json`, `.${live}.json.${live}.0badc0de.tmp`, `${process.pid}.json`, 'notes.txt'].sort());
     await record.remove();
     expect(fs.existsSync(path.join(dir, `${process.pid}.json`))).toBe(false);
   });
