@@ -6,7 +6,8 @@
  *               pty, directly and under `ccc --supervisor`: spawn to its first byte on the terminal
  * - prompt      the real claude in a pty, bare and under `ccc --supervisor`, with the scripted model
  *               server and a private HOME (test/support/claude-env.ts): spawn until the TUI's `❯` is
- *               on the screen (read through a headless terminal emulator)
+ *               on the screen (read through a headless terminal emulator); ccc's remembered claude
+ *               version carried from the warm-up round into each HOME, as a user's later runs have it
  * - wall        `ccc --version`, `ccc --help`, `ccc config --json` (also in a project with a
  *               `ccc.config.ts`: `config-ts`) against `node -e 0`, spawn to exit
  *               (`--version`: the warm-up round leaves claude's version remembered in the workspace's
@@ -73,15 +74,26 @@ async function promptTime({ runs, log }) {
     return { claude: { unavailable }, 'ccc-sup': { unavailable } };
   }
   const server = await startModelServer(() => ({ text: 'ok' }));
+  // What ccc remembers between a user's runs: claude's version (src/claude/claude-version.ts), kept
+  // from the warm-up round into each fresh HOME, so the timed runs cost what a second and later run
+  // costs (ccc asks `claude --version` only when claude changed), as for the `--version` case.
+  let remembered;
   const once = (command) => async () => {
     // A fresh HOME per run: claude writes to ~/.claude.json on every start.
     const world = makeClaudeWorld({ modelUrl: server.url });
+    const versionFile = path.join(world.home, '.claude', 'ccc', 'claude-version.json');
+    if (remembered) {
+      fs.mkdirSync(path.dirname(versionFile), { recursive: true });
+      fs.writeFileSync(versionFile, remembered);
+    }
     fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), 'Benchmark: the prompt is all that is measured.\n');
     const run = startOnScreen({ ...command, cwd: world.cwd, env: world.env }, '❯', 60_000);
     try {
       return ms(run.started, await run.seen);
     } finally {
       await run.stop();
+      if (!remembered && fs.existsSync(versionFile)) remembered = fs.readFileSync(versionFile);
+      else if (!remembered && command.file === process.execPath) log('prompt: ccc remembered no claude version, so each run asks claude');
       world.cleanup();
     }
   };
