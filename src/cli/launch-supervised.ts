@@ -10,7 +10,6 @@ import crypto from 'node:crypto';
 import { parseSupervisorArgs } from './supervisor-args.js';
 import { strayMarkerWarnings } from './stray-markers.js';
 import { CccError } from '../errors.js';
-import { sessionSupervisedError } from '../state/session-claims.js';
 import { buildPipeline } from '../checkers/registry.js';
 import { requireReviewerPrompts } from '../checkers/supervisor-prompt.js';
 import { loadConfig } from '../config/load.js';
@@ -24,7 +23,7 @@ import { reportTargets, type ReportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
 import { inertText } from '../pty/inert-text.js';
-import type { SupervisorSession } from '../loop/supervisor-session.js';
+import type { SupervisorSessionOptions } from '../loop/supervisor-session.js';
 
 export interface LaunchIo {
   cwd: string;
@@ -80,63 +79,66 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
     const { runInteractive } = await import('../loop/interactive.js');
     return runInteractive(setup, { observe, plan, stderr: io.stderr });
   }
-  const { SupervisorSession } = await import('../loop/supervisor-session.js');
-  const session = new SupervisorSession(setup);
-  let code: number | undefined;
-  try {
-    return (code = await runHeadlessSession(session, { task: mode.task, plan, json: args.json, observe, reports }, io));
-  } finally {
-    await session.reporters.close({ exitCode: code, sessionId: session.sessionId });
-    await session.close();
-  }
+  return runHeadlessSession(setup, { task: mode.task, plan, json: args.json, observe, reports }, io);
 }
 
-/** Headless: `sessions/<pid>.json` while it runs, and observers see the text ccc prints. */
+/**
+ * Headless: the session another live ccc supervises is refused before claude starts; then
+ * `sessions/<pid>.json` while it runs, and observers see the text ccc prints. Everything it
+ * acquires joins the run's lifetime and is released in reverse, on every path.
+ */
 async function runHeadlessSession(
-  session: SupervisorSession,
+  setup: SupervisorSessionOptions,
   options: { task: string; plan: SessionPlan; json: boolean; observe: boolean; reports: ReportTargets },
   io: LaunchIo,
 ): Promise<number> {
-  const { registerRunningSession } = await import('../loop/running-session.js');
-  const { runHeadless } = await import('../loop/headless.js');
-  // One supervisor per session: a session another live ccc supervises is refused before claude starts.
-  const { launchSessionId, withOwnSessionId } = await import('../loop/session-flags.js');
+  const [{ SupervisorSession }, { Run }, { launchSessionId, withOwnSessionId }] = await Promise.all([
+    import('../loop/supervisor-session.js'),
+    import('../supervise/run.js'),
+    import('../loop/session-flags.js'),
+  ]);
+  const session = new SupervisorSession(setup);
   const plan = withOwnSessionId(options.plan, crypto.randomUUID());
+  // One supervisor per session: the launch's session is known now (ours, or the one the user's flags name).
   const launchId = launchSessionId(plan, session.env, io.cwd);
-  const holder = launchId ? await session.claim(launchId, 'headless') : undefined;
-  if (holder) throw sessionSupervisedError(launchId!, holder);
-  const { interruptOnSignals } = await import('../loop/headless-signals.js');
-  const command = [session.config.claude.command, '-p', options.task];
-  // The observer (and its WebSocket server) loads only when asked for.
-  const observing = options.observe ? await import('../loop/observe-session.js') : undefined;
-  const observer = observing ? await observing.observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
-  // Observers see the text ccc prints while the run goes (the reports' last words come after they are gone).
-  const publish = (chunk: Buffer) => observer?.publishPty(chunk);
-  const shown = observing && observer ? { stdout: observing.teeStream(io.stdout, publish), stderr: observing.teeStream(io.stderr, publish) } : io;
-  const { reportersFor } = await import('../supervise/reporters.js');
-  try {
+  const run = new Run({
+    mode: 'headless',
+    configDir: session.configDir,
+    cwd: io.cwd,
+    ...(launchId ? { sessionId: launchId } : {}),
+    warn: (message) => session.logger.warn(message),
+  });
+  run.hold(session);
+  return run.using(async () => {
+    const { registerRunningSession } = await import('../loop/running-session.js');
+    const { runHeadless } = await import('../loop/headless.js');
+    const { interruptOnSignals } = await import('../loop/headless-signals.js');
+    const command = [session.config.claude.command, '-p', options.task];
+    // The observer (and its WebSocket server) loads only when asked for.
+    const observing = options.observe ? await import('../loop/observe-session.js') : undefined;
+    const observer = observing ? await observing.observeSession(session, { command, size: { cols: 120, rows: 40 }, stderr: io.stderr }) : undefined;
+    if (observer)
+      run.lifetime.add(async () => {
+        observer.detach();
+        await observer.close();
+      });
+    // Observers see the text ccc prints while the run goes (the reports' last words come after they are gone).
+    const publish = (chunk: Buffer) => observer?.publishPty(chunk);
+    const shown = observing && observer ? { stdout: observing.teeStream(io.stdout, publish), stderr: observing.teeStream(io.stderr, publish) } : io;
+    const { reportersFor } = await import('../supervise/reporters.js');
     // A report file that cannot be written is a usage error (exit 2) before the session starts.
     const own = session.ownReporters((message) => void shown.stderr.write(`ccc: WARN: ${inertText(message)}\n`));
-    const plan = { mode: 'headless', json: options.json, shown, stdout: io.stdout, stderr: io.stderr, reports: options.reports, observer, own } as const;
-    for (const reporter of await reportersFor({ ...plan, env: session.env, configDir: session.configDir })) session.reporters.add(reporter);
-  } catch (error) {
-    observer?.detach();
-    await observer?.close();
-    throw error;
-  }
-  await session.start();
-  const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
-  const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
-  const restoreSignals = interruptOnSignals(session);
-  try {
-    return await runHeadless(session, { task: options.task, plan, json: options.json, stderr: shown.stderr });
-  } finally {
-    onId.unsubscribe();
-    observer?.detach();
-    await observer?.close();
-    await running.remove();
-    restoreSignals(); // after the record is gone: a second signal ends ccc at once until then
-  }
+    const reporting = { mode: 'headless', json: options.json, shown, stdout: io.stdout, stderr: io.stderr, reports: options.reports, observer, own } as const;
+    run.report(await reportersFor({ ...reporting, env: session.env, configDir: session.configDir }));
+    await session.start();
+    // A second signal ends ccc at once until the record is gone (released after it: joined before it).
+    run.lifetime.add(interruptOnSignals(session));
+    const running = registerRunningSession(session.configDir, { pid: process.pid, cwd: io.cwd, command, observer_url: observer?.url });
+    run.lifetime.add(() => running.remove());
+    const onId = session.sessionId$.subscribe((id) => running.update({ session_id: id }));
+    run.lifetime.add(() => onId.unsubscribe());
+    return (run.exitCode = await runHeadless(run, session, { task: options.task, plan, json: options.json, stderr: shown.stderr }));
+  });
 }
 
 /** A reporter the config names that cannot be found is a usage error before the agent starts; one that fails later only warns. */

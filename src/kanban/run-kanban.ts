@@ -27,6 +27,7 @@ import { loadRolePrompts } from './role-prompts.js';
 import { eventLog } from './event-log.js';
 import { readTaskHeader } from './task-file.js';
 import { supervisedReview } from './supervised-review.js';
+import { Run } from '../supervise/run.js';
 import { runWorkflow } from './workflow.js';
 
 export interface KanbanArgs {
@@ -73,57 +74,60 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
   const claudeCommand = requireClaude(config.claude.command, io.env, io.cwd);
   await requireSupportedClaude({ command: config.claude.command, file: claudeCommand, cwd: io.cwd, env: io.env, configDir: resolved.configDir });
   const claudeArgs = [...config.claude.args, ...args.claudeArgs];
-  const lock = await lockKanban(kanban, { onNote: say, onWarning: (warning) => say(`warning: ${warning}`) });
-  let session: SupervisorSession | undefined;
   const logger = createLogger({
     file: path.join(cccDir(resolved.configDir), 'kanban.log'),
     level: config.supervisor.log_level,
     module: 'kanban',
     fields: { kanban: kanban.path },
   });
+  // The board's run: with --supervise it holds the reviews' session, claims each card's session
+  // for its reviews, and closes the reviews' reporters (the Review Limit Event the stop message
+  // points at) before the session.
+  const run = new Run({ mode: 'kanban', configDir: resolved.configDir, cwd: io.cwd, warn: (warning) => say(`warning: ${warning}`) });
   let ending: RunEnding | undefined;
-  try {
-    if (args.supervise) session = await supervisorSession(resolved, io, claudeArgs);
-    const progress = stderrProgress({ write: io.write });
-    const call: AgentCallDeps = {
-      runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
-      maxRetries: config.kanban.max_retries,
-      log: eventLog(kanban),
-      progress,
-      logger,
-      claudeCommand,
-      signal: io.signal,
-    };
-    say(
-      `${kanban.display}${session ? ' (supervised: every Implementor answer is reviewed)' : ''}; role prompts: ${Object.entries(prompts)
-        .map(([role, p]) => `${role} ${p.source}`)
-        .join(', ')}`,
-    );
-    const outcome = await runWorkflow({
-      kanban,
-      cwd: io.cwd,
-      prompts,
-      claudeArgs,
-      call,
-      progress,
-      logger,
-      ...(session ? { review: supervisedReview({ session, call, write: io.write }) } : {}),
-    });
-    ending = { mode: 'kanban', how: outcome.message, exitCode: outcome.exitCode, level: outcome.exitCode === 0 ? 'info' : 'warn' };
-    say(outcome.message);
-    return outcome.exitCode;
-  } catch (error) {
-    ending = { mode: 'kanban', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
-    throw error;
-  } finally {
-    await lock.release();
-    if (ending) session?.endedAs(ending);
-    // The reviews' reporters settle first (the Review Limit Event the stop message points at).
-    await session?.reporters.close({ exitCode: ending?.exitCode ?? undefined, sessionId: session.sessionId });
-    await session?.close();
-    // kanban.log's last line for this run, after everything the teardown logs.
-    if (ending) logRunEnded(logger, ending);
-  }
+  // kanban.log's last line for this run, once the lock is released.
+  run.lifetime.add(() => ending && logRunEnded(logger, ending));
+  return run.using(async () => {
+    const lock = await lockKanban(kanban, { onNote: say, onWarning: (warning) => say(`warning: ${warning}`) });
+    run.lifetime.add(() => lock.release());
+    try {
+      const session = args.supervise ? await supervisorSession(resolved, io, claudeArgs) : undefined;
+      if (session) run.hold(session);
+      const progress = stderrProgress({ write: io.write });
+      const call: AgentCallDeps = {
+        runner: claudeAgentRunner({ command: claudeCommand, cwd: io.cwd, env: session ? session.agentEnv() : io.env, logger, tracker: lock }),
+        maxRetries: config.kanban.max_retries,
+        log: eventLog(kanban),
+        progress,
+        logger,
+        claudeCommand,
+        signal: io.signal,
+      };
+      say(
+        `${kanban.display}${session ? ' (supervised: every Implementor answer is reviewed)' : ''}; role prompts: ${Object.entries(prompts)
+          .map(([role, p]) => `${role} ${p.source}`)
+          .join(', ')}`,
+      );
+      const outcome = await runWorkflow({
+        kanban,
+        cwd: io.cwd,
+        prompts,
+        claudeArgs,
+        call,
+        progress,
+        logger,
+        ...(session ? { review: supervisedReview({ session, run, call, write: io.write }) } : {}),
+      });
+      ending = { mode: 'kanban', how: outcome.message, exitCode: outcome.exitCode, level: outcome.exitCode === 0 ? 'info' : 'warn' };
+      session?.endedAs(ending);
+      run.exitCode = outcome.exitCode;
+      say(outcome.message);
+      return outcome.exitCode;
+    } catch (error) {
+      ending = { mode: 'kanban', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : ExitCode.error, level: 'error' };
+      throw error;
+    }
+  });
 }
 
 /**

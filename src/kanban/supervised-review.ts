@@ -17,6 +17,7 @@ import { ExitCode, type CccError } from '../errors.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
 import { reportersFor } from '../supervise/reporters.js';
 import { supervise } from '../supervise/supervise.js';
+import type { Run } from '../supervise/run.js';
 import { exitCodeFor } from '../supervise/exit-codes.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
@@ -25,6 +26,8 @@ import type { ImplementorReview } from './workflow.js';
 
 export interface SupervisedReviewOptions {
   session: SupervisorSession;
+  /** The board's run: it claims each card's session, owns the reviews' reporters and closes them with the board. */
+  run: Run;
   call: AgentCallDeps;
   /** Where the review's progress goes (stderr). */
   write: (text: string) => void;
@@ -34,7 +37,7 @@ type Answer = Parameters<ImplementorReview>[1];
 type Reviewed = Awaited<ReturnType<ImplementorReview>>;
 
 export function supervisedReview(options: SupervisedReviewOptions): ImplementorReview {
-  const { session } = options;
+  const { session, run } = options;
   const max = session.config.supervisor.max_iterations;
   let card = '';
   // The reviews' progress lines (inert: a verdict's feedback is the model's text) and the Review Limit Event in the log.
@@ -51,19 +54,17 @@ export function supervisedReview(options: SupervisedReviewOptions): ImplementorR
   let attached: Promise<void> | undefined;
   return async (request, first) => {
     const own = session.ownReporters((message) => options.write(`ccc: WARN: ${message}\n`));
-    await (attached ??= reportersFor({ mode: 'kanban', write: options.write, reviewLimits, own }).then((reporters) => {
-      for (const reporter of reporters) session.reporters.add(reporter);
-    }));
+    await (attached ??= reportersFor({ mode: 'kanban', write: options.write, reviewLimits, own }).then((reporters) => run.report(reporters)));
     card = request.label;
     // The loop alone, not a run (runSupervised): the card's reviews are part of the board's run, which says how it ended.
     // The card's session is claimed for its reviews (one supervisor per session: a `ccc --supervisor
     // -- --continue` started meanwhile would pick this newest session) and released when they end.
     const driver = new KanbanReviewDriver(session, options.call, request, first);
     try {
-      const run = await supervise(driver, session);
-      return driver.reviewed(run.decision, run.ending);
+      const reviewed = await supervise(driver, session, run);
+      return driver.reviewed(reviewed.decision, reviewed.ending);
     } finally {
-      for (const id of driver.claimed) session.releaseClaim(id);
+      for (const id of driver.claimed) run.release(id);
     }
   };
 }

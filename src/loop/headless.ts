@@ -20,6 +20,7 @@ import { inertText } from '../pty/inert-text.js';
 import { sessionLogPath } from '../state/paths.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
 import { runSupervised } from '../supervise/run-supervised.js';
+import type { Run } from '../supervise/run.js';
 import { event } from './events.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { limitWaits, waitOutLimit, worthWaiting, type LimitWaits } from './limit-wait.js';
@@ -43,9 +44,9 @@ export interface HeadlessOptions {
 /** The most frames of the agent a review is given (`ctx.frames`): the last ones. */
 const RECENT_FRAMES = 500;
 
-export async function runHeadless(session: SupervisorSession, options: HeadlessOptions): Promise<number> {
+export async function runHeadless(run: Run, session: SupervisorSession, options: HeadlessOptions): Promise<number> {
   try {
-    return (await runSupervised(new HeadlessDriver(session, options), session)).exitCode;
+    return (await runSupervised(run, new HeadlessDriver(session, options), session)).exitCode;
   } finally {
     options.stderr.write(whereItIs(session));
   }

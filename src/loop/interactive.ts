@@ -24,14 +24,13 @@ import { TypedInput } from '../input/typed-input.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
-import { SessionClaims, sessionSupervisedError } from '../state/session-claims.js';
-import { isCccError } from '../errors.js';
+import { Run } from '../supervise/run.js';
+import type { Reporter } from '../supervise/reporter.js';
 import { inertText } from '../pty/inert-text.js';
 import { agentTitles, supervisedAgentEnv } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
 import type { SupervisedRun } from '../supervise/supervise.js';
-import { failureText } from './run-ending.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import { connectObserver } from './observer-wiring.js';
 import type { ObserverServer } from '../observer/observer-server.js';
@@ -57,106 +56,142 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
   const { config, configDir } = given.resolved;
   // The agent's spend, as claude's status line reports it, kept in a file by ccc's status line command.
   const statusFile = statusLineFile(cccDir(configDir), process.pid);
-  let setup: SupervisorSessionOptions = { ...given, agentCost: () => recordedAgentCost(statusFile) };
+  const setup: SupervisorSessionOptions = { ...given, agentCost: () => recordedAgentCost(statusFile) };
   const command = [config.claude.command, ...setup.claudeArgs];
   const size = { cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 };
   const launchId = options.plan.choosesSession ? undefined : crypto.randomUUID();
-  // One supervisor per session, one claim path: the launch's session (ours, `--resume <id>`,
-  // `--session-id`, or the newest interactive session for `--continue`) is claimed before claude
-  // starts and refused when another live ccc supervises it; a session a stop names later is claimed
-  // through the same object (the session's `claim`), and all are released once, in the teardown.
-  const claims = new SessionClaims(configDir, setup.cwd);
+  // One supervisor per session: the launch's session (ours, `--resume <id>`, `--session-id`, or the
+  // newest interactive session for `--continue`) is claimed by the run before claude starts and
+  // refused when another live ccc supervises it; a session a stop names later is claimed by the
+  // same run as the loop meets it.
   const known = launchId ?? launchSessionId(options.plan, setup.env, setup.cwd, 'interactive');
-  const holder = known ? await claims.claim(known, 'interactive') : undefined;
-  if (holder) throw sessionSupervisedError(known!, holder);
-  setup = { ...setup, claims };
-  const early = options.observe ? await openSession(setup) : undefined;
-  const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
-
-  // claude's start is over at its first keystroke or its first stop (each aborts this), at its exit,
-  // or SETTLE_MS after the spawn (at once with observers): then the session's own start may begin.
-  const claudeStarted = new AbortController();
-  // The stop channel is there before the agent (the hook's environment names it); a stop waits
-  // for the session's graph. Nothing below awaits before `graph` exists, so no stop can come first.
-  const channel = await startStopChannel({
-    dir: cccDir(configDir),
-    onStop: async (input, hookGone) => {
-      claudeStarted.abort();
-      return (await graph).driver.hookCall(input, hookGone);
-    },
-    onError: (error) => logError(`stop channel: ${error.message}`),
-  });
-  const timeout = hookTimeoutSeconds(
-    setup.pipeline.map((entry) => entry.timeoutSeconds),
-    config.supervisor.limit_wait_minutes,
-  );
   // From the spawn on, claude's TUI owns the terminal: a warning ccc has for the user (a log or
   // state write that failed) waits for the terminal to be the user's again, shown meanwhile as an
   // event once the session is open (the title, observers).
   let opened: SupervisorSession | undefined;
-  const releaseWarnings = holdWriteWarnings((line) => opened?.emit(event({ kind: 'error', message: line })));
-  const titles = agentTitles(setup.env);
-  const launchedAt = Date.now();
-  const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
-  const spawned = startAgentProxy({
-    command: config.claude.command,
-    args: withLaunchSettings(
-      [...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs],
-      (theirs) => ({ ...hook, statusLine: recordingStatusLine(statusFile, userStatusLine(setup.env, setup.cwd, theirs)) }),
-      setup.cwd,
-    ),
+  const run = new Run({
+    mode: 'interactive',
+    configDir,
     cwd: setup.cwd,
-    env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { ...titles.extra, [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
-    // Observers may attach: the output is copied only while one watches, the tail kept for joiners.
-    tailBytes: observer?.tailBytes ?? 0,
+    ...(known ? { sessionId: known } : {}),
+    warn: (message) => (opened ? opened.logger.warn(message) : showWarning(`ccc: WARN: ${inertText(message)}\n`)),
   });
+  // Everything below joins the run's lifetime as it is acquired and is released in reverse once the
+  // agent is gone or the run failed: the review still running settles first, the session's reporters
+  // (the reviews' summary, then how to continue) speak once the terminal is the user's again.
+  const { lifetime } = run;
+  return run.using(async () => {
+    const early = options.observe ? await openSession(setup) : undefined;
+    if (early) run.hold((opened = early));
+    const observer = early ? await startObserver(early, command, size, options.stderr) : undefined;
+    if (observer)
+      lifetime.add(async () => {
+        observer.detach();
+        await observer.close();
+        // The URL printed before the TUI started has scrolled away under it.
+        options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
+      });
 
-  // typed$ ─► recorder, from the first keystroke (also those typed while the session loads); the
-  // byte path's errors ─► the session's log. Subscribed as the byte path resolves: nothing is missed.
-  // The terminal's replies to claude's queries at its start are not keystrokes: they leave claude's start alone.
-  const recorder = new InputRecorder();
-  const fromTheStart = settledValue(
-    spawned.then((proxy) => [
-      proxy.typed$.subscribe((typed) => {
-        recorder.record(typed);
+    // claude's start is over at its first keystroke or its first stop (each aborts this), at its exit,
+    // or SETTLE_MS after the spawn (at once with observers): then the session's own start may begin.
+    const claudeStarted = new AbortController();
+    // The stop channel is there before the agent (the hook's environment names it); a stop waits
+    // for the session's graph. Nothing below awaits before `graph` exists, so no stop can come first.
+    const channel = await startStopChannel({
+      dir: cccDir(configDir),
+      onStop: async (input, hookGone) => {
         claudeStarted.abort();
-      }),
-      proxy.errors$.subscribe(logError),
-    ]),
-  );
-  // The record of a running session (`sessions/<pid>.json`) is there from the start: tools list it.
-  const running = spawned.then(() => registerRunning(setup, command, observer, launchId));
-  // The session's own modules load once the agent runs (or could not start) and has had its start.
-  const session = spawned.then(async (proxy) => {
-    void proxy.exit.then(() => claudeStarted.abort());
-    await proxy.pid;
-    await aborted(AbortSignal.any([claudeStarted.signal, AbortSignal.timeout(observer ? 0 : SETTLE_MS)]));
-    return (opened = early ?? (await openSession(setup)));
-  });
-  const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
-    sessionGraph(s, {
-      proxy,
-      observer,
-      recorder,
-      running: r,
-      launchId: launchId ?? options.plan.resumedId,
-      stderr: options.stderr,
-      titles: { claudeTitles: titles.claudeTitles, since: launchedAt },
-    }),
-  );
-  function logError(message: string): void {
-    session.then(
-      (s) => s.logger.error(message),
-      () => {},
+        return (await graph).driver.hookCall(input, hookGone);
+      },
+      onError: (error) => logError(`stop channel: ${error.message}`),
+    });
+    lifetime.add(() => channel.close());
+    // On a config disk gone read-only or full the file stays (named by this pid, it misleads no one); the run's ending is not the disk's.
+    lifetime.add(() => fs.promises.rm(statusFile, { force: true }).catch(() => {}));
+    const timeout = hookTimeoutSeconds(
+      setup.pipeline.map((entry) => entry.timeoutSeconds),
+      config.supervisor.limit_wait_minutes,
     );
-  }
+    // The write warnings held while the TUI owned the terminal are shown once it is the user's again.
+    lifetime.add(holdWriteWarnings((line) => opened?.emit(event({ kind: 'error', message: line }))));
+    const titles = agentTitles(setup.env);
+    const launchedAt = Date.now();
+    const hook = stopHookSettings({ argv: [...selfCommand(), 'supervisor-hook', '--proxy'], timeoutSeconds: timeout });
+    const recorder = new InputRecorder();
+    lifetime.add(() => recorder.flush());
+    const spawned = startAgentProxy({
+      command: config.claude.command,
+      args: withLaunchSettings(
+        [...(launchId ? ['--session-id', launchId] : []), ...setup.claudeArgs],
+        (theirs) => ({ ...hook, statusLine: recordingStatusLine(statusFile, userStatusLine(setup.env, setup.cwd, theirs)) }),
+        setup.cwd,
+      ),
+      cwd: setup.cwd,
+      env: supervisedAgentEnv(setup.env, config.supervisor.max_iterations, { ...titles.extra, [SOCKET_ENV]: channel.socketPath, [TOKEN_ENV]: channel.token }),
+      // Observers may attach: the output is copied only while one watches, the tail kept for joiners.
+      tailBytes: observer?.tailBytes ?? 0,
+    });
 
-  let received: ReturnType<typeof firstSignal> | undefined;
-  try {
+    // typed$ ─► recorder, from the first keystroke (also those typed while the session loads); the
+    // byte path's errors ─► the session's log. Subscribed as the byte path resolves: nothing is missed.
+    // The terminal's replies to claude's queries at its start are not keystrokes: they leave claude's start alone.
+    const fromTheStart = settledValue(
+      spawned.then((proxy) => [
+        proxy.typed$.subscribe((typed) => {
+          recorder.record(typed);
+          claudeStarted.abort();
+        }),
+        proxy.errors$.subscribe(logError),
+      ]),
+    );
+    lifetime.add(async () => {
+      for (const subscription of (await fromTheStart) ?? []) subscription.unsubscribe();
+    });
+    // The record of a running session (`sessions/<pid>.json`) is there from the start: tools list it.
+    const running = spawned.then(() => registerRunning(setup, command, observer, launchId));
+    lifetime.add(async () => (await settledValue(running))?.remove());
+    // The session's own modules load once the agent runs (or could not start) and has had its start.
+    const session = spawned.then(async (proxy) => {
+      void proxy.exit.then(() => claudeStarted.abort());
+      await proxy.pid;
+      await aborted(AbortSignal.any([claudeStarted.signal, AbortSignal.timeout(observer ? 0 : SETTLE_MS)]));
+      const current = early ?? (await openSession(setup));
+      run.hold((opened = current));
+      return current;
+    });
+    const graph = Promise.all([session, spawned, running]).then(([s, proxy, r]) =>
+      sessionGraph(run, s, {
+        proxy,
+        observer,
+        recorder,
+        running: r,
+        launchId: launchId ?? options.plan.resumedId,
+        stderr: options.stderr,
+        titles: { claudeTitles: titles.claudeTitles, since: launchedAt },
+      }),
+    );
+    // The frame tail, the observer's wiring, the title.
+    lifetime.add(async () => (await settledValue(graph))?.unsubscribe());
+    // The agent is gone (or the run failed): a review still running is cancelled (`end()` aborts
+    // `session.signal`) and settles before anything else goes.
+    lifetime.add(async () => {
+      const wired = await settledValue(graph);
+      wired?.driver.close();
+      (await settledValue(session))?.end();
+      if (wired) await settledValue(wired.supervised);
+    });
+    function logError(message: string): void {
+      session.then(
+        (s) => s.logger.error(message),
+        () => {},
+      );
+    }
+
     // Once the agent runs, a signal ccc receives is passed on to it (agent-proxy.ts's listeners, so
     // listening too changes nothing); noted here so that the log says who ended the agent.
     await spawned;
-    received = firstSignal(FORWARDED_SIGNALS);
+    const received = firstSignal(FORWARDED_SIGNALS);
+    lifetime.add(() => received.stop());
     const [proxy, current, wired] = await Promise.all([spawned, session, graph]);
     const exit = await proxy.exit;
     const code = exit.signal ? 128 + exit.signal : exit.exitCode;
@@ -168,44 +203,25 @@ export async function runInteractive(given: SupervisorSessionOptions, options: I
     current.end();
     // The run's ending is the agent's (the driver's `ended`), said by the run once its loop has settled.
     return (await wired.supervised).exitCode;
-  } catch (error) {
-    (await settledValue(session))?.endedAs({ mode: 'interactive', how: failureText(error), exitCode: isCccError(error) ? error.exitCode : 1, level: 'error' });
-    throw error;
-  } finally {
-    received?.stop();
-    // The one teardown, in this order. The agent is gone (or the run failed): a review still
-    // running is cancelled (`end()` aborts `session.signal`) and settles before anything else goes.
-    const [current, wired, subscriptions, record] = await Promise.all([settledValue(session), settledValue(graph), fromTheStart, settledValue(running)]);
-    wired?.driver.close();
-    current?.end();
-    if (wired) await settledValue(wired.supervised);
-    for (const s of subscriptions ?? []) s.unsubscribe();
-    // The frame tail, the observer's wiring, the title (and the write warnings held while the TUI
-    // owned the terminal, shown now that the terminal is the user's again).
-    wired?.unsubscribe();
-    releaseWarnings();
-    await record?.remove();
-    await recorder.flush();
-    await channel.close();
-    // On a config disk gone read-only or full the file stays (named by this pid, it misleads no one); the run's ending is not the disk's.
-    await fs.promises.rm(statusFile, { force: true }).catch(() => {});
-    observer?.detach();
-    await observer?.close();
-    await current?.close();
-    claims.releaseAll();
-    // The URL printed before the TUI started has scrolled away under it.
-    if (observer) options.stderr.write(`Observer: ${observer.url} (closed with the session)\n`);
-    // After the TUI is gone and the terminal restored: the reporters' last words (what this session's reviews cost).
-    await current?.reporters.close({ sessionId: current.sessionId });
-    // claude's own last line says `claude --resume <id>`, which would leave supervision. Said only
-    // for a session claude saved (one the user never wrote to has nothing to continue).
-    const id = current?.sessionId;
-    const saved = !!id && !!wired && fs.existsSync(wired.driver.transcriptOf(id));
-    if (saved) options.stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
-    // ccc's last line: an exit code of 0 after /exit must not read as done.
-    const unconfirmed = wired?.driver.unconfirmedWork();
-    if (saved && unconfirmed) options.stderr.write(`ccc: ${inertText(unconfirmed)}\n`);
-  }
+  });
+}
+
+/**
+ * ccc's last lines in the user's terminal, after the reviews' summary. claude's own last line says
+ * `claude --resume <id>`, which would leave supervision: how to continue under it, said only for a
+ * session claude saved (one the user never wrote to has nothing to continue); and an exit code of 0
+ * after /exit must not read as done.
+ */
+function lastWords(stderr: NodeJS.WritableStream, driver: InteractiveDriver): Reporter {
+  return {
+    onEvent: () => {},
+    async close({ sessionId: id }) {
+      if (!id || !fs.existsSync(driver.transcriptOf(id))) return;
+      stderr.write(`ccc: continue this session under supervision with \`ccc --supervisor --resume ${id}\`\n`);
+      const unconfirmed = driver.unconfirmedWork();
+      if (unconfirmed) stderr.write(`ccc: ${inertText(unconfirmed)}\n`);
+    },
+  };
 }
 
 interface SessionGraph {
@@ -236,7 +252,7 @@ interface GraphEdges {
  *   events$ ─► the terminal title
  *   hook calls ─► InteractiveDriver.stops() ─► supervise ─► each stop's hook answer (interactive-driver.ts)
  */
-async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Promise<SessionGraph> {
+async function sessionGraph(run: Run, session: SupervisorSession, edges: GraphEdges): Promise<SessionGraph> {
   const [
     { Subscription },
     { InteractiveDriver },
@@ -267,8 +283,7 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   const title = reviewTitleUpdater((bytes) => proxy.inject(bytes), edges.titles);
   // The reporters the config names warn in the log, and on stderr once the terminal is the user's again.
   const own = session.ownReporters((message) => showWarning(`ccc: WARN: ${inertText(message)}\n`));
-  for (const reporter of await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer, own }))
-    session.reporters.add(reporter);
+  run.report(await reportersFor({ mode: 'interactive', title, stderr: edges.stderr, tally: session, observer, own }));
   void proxy.pid.then((pid) => session.logger.info('interactive session started', { agent_pid: pid ?? null, proxy: proxy.kind }));
 
   // One schedule for the session's waits on the model's limits: its stops' reviews (one at a time)
@@ -321,7 +336,8 @@ async function sessionGraph(session: SupervisorSession, edges: GraphEdges): Prom
   void session.recordTaskStart();
 
   // The stops, for the session's life; awaited once the agent has exited (a failure is that await's).
-  const supervised = runSupervised(driver, session);
+  run.report([lastWords(edges.stderr, driver)]);
+  const supervised = runSupervised(run, driver, session);
   supervised.catch(() => {});
   return { driver, supervised, unsubscribe: () => graph.unsubscribe() };
 }

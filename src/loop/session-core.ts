@@ -19,7 +19,6 @@ import { noProgressGuard } from './no-progress.js';
 import { fileProgressStore } from './progress-store.js';
 import type { StopGuard } from './stop-guard.js';
 import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
-import { SessionClaims, type ClaimMode, type SessionClaimRecord } from '../state/session-claims.js';
 import { logRunEnded, type RunEnding } from './run-ending.js';
 import { InMemoryReadings, type TranscriptReadings } from './transcript-readings.js';
 import { ReporterSet } from '../supervise/reporter.js';
@@ -41,8 +40,6 @@ export interface SessionOptions {
   agentCost?: () => number;
   /** What earlier processes of the session spent: the standalone hook's reviews of earlier stops (the session state's `review_cost_usd`). */
   priorCost?: number;
-  /** Claims taken before the session opened (interactive: the launch's, before claude starts); their owner releases them. */
-  claims?: SessionClaims;
   /** Where the session's transcript readings are kept between stops (default: in this process's memory). */
   transcripts?: (logger: SessionLogger) => TranscriptReadings;
   /** The run's record of its task (default: in this process's memory; the standalone hook keeps it per claude process). */
@@ -96,8 +93,6 @@ export class SessionCore {
     this.pipeline = options.pipeline;
     this.agentCost = options.agentCost ?? (() => 0);
     this.cost = options.priorCost ?? 0;
-    this.claims = options.claims ?? new SessionClaims(this.configDir, this.cwd);
-    this.ownsClaims = !options.claims;
     this.logger = new SessionLogger(this.configDir, this.config.supervisor.log_level, options.stderrLogs ?? false);
     this.transcripts = options.transcripts?.(this.logger) ?? new InMemoryReadings(this.logger);
     this.runTasks = options.runTasks ?? memoryRunTasks();
@@ -111,24 +106,6 @@ export class SessionCore {
   /** The cost caps and what they count: the agent's turns and every review of this run. */
   get caps(): CostCaps {
     return { spent: () => this.totalCost, capUsd: this.config.supervisor.max_cost_usd, taskCapUsd: this.config.supervisor.max_task_cost_usd };
-  }
-
-  private readonly claims: SessionClaims;
-  /** The claims are this session's own to release (none were handed in). */
-  private readonly ownsClaims: boolean;
-
-  /**
-   * Claims `id` for this ccc (one supervisor per session, src/state/session-claims.ts). Returns
-   * undefined when this ccc holds it, or the live ccc that supervises it instead (sessionSupervisedError
-   * says so). Released in `close()`, or by the owner of claims handed in.
-   */
-  claim(id: string, mode: ClaimMode): Promise<SessionClaimRecord | undefined> {
-    return this.claims.claim(id, mode);
-  }
-
-  /** Gives up the claim of `id` before the session ends. */
-  releaseClaim(id: string): void {
-    this.claims.release(id);
   }
 
   /** What the reporters the config names need (src/supervise/reporters.ts); their warnings go to the log, and to `alsoWarn`. */
@@ -269,7 +246,6 @@ export class SessionCore {
 
   async close(): Promise<void> {
     this.end();
-    if (this.ownsClaims) this.claims.releaseAll();
     for (const entry of this.pipeline) {
       try {
         await entry.checker.onSessionEnd?.({ sessionId: this.sessionId, cwd: this.cwd, logger: this.logger });

@@ -5,7 +5,7 @@
  */
 import { buildPipeline } from '../checkers/registry.js';
 import { shownVerdictOf } from '../checkers/verdict-text.js';
-import { CccError } from '../errors.js';
+import { isCccError, type CccError } from '../errors.js';
 import { sessionSupervisedError, type SessionClaimRecord } from '../state/session-claims.js';
 import { loadConfig } from '../config/load.js';
 import { describeOrigin } from '../config/validate.js';
@@ -25,6 +25,7 @@ import { hookAgentCost } from '../stop/hook-agent-cost.js';
 import { SessionStateReadings } from '../loop/transcript-readings.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from './driver.js';
 import { runSupervised } from './run-supervised.js';
+import { Run, type ClaimPolicy } from './run.js';
 import { hookOwner, processKey } from '../process/process-ancestry.js';
 import { fileRunTasks } from '../state/run-task.js';
 import { findExecutable } from '../process/resolve-command.js';
@@ -55,8 +56,8 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   // The run is the claude process this hook belongs to: its task's count outlives a session id claude changes mid-task.
   const owner = hookOwner();
   const runTasks = owner ? fileRunTasks(resolved.configDir, processKey(owner)) : undefined;
-  const run = await runTasks?.read();
-  const renamed = stop.stopHookActive && run && run.sessionId !== stop.sessionId ? run : undefined;
+  const task = await runTasks?.read();
+  const renamed = stop.stopHookActive && task && task.sessionId !== stop.sessionId ? task : undefined;
   // Each stop is its own process: the reviews of the session's earlier stops (and of the task's earlier sessions) count toward the caps too.
   const priorCost = Math.max((await readSessionState(resolved.configDir, stop.sessionId))?.review_cost_usd ?? 0, renamed?.reviewCostUsd ?? 0);
   const agentCost = hookAgentCost(resolved.configDir, stop.sessionId);
@@ -78,44 +79,48 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
   // hook's. Another hook's review of it (the session open in two terminals) is waited for, then this
   // stop is reviewed in turn; for as long as this hook's own timeout leaves room for a review after it.
   const waitSeconds = hookClaimWaitSeconds(checkerTimeoutsSeconds(resolved.config.supervisor), resolved.config.supervisor.limit_wait_minutes);
-  const claimed = await claimWhenHooksAreDone(() => session.claim(stop.sessionId, 'hook'), waitSeconds * 1000);
-  if (claimed.waitedOut) {
-    const refused = sessionSupervisedError(stop.sessionId, claimed.waitedOut, hookStillReviewingMessage(stop.sessionId, claimed.waitedOut, waitSeconds));
-    session.logger.warn(`supervisor-hook: stop not reviewed: ${refused.message}`);
-    await session.close();
-    throw refused;
-  }
-  const holder = claimed.holder;
-  if (holder) {
-    const refused = sessionSupervisedError(stop.sessionId, holder);
-    session.endedAs({ mode: 'hook', how: `stop not reviewed: ${refused.message}`, exitCode: 0, level: 'warn' });
-    await session.close();
-    throw refused;
-  }
-  session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
-  // The reporters the config names (a notification when the agent is done, stuck, waiting or capped);
-  // loaded only when named: the hook's path loads nothing it does not need.
-  if (resolved.config.reporters.length > 0 || resolved.config.notify.webhook_url !== undefined) {
-    const { reportersFor } = await import('./reporters.js');
-    for (const reporter of await reportersFor({ mode: 'hook', own: session.ownReporters() })) session.reporters.add(reporter);
-  }
-  try {
+  const run = new Run({
+    mode: 'hook',
+    configDir: resolved.configDir,
+    cwd: stop.cwd,
+    sessionId: stop.sessionId,
+    claimPolicy: waitForHooks(waitSeconds),
+    failedEnding: hookFailedEnding,
+    // The hook's answer is its output, never its exit code.
+    exitCode: 0,
+    warn: (message) => session.logger.warn(message),
+  });
+  run.hold(session);
+  return run.using(async () => {
+    session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
+    // The reporters the config names (a notification when the agent is done, stuck, waiting or capped);
+    // loaded only when named: the hook's path loads nothing it does not need. A notification still
+    // under way is waited for FLUSH_MS at most when the run closes them (src/supervise/notify/webhook-delivery.ts).
+    if (resolved.config.reporters.length > 0 || resolved.config.notify.webhook_url !== undefined) {
+      const { reportersFor } = await import('./reporters.js');
+      run.report(await reportersFor({ mode: 'hook', own: session.ownReporters() }));
+    }
     // A review refused on the model's limit is waited out inside this process (its hook's
     // `timeout` covers the waiting budget); claude killing the hook is the only other end of it.
     const driver = new HookDriver(
       stop,
       limitWaits({ retrySeconds: resolved.config.supervisor.limit_retry_seconds, maxMinutes: resolved.config.supervisor.limit_wait_minutes }),
     );
-    const { decision } = await runSupervised(driver, session);
+    const { decision } = await runSupervised(run, driver, session);
     // The verdict is the user's to see in the TUI (`Stop says: …`); `claude -p` prints no systemMessage in text or json output.
     const shown = decision && shownVerdictOf(decision.action === 'wind-down' ? undefined : decision.verdict);
     const output = decision ? hookOutput(decision, { showVerdict: true, ...(shown ? { shown } : {}) }) : '';
     return decision?.action === 'allow' && !QUIET_ALLOWS.has(decision.reason) ? { output, allowedBecause: decision.message } : { output };
-  } finally {
-    // A notification still under way is waited for FLUSH_MS at most (src/supervise/notify/webhook-delivery.ts).
-    await session.reporters.close({ exitCode: 0, sessionId: stop.sessionId });
-    await session.close();
-  }
+  });
+}
+
+/**
+ * How a hook's run that failed ends: the hook prints the same on stderr and lets the stop through
+ * (supervisor-hook.ts), exit 0; a stop another supervisor holds is not reviewed, a warning.
+ */
+function hookFailedEnding(error: unknown): DriverEnding {
+  if (isCccError(error) && error.code === 'SESSION_SUPERVISED') return { how: `stop not reviewed: ${error.message}`, exitCode: 0, level: 'warn' };
+  return { how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' };
 }
 
 /**
@@ -173,14 +178,23 @@ class HookDriver implements AgentDriver {
     return 0;
   }
 
-  /** The hook prints the same on stderr and lets the stop through (supervisor-hook.ts). */
-  failedEnding(error: unknown): DriverEnding {
-    return { how: `${failureText(error)}; stop allowed`, exitCode: 0, level: 'error' };
-  }
+  readonly failedEnding = hookFailedEnding;
 }
 
 /** How often a hook looks again at a claim another hook's review holds. */
 const HOOK_CLAIM_POLL_MS = 100;
+
+/**
+ * The hook's claim policy: a session a supervising ccc holds is refused at once; one another hook's
+ * review holds is waited for, `waitSeconds` at most, then refused with a line that says so.
+ */
+function waitForHooks(waitSeconds: number): ClaimPolicy {
+  return async (take, sessionId) => {
+    const claimed = await claimWhenHooksAreDone(take, waitSeconds * 1000);
+    if (claimed.waitedOut) return sessionSupervisedError(sessionId, claimed.waitedOut, hookStillReviewingMessage(sessionId, claimed.waitedOut, waitSeconds));
+    return claimed.holder && sessionSupervisedError(sessionId, claimed.holder);
+  };
+}
 
 /**
  * Claims the session, waiting while another hook reviews it, `waitMs` at most. `holder`: a

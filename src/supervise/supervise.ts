@@ -13,8 +13,7 @@ import { decisionText } from '../loop/run-ending.js';
 import { event, type SupervisorEvent } from '../loop/events.js';
 import { windDownMessage } from '../loop/wind-down.js';
 import type { SessionCore } from '../loop/session-core.js';
-import { sessionSupervisedError } from '../state/session-claims.js';
-import { isCccError } from '../errors.js';
+import { isCccError, type CccError } from '../errors.js';
 import type { AgentDriver, DriverEnding, DriverStop } from './driver.js';
 import { exitCodeFor } from './exit-codes.js';
 
@@ -24,8 +23,14 @@ const SAID_WHEN_LET_STOP: ReadonlySet<string> = new Set(['limit', 'no-progress',
 /** What the session offers the loop. */
 export type SupervisedSession = Pick<
   SessionCore,
-  'config' | 'logger' | 'claim' | 'setSessionId' | 'reviewDeps' | 'emit' | 'endedAs' | 'interruption' | 'reviews' | 'reviewUsage' | 'endSpend' | 'signal'
+  'config' | 'logger' | 'setSessionId' | 'reviewDeps' | 'emit' | 'endedAs' | 'interruption' | 'reviews' | 'reviewUsage' | 'endSpend' | 'signal'
 >;
+
+/** Where the loop claims each stop's session: the run's (`Run`, run.ts), the one place a session is claimed. */
+export interface StopClaims {
+  /** Undefined when this ccc holds the session, else the refusal naming the live ccc that does. */
+  claim(sessionId: string): Promise<CccError<'SESSION_SUPERVISED'> | undefined>;
+}
 
 /** How the run ended: on a stop's decision, or as the driver says (the agent failed or exited, or was interrupted). */
 export interface SupervisedRun {
@@ -36,7 +41,7 @@ export interface SupervisedRun {
   outcome?: DriverEnding;
 }
 
-export async function supervise(driver: AgentDriver, session: SupervisedSession): Promise<SupervisedRun> {
+export async function supervise(driver: AgentDriver, session: SupervisedSession, claims: StopClaims): Promise<SupervisedRun> {
   const { logger } = session;
   const { max_iterations: max, limit_wait_minutes: maxMinutes } = session.config.supervisor;
   let stoppedSaid: StopDecision | undefined;
@@ -66,9 +71,9 @@ export async function supervise(driver: AgentDriver, session: SupervisedSession)
     if (session.interruption) return interrupted();
     const { sessionId } = stop.event;
     session.setSessionId(sessionId); // the log follows the stop's session
-    const holder = await session.claim(sessionId, driver.mode);
-    if (holder) {
-      const refused = await driver.notSupervised(stop, sessionSupervisedError(sessionId, holder));
+    const refusal = await claims.claim(sessionId);
+    if (refusal) {
+      const refused = await driver.notSupervised(stop, refusal);
       if (refused === 'next') return 'next';
       return ended(refused);
     }

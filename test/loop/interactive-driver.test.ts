@@ -13,6 +13,8 @@ import type { Checker, Verdict } from '../../src/checkers/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { InteractiveDriver } from '../../src/loop/interactive-driver.js';
 import { runSupervised } from '../../src/supervise/run-supervised.js';
+import { Run } from '../../src/supervise/run.js';
+import { sessionSupervisedError } from '../../src/state/session-claims.js';
 import { limitWaits } from '../../src/loop/limit-wait.js';
 import { SupervisorSession } from '../../src/loop/supervisor-session.js';
 
@@ -44,7 +46,9 @@ async function world(checker: Checker) {
     recentFrames: () => Promise.resolve([]),
     onStopFailure: () => {},
   });
-  const supervised = runSupervised(driver, session);
+  // The run's claims, as interactive's run makes them; `claim` is the edge a test may break.
+  const run = new Run({ mode: 'interactive', configDir: resolved.configDir, cwd: project, warn: (message) => session.logger.warn(message) });
+  const supervised = runSupervised(run, driver, session);
   const hookCall = (input: unknown) => driver.hookCall(typeof input === 'string' ? input : JSON.stringify(input), new AbortController().signal);
   const stop = (n: number) => ({
     session_id: 'the-session',
@@ -53,7 +57,7 @@ async function world(checker: Checker) {
     stop_hook_active: n > 1,
     last_assistant_message: `turn ${n}`,
   });
-  return { session, driver, supervised, hookCall, stop };
+  return { session, run, driver, supervised, hookCall, stop };
 }
 
 const exited = { exit: { exitCode: 0 }, exitCode: 0 };
@@ -104,10 +108,10 @@ describe('the interactive driver', () => {
   it('fails only the stop whose review threw; the next stop is reviewed', async () => {
     const { checker, held } = heldChecker();
     const w = await world(checker);
-    const { session, hookCall, stop } = w;
-    const claim = session.claim.bind(session);
+    const { run, hookCall, stop } = w;
+    const claim = run.claim.bind(run);
     let claims = 0;
-    session.claim = (id, mode) => (claims++ === 0 ? Promise.reject(new Error('the claims file broke')) : claim(id, mode));
+    run.claim = (id) => (claims++ === 0 ? Promise.reject(new Error('the claims file broke')) : claim(id));
     await expect(hookCall(stop(1))).rejects.toThrow('the claims file broke');
     await reviewsTheNextAndEnds(w, held);
   });
@@ -115,10 +119,10 @@ describe('the interactive driver', () => {
   it('lets a stop of a session another live ccc supervises through, saying so, and reviews the next', async () => {
     const { checker, held } = heldChecker();
     const w = await world(checker);
-    const { session, hookCall, stop } = w;
+    const { run, hookCall, stop } = w;
     const holder = { pid: 4242, mode: 'interactive' as const, cwd: project, started_at: new Date().toISOString() };
-    const claim = session.claim.bind(session);
-    session.claim = (id, mode) => (id === 'taken' ? Promise.resolve(holder) : claim(id, mode));
+    const claim = run.claim.bind(run);
+    run.claim = (id) => (id === 'taken' ? Promise.resolve(sessionSupervisedError(id, holder)) : claim(id));
     const refused = JSON.parse(await hookCall({ ...stop(1), session_id: 'taken' })) as { systemMessage: string };
     expect(refused.systemMessage).toMatch(/^ccc: stop not reviewed: session taken is already supervised by ccc \(pid 4242, interactive/);
     await reviewsTheNextAndEnds(w, held);

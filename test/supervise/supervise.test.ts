@@ -17,6 +17,9 @@ import { SessionCore } from '../../src/loop/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
 import { exitCodeFor } from '../../src/supervise/exit-codes.js';
 import { runSupervised } from '../../src/supervise/run-supervised.js';
+import { Run } from '../../src/supervise/run.js';
+import type { AgentDriver } from '../../src/supervise/driver.js';
+import { claimPath } from '../../src/state/session-claims.js';
 import { ScriptedDriver, type Script } from './scripted-driver.js';
 
 let root: string;
@@ -60,11 +63,24 @@ async function run(
   const events: SupervisorEvent[] = [];
   session.reporters.add({ onEvent: (e) => void events.push(e) });
   const driver = new ScriptedDriver({ cwd: project, ...script });
-  const result = await runSupervised(driver, session);
+  const result = await runSupervised(runOf(session, driver), driver, session);
   await session.close();
   const log = fs.readFileSync(sessionLogPath(resolved.configDir, 'scripted-session'), 'utf8');
   const kinds = (kind: SupervisorEvent['kind']) => events.filter((e) => e.kind === kind);
   return { result, driver, events, kinds, log, session, checker };
+}
+
+/** The run a mode would make around its loop: its claims, reporters and lifetime (run.ts). */
+function runOf(session: SessionCore, driver: AgentDriver): Run {
+  return new Run({ mode: driver.mode, configDir: session.configDir, cwd: project, warn: (message) => session.logger.warn(message) });
+}
+
+/** A claim of `sessionId` by a live ccc other than this one (the test runner's parent process). */
+function claimedElsewhere(configDir: string, sessionId: string, mode = 'interactive'): { pid: number } {
+  const file = claimPath(configDir, sessionId);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ pid: process.ppid, mode, cwd: project, started_at: new Date().toISOString() }));
+  return { pid: process.ppid };
 }
 
 const actions = (driver: ScriptedDriver) => driver.answers.map((d) => (d.action === 'block' ? 'block' : `${d.action}:${d.reason}`));
@@ -129,14 +145,11 @@ describe('supervise', () => {
   });
 
   it('a stop in a session another live ccc supervises is not reviewed', async () => {
-    // The claims edge answers that a ccc with pid 4242 holds session "taken".
-    const holder = { pid: 4242, mode: 'interactive' as const, cwd: project, started_at: new Date().toISOString() };
-    const taken = (session: SessionCore) => {
-      const claim = session.claim.bind(session);
-      session.claim = async (id, mode) => (id === 'taken' ? holder : claim(id, mode));
-    };
+    // A live ccc (the test runner's parent) holds session "taken": the run's claim meets it in the real claims file.
+    let holder = { pid: 0 };
+    const taken = (session: SessionCore) => void (holder = claimedElsewhere(session.configDir, 'taken'));
     const { result, driver, checker } = await run(scriptedChecker([true]), { stops: 2, sessionId: (i) => (i === 0 ? 'taken' : 'scripted-session') }, {}, taken);
-    expect(driver.refused).toEqual([expect.stringContaining('session taken is already supervised by ccc (pid 4242, interactive')]);
+    expect(driver.refused).toEqual([expect.stringContaining(`session taken is already supervised by ccc (pid ${holder.pid}, interactive`)]);
     expect(checker.checks).toBe(1);
     expect(result.exitCode).toBe(0);
   });
@@ -164,7 +177,7 @@ describe('supervise', () => {
     const events: SupervisorEvent[] = [];
     session.reporters.add({ onEvent: (e) => void events.push(e) });
     const driver = new ScriptedDriver({ cwd: project, stops: 5, beforeStop: (i) => i === 2 && session.interrupt('SIGTERM received', 143) });
-    const result = await runSupervised(driver, session);
+    const result = await runSupervised(runOf(session, driver), driver, session);
     await session.close();
     expect(result.exitCode).toBe(143);
     expect(checker.checks).toBe(2);
@@ -181,7 +194,7 @@ describe('runSupervised: one run, its ending said once on every path', () => {
     const events: SupervisorEvent[] = [];
     session.reporters.add({ onEvent: (e) => void events.push(e) });
     const driver = new ScriptedDriver({ cwd: project, ...script });
-    const outcome: { result?: Awaited<ReturnType<typeof runSupervised>>; error?: Error } = await runSupervised(driver, session).then(
+    const outcome: { result?: Awaited<ReturnType<typeof runSupervised>>; error?: Error } = await runSupervised(runOf(session, driver), driver, session).then(
       (result) => ({ result }),
       (error: Error) => ({ error }),
     );
