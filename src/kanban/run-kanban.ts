@@ -118,9 +118,9 @@ export async function runKanban(args: KanbanArgs, io: KanbanIo): Promise<number>
         logger,
         ...(session ? { review: supervisedReview({ session, run, call, write: io.write }) } : {}),
       });
-      ending = { mode: 'kanban', how: outcome.message, exitCode: outcome.exitCode, level: outcome.exitCode === 0 ? 'info' : 'warn' };
-      session?.endedAs(ending);
-      run.exitCode = outcome.exitCode;
+      const board = { how: outcome.message, exitCode: outcome.exitCode, level: outcome.exitCode === 0 ? ('info' as const) : ('warn' as const) };
+      ending = { mode: 'kanban', ...board };
+      run.endAs(board);
       say(outcome.message);
       return outcome.exitCode;
     } catch (error) {

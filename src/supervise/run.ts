@@ -69,6 +69,7 @@ export class Run {
   readonly #plan: RunPlan;
   readonly #claims: SessionClaims;
   #session: SessionCore | undefined;
+  #ended = false;
 
   constructor(plan: RunPlan) {
     this.#plan = plan;
@@ -105,6 +106,17 @@ export class Run {
   report(reporters: readonly Reporter[]): void {
     if (!this.#session) throw new Error('a run reports the events of the session it holds: hold(session) first');
     for (const reporter of reporters) this.#session.reporters.add(reporter);
+  }
+
+  /**
+   * How a run its mode ends itself ended (a kanban board: the workflow's outcome): the log's last
+   * line, and the reporters' exit code. The first ending said stands.
+   */
+  endAs(ending: DriverEnding): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.exitCode = ending.exitCode;
+    if (this.#session) endRun(this.mode, this.#session, ending, false);
   }
 
   /**

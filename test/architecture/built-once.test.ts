@@ -2,7 +2,8 @@
  * Twins stay one: a thing that is the same wherever it is made is made in one place, so that a
  * change to it (a message, a field) cannot reach one mode and miss another. The error a second
  * supervisor of a session stops with, the error for a plugin that cannot be used, and the stop ccc
- * makes for a turn that had no Stop hook each have one builder; the rest of src/ calls it.
+ * makes for a turn that had no Stop hook each have one builder, and a session is claimed by the
+ * run alone; the rest of src/ calls them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,6 +34,11 @@ describe('each twin is made once', () => {
 
   it('the error a second supervisor of a session stops with: sessionSupervisedError, whichever mode meets it', () => {
     expect(whereMade(src, /new CccError\(\s*'SESSION_SUPERVISED'/)).toEqual({ 'src/state/session-claims.ts': 1 });
+  });
+
+  it("a session's claim, whichever mode takes it: the run's (Run.claim), the only holder of the claims", () => {
+    expect(whereMade(src, /new SessionClaims\(/)).toEqual({ 'src/supervise/run.ts': 1 });
+    expect(whereMade(src, /\bclaimSession\(/)).toEqual({ 'src/state/session-claims.ts': 2 });
   });
 
   it('the error for a checker plugin that cannot be used, loaded in ccc or in its thread: pluginInvalid', () => {

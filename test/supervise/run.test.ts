@@ -147,6 +147,18 @@ describe('Run: one claim, one set of reporters, one lifetime', () => {
     expect(log().trim().split('\n').at(-1)).toMatch(/\[ERROR\].*exit_code=1 mode=headless .*run ended: error: the agent could not start/);
   });
 
+  it("a run its mode ends itself (a kanban board's outcome) says that ending once and closes the reporters with its exit code", async () => {
+    const { run, reporter, said, log } = await world({ mode: 'kanban' });
+    run.report([reporter]);
+    await run.using(async () => {
+      run.endAs({ how: 'the workflow stopped at task 2', exitCode: 4, level: 'warn' });
+      run.endAs({ how: 'a second word', exitCode: 0 });
+    });
+    expect(said).toEqual(['close 4']);
+    expect(log().match(/run ended/g)).toHaveLength(1);
+    expect(log().trim().split('\n').at(-1)).toMatch(/\[WARN\].*exit_code=4 mode=kanban .*run ended: the workflow stopped at task 2/);
+  });
+
   it('a release that fails is warned of in the log and skips none of the others', async () => {
     const { run, reporter, said, log } = await world();
     run.report([reporter]);
