@@ -11,7 +11,11 @@ const modified = (file: string, removed: string[], added: string[], texts: Pick<
   ...texts,
 });
 
-/** A name → the change → a piece of every finding it must give (none: it weakens nothing). */
+/**
+ * A name → the change → a piece of every finding it must give (none: it weakens nothing). The
+ * `test.skip(`, `it.only(` and the like below are lines of the diffs fed to the detector, strings
+ * only: no test of this file is skipped or focused.
+ */
 const CASES: Record<string, [FileChange, string[]]> = {
   'python: a test removed': [
     modified('tests/test_calc.py', ['def test_garbage_rejected():', '    assert add(1, 1) == 3'], []),
