@@ -14,8 +14,11 @@ import { runFront, wantsFront } from './front.js';
 import { ExitCode } from '../errors.js';
 import { descriptorShortage, isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
 import { guardStdioReset } from '../process/stdio-reset.js';
+import { useCompileCache } from '../process/compile-cache.js';
 
 const argv = process.argv.slice(2);
+// Every module loaded from here on (all but the few above) comes from V8's code cache once warm.
+useCompileCache();
 // A terminal that is gone when ccc exits must not end it in Node's abort (stdio-reset.ts).
 guardStdioReset();
 

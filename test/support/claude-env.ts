@@ -31,6 +31,8 @@ export interface ClaudeWorld {
   cleanup(): void;
 }
 
+const SUITE_COMPILE_CACHE = path.join(os.tmpdir(), `ccc-test-compile-cache-${os.userInfo().uid}`);
+
 export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.ProcessEnv } = {}): ClaudeWorld {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccc-test-')));
   const home = path.join(root, 'home');
@@ -56,6 +58,9 @@ export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.Proce
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
     CCC_CLAUDE: claudeBin,
+    // One compile cache for the suite's ccc starts (src/process/compile-cache.ts): a fresh HOME per
+    // world would write it again at every start; test/process/compile-cache.test.ts covers the cold one.
+    CCC_COMPILE_CACHE: SUITE_COMPILE_CACHE,
     ...(options.modelUrl ? { ANTHROPIC_BASE_URL: options.modelUrl } : {}),
     ...options.env,
   };
