@@ -55,9 +55,16 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const resolved = await loadConfig({ cwd: io.cwd, env, flags: args.flags, configPath: args.configPath });
   const { config } = resolved;
   const claudeFile = requireClaude(config.claude.command, env, io.cwd);
-  requireUsableConfigDir(resolved.configDir, env);
-  // A claude ccc cannot supervise (too old, or no readable version) fails in confusing ways mid-run: refused here, exit 2.
-  await requireSupportedClaude({ command: config.claude.command, file: claudeFile, cwd: io.cwd, env, configDir: resolved.configDir });
+  // The config dir's write probe waits on the disk (an fsync) while claude's version is read (a
+  // config dir that is missing or has no room for ccc's folders throws before that read starts); an
+  // unusable config dir is the error shown when both fail, as it is the one to fix first.
+  const [usable, supported] = await Promise.allSettled([
+    requireUsableConfigDir(resolved.configDir, env),
+    // A claude ccc cannot supervise (too old, or no readable version) fails in confusing ways mid-run: refused here, exit 2.
+    requireSupportedClaude({ command: config.claude.command, file: claudeFile, cwd: io.cwd, env, configDir: resolved.configDir }),
+  ]);
+  if (usable.status === 'rejected') throw usable.reason;
+  if (supported.status === 'rejected') throw supported.reason;
   config.claude.command = claudeFile;
   requireReviewerPrompts(resolved, io.cwd, env.HOME);
   // TypeScript plugins are transpiled once per content, like the config (before the agent starts: a broken plugin is exit 2).

@@ -29,7 +29,7 @@ export async function runDoctor(options: { cwd: string; env: NodeJS.ProcessEnv }
   const checks = [
     await claudeCheck(place, config.resolved),
     config.check,
-    configDirCheck(place),
+    await configDirCheck(place),
     promptCheck(place, config.resolved),
     ...helpers,
     storeCheck(place),

@@ -72,10 +72,10 @@ export async function claudeCheck(place: Place, resolved: ResolvedConfig | undef
   return { ...base, status: 'ok', detail: `${support.version}, ${file} (supported: ${MINIMUM_CLAUDE} to ${NEWEST_TESTED_CLAUDE}, tested)` };
 }
 
-export function configDirCheck(place: Place): DoctorCheck {
+export async function configDirCheck(place: Place): Promise<DoctorCheck> {
   const base = { id: 'config-dir', title: 'config directory', needed: true } as const;
   try {
-    requireUsableConfigDir(place.configDir, place.env);
+    await requireUsableConfigDir(place.configDir, place.env);
     return { ...base, status: 'ok', detail: `${place.configDir}, writable` };
   } catch (error) {
     return { ...base, status: 'missing', detail: errorText(error), fix: 'make it writable, or set CCC_CONFIG_DIR to a writable directory' };

@@ -11,7 +11,12 @@ import { CccError } from '../errors.js';
 /** Big enough that a directory with less room than one review's state and log lines fails here. */
 const PROBE_BYTES = 16 * 1024;
 
-export function requireUsableConfigDir(configDir: string, env: NodeJS.ProcessEnv): void {
+/**
+ * The directory's existence and its folders are checked at once (a throw here means nothing else
+ * has run, nor created anything); the write probe's fsync waits on the disk, so it is returned as a
+ * promise that the launch awaits before the agent starts, while it reads claude's version.
+ */
+export function requireUsableConfigDir(configDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   const chosen = env.CCC_CONFIG_DIR ? 'CCC_CONFIG_DIR' : undefined;
   if (chosen && !fs.existsSync(configDir)) {
     throw unusable(configDir, `it does not exist (set by CCC_CONFIG_DIR)`, 'Create it, or point CCC_CONFIG_DIR at an existing directory.');
@@ -24,25 +29,30 @@ export function requireUsableConfigDir(configDir: string, env: NodeJS.ProcessEnv
     makeDir(dir);
     step = `create ${path.join(dir, 'sessions')}`;
     makeDir(path.join(dir, 'sessions'));
-    step = `write a file in ${dir}`;
-    probeWrite(path.join(dir, `.write-check-${process.pid}`));
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const why =
-      code === 'ENOSPC' || code === 'EDQUOT'
-        ? 'the disk is full'
-        : code === 'EROFS'
-          ? 'the file system is read-only'
-          : code === 'EACCES' || code === 'EPERM'
-            ? 'permission denied'
-            : message;
-    throw unusable(
-      configDir,
-      `could not ${step}: ${why} (${code ?? 'error'})`,
-      `Make it writable${code === 'ENOSPC' ? ' or free some space' : ''}, or choose another directory with CCC_CONFIG_DIR=<dir>.`,
-      error,
-    );
+    throw unusableAfter(configDir, step, error);
   }
+  return probeWrite(path.join(dir, `.write-check-${process.pid}`)).catch((error: unknown) => {
+    throw unusableAfter(configDir, `write a file in ${dir}`, error);
+  });
+}
+
+function unusableAfter(configDir: string, step: string, error: unknown): CccError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const why =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'the disk is full'
+      : code === 'EROFS'
+        ? 'the file system is read-only'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : message;
+  return unusable(
+    configDir,
+    `could not ${step}: ${why} (${code ?? 'error'})`,
+    `Make it writable${code === 'ENOSPC' ? ' or free some space' : ''}, or choose another directory with CCC_CONFIG_DIR=<dir>.`,
+    error,
+  );
 }
 
 function makeDir(dir: string): void {
@@ -53,14 +63,15 @@ function makeDir(dir: string): void {
   }
 }
 
-function probeWrite(file: string): void {
-  const fd = fs.openSync(file, 'w', 0o600);
+/** Written and synced without blocking: the fsync waits on the disk (milliseconds, more on a busy one) while the launch goes on. */
+async function probeWrite(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'w', 0o600);
   try {
-    fs.writeSync(fd, Buffer.alloc(PROBE_BYTES));
-    fs.fsyncSync(fd);
+    await handle.write(Buffer.alloc(PROBE_BYTES));
+    await handle.sync();
   } finally {
-    fs.closeSync(fd);
-    fs.rmSync(file, { force: true });
+    await handle.close();
+    await fs.promises.rm(file, { force: true });
   }
 }
 
