@@ -1,7 +1,8 @@
 /**
  * Prints the plain closing line `vitest: N passed, N failed` after a run, which CI reads to know
  * how many tests ran, and above it every test CCC_TEST_SKIP skipped, by tool: a skip asked for by
- * name is shown, never silent. Before the run: the tools (scripts/test-tools.mjs) this machine lacks,
+ * name is shown, never silent. Also above it, every test that passed only on CI's retry: its first
+ * try failed, which on a loaded machine is a race in the test or in ccc, to be found, not hidden. Before the run: the tools (scripts/test-tools.mjs) this machine lacks,
  * with their install line; a CCC_TEST_SKIP that names no tool ends the run before it starts.
  */
 import type { Reporter, TestModule } from 'vitest/node';
@@ -25,9 +26,12 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     const byTool = new Map<string, string[]>();
+    const retried: string[] = [];
     for (const module of testModules) {
+      const file = module.moduleId.replace(`${process.cwd()}/`, '');
       for (const test of module.children.allTests()) {
         const result = test.result();
+        if (result.state === 'passed' && test.diagnostic()?.flaky) retried.push(`${file}: ${test.fullName}`);
         if (result.state === 'passed') passed++;
         else if (result.state === 'failed') failed++;
         else {
@@ -36,8 +40,7 @@ export default class SummaryReporter implements Reporter {
           const said = `${result.state === 'skipped' ? (result.note ?? '') : ''} ${test.name}`;
           const named = new RegExp(`${SKIP_NOTE}([\\w.,-]+)`).exec(said)?.[1];
           if (!named) continue;
-          for (const tool of named.split(','))
-            byTool.set(tool, [...(byTool.get(tool) ?? []), `${module.moduleId.replace(`${process.cwd()}/`, '')}: ${test.name}`]);
+          for (const tool of named.split(',')) byTool.set(tool, [...(byTool.get(tool) ?? []), `${file}: ${test.name}`]);
         }
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
@@ -45,6 +48,10 @@ export default class SummaryReporter implements Reporter {
     for (const [tool, tests] of byTool) {
       process.stdout.write(`\nskipped by CCC_TEST_SKIP=${tool}: ${tests.length} test${tests.length > 1 ? 's' : ''}\n${tests.map((t) => `  ${t}\n`).join('')}`);
     }
+    if (retried.length > 0)
+      process.stdout.write(
+        `\npassed only on a retry (the first try failed: a race to find): ${retried.length} test${retried.length > 1 ? 's' : ''}\n${retried.map((t) => `  ${t}\n`).join('')}`,
+      );
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }
