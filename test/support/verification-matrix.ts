@@ -15,6 +15,14 @@
  *
  * The tests are defined here and run from test/loop/verification-matrix-*.test.ts, a group of
  * runners per file: the whole matrix in one file ran past ten minutes on a loaded machine.
+ *
+ * A case that is not complete reaches the iteration limit (1) at its only review. With the default
+ * `supervisor.wind_down` that starts one more claude, the agent's unreviewed last turn, which
+ * changes none of what these tests check: the exit code, the verdict and everything each report
+ * says of it stay the same; only the stop line, the agent's cost and a `wind-down` event differ.
+ * So the cases run with `wind_down: false`, one claude start fewer each, but for one per file (the
+ * first runner's "complete over its own failing run", of the runners not skipped by name), which keeps the default and shows its wind-down
+ * turn ran (the wind-down itself is tested in run-caps, headless and checkers-e2e).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -406,7 +414,7 @@ const RUNNERS = {
 
 type RunnerName = keyof typeof RUNNERS;
 
-/** The agent: one Write per file, then "All done." (to the review's feedback and the wind-down too). */
+/** The agent: one Write per file, then "All done." (to the wind-down's message too, where a case keeps it). */
 function writingAgent(cwd: () => string, writes: Record<string, string>) {
   const pending = Object.entries(writes);
   return (): Reply => {
@@ -441,7 +449,7 @@ export function describeMatrix(names: readonly RunnerName[]): void {
         fs.writeFileSync(path.join(world.cwd, file), text);
       }
       for (const [link, target] of Object.entries(runner.links ?? {})) fs.symlinkSync(target, path.join(world.cwd, link));
-      fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { max_iterations: 1, ...config } }));
+      fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify({ supervisor: { max_iterations: 1, wind_down: false, ...config } }));
       git(world.cwd, 'init', '-q');
       git(world.cwd, 'add', '.');
       git(world.cwd, 'commit', '-qm', 'start');
@@ -459,10 +467,13 @@ export function describeMatrix(names: readonly RunnerName[]): void {
         env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output },
       });
       expect(reviewer.seen.map((s) => s.call.input.command)).toEqual([command]);
-      const verdict = jsonLines(fs.readFileSync(events, 'utf8')).find((e) => e.kind === 'verdict')!;
+      const logged = jsonLines(fs.readFileSync(events, 'utf8'));
+      const verdict = logged.find((e) => e.kind === 'verdict')!;
       return {
         run,
         verdict,
+        /** Whether the agent had its wind-down turn (the event, and the stop line that says so). */
+        wound: logged.some((e) => e.kind === 'wind-down') && run.stderr.includes('the agent was given one last turn'),
         junit: fs.readFileSync(junit, 'utf8'),
         summary: fs.readFileSync(summary, 'utf8'),
         outputs: runnerOutputs(fs.readFileSync(output, 'utf8')),
@@ -472,19 +483,24 @@ export function describeMatrix(names: readonly RunnerName[]): void {
       };
     }
 
+    // The one case per file that keeps the wind-down: of the first runner this run does not skip by name.
+    const windingDown = names.find((n) => !skippedByName((RUNNERS[n] as RunnerCase).tool));
     for (const name of names) {
       const runner: RunnerCase = RUNNERS[name];
+      const windsDown = (cheatName: string) => name === windingDown && cheatName === 'complete over its own failing run';
       const skip = skippedByName(runner.tool);
       const note = skipNote(runner.tool);
       for (const [cheatName, cheat] of Object.entries(runner.cheats)) {
         it.skipIf(skip)(
-          `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so${note}`,
+          `${name}: ${cheat.outcome === 'contradiction' ? 'a reviewer saying' : 'the agent passes off'} ${cheatName}: not verified, exit 3 under 'whole-suite', every report says so${windsDown(cheatName) ? ' (with the wind-down turn)' : ''}${note}`,
           async ({ skip, rig }) => {
             needs({ skip }, 'git', ...(runner.tool ? [runner.tool] : []));
             const r = await supervise(rig, runner, { ...runner.files, ...cheat.files }, cheat.writes ?? {}, cheat.command, {
               reviewer: { require_evidence: 'whole-suite' },
+              ...(windsDown(cheatName) ? { wind_down: true } : {}),
             });
             expect(r.run.code, r.run.stderr).toBe(3);
+            expect(r.wound, r.run.stderr).toBe(windsDown(cheatName));
             const evidence = r.verdict.evidence as Evidence[];
             // What the reviewer's complete would have come to without the refusal: never verified.
             expect(verificationOf(true, evidence)).toBe(cheat.outcome === 'contradiction' ? 'unverified' : cheat.outcome);
