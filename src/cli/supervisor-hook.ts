@@ -19,8 +19,8 @@ import { errorText, isCccError } from '../errors.js';
 import { inertText } from '../pty/inert-text.js';
 import { REVIEW_ENV, SUPERVISED_ENV } from '../loop/supervised-env.js';
 import { hookOwner, startedBy } from '../process/process-ancestry.js';
-import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from './stop-channel.js';
-import { parseStopInput } from './stop-event.js';
+import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from '../stop/stop-channel.js';
+import { parseStopInput } from '../stop/stop-event.js';
 
 export interface HookIo {
   args: string[];
@@ -54,7 +54,8 @@ export async function runSupervisorHook(io: HookIo): Promise<number> {
       `ccc supervisor-hook: ${name}=${inertText(io.env[name] ?? '').slice(0, 40)} is set, but this claude was not started by that ccc (a copy inherited from another process); ignored: the stop is reviewed here\n`,
     );
   try {
-    const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js'); // up the layers: the hook's own run, loaded only when no ccc runs this session (docs/design/architecture.md, "Layers")
+    // The hook's own run, loaded only when no ccc runs this session.
+    const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js');
     // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
     if (parsed.value.raw.hook_event_name === 'StopFailure') {
       const noted = await noteStopFailure(parsed.value, io.env);
