@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Bundles the Stop hook's code (dist/cli/hook-command.js and everything it imports, its
+ * Bundles the Stop hook's code (dist/cli/supervisor-hook.js and everything it imports, its
  * dependencies included) into dist/hook/, in `npm run build` after tsc. Claude Code waits for
  * `ccc supervisor-hook` at every stop, and Node 20 loading ccc's modules file by file was most of
  * the standalone hook's time before the reviewer's spawn (bench/review-breakdown.mjs): one file
@@ -44,7 +44,7 @@ const ownUrl = {
 
 fs.rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { 'hook-command': path.join(dist, 'cli', 'hook-command.js') },
+  entryPoints: { 'supervisor-hook': path.join(dist, 'cli', 'supervisor-hook.js') },
   outdir,
   bundle: true,
   splitting: true,

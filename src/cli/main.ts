@@ -23,7 +23,7 @@ useCompileCache();
 guardStdioReset();
 
 if (argv[0] === 'supervisor-hook') {
-  const { runSupervisorHookCommand } = (await import(hookEntry())) as typeof import('./hook-command.js');
+  const { runSupervisorHookCommand } = (await import(hookEntry())) as typeof import('./supervisor-hook.js');
   process.exitCode = await runSupervisorHookCommand(argv.slice(1));
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const [{ versionText }, { exitQuietlyOnEpipe }] = await Promise.all([import('./version.js'), import('./quiet-epipe.js')]);
@@ -68,8 +68,8 @@ async function run(): Promise<void> {
  * modules themselves: a stale bundle would run other code than the rest of ccc.
  */
 function hookEntry(): string {
-  const modules = './hook-command.js';
-  const bundled = new URL('../hook/hook-command.js', import.meta.url);
+  const modules = './supervisor-hook.js';
+  const bundled = new URL('../hook/supervisor-hook.js', import.meta.url);
   const bundleTime = statSync(bundled, { throwIfNoEntry: false })?.mtimeMs;
   const modulesTime = statSync(new URL(modules, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   return bundleTime !== undefined && bundleTime >= modulesTime ? bundled.href : modules;

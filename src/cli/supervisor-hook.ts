@@ -22,7 +22,7 @@ import { hookOwner, startedBy } from '../process/process-ancestry.js';
 import { askStopChannel, SOCKET_ENV, TOKEN_ENV } from '../stop/stop-channel.js';
 import { parseStopInput } from '../stop/stop-event.js';
 
-export interface HookIo {
+interface HookIo {
   args: string[];
   stdin: Readable;
   stdout: Writable;
@@ -32,7 +32,12 @@ export interface HookIo {
 
 const MAX_STDIN = 64 * 1024 * 1024;
 
-export async function runSupervisorHook(io: HookIo): Promise<number> {
+/** `ccc supervisor-hook` on this process's own streams: what main.ts's fast path and the command table run. */
+export function runSupervisorHookCommand(args: string[]): Promise<number> {
+  return runSupervisorHook({ args, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+}
+
+async function runSupervisorHook(io: HookIo): Promise<number> {
   const viaProxy = io.args.includes('--proxy');
   // The proxy hook is ccc's own, in the claude it launched: the running ccc answers, whatever the environment holds.
   const marked = viaProxy ? {} : markers(io.env);

@@ -11,7 +11,7 @@ export const registerSupervisorHookCommand: RegisterCommand = (program, setExit)
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (_options: unknown, command: { args: string[] }) => {
-      const { runSupervisorHookCommand } = await import('../hook-command.js');
+      const { runSupervisorHookCommand } = await import('../supervisor-hook.js');
       setExit(await runSupervisorHookCommand(command.args));
     });
 };
