@@ -7,7 +7,7 @@
  * This runs in vitest's main process, whose event loop a stuck worker cannot block. A file running
  * past the limit (CCC_TEST_STALL_MINUTES, 10 by default, well above the slowest file on a loaded
  * machine) gets its name, its running tests and vitest's process tree printed, and every process
- * its worker started that is as old as the stall is killed: a blocked call returns, the test fails
+ * its worker started is killed once it is as old as the limit: a blocked call returns, the test fails
  * (and is retried in CI) instead of hanging. Still running after two limits, the run is ended with
  * exit 1, the report above it.
  */
@@ -56,6 +56,7 @@ function killQuietly(pid: number): void {
 
 export default class StallReporter implements Reporter {
   private readonly running = new Map<string, Running>();
+  private readonly killed = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
 
   onTestRunStart() {
@@ -93,9 +94,15 @@ export default class StallReporter implements Reporter {
         for (const { pid } of descendantTree(process.pid)) killQuietly(pid);
         process.exit(1);
       }
-      if (age < LIMIT_MS || run.reported) continue;
-      run.reported = true;
-      this.report(file, run, age);
+      if (age < LIMIT_MS) continue;
+      if (!run.reported) {
+        run.reported = true;
+        this.report(file, run, age);
+      } else {
+        // The file's clock starts when it is queued; on a loaded machine its worker may start the
+        // child that holds it seconds later, so that child reaches the limit's age after the report.
+        this.killAged(processTree(), false);
+      }
     }
   }
 
@@ -107,12 +114,20 @@ export default class StallReporter implements Reporter {
     const tree = processTree();
     lines.push('stall: vitest process tree (pid age-s stat wchan args):');
     for (const row of tree) lines.push(`stall: ${'  '.repeat(row.depth)}${row.line}`);
-    // The workers are vitest's children; what they started as long ago as the stall is what holds one.
-    const stuck = tree.filter((row) => row.depth >= 2 && row.ageSeconds * 1000 >= LIMIT_MS);
-    for (const row of stuck) killQuietly(row.pid);
-    lines.push(
-      `stall: killed ${stuck.length} process(es) started ${LIMIT_MS / 1000} s or more ago under a worker: ${stuck.map((r) => r.pid).join(' ') || 'none'}`,
-    );
     process.stderr.write(`${lines.join('\n')}\n`);
+    this.killAged(tree, true);
+  }
+
+  /** The workers are vitest's children; what they started as long ago as the stall is what holds one. Said when any is killed (or, at the report, that none was). */
+  private killAged(tree: Row[], atReport: boolean) {
+    const stuck = tree.filter((row) => row.depth >= 2 && row.ageSeconds * 1000 >= LIMIT_MS && !this.killed.has(row.pid));
+    for (const row of stuck) {
+      this.killed.add(row.pid);
+      killQuietly(row.pid);
+    }
+    if (stuck.length > 0 || atReport)
+      process.stderr.write(
+        `stall: killed ${stuck.length} process(es) started ${LIMIT_MS / 1000} s or more ago under a worker: ${stuck.map((r) => r.pid).join(' ') || 'none'}\n`,
+      );
   }
 }
