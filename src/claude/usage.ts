@@ -4,6 +4,7 @@
  * and the cost cap; the cache share says how much of the input was read from the prompt cache.
  */
 import type { Frame } from '../frames/frame.js';
+import { roundUsd } from '../loop/spend-line.js';
 
 export interface Usage {
   input_tokens: number;
@@ -75,11 +76,6 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cost_usd: roundUsd(a.cost_usd + b.cost_usd),
     ...(a.unpriced_tokens || b.unpriced_tokens ? { unpriced_tokens: (a.unpriced_tokens ?? 0) + (b.unpriced_tokens ?? 0) } : {}),
   };
-}
-
-/** Sums of binary fractions print as 0.00028000000000000003: a ten-billionth of a dollar is exact enough. */
-function roundUsd(usd: number): number {
-  return Math.round(usd * 1e10) / 1e10;
 }
 
 /** True when a run spent anything (a reviewer killed before its first answer spent nothing). */

@@ -5,20 +5,13 @@
  * stops before spending another agent turn once a cap is reached.
  */
 import type { StopGuard } from './stop-guard.js';
+import { roundUsd, type SpendFields } from './spend-line.js';
 
 export interface CostCaps {
   /** What the run has spent so far (USD). */
   spent(): number;
   capUsd: number | undefined;
   taskCapUsd: number | undefined;
-}
-
-/** The spend against the caps, as the verdict event and the title show it. */
-export interface SpendFields {
-  spent_usd: number;
-  cap_usd?: number;
-  task_spent_usd: number;
-  task_cap_usd?: number;
 }
 
 export function spendFields(caps: CostCaps, taskCostFrom: number): SpendFields {
@@ -49,19 +42,4 @@ export function costCapGuard(caps: CostCaps): StopGuard {
       return undefined;
     },
   };
-}
-
-/** `$0.42 of $5.00` (or `$0.42` with no cap): a spend as progress lines and the title show it. */
-function spentOf(spent: number, cap: number | undefined): string {
-  return cap === undefined ? `$${spent.toFixed(2)}` : `$${spent.toFixed(2)} of $${cap.toFixed(2)}`;
-}
-
-/** The spend line of a verdict: the run's, and the task's when it has its own cap. */
-export function spendText(s: SpendFields): string {
-  const task = s.task_cap_usd === undefined ? '' : `, task ${spentOf(s.task_spent_usd, s.task_cap_usd)}`;
-  return `spent ${spentOf(s.spent_usd, s.cap_usd)}${task}`;
-}
-
-export function roundUsd(usd: number): number {
-  return Math.round(usd * 1e10) / 1e10;
 }

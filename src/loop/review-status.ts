@@ -22,7 +22,7 @@ import { inertLine } from '../pty/inert-text.js';
 import type { Frame } from '../frames/frame.js';
 import { userPromptOf } from '../frames/transcript-summary.js';
 import type { SupervisorEvent } from './events.js';
-import { spendText } from './cost-cap.js';
+import { spendText } from './spend-line.js';
 import type { Reporter } from '../supervise/reporter.js';
 
 /** How long a verdict keeps the title against claude's retitling. */

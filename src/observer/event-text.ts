@@ -2,8 +2,7 @@
 import { shownVerdict } from '../checkers/verdict-text.js';
 import { reviewKindDetails } from '../checkers/verification.js';
 import { describeUsage, dollars } from '../claude/usage.js';
-// Up the layers: the spend line reads as the loop says it; cost-cap.ts loads no module at runtime.
-import { spendText } from '../loop/cost-cap.js';
+import { spendText } from '../loop/spend-line.js';
 import type { ObserverEvent } from './protocol.js';
 import type { ToolCall } from '../frames/tool-calls.js';
 import { inertLine } from '../pty/inert-text.js';

@@ -2,7 +2,7 @@
  * A run's spend against its caps in the reports, as the last verdict carried it: the same words
  * as the title and the progress lines (`spent $0.42 of $5.00, task $0.10 of $1.00`).
  */
-import { spendText } from '../loop/cost-cap.js';
+import { spendText } from '../loop/spend-line.js';
 import type { RunRecord } from './run-record.js';
 
 /** The spend fields of a verdict event, null where the run's verdicts carried none. */

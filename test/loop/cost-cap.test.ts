@@ -1,6 +1,7 @@
 /** The cost caps: the run's spend against `max_cost_usd`, the task's (from its start) against `max_task_cost_usd`. */
 import { describe, expect, it } from 'vitest';
-import { costCapGuard, spendFields, spendText } from '../../src/loop/cost-cap.js';
+import { costCapGuard, spendFields } from '../../src/loop/cost-cap.js';
+import { spendText } from '../../src/loop/spend-line.js';
 import type { GuardInput } from '../../src/loop/stop-guard.js';
 
 const input = (taskCostFrom?: number): GuardInput => ({

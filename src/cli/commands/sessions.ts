@@ -11,7 +11,7 @@ import type { SupervisedSession } from '../../mcp/tools/supervisor-status.js';
 import { shownVerdict } from '../../checkers/verdict-text.js';
 import { reviewKindDetails, reviewKindOf, verificationOf } from '../../checkers/verification.js';
 import { dollars } from '../../claude/usage.js';
-import { spendText } from '../../loop/cost-cap.js';
+import { spendText } from '../../loop/spend-line.js';
 import { inertLine } from '../../pty/inert-text.js';
 import type { RegisterCommand } from './register-command.js';
 

@@ -21,7 +21,7 @@ import { opinionText } from '../../checkers/agreement.js';
 import type { Opinion } from '../../checkers/types.js';
 import { verificationDetails, verificationOf, type Verification } from '../../checkers/verification.js';
 import { NO_USAGE } from '../../claude/usage.js';
-import { spendText } from '../../loop/cost-cap.js';
+import { spendText } from '../../loop/spend-line.js';
 import type { StopReason, SupervisorEvent } from '../../loop/events.js';
 import type { NOTIFY_EVENTS } from '../../config/schema.js';
 import { reviewSummary } from '../../loop/review-summary.js';

@@ -9,7 +9,7 @@ import { shownVerdict } from '../../checkers/verdict-text.js';
 import { reviewKindDetails } from '../../checkers/verification.js';
 import { cacheShare, costText, NO_USAGE, percent } from '../../claude/usage.js';
 import type { Frame } from '../../frames/frame.js';
-import { spendText } from '../../loop/cost-cap.js';
+import { spendText } from '../../loop/spend-line.js';
 import type { SupervisorEvent } from '../../loop/events.js';
 import { resumeTimeText } from '../../loop/limit-wait.js';
 import { reviewSummary } from '../../loop/review-summary.js';
