@@ -1,7 +1,10 @@
 /**
  * `ccc observe <url>`: mirrors a running session's terminal here and prints the supervisor's
  * events beneath it. Ends with 0 when the session says `bye` or the user quits with Ctrl-C; an
- * observer dropped for falling behind reconnects and starts again from a fresh screen.
+ * observer dropped for falling behind reconnects and starts again from a fresh screen. A
+ * connection the port closes before answering is tried again for a while: under a flood of
+ * clients that send nothing, the port closes the oldest connections still without a request, and
+ * a watcher on a loaded machine may not have sent its own yet (the browser page retries too).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
@@ -23,10 +26,14 @@ type Outcome =
   | { kind: 'quit'; reason: QuitReason }
   | { kind: 'dropped' }
   | { kind: 'closed'; code: number; reason: string }
-  | { kind: 'unreachable'; message: string };
+  | { kind: 'unreachable'; message: string }
+  /** Closed before any answer, while the port still takes connections: worth another try. */
+  | { kind: 'unanswered'; message: string };
 
 const QUIT_EXIT: Record<QuitReason, number> = { keyboard: 0, SIGINT: 130, SIGHUP: 129, SIGTERM: 143 };
 const RECONNECT_DELAY_MS = 500;
+/** The waits before each new try after a connection closed unanswered: 13.5 s in all, then it gives up. */
+const UNANSWERED_DELAYS_MS = [250, 250, 500, 500, 1000, 1000, 2000, 2000, 2000, 2000, 2000];
 
 /** Returns the exit code; throws CccError for a bad URL or a refused token (exit 2). */
 export async function runObserveClient(options: ObserveClientOptions): Promise<number> {
@@ -42,10 +49,12 @@ export async function runObserveClient(options: ObserveClientOptions): Promise<n
 }
 
 async function watchUntilDone(target: URL, terminal: ObserveTerminal, quitRequested: () => QuitReason | undefined): Promise<number> {
+  let unanswered = 0;
   for (;;) {
     const quit = quitRequested();
     if (quit) return QUIT_EXIT[quit];
     const outcome = await watchOnce(target, terminal);
+    if (outcome.kind !== 'unanswered') unanswered = 0;
     switch (outcome.kind) {
       case 'bye':
         terminal.status('the session is over; stopped watching');
@@ -62,6 +71,16 @@ async function watchUntilDone(target: URL, terminal: ObserveTerminal, quitReques
       case 'unreachable':
         terminal.status(outcome.message);
         return 1;
+      case 'unanswered': {
+        const delay = UNANSWERED_DELAYS_MS[unanswered++];
+        if (delay === undefined) {
+          terminal.status(outcome.message);
+          return 1;
+        }
+        if (unanswered === 1) terminal.status(`the observer at ${target.host} closed the connection unanswered (a busy port?); trying again`);
+        await sleep(delay);
+        continue;
+      }
     }
   }
 }
@@ -91,6 +110,7 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(target, { handshakeTimeout: 15_000 });
     let hello: ObserverHello | undefined;
+    let opened = false;
     let sawBye = false;
     let settled = false;
     const finish = (outcome: Outcome | Error) => {
@@ -117,8 +137,11 @@ function watchOnce(target: URL, terminal: ObserveTerminal): Promise<Outcome> {
         );
       } else finish({ kind: 'unreachable', message: `the server at ${where} is not a ccc observer (HTTP ${response.statusCode})` });
     });
+    ws.on('open', () => (opened = true));
     ws.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ kind: 'unreachable', message: `cannot reach the observer at ${target.host} (${error.code ?? error.message}); is the session still running?` });
+      const message = `cannot reach the observer at ${target.host} (${error.code ?? error.message}); is the session still running?`;
+      // Nothing listening is ECONNREFUSED; a port that accepted and then closed before its answer is ECONNRESET.
+      finish({ kind: !opened && error.code === 'ECONNRESET' ? 'unanswered' : 'unreachable', message });
     });
     ws.on('message', (data) => {
       // ws's default binaryType ('nodebuffer') delivers a message as one Buffer.

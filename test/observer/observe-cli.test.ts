@@ -5,8 +5,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import pty from '@lydell/node-pty';
 import type { ObserverServer } from '../../src/observer/observer-server.js';
 import { startTestObserver } from './support/start-test-observer.js';
@@ -38,12 +39,18 @@ function watch(args: string[]): Watcher {
   let stderr = '';
   const waiters: Array<() => void> = [];
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const wakeAll = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
-    for (const wake of waiters.splice(0)) wake();
+    wakeAll();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
+    child.on('close', (code, signal) => {
+      resolve({ code, signal });
+      wakeAll();
+    }),
   );
   return {
     child,
@@ -129,6 +136,39 @@ describe('ccc observe', () => {
     const nothing = await runProcess(process.execPath, [cli, 'observe', 'http://127.0.0.1:9/?token=abc']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('cannot reach the observer at 127.0.0.1:9');
+  });
+
+  it('gets in through a port that closes its first connections unanswered, as the guard does under a flood', async () => {
+    // The observer behind a port that closes the first connections at once, before any answer, as
+    // the observer's guard closes the oldest connections still without a request under a flood of
+    // them; a watcher on a loaded machine may not have sent its request yet.
+    server = await startTestObserver({ allowedHosts: ['127.0.0.1'] });
+    const observerPort = Number(new URL(server.url).port);
+    let closedUnanswered = 0;
+    const front = net.createServer((socket) => {
+      if (closedUnanswered < 3) {
+        closedUnanswered++;
+        socket.destroy();
+        return;
+      }
+      const back = net.connect(observerPort, '127.0.0.1');
+      socket.pipe(back).pipe(socket);
+      socket.on('error', () => back.destroy());
+      back.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void front.close());
+    const url = new URL(server.url);
+    url.port = String((front.address() as net.AddressInfo).port);
+
+    const watcher = watch([url.href]);
+    await watcher.waitForStderr('watching session');
+    server.publishEvent({ kind: 'end', exit_code: 0, at });
+    await server.close();
+    server = undefined;
+    expect((await watcher.exited).code, watcher.stderr()).toBe(0);
+    expect(closedUnanswered).toBe(3);
+    expect(watcher.stderr()).toMatch(/closed the connection unanswered \(a busy port\?\); trying again\n/);
   });
 
   it('stops watching on SIGINT with exit code 130', async () => {
