@@ -8,13 +8,19 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { claudeBin } from '../support/claude-env.js';
-import { jsonLines, runProcess } from '../support/run-process.js';
+import { jsonLines, runProcess, type ProcessResult } from '../support/run-process.js';
 
 const verdictSchema = JSON.stringify({
   type: 'object',
   properties: { completed: { type: 'boolean' }, feedback: { type: 'string' } },
   required: ['completed', 'feedback'],
 });
+
+// Each claude run here takes about 5 s beside two busy loops and two other real-claude files (load
+// 12). One that takes 25 s hangs: it is killed then, inside the test's 60 s, so the failure shows
+// how far it got (its frames and stderr) instead of a bare test timeout.
+const HUNG_MS = 25_000;
+const howFar = (run: ProcessResult) => `signal ${run.signal}; stderr: ${run.stderr.slice(-1000)}; stdout: ${run.stdout.slice(-2000)}`;
 
 describe('the real claude CLI against the scripted model server', () => {
   it('runs -p with stream-json, fires the Stop hook with the documented fields, and forks a review with structured output', async ({ rig }) => {
@@ -28,9 +34,9 @@ describe('the real claude CLI against the scripted model server', () => {
     const agent = await runProcess(
       claudeBin,
       ['-p', 'please do the thing', '--output-format', 'stream-json', '--verbose', '--settings', JSON.stringify(settings)],
-      { cwd: world.cwd, env: world.env },
+      { cwd: world.cwd, env: world.env, timeoutMs: HUNG_MS },
     );
-    expect(agent.code).toBe(0);
+    expect(agent.code, howFar(agent)).toBe(0);
     const frames = jsonLines(agent.stdout);
     const result = frames.find((f) => f.type === 'result')!;
     expect(result.result).toBe('I did the thing');
@@ -52,9 +58,9 @@ describe('the real claude CLI against the scripted model server', () => {
     const review = await runProcess(
       claudeBin,
       ['-p', '--fork-session', '--resume', sessionId, '--verbose', '--output-format', 'stream-json', '--json-schema', verdictSchema, 'Review the work'],
-      { cwd: world.cwd, env: world.env },
+      { cwd: world.cwd, env: world.env, timeoutMs: HUNG_MS },
     );
-    expect(review.code).toBe(0);
+    expect(review.code, howFar(review)).toBe(0);
     const reviewResult = jsonLines(review.stdout).find((f) => f.type === 'result')!;
     expect(reviewResult.structured_output).toEqual({ completed: false, feedback: 'add tests' });
     expect(reviewResult.session_id).not.toBe(sessionId);
