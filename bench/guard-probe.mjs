@@ -2,9 +2,10 @@
  * On its own (`node bench/guard-probe.mjs [runs]` after `npm run build`, not in `npm run bench`):
  * how often an unguarded reviewer's first request reaches the model. Headless `ccc --supervisor
  * -p` runs whose claude is wrapped with `--bare` (the reviewer's guard hooks are dropped); the
- * scripted model server counts the review requests that arrive. The checker kills such a review
- * at its init frame (src/checkers/reviewer/guard-probe.ts); what arrives before the kill is the
- * race this measures. `BENCH_COMPARE_CLI=<other build>/dist/cli/main.js` runs that build too,
+ * scripted model server counts the review requests that arrive. The checker now sees the guard
+ * missing in a claude run that reaches no model (src/checkers/reviewer/guard-check.ts) and starts
+ * no reviewer, so none should; a build from before that check kills the review at its init frame,
+ * and what arrives before the kill is the race this measured. `BENCH_COMPARE_CLI=<other build>/dist/cli/main.js` runs that build too,
  * alternating; `BENCH_GUARD_LOAD=2` adds that many busy loops beside the runs.
  */
 import { spawn } from 'node:child_process';

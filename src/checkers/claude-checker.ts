@@ -27,8 +27,9 @@ import { buildFreshReviewMessage, buildReviewMessage, retryMessage, type ReviewR
 import { evidenceCollector, type EvidenceCollector } from './reviewer/evidence-frames.js';
 import { projectChange } from './reviewer/project-change.js';
 import { reviewerAnswer } from './reviewer/reviewer-answer.js';
+import { guardLoads } from './reviewer/guard-check.js';
 import { guardWatch, UNGUARDED_MESSAGE } from './reviewer/guard-probe.js';
-import { reviewerLaunch, type ReviewerLaunch } from './reviewer/reviewer-launch.js';
+import { inheritedArgs, reviewerLaunch, type ReviewerLaunch } from './reviewer/reviewer-launch.js';
 import { reviewerPolicy, type ReviewerPolicy } from './reviewer/reviewer-policy.js';
 import { loadSupervisorPrompt, type PromptPath } from './supervisor-prompt.js';
 import type { CheckContext, Checker, Verdict } from './types.js';
@@ -66,6 +67,7 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
       const onFrame = (frame: Frame) => {
         if (frame.type === 'system' && frame.subtype === 'compact_boundary') compacted = true;
       };
+      await requireGuard(ctx, options, policy, signal);
       const review = (fork: string | undefined, request: string) =>
         reviewRounds({ ctx, options, policy, evidence, fork, request, promptPath: prompt.path, signal, onFrame });
       try {
@@ -86,6 +88,21 @@ export function claudeChecker(options: ClaudeCheckerOptions): Checker {
       }
     },
   };
+}
+
+/**
+ * No reviewer starts until claude is seen loading its guard, in a run that can neither reach a
+ * model nor call a tool (reviewer/guard-check.ts).
+ */
+async function requireGuard(ctx: CheckContext, options: ClaudeCheckerOptions, policy: ReviewerPolicy, signal: AbortSignal): Promise<void> {
+  const launch = reviewerLaunch({ claudeArgs: ctx.claudeArgs, cwd: ctx.cwd, env: ctx.env, policy, model: options.model });
+  const key = JSON.stringify([ctx.claudeCommand, inheritedArgs(ctx.claudeArgs), ctx.cwd, ctx.env.HOME, ctx.env.CLAUDE_CONFIG_DIR]);
+  const state = await guardLoads(key, { command: ctx.claudeCommand, launch, cwd: ctx.cwd, signal, logger: ctx.logger });
+  if (state === 'missing') throw unguarded();
+}
+
+function unguarded(): CccError {
+  return new CccError('CHECKER_FAILED', UNGUARDED_MESSAGE, { data: { checker: 'claude', cause: 'guard_missing' } });
 }
 
 /** A fresh review over the window too: said as that, since compacting the session would not help it. */
@@ -147,8 +164,8 @@ async function reviewRounds({ ctx, options, policy, evidence, fork, request, pro
 
 // The message goes on stdin: options such as `--add-dir` take several values and would swallow a
 // positional prompt, and stdin has no length limit.
-// A review whose guard did not load is killed at its init frame, before its first request goes out
-// (reviewer/guard-probe.ts): it fails, it never runs unguarded.
+// The guard was seen loading before (requireGuard); should claude drop it now all the same (settings
+// changed during the run), the review is killed at its init frame (reviewer/guard-probe.ts).
 async function runReviewer(
   ctx: CheckContext,
   launch: ReviewerLaunch,
@@ -174,7 +191,7 @@ async function runReviewer(
     onFrame: watched,
   });
   ctx.reportUsage?.(result.usage);
-  if (guard.state() === 'missing') throw new CccError('CHECKER_FAILED', UNGUARDED_MESSAGE, { data: { checker: 'claude', cause: 'guard_missing' } });
+  if (guard.state() === 'missing') throw unguarded();
   if (result.spawnError && isOutOfDescriptors(result.spawnError)) {
     throw new CccError('CHECKER_FAILED', `cannot start the reviewer: ${result.spawnError.message}`, { data: { checker: 'claude' }, cause: result.spawnError });
   }

@@ -3,8 +3,9 @@
  * (a `claude` wrapper adding `--bare`, or managed settings with `disableAllHooks` or
  * `allowManagedHooksOnly`), a reviewer that tries to write changes nothing and the run does not
  * say complete. The project's settings allow Bash and Write, so an unguarded reviewer would write.
- * At the scripted model server: no tool result ever arrives, and no request after the first; the
- * first (killed at init, before it usually goes out) is measured by bench/guard-probe.mjs.
+ * At the scripted model server: no review request arrives at all, since ccc sees that claude drops
+ * the guard in a check that reaches no model (src/checkers/reviewer/guard-check.ts) and starts no
+ * reviewer.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,7 +42,7 @@ describe("the reviewer's guard fails closed", () => {
     const { server, world, run, before, reviewer } = await runWith(rig, extraArgs);
     expect(projectSnapshot(world.cwd)).toEqual(before);
     expect(reviewer.seen).toEqual([]);
-    expect(server.byKind('review').length).toBeLessThanOrEqual(1);
+    expect(server.byKind('review')).toEqual([]);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain("the reviewer's guard did not load");
     expect(run.stderr).not.toMatch(/ccc: [^✗\s] complete/);

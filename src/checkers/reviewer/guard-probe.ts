@@ -7,12 +7,14 @@
  * The same settings carry a SessionStart hook that writes a per-launch nonce to stderr (stdout
  * would become context for the model and change the request). With `--include-hook-events`
  * claude reports that hook's `hook_response` frame before its `system/init` frame, and the first
- * model request comes a few milliseconds after init: a review whose init frame arrives without the
- * nonce seen is unguarded, and the checker SIGKILLs it there, before that request goes out.
- * SIGTERM would not do: claude shutting down still sends it (test/claude/signal-at-init.test.ts).
- * The margin is those milliseconds, not a guarantee by construction (docs/design/reviewer.md says
- * why the message cannot be held back instead); test/loop/reviewer-guard-missing.test.ts checks
- * at the model server that nothing arrives.
+ * model request comes a few milliseconds after init: a run whose init frame arrives without the
+ * nonce seen is unguarded.
+ *
+ * guard-check.ts reads these frames in a claude run that can reach no model and call no tool,
+ * before any reviewer starts: that decides it. The review's own frames are watched the same way,
+ * for settings changed during the run, and such a review is SIGKILLed at init; SIGTERM would not
+ * do, claude shutting down still sends its request (test/claude/signal-at-init.test.ts). That
+ * second watch is a race on a loaded machine, which is why it is not the first.
  */
 import { randomUUID } from 'node:crypto';
 import type { Frame } from '../../frames/frame.js';
