@@ -29,7 +29,7 @@ const deps = {
   ...(await support('model-server.ts')),
   ...(await support('claude-env.ts')),
   ...(await support('prefix-share.ts')),
-  ...(await import(path.join(ROOT, 'dist/init/supervisor-template.js'))),
+  ...(await import(path.join(ROOT, 'dist/starter/supervisor-template.js'))),
 };
 const { reviewerLaunch } = await import(path.join(ROOT, 'dist/checkers/reviewer/reviewer-launch.js'));
 const { server, world, sessionId } = await measureShare(deps, []);

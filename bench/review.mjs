@@ -141,7 +141,7 @@ export async function benchReview({ runs, log }) {
     ...(await support('claude-env.ts')),
     ...(await support('prefix-share.ts')),
     ...(await support('pty-harness.ts')),
-    ...(await import(path.join(ROOT, 'dist/init/supervisor-template.js'))),
+    ...(await import(path.join(ROOT, 'dist/starter/supervisor-template.js'))),
   };
   const long = await measureShare(deps, ['a.ts', 'b.ts', 'c.ts']);
   await long.server.close();

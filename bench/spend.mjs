@@ -160,7 +160,7 @@ export async function benchSpend({ log }) {
     ...(await support('claude-env.ts')),
     ...(await support('prefix-share.ts')),
     ...(await support('review-script.ts')),
-    ...(await import(path.join(ROOT, 'dist/init/supervisor-template.js'))),
+    ...(await import(path.join(ROOT, 'dist/starter/supervisor-template.js'))),
   };
   log('spend: a short session (one answer, one review)…');
   const short = await session(deps, { plan: [null], sendBackFirst: false });

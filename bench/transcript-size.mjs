@@ -143,7 +143,7 @@ export async function benchStopReading({ sizesMb, runs }) {
 
 export async function benchTranscriptSize({ sizesMb, runs, reviewerArgs = false, log }) {
   const deps = { ...(await support('model-server.ts')), ...(await support('claude-env.ts')) };
-  const { supervisorTemplate } = await import(path.join(ROOT, 'dist/init/supervisor-template.js'));
+  const { supervisorTemplate } = await import(path.join(ROOT, 'dist/starter/supervisor-template.js'));
   const server = await deps.startModelServer((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'verified' } } : { text: 'Done.' }));
   const world = deps.makeClaudeWorld({ modelUrl: server.url, env: { CCC_SUPERVISOR_MAX_ITERATIONS: '100000' } });
   fs.writeFileSync(path.join(world.cwd, 'SUPERVISOR.md'), supervisorTemplate('[TASK_COMPLETED]'));

@@ -1,8 +1,7 @@
-// The layer rule of docs/design/architecture.md ("Layers"), checked over src/: an import may go to
-// its own layer or below; one that goes up must say why in a comment containing "up the layers" on
-// its line or in the comment lines right above it. A leaf (a module that imports no project module,
-// not even a type) counts as the bottom layer wherever it lives. And no module reaches itself
-// through its imports. Type-only imports count for both: tsc erases them, but a type names what
+// The layer rule of docs/design/architecture.md ("Layers"), checked over src/: an import goes to
+// its own layer or below, never up. A leaf (a module that imports no project module, not even a
+// type) counts as the bottom layer wherever it lives. And no module reaches itself through its
+// imports. Type-only imports count for both: tsc erases them, but a type names what
 // the code is written against, so a type that climbs or loops ties the layers together all the same.
 // Run: node scripts/import-layers.mjs (exit 1 with one line per unexplained import or cycle).
 import fs from 'node:fs';
@@ -15,13 +14,11 @@ export const LAYERS = [
   ['errors.ts', 'rx.ts', 'user-file.ts', 'file-bounds.ts', 'value-text.ts', 'lifetime'],
   ['state', 'log', 'config', 'process', 'native'],
   ['frames', 'claude', 'settings', 'pty', 'input', 'stop', 'init'],
-  ['observer', 'checkers'],
-  ['loop', 'report', 'supervise'],
-  ['providers', 'mcp', 'kanban', 'doctor'],
+  ['checkers'],
+  ['loop', 'report', 'supervise', 'observer'],
+  ['providers', 'mcp', 'kanban', 'doctor', 'starter'],
   ['cli', 'index.ts'],
 ];
-
-export const JUSTIFIED = /up the layers/i;
 
 export function layerOf(srcRelative) {
   const room = srcRelative.split('/')[0];
@@ -70,27 +67,18 @@ export function projectImports(srcRelative, text) {
   return found;
 }
 
-/** The import's own line, or the comment lines right above it, say "up the layers". */
-function saysWhy(lines, line) {
-  if (JUSTIFIED.test(lines[line] ?? '')) return true;
-  for (let above = line - 1; above >= 0 && /^\s*(\/\/|\/\*|\*)/.test(lines[above]); above--) {
-    if (JUSTIFIED.test(lines[above])) return true;
-  }
-  return false;
-}
-
-/** Every import in `files` (src-relative path → text), type-only included, that goes up the layers without saying why. */
-export function unexplainedUpwardImports(files) {
+/** Every import in `files` (src-relative path → text), type-only included, that goes up the layers. */
+export function upwardImports(files) {
   const imports = importsOf(files);
   const isLeaf = (file) => (imports.get(file) ?? []).length === 0;
   const problems = [];
   for (const [file, list] of imports) {
-    const lines = files.get(file).split('\n');
     for (const { spec, target, line, typeOnly } of list) {
       if (isLeaf(target) || layerOf(target) <= layerOf(file)) continue;
-      if (saysWhy(lines, line)) continue;
       const what = typeOnly ? 'imports types from' : 'imports';
-      problems.push(`src/${file}:${line + 1} ${what} ${spec} (layer ${layerOf(file)} → ${layerOf(target)}) without a comment saying why ("up the layers: …")`);
+      problems.push(
+        `src/${file}:${line + 1} ${what} ${spec} (layer ${layerOf(file)} → ${layerOf(target)}): move one of them, or the shared part into a leaf or a lower layer`,
+      );
     }
   }
   return problems;
@@ -198,7 +186,7 @@ export function readSources(srcDir) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const sources = readSources(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src'));
-  const problems = [...unexplainedUpwardImports(sources), ...importCycles(sources)];
+  const problems = [...upwardImports(sources), ...importCycles(sources)];
   for (const problem of problems) console.log(problem);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

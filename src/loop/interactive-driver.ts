@@ -10,7 +10,7 @@ import type { CccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
 import { inertText } from '../pty/inert-text.js';
-import { hookOutput } from '../stop/hook-output.js';
+import { hookOutput } from './hook-output.js';
 import { parseStopInput, type StopEvent } from '../stop/stop-event.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
 import { supervisedBlockCap } from './agent-env.js';

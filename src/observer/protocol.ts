@@ -5,7 +5,7 @@
  * `bye` when the session ends. `hello` is sent again when the session id or the user's terminal
  * size changes. Observers may send only `input`, and it is ignored unless input is allowed.
  */
-// Up the layers, a type only: the wire carries the loop's events as the loop defines them.
+// The wire carries the loop's events as the loop defines them.
 import type { SupervisorEvent } from '../loop/events.js';
 import { base64Into, base64Length } from './base64-into.js';
 

@@ -16,7 +16,7 @@ import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
 import { failureText } from '../loop/run-ending.js';
 import { SessionCore } from '../loop/session-core.js';
 import { checkerTimeoutsSeconds, hookClaimWaitSeconds } from '../loop/hook-timeout.js';
-import { hookOutput } from '../stop/hook-output.js';
+import { hookOutput } from '../loop/hook-output.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import { modelFailureSentence, stopFailureOf } from '../claude/api-error.js';
 import { worthWaiting } from '../loop/limit-wait.js';

@@ -18,7 +18,7 @@ import { githubReport } from '../../src/report/github-report.js';
 import { junitReport } from '../../src/report/junit-report.js';
 import { runRecord, type RunRecord } from '../../src/report/run-record.js';
 import { runTable, runTableMarkdown } from '../../src/report/run-table.js';
-import { hookOutput } from '../../src/stop/hook-output.js';
+import { hookOutput } from '../../src/loop/hook-output.js';
 import { renderEvent } from '../../src/supervise/reporters/progress.js';
 
 const passing: Evidence[] = [{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 12 }];

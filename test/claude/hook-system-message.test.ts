@@ -1,7 +1,7 @@
 /**
  * Pins where the real claude shows a Stop hook's `systemMessage` (docs/design/claude-facts.md),
  * which carries ccc's verdict to the user of the TUI and of a session ccc did not start
- * (src/stop/hook-output.ts): the TUI shows it under the agent's answer as `Stop says: <message>`,
+ * (src/loop/hook-output.ts): the TUI shows it under the agent's answer as `Stop says: <message>`,
  * every line of it, and the transcript keeps it as a `hook_system_message` attachment. Print mode
  * prints it nowhere in `text` and `json` output (a script reading stdout gets only the answer);
  * `stream-json` has it as a `system`/`informational` frame, each of its lines beginning `Stop says: `. No request to the model carries it

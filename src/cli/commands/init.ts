@@ -8,7 +8,7 @@ export const registerInitCommand: RegisterCommand = (program) => {
     .description('Write a starter SUPERVISOR.md (review instructions) and ccc.config.ts (checker pipeline) here.')
     .option('--force', 'overwrite existing files')
     .action(async (options: { force?: boolean }) => {
-      const { writeStarterFiles } = await import('../../init/write-starter-files.js');
+      const { writeStarterFiles } = await import('../../starter/write-starter-files.js');
       const { resolveCommand } = await import('../../checkers/reviewer/command-runners.js');
       const { projectFiles } = await import('../../init/project-files.js');
       const cwd = process.cwd();

@@ -13,7 +13,7 @@ import { nonFileAt, readUserFileSync } from '../user-file.js';
 import { configTemplate } from './config-template.js';
 import { packageResolvesFrom } from './package-resolves.js';
 import { supervisorTemplate } from './supervisor-template.js';
-import { detectTestCommands } from './test-command.js';
+import { detectTestCommands } from '../init/test-command.js';
 
 const SUPERVISOR_FILE = 'SUPERVISOR.md';
 const CONFIG_FILE = 'ccc.config.ts';

@@ -3,10 +3,10 @@
  * with the project's test commands ccc detected and why (`tests`). A TypeScript constant (not a
  * file in assets/) so it ships inside dist with nothing to copy.
  */
-// Up the layers: the starter file states the reviewer's policy in the very words the reviewer's
-// launch uses, so the two cannot drift; policy-text.ts loads no checker.
+// The starter file states the reviewer's policy in the very words the reviewer's launch uses, so
+// the two cannot drift; policy-text.ts loads no checker.
 import { reviewerPolicyEntries } from '../checkers/reviewer/policy-text.js';
-import type { DetectedTest } from './ecosystems.js';
+import type { DetectedTest } from '../init/ecosystems.js';
 
 export function supervisorTemplate(completionMarker: string, tests: readonly DetectedTest[] = []): string {
   return `# Supervisor: review the agent's work before it may stop

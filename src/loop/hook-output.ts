@@ -6,11 +6,10 @@
  * the turn) on a line of its own.
  */
 import { inertLine } from '../pty/inert-text.js';
-// Up the layers, a type only: the verdict as the checkers show it; nothing of theirs loads with the hook.
+// A type only: the verdict as the checkers show it; nothing of theirs loads with the hook.
 import type { ShownVerdict } from '../checkers/verdict-text.js';
-// Up the layers, a type only: the hook's answer is written from the loop's decision.
-import type { StopDecision } from '../loop/review-stop.js';
-import { blockReason, windDownReason } from './block-reason.js';
+import { blockReason, windDownReason } from '../stop/block-reason.js';
+import type { StopDecision } from './review-stop.js';
 
 export interface HookOutputOptions {
   showVerdict: boolean;
