@@ -49,6 +49,9 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
     stdoutIsTTY: io.stdoutIsTTY,
     stderr: io.stderr,
   });
+  // The interactive loop's modules load while the checks below wait on the disk and on claude.
+  const interactive = mode.mode === 'interactive' ? import('../loop/interactive.js') : undefined;
+  interactive?.catch(() => {});
   const env = { ...io.env, ...io.providerEnv };
   for (const line of strayMarkerWarnings(env)) io.stderr.write(line);
   const reports = reportTargets(args.reports ?? [], { env, cwd: io.cwd, headless: mode.mode === 'headless' });
@@ -83,7 +86,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs };
   const observe = args.observe !== undefined;
   if (mode.mode === 'interactive') {
-    const { runInteractive } = await import('../loop/interactive.js');
+    const { runInteractive } = await (interactive ?? import('../loop/interactive.js'));
     return runInteractive(setup, { observe, plan, stderr: io.stderr });
   }
   return runHeadlessSession(setup, { task: mode.task, plan, json: args.json, observe, reports }, io);

@@ -23,7 +23,7 @@ useCompileCache();
 guardStdioReset();
 
 if (argv[0] === 'supervisor-hook') {
-  const { runSupervisorHookCommand } = (await import(hookEntry())) as typeof import('./supervisor-hook.js');
+  const { runSupervisorHookCommand } = (await import(bundledOr('./supervisor-hook.js', '../hook/supervisor-hook.js'))) as typeof import('./supervisor-hook.js');
   process.exitCode = await runSupervisorHookCommand(argv.slice(1));
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const [{ versionText }, { exitQuietlyOnEpipe }] = await Promise.all([import('./version.js'), import('./quiet-epipe.js')]);
@@ -53,23 +53,24 @@ async function runUnderLimit(shortage: string | undefined): Promise<void> {
 
 async function run(): Promise<void> {
   if (wantsFront(isSupervisedLaunch(argv), process.env)) return runFront(argv);
-  if (process.env.CCC_FRONT_FD !== undefined) (await import('../process/front-link.js')).adoptFront();
-  const { runCli } = await import('./run-cli.js');
-  const code = await runCli(argv);
+  const cli = (await import(bundledOr('./run-cli.js', '../launch/run-cli.js'))) as typeof import('./run-cli.js');
+  // Taken by the run's own copy of front-link.js (the bundle's, when there), the one the relay's spawn reads.
+  if (process.env.CCC_FRONT_FD !== undefined) cli.adoptFront();
+  const code = await cli.runCli(argv);
   // A supervised session leaves stdin, timers and sockets behind by nature; its exit code is final.
   if (isSupervisedLaunch(argv)) process.exit(code);
   process.exitCode = code;
 }
 
 /**
- * The Stop hook's code bundled into a few files by `npm run build` (scripts/bundle-hook.mjs): Node
- * loads it in about half the time of ccc's modules one by one. Without the bundle (a build
- * without esbuild), or with one older than the modules (`tsc` run alone after a build), the
- * modules themselves: a stale bundle would run other code than the rest of ccc.
+ * The Stop hook's code and the rest of ccc behind run-cli.ts, each bundled into chunks by `npm run
+ * build` (scripts/bundle-entries.mjs): Node loads them in about half the time of ccc's modules one
+ * by one. Without a bundle (a build without esbuild), or with one older than the modules (`tsc`
+ * run alone after a build), the modules themselves: a stale bundle would run other code than the
+ * rest of ccc.
  */
-function hookEntry(): string {
-  const modules = './supervisor-hook.js';
-  const bundled = new URL('../hook/supervisor-hook.js', import.meta.url);
+function bundledOr(modules: string, bundle: string): string {
+  const bundled = new URL(bundle, import.meta.url);
   const bundleTime = statSync(bundled, { throwIfNoEntry: false })?.mtimeMs;
   const modulesTime = statSync(new URL(modules, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   return bundleTime !== undefined && bundleTime >= modulesTime ? bundled.href : modules;

@@ -12,6 +12,10 @@ import { inertText } from '../pty/inert-text.js';
 import { exitQuietlyOnEpipe, ignoreGoneTerminal } from './quiet-epipe.js';
 import { isSupervisedLaunch } from './supervised-launch.js';
 
+// main.ts takes the front's link through here, so that the module holding it is the one the run
+// reads (run-cli.ts and what it imports may come from a bundle; see scripts/bundle-entries.mjs).
+export { adoptFront } from '../process/front-link.js';
+
 export async function runCli(argv: string[]): Promise<number> {
   if (isSupervisedLaunch(argv)) {
     const { supervisedPreflight } = await import('./supervised-preflight.js');
