@@ -104,7 +104,7 @@ async function runHeadlessSession(
 ): Promise<number> {
   const [{ SupervisorSession }, { Run }, { launchSessionId, withOwnSessionId }] = await Promise.all([
     import('../loop/supervisor-session.js'),
-    import('../supervise/run.js'),
+    import('../loop/run.js'),
     import('../loop/session-flags.js'),
   ]);
   const session = new SupervisorSession(setup);

@@ -27,7 +27,7 @@ import { loadRolePrompts } from './role-prompts.js';
 import { eventLog } from './event-log.js';
 import { readTaskHeader } from './task-file.js';
 import { supervisedReview } from './supervised-review.js';
-import { Run } from '../supervise/run.js';
+import { Run } from '../loop/run.js';
 import { runWorkflow } from './workflow.js';
 
 export interface KanbanArgs {

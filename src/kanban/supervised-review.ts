@@ -1,6 +1,6 @@
 /**
  * `ccc kanban --supervise`: an Implementor's `ok` goes through the supervisor loop (`supervise`,
- * src/supervise/supervise.ts, with this file's driver) before the Manager sees it. While the
+ * src/loop/supervise.ts, with this file's driver) before the Manager sees it. While the
  * checker finds the work incomplete, the Implementor's own session is resumed (`--resume
  * <session>`) with the feedback, under the same output schema and the same retry rule; the answer
  * it gives then is reviewed again. The loop's limits (iterations, no progress, cost cap) and a
@@ -14,11 +14,11 @@ import type { SupervisorSession } from '../loop/supervisor-session.js';
 import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
 import type { StopDecision } from '../loop/review-stop.js';
 import { ExitCode, type CccError } from '../errors.js';
-import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../loop/driver.js';
 import { reportersFor } from '../supervise/reporters.js';
-import { supervise } from '../supervise/supervise.js';
-import type { Run } from '../supervise/run.js';
-import { exitCodeFor } from '../supervise/exit-codes.js';
+import { supervise } from '../loop/supervise.js';
+import type { Run } from '../loop/run.js';
+import { exitCodeFor } from '../loop/exit-codes.js';
 import { callAgent, type AgentCallDeps } from './agent-call.js';
 import type { AgentRequest } from './agent-request.js';
 import { formatReviewLimitEvent } from './event-log.js';

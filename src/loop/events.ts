@@ -68,7 +68,7 @@ export type SupervisorEvent =
 
 /**
  * Why the loop let the agent stop: the one list, which the reports (src/report/run-record.ts),
- * the exit codes (src/supervise/exit-codes.ts) and the session state read back.
+ * the exit codes (src/loop/exit-codes.ts) and the session state read back.
  */
 export const STOP_REASONS = [
   'completed',

@@ -1,6 +1,6 @@
 /**
  * `ccc --supervisor -p "<task>"` (or the task on stdin): the supervised loop without a terminal,
- * for CI. The headless driver of `supervise` (src/supervise/supervise.ts): each agent turn is a
+ * for CI. The headless driver of `supervise` (src/loop/supervise.ts): each agent turn is a
  * `claude -p` run, the first with the task and the user's claude arguments as given, every later
  * one with the checker's feedback, resuming exactly the agent's own session (its id and working
  * directory from the turn's frames; see session-flags.ts); the end of each turn is a stop. What
@@ -18,9 +18,9 @@ import { transcriptPathFor } from '../frames/transcript.js';
 import { turnStop } from '../stop/stop-event.js';
 import { inertText } from '../pty/inert-text.js';
 import { sessionLogPath } from '../state/paths.js';
-import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
-import { runSupervised } from '../supervise/run-supervised.js';
-import type { Run } from '../supervise/run.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from './driver.js';
+import { runSupervised } from './run-supervised.js';
+import type { Run } from './run.js';
 import { event } from './events.js';
 import { LIMIT_RESUME_NOTE } from './limit-resume-note.js';
 import { limitWaits, waitOutLimit, worthWaiting, type LimitWaits } from './limit-wait.js';

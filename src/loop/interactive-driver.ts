@@ -1,5 +1,5 @@
 /**
- * The interactive TUI's driver of `supervise` (src/supervise/supervise.ts): its stops are the Stop
+ * The interactive TUI's driver of `supervise` (src/loop/supervise.ts): its stops are the Stop
  * hook's calls over the stop channel, taken one at a time (interactive-stops.ts); a decision is
  * answered as the hook's output (a block with the feedback, or nothing, the verdict shown where
  * claude shows hook messages), and claude goes on by itself. The loop ends when the agent exits
@@ -12,7 +12,7 @@ import { transcriptPathFor } from '../frames/transcript.js';
 import { inertText } from '../pty/inert-text.js';
 import { hookOutput } from './hook-output.js';
 import { parseStopInput, type StopEvent } from '../stop/stop-event.js';
-import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../supervise/driver.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from './driver.js';
 import { supervisedBlockCap } from './agent-env.js';
 import { event } from './events.js';
 import { interactiveEnding, type InteractiveEndingInput } from './interactive-ending.js';

@@ -24,13 +24,13 @@ import { TypedInput } from '../input/typed-input.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
-import { Run } from '../supervise/run.js';
+import { Run } from './run.js';
 import type { Reporter } from '../supervise/reporter.js';
 import { inertText } from '../pty/inert-text.js';
 import { agentTitles, supervisedAgentEnv } from './agent-env.js';
 import { hookTimeoutSeconds } from './hook-timeout.js';
 import { event, type SupervisorEvent } from './events.js';
-import type { SupervisedRun } from '../supervise/supervise.js';
+import type { SupervisedRun } from './supervise.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import { connectObserver } from './observer-wiring.js';
 import type { ObserverServer } from '../observer/observer-server.js';
@@ -267,7 +267,7 @@ async function sessionGraph(run: Run, session: SupervisorSession, edges: GraphEd
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-driver.js'),
-    import('../supervise/run-supervised.js'),
+    import('./run-supervised.js'),
     import('./review-status.js'),
     import('./agent-frames.js'),
     import('../frames/transcript-tail.js'),

@@ -37,7 +37,7 @@ describe('each twin is made once', () => {
   });
 
   it("a session's claim, whichever mode takes it: the run's (Run.claim), the only holder of the claims", () => {
-    expect(whereMade(src, /new SessionClaims\(/)).toEqual({ 'src/supervise/run.ts': 1 });
+    expect(whereMade(src, /new SessionClaims\(/)).toEqual({ 'src/loop/run.ts': 1 });
     expect(whereMade(src, /\bclaimSession\(/)).toEqual({ 'src/state/session-claims.ts': 2 });
   });
 
@@ -47,7 +47,7 @@ describe('each twin is made once', () => {
 
   it("the stop ccc makes for a turn without a Stop hook (headless, kanban, the loop's scripted driver): turnStop", () => {
     const made = whereMade(
-      new Map([...src, ['test/supervise/scripted-driver.ts', fs.readFileSync(path.join(root, 'test/supervise/scripted-driver.ts'), 'utf8')]]),
+      new Map([...src, ['test/loop/scripted-driver.ts', fs.readFileSync(path.join(root, 'test/loop/scripted-driver.ts'), 'utf8')]]),
       /backgroundTasks:/,
     );
     // The type's field, the hook input's parser and turnStop: the only two makers of a StopEvent.

@@ -15,7 +15,7 @@ describe('the test tiers', () => {
   });
 
   it('a file of the loop rules through the scripted driver stays in the fast tier', () => {
-    expect(heavy).not.toContain('test/supervise/supervise.test.ts');
+    expect(heavy).not.toContain('test/loop/supervise.test.ts');
     expect(heavy).not.toContain('test/support/tiers.test.ts');
   });
 });

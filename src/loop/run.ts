@@ -16,14 +16,14 @@
  * - the ending of a failed run: the log's last line names the error (the error goes on to the
  *   caller, whose entry prints it).
  */
-import { event } from '../loop/events.js';
-import { failureText, type RunMode } from '../loop/run-ending.js';
-import type { SessionCore } from '../loop/session-core.js';
+import { event } from './events.js';
+import { failureText, type RunMode } from './run-ending.js';
+import type { SessionCore } from './session-core.js';
 import { SessionClaims, sessionSupervisedError, type SessionClaimRecord } from '../state/session-claims.js';
 import { AsyncDisposableStore } from '../lifetime/async-disposable-store.js';
 import { ExitCode, errorText, isCccError, type CccError } from '../errors.js';
 import type { DriverEnding } from './driver.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from '../supervise/reporter.js';
 
 /** The live ccc that holds a session, when this one may not supervise it; undefined when claimed. */
 type Refusal = CccError<'SESSION_SUPERVISED'>;

@@ -4,7 +4,7 @@
  * checker 4; denied tools 2 (the invocation must grant them); every limit 3.
  */
 import { ExitCode } from '../errors.js';
-import type { StopReason } from '../loop/events.js';
+import type { StopReason } from './events.js';
 
 export function exitCodeFor(decision: { reason: StopReason }): number {
   switch (decision.reason) {

@@ -1,5 +1,5 @@
 /**
- * The run around the loop, the same for every mode (src/supervise/run.ts): it claims the session the
+ * The run around the loop, the same for every mode (src/loop/run.ts): it claims the session the
  * mode knows at its launch before anything else starts, and each stop's as the loop meets it, all in
  * the real claims files; it closes the reporters it was given once, on every path; it releases what
  * joined its lifetime in reverse, then the session (whose line is the log's last), then the claims.
@@ -14,8 +14,8 @@ import { SessionCore } from '../../src/loop/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
 import { claimPath, sessionSupervisedError } from '../../src/state/session-claims.js';
 import type { Reporter } from '../../src/supervise/reporter.js';
-import { Run, type RunPlan } from '../../src/supervise/run.js';
-import { runSupervised } from '../../src/supervise/run-supervised.js';
+import { Run, type RunPlan } from '../../src/loop/run.js';
+import { runSupervised } from '../../src/loop/run-supervised.js';
 import { ScriptedDriver } from './scripted-driver.js';
 
 let root: string;

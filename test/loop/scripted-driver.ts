@@ -1,5 +1,5 @@
 /**
- * An AgentDriver from a script, for the loop's own tests (test/supervise/supervise.test.ts), as the
+ * An AgentDriver from a script, for the loop's own tests (test/loop/supervise.test.ts), as the
  * MCP SDK's tests drive Protocol through a scripted Transport: its stops are made up (no claude),
  * its answers recorded. A driver whose block pays for a turn (headless, kanban) ends the run on an
  * allow and after a wind-down turn; one whose agent goes on by itself (interactive) takes the
@@ -11,7 +11,7 @@ import { DeniedTurns } from '../../src/loop/permission-denials.js';
 import type { StopDecision } from '../../src/loop/review-stop.js';
 import type { RunMode } from '../../src/loop/run-ending.js';
 import { woundDownMessage } from '../../src/loop/wind-down.js';
-import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../../src/supervise/driver.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../../src/loop/driver.js';
 import { turnStop } from '../../src/stop/stop-event.js';
 
 export interface Script {

@@ -15,10 +15,10 @@ import { CccError, ExitCode } from '../../src/errors.js';
 import { STOP_REASONS, type StopReason, type SupervisorEvent } from '../../src/loop/events.js';
 import { SessionCore } from '../../src/loop/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
-import { exitCodeFor } from '../../src/supervise/exit-codes.js';
-import { runSupervised } from '../../src/supervise/run-supervised.js';
-import { Run } from '../../src/supervise/run.js';
-import type { AgentDriver } from '../../src/supervise/driver.js';
+import { exitCodeFor } from '../../src/loop/exit-codes.js';
+import { runSupervised } from '../../src/loop/run-supervised.js';
+import { Run } from '../../src/loop/run.js';
+import type { AgentDriver } from '../../src/loop/driver.js';
 import { claimPath } from '../../src/state/session-claims.js';
 import { ScriptedDriver, type Script } from './scripted-driver.js';
 

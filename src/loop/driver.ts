@@ -7,10 +7,10 @@
  * stop and end events, the log's last line) are the loop's and the run's; a driver moves stops and
  * answers, and supplies what its mode does differently (an exit code, a failed run's line).
  */
-import type { LimitWaits } from '../loop/limit-wait.js';
-import type { DeniedTurns } from '../loop/permission-denials.js';
-import type { ReviewStopDeps, StopDecision } from '../loop/review-stop.js';
-import type { RunMode } from '../loop/run-ending.js';
+import type { LimitWaits } from './limit-wait.js';
+import type { DeniedTurns } from './permission-denials.js';
+import type { ReviewStopDeps, StopDecision } from './review-stop.js';
+import type { RunMode } from './run-ending.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import type { CccError } from '../errors.js';
 

@@ -6,13 +6,13 @@
  * loop reads no mode: what differs is the driver's behaviour. A stop let through without the work done in a
  * session that goes on (interactive) is a `stopped` event too: a person away is told it (notify).
  */
-import type { StopDecision } from '../loop/review-stop.js';
-import { reviewStop } from '../loop/review-stop.js';
-import { reviewWithinLimits } from '../loop/limit-wait.js';
-import { decisionText } from '../loop/run-ending.js';
-import { event, type SupervisorEvent } from '../loop/events.js';
-import { windDownMessage } from '../loop/wind-down.js';
-import type { SessionCore } from '../loop/session-core.js';
+import type { StopDecision } from './review-stop.js';
+import { reviewStop } from './review-stop.js';
+import { reviewWithinLimits } from './limit-wait.js';
+import { decisionText } from './run-ending.js';
+import { event, type SupervisorEvent } from './events.js';
+import { windDownMessage } from './wind-down.js';
+import type { SessionCore } from './session-core.js';
 import { isCccError, type CccError } from '../errors.js';
 import type { AgentDriver, DriverEnding, DriverStop } from './driver.js';
 import { exitCodeFor } from './exit-codes.js';
