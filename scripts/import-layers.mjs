@@ -16,7 +16,7 @@ export const LAYERS = [
   ['frames', 'claude', 'settings', 'pty', 'input', 'stop', 'init'],
   ['checkers'],
   ['loop', 'report', 'supervise', 'observer'],
-  ['providers', 'mcp', 'kanban', 'doctor', 'starter'],
+  ['providers', 'mcp', 'kanban', 'doctor', 'starter', 'drivers'],
   ['cli', 'index.ts'],
 ];
 

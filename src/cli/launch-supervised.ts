@@ -50,7 +50,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
     stderr: io.stderr,
   });
   // The interactive loop's modules load while the checks below wait on the disk and on claude.
-  const interactive = mode.mode === 'interactive' ? import('../loop/interactive.js') : undefined;
+  const interactive = mode.mode === 'interactive' ? import('../drivers/interactive.js') : undefined;
   interactive?.catch(() => {});
   const env = { ...io.env, ...io.providerEnv };
   for (const line of strayMarkerWarnings(env)) io.stderr.write(line);
@@ -86,7 +86,7 @@ export async function launchSupervised(argv: readonly string[], io: LaunchIo): P
   const setup = { resolved, pipeline, cwd: io.cwd, env, claudeArgs };
   const observe = args.observe !== undefined;
   if (mode.mode === 'interactive') {
-    const { runInteractive } = await (interactive ?? import('../loop/interactive.js'));
+    const { runInteractive } = await (interactive ?? import('../drivers/interactive.js'));
     return runInteractive(setup, { observe, plan, stderr: io.stderr });
   }
   return runHeadlessSession(setup, { task: mode.task, plan, json: args.json, observe, reports }, io);
@@ -121,8 +121,8 @@ async function runHeadlessSession(
   run.hold(session);
   return run.using(async () => {
     const { registerRunningSession } = await import('../loop/running-session.js');
-    const { runHeadless } = await import('../loop/headless.js');
-    const { interruptOnSignals } = await import('../loop/headless-signals.js');
+    const { runHeadless } = await import('../drivers/headless.js');
+    const { interruptOnSignals } = await import('../drivers/headless-signals.js');
     const command = [session.config.claude.command, '-p', options.task];
     // The observer (and its WebSocket server) loads only when asked for.
     const observing = options.observe ? await import('../loop/observe-session.js') : undefined;

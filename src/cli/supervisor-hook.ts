@@ -60,7 +60,7 @@ async function runSupervisorHook(io: HookIo): Promise<number> {
     );
   try {
     // The hook's own run, loaded only when no ccc runs this session.
-    const { decideStandalone, noteStopFailure } = await import('../supervise/standalone-hook.js');
+    const { decideStandalone, noteStopFailure } = await import('../drivers/standalone-hook.js');
     // A turn that ended on an API error has nothing to review; claude ignores what this hook answers.
     if (parsed.value.raw.hook_event_name === 'StopFailure') {
       const noted = await noteStopFailure(parsed.value, io.env);

@@ -26,7 +26,7 @@ import { stderrProgress } from './progress.js';
 import { loadRolePrompts } from './role-prompts.js';
 import { eventLog } from './event-log.js';
 import { readTaskHeader } from './task-file.js';
-import { supervisedReview } from './supervised-review.js';
+import { supervisedReview } from '../drivers/kanban-review.js';
 import { Run } from '../loop/run.js';
 import { runWorkflow } from './workflow.js';
 

@@ -24,20 +24,20 @@ import { TypedInput } from '../input/typed-input.js';
 import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
-import { Run } from './run.js';
+import { Run } from '../loop/run.js';
 import type { Reporter } from '../supervise/reporter.js';
 import { inertText } from '../pty/inert-text.js';
-import { agentTitles, supervisedAgentEnv } from './agent-env.js';
-import { hookTimeoutSeconds } from './hook-timeout.js';
-import { event, type SupervisorEvent } from './events.js';
-import type { SupervisedRun } from './supervise.js';
+import { agentTitles, supervisedAgentEnv } from '../loop/agent-env.js';
+import { hookTimeoutSeconds } from '../loop/hook-timeout.js';
+import { event, type SupervisorEvent } from '../loop/events.js';
+import type { SupervisedRun } from '../loop/supervise.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
-import { connectObserver } from './observer-wiring.js';
+import { connectObserver } from '../loop/observer-wiring.js';
 import type { ObserverServer } from '../observer/observer-server.js';
-import type { RunningSession } from './running-session.js';
+import type { RunningSession } from '../loop/running-session.js';
 import type { InteractiveDriver } from './interactive-driver.js';
-import { launchSessionId, type SessionPlan } from './session-flags.js';
-import type { SupervisorSession, SupervisorSessionOptions } from './supervisor-session.js';
+import { launchSessionId, type SessionPlan } from '../loop/session-flags.js';
+import type { SupervisorSession, SupervisorSessionOptions } from '../loop/supervisor-session.js';
 
 /** How long the session's own start may wait for claude's (on 2 cores they compete for the CPU). */
 const SETTLE_MS = 2000;
@@ -267,13 +267,13 @@ async function sessionGraph(run: Run, session: SupervisorSession, edges: GraphEd
   ] = await Promise.all([
     import('rxjs'),
     import('./interactive-driver.js'),
-    import('./run-supervised.js'),
-    import('./review-status.js'),
-    import('./agent-frames.js'),
+    import('../loop/run-supervised.js'),
+    import('../loop/review-status.js'),
+    import('../loop/agent-frames.js'),
     import('../frames/transcript-tail.js'),
     import('../state/paths.js'),
-    import('./limit-wait.js'),
-    import('./agent-limit-wait.js'),
+    import('../loop/limit-wait.js'),
+    import('../loop/agent-limit-wait.js'),
     import('../supervise/reporters.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
@@ -348,7 +348,7 @@ async function registerRunning(
   observer: Observer | undefined,
   launchId: string | undefined,
 ): Promise<RunningSession> {
-  const { registerRunningSession } = await import('./running-session.js');
+  const { registerRunningSession } = await import('../loop/running-session.js');
   return registerRunningSession(setup.resolved.configDir, {
     pid: process.pid,
     cwd: setup.cwd,
@@ -382,7 +382,7 @@ function settledValue<T>(promise: Promise<T>): Promise<T | undefined> {
 }
 
 async function openSession(setup: SupervisorSessionOptions): Promise<SupervisorSession> {
-  const { SupervisorSession } = await import('./supervisor-session.js');
+  const { SupervisorSession } = await import('../loop/supervisor-session.js');
   return new SupervisorSession(setup);
 }
 
@@ -392,6 +392,6 @@ async function startObserver(
   size: { cols: number; rows: number },
   stderr: NodeJS.WritableStream,
 ): Promise<Observer> {
-  const { observeSession } = await import('./observe-session.js');
+  const { observeSession } = await import('../loop/observe-session.js');
   return observeSession(session, { command, size, stderr, awaitOutputSource: true });
 }

@@ -19,10 +19,10 @@ import { reportersFor } from '../supervise/reporters.js';
 import { supervise } from '../loop/supervise.js';
 import type { Run } from '../loop/run.js';
 import { exitCodeFor } from '../loop/exit-codes.js';
-import { callAgent, type AgentCallDeps } from './agent-call.js';
-import type { AgentRequest } from './agent-request.js';
-import { formatReviewLimitEvent } from './event-log.js';
-import type { ImplementorReview } from './workflow.js';
+import { callAgent, type AgentCallDeps } from '../kanban/agent-call.js';
+import type { AgentRequest } from '../kanban/agent-request.js';
+import { formatReviewLimitEvent } from '../kanban/event-log.js';
+import type { ImplementorReview } from '../kanban/workflow.js';
 
 export interface SupervisedReviewOptions {
   session: SupervisorSession;

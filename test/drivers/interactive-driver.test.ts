@@ -1,5 +1,5 @@
 /**
- * The interactive driver (src/loop/interactive-driver.ts) under the real loop and reviewStop, with
+ * The interactive driver (src/drivers/interactive-driver.ts) under the real loop and reviewStop, with
  * a scripted checker and hook calls made by hand (no claude, no pty): each stop is answered in
  * turn with its hook output, malformed input at once; a stop whose review throws fails alone and
  * the next is reviewed; the agent's exit answers the waiting stops and ends the loop with the
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Checker, Verdict } from '../../src/checkers/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { InteractiveDriver } from '../../src/loop/interactive-driver.js';
+import { InteractiveDriver } from '../../src/drivers/interactive-driver.js';
 import { runSupervised } from '../../src/loop/run-supervised.js';
 import { Run } from '../../src/loop/run.js';
 import { sessionSupervisedError } from '../../src/state/session-claims.js';

@@ -8,7 +8,7 @@
  * log's last line and in ccc's last line on the terminal, where a 0 would otherwise read as done.
  */
 import type { AgentExit } from '../pty/byte-path.js';
-import { confirmsCompletion, type RunEnding } from './run-ending.js';
+import { confirmsCompletion, type RunEnding } from '../loop/run-ending.js';
 import { childEndText, signalName } from '../process/child-end.js';
 
 export interface InteractiveEndingInput {

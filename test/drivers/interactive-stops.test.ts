@@ -1,10 +1,10 @@
 /**
- * The interactive session's Stop hook calls (src/loop/interactive-stops.ts), with the loop's side
+ * The interactive session's Stop hook calls (src/drivers/interactive-stops.ts), with the loop's side
  * played by hand: calls are taken in the order they came, each answered by its own answer; a
  * taken call that fails fails alone; closing answers the waiting calls '' and ends the taking.
  */
 import { describe, expect, it } from 'vitest';
-import { HookCalls } from '../../src/loop/interactive-stops.js';
+import { HookCalls } from '../../src/drivers/interactive-stops.js';
 import type { StopEvent } from '../../src/stop/stop-event.js';
 
 const hook = () => new AbortController().signal;

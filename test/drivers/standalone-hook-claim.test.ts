@@ -4,7 +4,7 @@
  * by Claude Code mid-wait.
  */
 import { describe, expect, it } from 'vitest';
-import { claimWhenHooksAreDone } from '../../src/supervise/standalone-hook.js';
+import { claimWhenHooksAreDone } from '../../src/drivers/standalone-hook.js';
 import { hookClaimWaitSeconds, hookTimeoutSeconds } from '../../src/loop/hook-timeout.js';
 import type { ClaimMode, SessionClaimRecord } from '../../src/state/session-claims.js';
 

@@ -1,10 +1,10 @@
 /**
- * The words of an interactive run's ending (src/loop/interactive-ending.ts): unless the last stop
+ * The words of an interactive run's ending (src/drivers/interactive-ending.ts): unless the last stop
  * was a confirmed completion they say the work was not confirmed complete, whatever ended the
  * agent and whatever its exit code. The real runs: test/loop/run-endings.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { interactiveEnding } from '../../src/loop/interactive-ending.js';
+import { interactiveEnding } from '../../src/drivers/interactive-ending.js';
 import type { StopDecision } from '../../src/loop/review-stop.js';
 import { decisionText } from '../../src/loop/run-ending.js';
 

@@ -10,18 +10,18 @@ import type { CccError } from '../errors.js';
 import type { Frame } from '../frames/frame.js';
 import { transcriptPathFor } from '../frames/transcript.js';
 import { inertText } from '../pty/inert-text.js';
-import { hookOutput } from './hook-output.js';
+import { hookOutput } from '../loop/hook-output.js';
 import { parseStopInput, type StopEvent } from '../stop/stop-event.js';
-import type { AgentDriver, Answered, DriverEnding, DriverStop } from './driver.js';
-import { supervisedBlockCap } from './agent-env.js';
-import { event } from './events.js';
+import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../loop/driver.js';
+import { supervisedBlockCap } from '../loop/agent-env.js';
+import { event } from '../loop/events.js';
 import { interactiveEnding, type InteractiveEndingInput } from './interactive-ending.js';
 import { HookCalls, type HookCall } from './interactive-stops.js';
-import type { LimitWaits } from './limit-wait.js';
-import { DeniedTurns, deniedInTurn } from './permission-denials.js';
-import type { StopDecision } from './review-stop.js';
-import { decisionText } from './run-ending.js';
-import type { SupervisorSession } from './supervisor-session.js';
+import type { LimitWaits } from '../loop/limit-wait.js';
+import { DeniedTurns, deniedInTurn } from '../loop/permission-denials.js';
+import type { StopDecision } from '../loop/review-stop.js';
+import { decisionText } from '../loop/run-ending.js';
+import type { SupervisorSession } from '../loop/supervisor-session.js';
 
 export interface InteractiveDriverDeps {
   session: SupervisorSession;
