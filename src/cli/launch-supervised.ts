@@ -21,9 +21,9 @@ import { moduleCacheDir } from '../state/paths.js';
 import { checkSettingsPaths } from '../settings/settings-file.js';
 import { reportTargets, type ReportTargets } from '../report/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
-import { sessionPlan, type SessionPlan } from '../loop/session-flags.js';
+import { sessionPlan, type SessionPlan } from '../sessions/session-flags.js';
 import { inertText } from '../pty/inert-text.js';
-import type { SupervisorSessionOptions } from '../loop/supervisor-session.js';
+import type { SupervisorSessionOptions } from '../sessions/supervisor-session.js';
 
 export interface LaunchIo {
   cwd: string;
@@ -103,9 +103,9 @@ async function runHeadlessSession(
   io: LaunchIo,
 ): Promise<number> {
   const [{ SupervisorSession }, { Run }, { launchSessionId, withOwnSessionId }] = await Promise.all([
-    import('../loop/supervisor-session.js'),
+    import('../sessions/supervisor-session.js'),
     import('../loop/run.js'),
-    import('../loop/session-flags.js'),
+    import('../sessions/session-flags.js'),
   ]);
   const session = new SupervisorSession(setup);
   const plan = withOwnSessionId(options.plan, crypto.randomUUID());
@@ -120,7 +120,7 @@ async function runHeadlessSession(
   });
   run.hold(session);
   return run.using(async () => {
-    const { registerRunningSession } = await import('../loop/running-session.js');
+    const { registerRunningSession } = await import('../sessions/running-session.js');
     const { runHeadless } = await import('../drivers/headless.js');
     const { interruptOnSignals } = await import('../drivers/headless-signals.js');
     const command = [session.config.claude.command, '-p', options.task];

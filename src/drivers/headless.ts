@@ -27,8 +27,8 @@ import { limitWaits, waitOutLimit, worthWaiting, type LimitWaits } from '../loop
 import { DeniedTurns, deniedTools } from '../loop/permission-denials.js';
 import { isProjectGone, requireProjectDir } from '../loop/project-dir.js';
 import type { StopDecision } from '../loop/review-stop.js';
-import { agentTurnArgs, type SessionPlan } from '../loop/session-flags.js';
-import type { SupervisorSession } from '../loop/supervisor-session.js';
+import { agentTurnArgs, type SessionPlan } from '../sessions/session-flags.js';
+import type { SupervisorSession } from '../sessions/supervisor-session.js';
 import { ToolCallFeed } from '../loop/tool-call-feed.js';
 import { endWindDown, woundDownMessage } from '../loop/wind-down.js';
 import { childEndText } from '../process/child-end.js';

@@ -21,7 +21,7 @@ import type { LimitWaits } from '../loop/limit-wait.js';
 import { DeniedTurns, deniedInTurn } from '../loop/permission-denials.js';
 import type { StopDecision } from '../loop/review-stop.js';
 import { decisionText } from '../loop/run-ending.js';
-import type { SupervisorSession } from '../loop/supervisor-session.js';
+import type { SupervisorSession } from '../sessions/supervisor-session.js';
 
 export interface InteractiveDriverDeps {
   session: SupervisorSession;

@@ -34,10 +34,10 @@ import type { SupervisedRun } from '../loop/supervise.js';
 import { FORWARDED_SIGNALS } from '../pty/forward-signals.js';
 import { connectObserver } from '../loop/observer-wiring.js';
 import type { ObserverServer } from '../observer/observer-server.js';
-import type { RunningSession } from '../loop/running-session.js';
+import type { RunningSession } from '../sessions/running-session.js';
 import type { InteractiveDriver } from './interactive-driver.js';
-import { launchSessionId, type SessionPlan } from '../loop/session-flags.js';
-import type { SupervisorSession, SupervisorSessionOptions } from '../loop/supervisor-session.js';
+import { launchSessionId, type SessionPlan } from '../sessions/session-flags.js';
+import type { SupervisorSession, SupervisorSessionOptions } from '../sessions/supervisor-session.js';
 
 /** How long the session's own start may wait for claude's (on 2 cores they compete for the CPU). */
 const SETTLE_MS = 2000;
@@ -348,7 +348,7 @@ async function registerRunning(
   observer: Observer | undefined,
   launchId: string | undefined,
 ): Promise<RunningSession> {
-  const { registerRunningSession } = await import('../loop/running-session.js');
+  const { registerRunningSession } = await import('../sessions/running-session.js');
   return registerRunningSession(setup.resolved.configDir, {
     pid: process.pid,
     cwd: setup.cwd,
@@ -382,7 +382,7 @@ function settledValue<T>(promise: Promise<T>): Promise<T | undefined> {
 }
 
 async function openSession(setup: SupervisorSessionOptions): Promise<SupervisorSession> {
-  const { SupervisorSession } = await import('../loop/supervisor-session.js');
+  const { SupervisorSession } = await import('../sessions/supervisor-session.js');
   return new SupervisorSession(setup);
 }
 

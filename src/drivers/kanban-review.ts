@@ -10,7 +10,7 @@
  */
 import { transcriptPathFor } from '../frames/transcript.js';
 import { turnStop } from '../stop/stop-event.js';
-import type { SupervisorSession } from '../loop/supervisor-session.js';
+import type { SupervisorSession } from '../sessions/supervisor-session.js';
 import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
 import type { StopDecision } from '../loop/review-stop.js';
 import { ExitCode, type CccError } from '../errors.js';

@@ -13,7 +13,7 @@ import type { LogLevel, ResolvedConfig } from '../config/types.js';
 import { createLogger } from '../log/logger.js';
 import { ExitCode, isCccError } from '../errors.js';
 import { failureText, logRunEnded, type RunEnding } from '../loop/run-ending.js';
-import { SupervisorSession } from '../loop/supervisor-session.js';
+import { SupervisorSession } from '../sessions/supervisor-session.js';
 import { requireClaude } from '../process/resolve-command.js';
 import { requireSupportedClaude } from '../claude/claude-check.js';
 import { cccDir } from '../state/paths.js';

@@ -6,7 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { startObserver, type ObserverServer } from '../observer/observer-server.js';
-import type { SupervisorSession } from './supervisor-session.js';
+import type { SupervisorSession } from '../sessions/supervisor-session.js';
 
 export async function observeSession(
   session: SupervisorSession,

@@ -30,7 +30,7 @@ import type { ModelFailureKind } from '../claude/api-error.js';
 import { baselineOf, newestBaseline, type TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import type { RunTask, RunTasks } from '../state/run-task.js';
 import { passed } from '../checkers/evidence.js';
-import { asStopReason, carriedInto, markStopRead, recordTaskEnd, roundUsd, sessionIdChanged, taskCostFrom } from './task-state.js';
+import { asStopReason, carriedInto, markStopRead, recordTaskEnd, roundUsd, sessionIdChanged, taskCostFrom } from '../sessions/task-state.js';
 
 export type StopDecision =
   | {

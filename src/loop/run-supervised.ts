@@ -4,7 +4,7 @@
  * error when it failed (the error goes on to the caller, whose entry prints it). The run around it,
  * its claims, reporters and lifetime, is `Run` (run.ts).
  */
-import type { SessionCore } from './session-core.js';
+import type { SessionCore } from '../sessions/session-core.js';
 import type { AgentDriver } from './driver.js';
 import { endRun, failedEnding, type Run } from './run.js';
 import { supervise, type SupervisedRun } from './supervise.js';

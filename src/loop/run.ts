@@ -18,7 +18,7 @@
  */
 import { event } from './events.js';
 import { failureText, type RunMode } from './run-ending.js';
-import type { SessionCore } from './session-core.js';
+import type { SessionCore } from '../sessions/session-core.js';
 import { SessionClaims, sessionSupervisedError, type SessionClaimRecord } from '../state/session-claims.js';
 import { AsyncDisposableStore } from '../lifetime/async-disposable-store.js';
 import { ExitCode, errorText, isCccError, type CccError } from '../errors.js';

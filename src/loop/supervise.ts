@@ -12,7 +12,7 @@ import { reviewWithinLimits } from './limit-wait.js';
 import { decisionText } from './run-ending.js';
 import { event, type SupervisorEvent } from './events.js';
 import { windDownMessage } from './wind-down.js';
-import type { SessionCore } from './session-core.js';
+import type { SessionCore } from '../sessions/session-core.js';
 import { isCccError, type CccError } from '../errors.js';
 import type { AgentDriver, DriverEnding, DriverStop } from './driver.js';
 import { exitCodeFor } from './exit-codes.js';

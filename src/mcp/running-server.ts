@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { removeStaleRecords } from '../loop/running-session.js';
+import { removeStaleRecords } from '../sessions/running-session.js';
 import { isProcessAlive } from '../process/process-alive.js';
 import { writeFileAtomic } from '../state/atomic-file.js';
 import { cccDir } from '../state/paths.js';

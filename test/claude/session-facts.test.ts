@@ -1,6 +1,6 @@
 /**
  * What the real claude does with its session flags and with stdin, which ccc's session rule
- * (src/loop/session-flags.ts) and run-mode decision (src/loop/run-mode.ts) are built on. If an
+ * (src/sessions/session-flags.ts) and run-mode decision (src/loop/run-mode.ts) are built on. If an
  * upgrade changes one of these, this fails first and says which.
  */
 import { spawn } from 'node:child_process';

@@ -16,7 +16,7 @@ import { runSupervised } from '../../src/loop/run-supervised.js';
 import { Run } from '../../src/loop/run.js';
 import { sessionSupervisedError } from '../../src/state/session-claims.js';
 import { limitWaits } from '../../src/loop/limit-wait.js';
-import { SupervisorSession } from '../../src/loop/supervisor-session.js';
+import { SupervisorSession } from '../../src/sessions/supervisor-session.js';
 
 let root: string;
 let project: string;

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { NO_USAGE } from '../../src/claude/usage.js';
 import { event } from '../../src/loop/events.js';
 import { reviewSummary } from '../../src/loop/review-summary.js';
-import { SessionCore } from '../../src/loop/session-core.js';
+import { SessionCore } from '../../src/sessions/session-core.js';
 
 let root: string;
 beforeEach(() => {

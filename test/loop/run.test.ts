@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { isCccError } from '../../src/errors.js';
-import { SessionCore } from '../../src/loop/session-core.js';
+import { SessionCore } from '../../src/sessions/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
 import { claimPath, sessionSupervisedError } from '../../src/state/session-claims.js';
 import type { Reporter } from '../../src/supervise/reporter.js';

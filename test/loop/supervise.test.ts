@@ -13,7 +13,7 @@ import type { CheckContext, Checker, Verdict } from '../../src/checkers/types.js
 import { loadConfig } from '../../src/config/load.js';
 import { CccError, ExitCode } from '../../src/errors.js';
 import { STOP_REASONS, type StopReason, type SupervisorEvent } from '../../src/loop/events.js';
-import { SessionCore } from '../../src/loop/session-core.js';
+import { SessionCore } from '../../src/sessions/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
 import { exitCodeFor } from '../../src/loop/exit-codes.js';
 import { runSupervised } from '../../src/loop/run-supervised.js';

@@ -1,6 +1,6 @@
 /**
  * `supervisor_status`: the running supervised sessions (from their files, docs/design/files.md). A session is
- * `<configDir>/ccc/sessions/<pid>.json` (loop/running-session.ts) whose pid is still alive (a file
+ * `<configDir>/ccc/sessions/<pid>.json` (sessions/running-session.ts) whose pid is still alive (a file
  * left behind by a killed `ccc` is skipped, not reported as running); once its session id is
  * known, its progress is `supervisor-<session_id>.json` (state/session-state-shape.ts) and the
  * last lines of `supervisor-<session_id>.log` show what it did last. Files that cannot be read

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerRunningSession } from '../../src/loop/running-session.js';
+import { registerRunningSession } from '../../src/sessions/running-session.js';
 
 describe('registerRunningSession', () => {
   let configDir: string;

@@ -11,8 +11,8 @@ import type { SessionState } from '../state/session-state-shape.js';
 import type { StopEvent } from '../stop/stop-event.js';
 import type { RunTask } from '../state/run-task.js';
 import { takeBaseline } from '../checkers/reviewer/task-baseline.js';
-import { event, isStopReason, type EventSink, type StopReason } from './events.js';
-import type { CostCaps } from './cost-cap.js';
+import { event, isStopReason, type EventSink, type StopReason } from '../loop/events.js';
+import type { CostCaps } from '../loop/cost-cap.js';
 
 /** What of a stop's review deps the session state's bookkeeping reads. */
 export interface TaskStateDeps {

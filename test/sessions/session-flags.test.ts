@@ -1,6 +1,6 @@
 /** The session rule of supervised runs, word by word (the real claude's side: session-flags-headless.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { agentTurnArgs, sessionPlan } from '../../src/loop/session-flags.js';
+import { agentTurnArgs, sessionPlan } from '../../src/sessions/session-flags.js';
 
 const ID = '3f2b8c1e-5d4a-4e6f-8a9b-0c1d2e3f4a5b';
 
