@@ -15,7 +15,7 @@ export const LAYERS = [
   ['state', 'log', 'config', 'process', 'native'],
   ['frames', 'claude', 'settings', 'pty', 'input', 'stop', 'init'],
   ['checkers'],
-  ['loop', 'sessions', 'report', 'supervise', 'observer'],
+  ['loop', 'sessions', 'reporters', 'observer'],
   ['providers', 'mcp', 'kanban', 'doctor', 'starter', 'drivers'],
   ['cli', 'index.ts'],
 ];

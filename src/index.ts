@@ -9,8 +9,8 @@ export type { CheckerBody, CheckerDefinition, CheckerSpec, PluginDeclaration } f
 export type { Checker, CheckerFactory, CheckContext, CheckerLogger, Evidence, SessionInfo, Usage, UsageReport, Verdict } from './checkers/types.js';
 export type { Frame } from './frames/frame.js';
 /** For reporters named in `reporters` (docs/notifications.md): what they hear and how they are made. */
-export type { Reporter, RunEnd } from './supervise/reporter.js';
-export type { ReporterContext, UserReporter } from './supervise/reporters/reporter-module.js';
+export type { Reporter, RunEnd } from './reporters/reporter.js';
+export type { ReporterContext, UserReporter } from './reporters/reporter-module.js';
 export type { SupervisorEvent, StopReason } from './loop/events.js';
 /** For plugins: run a shell command in the project with a timeout; the whole process tree dies on abort. */
 export { runShellCommand, tailLines } from './checkers/shell-command.js';

@@ -7,7 +7,7 @@
  * failing-runs/); colour codes are ignored. A title names a failing test, a detail says why; when
  * there are more lines than fit, details go first, so that every failing test is still named.
  *
- * A leaf: the progress line (src/supervise/) reads it too.
+ * A leaf: the progress line (src/reporters/) reads it too.
  */
 
 interface Rule {

@@ -19,7 +19,7 @@ import { requireSupportedClaude } from '../claude/claude-check.js';
 import { requireUsableConfigDir } from '../state/config-dir-check.js';
 import { moduleCacheDir } from '../state/paths.js';
 import { checkSettingsPaths } from '../settings/settings-file.js';
-import { reportTargets, type ReportTargets } from '../report/report-targets.js';
+import { reportTargets, type ReportTargets } from '../reporters/ci/report-targets.js';
 import { chooseRunMode } from '../loop/run-mode.js';
 import { sessionPlan, type SessionPlan } from '../sessions/session-flags.js';
 import { inertText } from '../pty/inert-text.js';
@@ -135,7 +135,7 @@ async function runHeadlessSession(
     // Observers see the text ccc prints while the run goes (the reports' last words come after they are gone).
     const publish = (chunk: Buffer) => observer?.publishPty(chunk);
     const shown = observing && observer ? { stdout: observing.teeStream(io.stdout, publish), stderr: observing.teeStream(io.stderr, publish) } : io;
-    const { reportersFor } = await import('../supervise/reporters.js');
+    const { reportersFor } = await import('../reporters/reporters.js');
     // A report file that cannot be written is a usage error (exit 2) before the session starts.
     const own = session.ownReporters((message) => void shown.stderr.write(`ccc: WARN: ${inertText(message)}\n`));
     const reporting = { mode: 'headless', json: options.json, shown, stdout: io.stdout, stderr: io.stderr, reports: options.reports, observer, own } as const;
@@ -154,9 +154,9 @@ async function runHeadlessSession(
 /** A reporter the config names that cannot be found is a usage error before the agent starts; one that fails later only warns. */
 async function requireReporters(reporters: readonly string[], cwd: string): Promise<void> {
   if (reporters.length === 0) return;
-  const { BUILT_IN_REPORTERS } = await import('../supervise/reporters/built-in.js');
+  const { BUILT_IN_REPORTERS } = await import('../reporters/built-in.js');
   if (reporters.every((name) => BUILT_IN_REPORTERS.includes(name))) return;
-  const { reporterProblem } = await import('../supervise/reporters/reporter-module.js');
+  const { reporterProblem } = await import('../reporters/reporter-module.js');
   for (const name of reporters) {
     const problem = await reporterProblem(name, cwd);
     if (problem) throw new CccError('CONFIG_INVALID', problem, { data: { key: 'reporters', value: name } });

@@ -9,7 +9,7 @@ export interface SupervisorArgs {
   /** `-p [task]`: headless mode; '' when `-p` came without a task (it is then read from stdin). */
   task?: string;
   json: boolean;
-  /** `--report` values, in order (src/report/report-targets.ts reads them). */
+  /** `--report` values, in order (src/reporters/ci/report-targets.ts reads them). */
   reports?: string[];
   configPath?: string;
   /** `--observe` given (port 0 = random when no port was named). */

@@ -201,7 +201,7 @@ export const configSchema = z
       })
       .strict(),
     kanban: z.object({ max_retries: integer(0, ATTEMPTS), roles_dir: nonEmptyString }).strict(),
-    /** The notifications of the `notify` reporter (src/supervise/reporters/notify.ts). */
+    /** The notifications of the `notify` reporter (src/reporters/notify.ts). */
     notify: z
       .object({
         events: z.array(oneOf(NOTIFY_EVENTS)).describe(`a list of ${NOTIFY_EVENTS.map((e) => JSON.stringify(e)).join(', ')}`),

@@ -5,7 +5,7 @@
  * one with the checker's feedback, resuming exactly the agent's own session (its id and working
  * directory from the turn's frames; see session-flags.ts); the end of each turn is a stop. What
  * the run shows (the agent's text and progress lines, or `--json` lines) is its reporters'
- * (src/supervise/reporters.ts), fed by the session's events and frames. The run ends by naming
+ * (src/reporters/reporters.ts), fed by the session's events and frames. The run ends by naming
  * the session and its log on stderr.
  */
 import { modelFailure, modelFailureSentence } from '../claude/api-error.js';

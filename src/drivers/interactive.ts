@@ -25,7 +25,7 @@ import { InputRecorder } from '../input/input-recorder.js';
 import { cccDir } from '../state/paths.js';
 import { holdWriteWarnings, showWarning } from '../state/write-failure.js';
 import { Run } from '../loop/run.js';
-import type { Reporter } from '../supervise/reporter.js';
+import type { Reporter } from '../reporters/reporter.js';
 import { inertText } from '../pty/inert-text.js';
 import { agentTitles, supervisedAgentEnv } from '../loop/agent-env.js';
 import { hookTimeoutSeconds } from '../loop/hook-timeout.js';
@@ -274,7 +274,7 @@ async function sessionGraph(run: Run, session: SupervisorSession, edges: GraphEd
     import('../state/paths.js'),
     import('../loop/limit-wait.js'),
     import('../loop/agent-limit-wait.js'),
-    import('../supervise/reporters.js'),
+    import('../reporters/reporters.js'),
   ]);
   const { proxy, observer, recorder, running } = edges;
   const graph = new Subscription();

@@ -15,7 +15,7 @@ import { limitWaits, type LimitWaits } from '../loop/limit-wait.js';
 import type { StopDecision } from '../loop/review-stop.js';
 import { ExitCode, type CccError } from '../errors.js';
 import type { AgentDriver, Answered, DriverEnding, DriverStop } from '../loop/driver.js';
-import { reportersFor } from '../supervise/reporters.js';
+import { reportersFor } from '../reporters/reporters.js';
 import { supervise } from '../loop/supervise.js';
 import type { Run } from '../loop/run.js';
 import { exitCodeFor } from '../loop/exit-codes.js';

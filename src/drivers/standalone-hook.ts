@@ -95,9 +95,9 @@ export async function decideStandalone(stop: StopEvent, env: NodeJS.ProcessEnv):
     session.logger.info('supervisor-hook started', { session_id: stop.sessionId, stop_hook_active: stop.stopHookActive });
     // The reporters the config names (a notification when the agent is done, stuck, waiting or capped);
     // loaded only when named: the hook's path loads nothing it does not need. A notification still
-    // under way is waited for FLUSH_MS at most when the run closes them (src/supervise/notify/webhook-delivery.ts).
+    // under way is waited for FLUSH_MS at most when the run closes them (src/reporters/notify/webhook-delivery.ts).
     if (resolved.config.reporters.length > 0 || resolved.config.notify.webhook_url !== undefined) {
-      const { reportersFor } = await import('../supervise/reporters.js');
+      const { reportersFor } = await import('../reporters/reporters.js');
       run.report(await reportersFor({ mode: 'hook', own: session.ownReporters() }));
     }
     // A review refused on the model's limit is waited out inside this process (its hook's

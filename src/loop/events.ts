@@ -67,7 +67,7 @@ export type SupervisorEvent =
   | { kind: 'end'; exit_code: number | null; reviews?: number; review_usage?: Usage; spent_usd?: number; wind_down_usd?: number; at: string };
 
 /**
- * Why the loop let the agent stop: the one list, which the reports (src/report/run-record.ts),
+ * Why the loop let the agent stop: the one list, which the reports (src/reporters/ci/run-record.ts),
  * the exit codes (src/loop/exit-codes.ts) and the session state read back.
  */
 export const STOP_REASONS = [

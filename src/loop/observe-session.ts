@@ -1,7 +1,7 @@
 /**
  * Starts the remote observer of a supervised session (docs/design/observer.md) and keeps it on the
  * session's id: terminal bytes go out from the byte path, frames and supervisor events through its
- * reporter (src/supervise/reporters/observer.ts); observer input comes in only when `allow_input`
+ * reporter (src/reporters/observer.ts); observer input comes in only when `allow_input`
  * is on. The URL is printed on stderr and recorded in `sessions/<pid>.json`.
  */
 import { Writable } from 'node:stream';

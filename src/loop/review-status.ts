@@ -23,7 +23,7 @@ import type { Frame } from '../frames/frame.js';
 import { userPromptOf } from '../frames/transcript-summary.js';
 import type { SupervisorEvent } from './events.js';
 import { spendText } from './spend-line.js';
-import type { Reporter } from '../supervise/reporter.js';
+import type { Reporter } from '../reporters/reporter.js';
 
 /** How long a verdict keeps the title against claude's retitling. */
 const VERDICT_FRESH_MS = 30_000;

@@ -23,7 +23,7 @@ import { SessionClaims, sessionSupervisedError, type SessionClaimRecord } from '
 import { AsyncDisposableStore } from '../lifetime/async-disposable-store.js';
 import { ExitCode, errorText, isCccError, type CccError } from '../errors.js';
 import type { DriverEnding } from './driver.js';
-import type { Reporter } from '../supervise/reporter.js';
+import type { Reporter } from '../reporters/reporter.js';
 
 /** The live ccc that holds a session, when this one may not supervise it; undefined when claimed. */
 type Refusal = CccError<'SESSION_SUPERVISED'>;

@@ -5,7 +5,7 @@
  * SupervisorSession (supervisor-session.ts) adds the event, frame and session-id streams.
  */
 import { baselineStoresDir, moduleCacheDir } from '../state/paths.js';
-import type { OwnReporters } from '../supervise/reporters.js';
+import type { OwnReporters } from '../reporters/reporters.js';
 import type { PipelineEntry } from '../checkers/pipeline.js';
 import { addUsage, NO_USAGE, type Usage } from '../claude/usage.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -22,7 +22,7 @@ import type { StopGuard } from '../loop/stop-guard.js';
 import type { TaskBaseline } from '../checkers/reviewer/task-baseline.js';
 import { logRunEnded, type RunEnding } from '../loop/run-ending.js';
 import { InMemoryReadings, type TranscriptReadings } from '../loop/transcript-readings.js';
-import { ReporterSet } from '../supervise/reporter.js';
+import { ReporterSet } from '../reporters/reporter.js';
 import { memoryRunTasks, type RunTasks } from '../state/run-task.js';
 import { errorText } from '../errors.js';
 
@@ -68,7 +68,7 @@ export class SessionCore {
   /** Verdicts given in this session. */
   reviews = 0;
   /**
-   * Everyone who hears of the session's events and frames (src/supervise/reporters.ts attaches
+   * Everyone who hears of the session's events and frames (src/reporters/reporters.ts attaches
    * them); closed by the run with how it ended. A reporter that throws is logged, not fatal.
    */
   readonly reporters = new ReporterSet((error) => this.logger.warn(`a reporter failed: ${errorText(error)}`));
@@ -109,7 +109,7 @@ export class SessionCore {
     return { spent: () => this.totalCost, capUsd: this.config.supervisor.max_cost_usd, taskCapUsd: this.config.supervisor.max_task_cost_usd };
   }
 
-  /** What the reporters the config names need (src/supervise/reporters.ts); their warnings go to the log, and to `alsoWarn`. */
+  /** What the reporters the config names need (src/reporters/reporters.ts); their warnings go to the log, and to `alsoWarn`. */
   ownReporters(alsoWarn?: (message: string) => void): OwnReporters {
     return {
       config: this.config,

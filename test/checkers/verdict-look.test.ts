@@ -14,12 +14,12 @@ import { formatSession } from '../../src/cli/commands/sessions.js';
 import { event } from '../../src/loop/events.js';
 import { reviewTitleUpdater } from '../../src/loop/review-status.js';
 import { eventText } from '../../src/observer/event-text.js';
-import { githubReport } from '../../src/report/github-report.js';
-import { junitReport } from '../../src/report/junit-report.js';
-import { runRecord, type RunRecord } from '../../src/report/run-record.js';
-import { runTable, runTableMarkdown } from '../../src/report/run-table.js';
+import { githubReport } from '../../src/reporters/ci/github-report.js';
+import { junitReport } from '../../src/reporters/ci/junit-report.js';
+import { runRecord, type RunRecord } from '../../src/reporters/ci/run-record.js';
+import { runTable, runTableMarkdown } from '../../src/reporters/ci/run-table.js';
 import { hookOutput } from '../../src/loop/hook-output.js';
-import { renderEvent } from '../../src/supervise/reporters/progress.js';
+import { renderEvent } from '../../src/reporters/progress.js';
 
 const passing: Evidence[] = [{ command: 'npm test', exit_code: 0, scope: 'whole', tests: 12 }];
 const failing: Evidence[] = [{ command: 'npm test', exit_code: 1 }];

@@ -12,7 +12,7 @@ import { type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, isCompaction, reviewStep, scriptedReviewer } from '../support/review-script.js';
 import { jsonLines } from '../support/run-process.js';
 import type { SupervisorEvent } from '../../src/loop/events.js';
-import { renderEvent } from '../../src/supervise/reporters/progress.js';
+import { renderEvent } from '../../src/reporters/progress.js';
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -13,7 +13,7 @@ import { isCccError } from '../../src/errors.js';
 import { SessionCore } from '../../src/sessions/session-core.js';
 import { sessionLogPath } from '../../src/state/paths.js';
 import { claimPath, sessionSupervisedError } from '../../src/state/session-claims.js';
-import type { Reporter } from '../../src/supervise/reporter.js';
+import type { Reporter } from '../../src/reporters/reporter.js';
 import { Run, type RunPlan } from '../../src/loop/run.js';
 import { runSupervised } from '../../src/loop/run-supervised.js';
 import { ScriptedDriver } from './scripted-driver.js';

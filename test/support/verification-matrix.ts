@@ -30,7 +30,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import type { Evidence } from '../../src/checkers/evidence.js';
 import { verificationOf } from '../../src/checkers/verification.js';
-import { markdownText } from '../../src/report/markdown-text.js';
+import { markdownText } from '../../src/reporters/ci/markdown-text.js';
 import { repoRoot } from './claude-env.js';
 import { readLog, runCcc } from './ccc-run.js';
 import { it, type Rig } from './fixtures.js';

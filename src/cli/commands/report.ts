@@ -15,9 +15,9 @@ export const registerReportCommand: RegisterCommand = (program) => {
     .action(async (files: string[], options: { format: string }) => {
       if (options.format !== 'markdown' && options.format !== 'json')
         throw new CccError('USAGE', `--format must be markdown or json (got "${options.format}").`);
-      const { readEventLog } = await import('../../report/event-log.js');
-      const { runRecord } = await import('../../report/run-record.js');
-      const { runTable, runTableMarkdown } = await import('../../report/run-table.js');
+      const { readEventLog } = await import('../../reporters/ci/event-log.js');
+      const { runRecord } = await import('../../reporters/ci/run-record.js');
+      const { runTable, runTableMarkdown } = await import('../../reporters/ci/run-table.js');
       const runs = [];
       for (const file of files) runs.push({ file, record: runRecord(await readEventLog(file)) });
       const table = runTable(runs);
