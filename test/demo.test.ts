@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { repoRoot } from './support/claude-env.js';
 import { runProcess } from './support/run-process.js';
-import { startPty } from './support/pty-harness.js';
+import { it } from './support/fixtures.js';
 
 describe('npm run demo', () => {
   it('catches the false "done", gets the file written, and shows the reviews read from the cache', async () => {
@@ -23,39 +23,37 @@ describe('npm run demo', () => {
     expect(run.stderr).toContain('the model server saw 3 agent requests and 4 review requests; hello.txt exists.');
   }, 120_000);
 
-  it('--interactive: the hint stays readable until Enter, the task is the first prompt, the second review confirms it, and /exit ends the demo', async () => {
+  it('--interactive: the hint stays readable until Enter, the task is the first prompt, the second review confirms it, and /exit ends the demo', async ({
+    rig,
+  }) => {
     const viteNode = path.join(repoRoot, 'node_modules', '.bin', 'vite-node');
-    const h = startPty(viteNode, [path.join(repoRoot, 'demo', 'run-demo.ts'), '--interactive'], { cwd: repoRoot, env: process.env });
-    try {
-      await h.waitForScreen(/press Enter to start/, 60_000);
-      const hint = h.screen().replace(/\s+/g, ' ');
-      expect(hint).toContain('Claude Code starts with the task "Create hello.txt containing the word hello." as its first prompt');
-      expect(hint).toContain('type /exit');
-      h.press('\r');
-      await h.waitForScreen(/Stop says: ccc: ✓ review 2 \(claude\): complete, verified by: /, 180_000);
-      await h.waitForScreen(/❯\s*\n/, 30_000);
-      await h.type('/exit');
-      await h.waitForScreen(/❯\s\/exit/, 30_000); // the TUI took the command: Enter runs it
-      h.press('\r');
-      // a deadline rather than the test's timeout, so a hang says what it hung on and shows the screen
-      const exit = await new Promise<{ exitCode: number }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the demo did not end within 60 s of /exit\n--- screen ---\n${h.screen()}`)), 60_000);
-        void h.exited.then((e) => {
-          clearTimeout(timer);
-          resolve(e);
-        });
+    const h = rig.pty(viteNode, [path.join(repoRoot, 'demo', 'run-demo.ts'), '--interactive'], { cwd: repoRoot, env: process.env });
+    await h.waitForScreen(/press Enter to start/, 60_000);
+    const hint = h.screen().replace(/\s+/g, ' ');
+    expect(hint).toContain('Claude Code starts with the task "Create hello.txt containing the word hello." as its first prompt');
+    expect(hint).toContain('type /exit');
+    h.press('\r');
+    await h.waitForScreen(/Stop says: ccc: ✓ review 2 \(claude\): complete, verified by: /, 180_000);
+    await h.waitForScreen(/❯\s*\n/, 30_000);
+    await h.type('/exit');
+    await h.waitForScreen(/❯\s\/exit/, 30_000); // the TUI took the command: Enter runs it
+    h.press('\r');
+    // a deadline rather than the test's timeout, so a hang says what it hung on and shows the screen
+    const exit = await new Promise<{ exitCode: number }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the demo did not end within 60 s of /exit\n--- screen ---\n${h.screen()}`)), 60_000);
+      void h.exited.then((e) => {
+        clearTimeout(timer);
+        resolve(e);
       });
-      expect(exit.exitCode, h.screen()).toBe(0);
-      const output = h.output().toString('utf8');
-      expect(output).toContain('demo: ccc exited 0');
-      // the terminal is given back: the cursor shown and bracketed paste off after the TUI's last use of them
-      expect(output.lastIndexOf('\x1b[?25h')).toBeGreaterThan(output.lastIndexOf('\x1b[?25l'));
-      expect(output.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(output.lastIndexOf('\x1b[?2004h'));
-      expect(output.lastIndexOf('\x1b[?2004h')).toBeGreaterThan(-1);
-      const project = /demo: project (\S+)/.exec(output)![1]!;
-      expect(fs.existsSync(path.dirname(project))).toBe(false); // the throw-away HOME and project are gone
-    } finally {
-      h.kill();
-    }
+    });
+    expect(exit.exitCode, h.screen()).toBe(0);
+    const output = h.output().toString('utf8');
+    expect(output).toContain('demo: ccc exited 0');
+    // the terminal is given back: the cursor shown and bracketed paste off after the TUI's last use of them
+    expect(output.lastIndexOf('\x1b[?25h')).toBeGreaterThan(output.lastIndexOf('\x1b[?25l'));
+    expect(output.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(output.lastIndexOf('\x1b[?2004h'));
+    expect(output.lastIndexOf('\x1b[?2004h')).toBeGreaterThan(-1);
+    const project = /demo: project (\S+)/.exec(output)![1]!;
+    expect(fs.existsSync(path.dirname(project))).toBe(false); // the throw-away HOME and project are gone
   }, 300_000);
 });

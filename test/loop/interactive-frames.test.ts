@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures.js';
 import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import type { PtyHarness } from '../support/pty-harness.js';
 
 /** A checker plugin that records what it saw at each review. */
 const PROBE = `import fs from 'node:fs';
@@ -60,8 +60,6 @@ describe('frames in interactive reviews', () => {
     await h!.exited;
   }
 
-  afterEach(() => h?.kill()); // the relaunched session's pty
-
   it('are non-zero at the first review, after --continue, and come from the new transcript after /clear', async ({ rig }) => {
     const session = await rig.launch((r) => ({ text: `agent answer ${r.index}` }), {
       args: ['--checker', './frames-probe.mjs'],
@@ -76,7 +74,7 @@ describe('frames in interactive reviews', () => {
     expect(first!.ids).toEqual([first!.session]);
     await exit();
 
-    h = startPty(process.execPath, [cccBin, '--supervisor', '--checker', './frames-probe.mjs', '--continue'], { cwd: world.cwd, env: world.env });
+    h = rig.pty(process.execPath, [cccBin, '--supervisor', '--checker', './frames-probe.mjs', '--continue'], { cwd: world.cwd, env: world.env });
     await h.waitForScreen(/❯/, 60_000);
     await ask('second task', 2);
     const second = probes()[1]!;

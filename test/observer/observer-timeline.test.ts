@@ -5,15 +5,14 @@
  * its cost, cache share and evidence. Interactive: the task each review checked, read from the
  * transcript. Model text (a task with markup and escape sequences) shows as text.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { beforeEach, describe, expect, onTestFinished } from 'vitest';
 import { it, type Fixtures } from '../support/fixtures.js';
-import { cccBin, makeClaudeWorld, type ClaudeWorld } from '../support/claude-env.js';
-import { writeSupervisorPrompt } from '../support/ccc-run.js';
-import { isToolResultTurn, startModelServer, type ModelServer, type RecordedRequest, type Reply } from '../support/model-server.js';
+import { cccBin } from '../support/claude-env.js';
+import { isToolResultTurn, type RecordedRequest, type Reply } from '../support/model-server.js';
 import { bashCall, reviewStep } from '../support/review-script.js';
 
 let browser: Browser;
@@ -51,23 +50,14 @@ async function expectInert(page: Page, errors: string[]) {
 }
 
 describe('the observer page follows a headless run', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let child: ChildProcess | undefined;
-  afterEach(async () => {
-    child?.kill('SIGKILL');
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('shows the task, the tool calls, the wait on the limit with its end, and the review with its cost and evidence', async () => {
+  it('shows the task, the tool calls, the wait on the limit with its end, and the review with its cost and evidence', async ({ rig }) => {
     let pageLive!: () => void;
     const watched = new Promise<void>((resolve) => (pageLive = resolve));
     let notes = '';
     const limited: Reply = {
       error: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit', headers: { 'retry-after': '3600' } },
     };
-    server = await startModelServer((r: RecordedRequest): Reply => {
+    const server = await rig.server((r: RecordedRequest): Reply => {
       if (r.kind === 'review') {
         return reviewStep(r) === 0
           ? { toolUse: bashCall('npm test') }
@@ -79,22 +69,22 @@ describe('the observer page follows a headless run', () => {
       if (isToolResultTurn(r) && r.index === 1) return limited;
       return { text: 'The parser is fixed.', until: watched };
     });
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
+    const world = rig.world({ server, supervisor: true });
     notes = path.join(world.cwd, 'notes.md');
     writeFileSync(notes, '# notes\n');
     writeFileSync(path.join(world.cwd, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node --test' } }));
     mkdirSync(path.join(world.cwd, 'test'));
     writeFileSync(path.join(world.cwd, 'test', 'ok.test.js'), "require('node:test')('parses', () => {});\n");
 
-    child = spawn(process.execPath, [cccBin, '--supervisor', '--observe', '-p', HOSTILE], {
+    const child = spawn(process.execPath, [cccBin, '--supervisor', '--observe', '-p', HOSTILE], {
       cwd: world.cwd,
       env: { ...world.env, CCC_SUPERVISOR_LIMIT_RETRY_SECONDS: '1' },
     });
+    onTestFinished(() => void child.kill('SIGKILL'));
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout!.resume();
-    const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await expect.poll(() => stderr, { timeout: 60_000 }).toMatch(/Observer: http:\/\/\S+/);
     const url = /Observer: (\S+)/.exec(stderr)![1]!;
     const { page, errors } = await openPage(url);

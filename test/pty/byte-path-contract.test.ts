@@ -8,13 +8,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { findRelay } from '../../src/pty/native-relay.js';
 import { readProcessState } from '../../src/pty/process-state.js';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { repoRoot } from '../support/claude-env.js';
 import { outputAfter, PROMPT, startJobShell } from '../support/job-shell.js';
-import { startPty, type PtyHarness } from '../support/pty-harness.js';
+import { it, type Fixtures, type Rig } from '../support/fixtures.js';
+import type { PtyHarness } from '../support/pty-harness.js';
+
+// Each test's terminals come from its rig, which kills what is left of them after the test.
+let rig: Rig;
+beforeEach<Fixtures>(({ rig: own }) => {
+  rig = own;
+});
 
 const driver = path.join(repoRoot, 'test', 'fixtures', 'byte-path-driver.mjs');
 
@@ -77,7 +84,7 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
   async function run(script: string, options: RunOptions = {}) {
     const report = path.join(dir, 'report.json');
     const env = { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report, DRIVER_STEPS: JSON.stringify(options.steps ?? []), ...options.env };
-    const h = startPty(process.execPath, [driver, '/bin/sh', '-c', script], { cwd: dir, env, cols: options.cols ?? 100, rows: options.rows ?? 30 });
+    const h = rig.pty(process.execPath, [driver, '/bin/sh', '-c', script], { cwd: dir, env, cols: options.cols ?? 100, rows: options.rows ?? 30 });
     await options.act?.(h, () => process.kill(h.pty.pid, 'SIGUSR1'));
     const exited = await h.exited;
     const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
@@ -332,7 +339,7 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
   async function inJobShell(act: (h: PtyHarness, report: () => Report) => Promise<void>) {
     const report = path.join(dir, 'report.json');
     fs.writeFileSync(path.join(dir, 'agent.sh'), JOB_AGENT);
-    const h = await startJobShell({ cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report }, cols: 100, rows: 30 });
+    const h = await startJobShell({ cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report }, cols: 100, rows: 30 }, rig.pty);
     try {
       h.press(`${process.execPath} ${driver} /bin/sh agent.sh\r`);
       await h.waitForScreen(/READY/);
@@ -387,7 +394,7 @@ describe.each(['relay', 'node'] as const)('the byte path contract: %s', (kind) =
   it('reports an agent that cannot be started, with exit code 127, and leaves the terminal untouched', async () => {
     const report = path.join(dir, 'report.json');
     const missing = path.join(dir, 'no-such-agent');
-    const h = startPty(process.execPath, [driver, missing], { cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report } });
+    const h = rig.pty(process.execPath, [driver, missing], { cwd: dir, env: { ...process.env, BYTE_PATH: kind, DRIVER_REPORT: report } });
     expect((await h.exited).exitCode).toBe(127);
     const result = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
     expect(result.errors).toEqual([`cannot run ${missing}: No such file or directory`]);

@@ -8,13 +8,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { findRelay, startNativeRelay } from '../../src/pty/native-relay.js';
 import { encodeRelayFrame, MAX_FRAME_BYTES, RelayFrameDecoder } from '../../src/pty/relay-frames.js';
 import { resetSequence } from '../../src/pty/terminal-modes.js';
 import { repoRoot } from '../support/claude-env.js';
 import { descendants, isAlive } from '../support/process-tree.js';
-import { startPty } from '../support/pty-harness.js';
+import { it, type Fixtures, type Rig } from '../support/fixtures.js';
+import type { PtyHarness } from '../support/pty-harness.js';
+
+// Each test's terminals come from its rig, which kills what is left of them after the test.
+let rig: Rig;
+beforeEach<Fixtures>(({ rig: own }) => {
+  rig = own;
+});
 
 const driver = path.join(repoRoot, 'test', 'fixtures', 'byte-path-driver.mjs');
 
@@ -105,9 +112,9 @@ describe('native relay', () => {
     expect(findRelay({ CCC_RELAY: path.join(dir, 'nowhere') })).toBeUndefined();
   });
 
-  async function run(script: string, env: Record<string, string> = {}, act?: (h: ReturnType<typeof startPty>) => Promise<void>) {
+  async function run(script: string, env: Record<string, string> = {}, act?: (h: PtyHarness) => Promise<void>) {
     const report = path.join(dir, 'report.json');
-    const h = startPty(process.execPath, [driver, '/bin/sh', '-c', script], {
+    const h = rig.pty(process.execPath, [driver, '/bin/sh', '-c', script], {
       cwd: dir,
       env: { ...process.env, BYTE_PATH: 'relay', DRIVER_REPORT: report, DRIVER_WATCH: '1', ...env },
       cols: 100,

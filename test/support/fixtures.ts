@@ -2,7 +2,7 @@
  * The one way a test sets up what it drives: vitest fixtures (`test.extend`) that make the scripted
  * model server, the private claude world and the terminal a test asks for, and tear them down
  * after it, whatever it did (ptys killed, servers closed, worlds removed with whatever still runs
- * in them). `rig` is per test; `browser` is one Chromium per file, started on first use: each
+ * in them). `rig` is per test, `fileRig` the same for a whole file; `browser` is one Chromium per file, started on first use: each
  * `browser.newPage()` opens its own context (no cookie or storage shared), closed after its test.
  *
  *   import { it } from '../support/fixtures.js';
@@ -99,7 +99,7 @@ interface SharedChromium {
   get(): Promise<Browser>;
 }
 
-export const it = base.extend<{ rig: Rig; browser: Browser; chromium: SharedChromium }>({
+export const it = base.extend<{ rig: Rig; fileRig: Rig; browser: Browser; chromium: SharedChromium }>({
   // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a function uses from its first parameter
   rig: async ({}, use) => {
     const { rig, teardown } = makeRig();
@@ -109,6 +109,21 @@ export const it = base.extend<{ rig: Rig; browser: Browser; chromium: SharedChro
       await teardown();
     }
   },
+  // One rig for every test of a file, torn down after the file: for a file whose tests read what a
+  // few expensive runs left (their logs, the server's requests). A fixture of the file's own that
+  // makes those runs asks for it (`test.extend({ x: [async ({ fileRig }, use) => …, { scope: 'file' }] })`).
+  fileRig: [
+    // eslint-disable-next-line no-empty-pattern -- as above
+    async ({}, use) => {
+      const { rig, teardown } = makeRig();
+      try {
+        await use(rig);
+      } finally {
+        await teardown();
+      }
+    },
+    { scope: 'file' },
+  ],
   chromium: [
     // eslint-disable-next-line no-empty-pattern -- as above
     async ({}, use) => {

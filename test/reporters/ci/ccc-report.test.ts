@@ -7,54 +7,64 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClaudeWorld, type ClaudeWorld } from '../../support/claude-env.js';
-import { runCcc, writeSupervisorPrompt } from '../../support/ccc-run.js';
-import { startModelServer, type ModelServer, type Reply } from '../../support/model-server.js';
+import { describe, expect } from 'vitest';
+import type { ClaudeWorld } from '../../support/claude-env.js';
+import { runCcc } from '../../support/ccc-run.js';
+import { it as rigIt } from '../../support/fixtures.js';
+import type { ModelServer, Reply } from '../../support/model-server.js';
 
 const USAGE = { input_tokens: 1000, output_tokens: 100 };
+type Mode = 'completed' | 'limit' | 'checker-failed';
 
-describe('ccc report', () => {
-  let server: ModelServer;
-  let world: ClaudeWorld;
-  let mode: 'completed' | 'limit' | 'checker-failed' = 'completed';
-  const logs: string[] = [];
-  let oneAnswer = 0;
+interface ReportRuns {
+  server: ModelServer;
+  world: ClaudeWorld;
+  /** The three runs' event logs, in the order completed, limit, checker-failed. */
+  logs: string[];
+  /** The cost of one model answer as claude prices the scripted usage. */
+  oneAnswer: number;
+  /** How the server answers the reviews of the runs made from now on. */
+  setMode: (mode: Mode) => void;
+}
 
-  beforeAll(async () => {
-    server = await startModelServer((r): Reply => {
-      if (r.kind === 'agent') return { text: `working on it (${r.index})`, usage: USAGE };
-      if (mode === 'checker-failed') return { error: { status: 400, message: 'reviewer exploded' } };
-      const done = mode === 'completed' && r.index % 2 === 1;
-      return { verdict: { completed: done, feedback: done ? 'done' : `not yet #${r.index}` }, usage: USAGE };
-    });
-    world = makeClaudeWorld({ modelUrl: server.url });
-    writeSupervisorPrompt(world);
-    const expectCodes = { completed: 0, limit: 3, 'checker-failed': 4 };
-    for (const m of ['completed', 'limit', 'checker-failed'] as const) {
-      mode = m;
-      const run = await runCcc(world, ['--supervisor', '--json', '--max-iterations', '2', '-p', `task: ${m}`]);
-      expect(run.code, run.stderr).toBe(expectCodes[m]);
-      const file = path.join(world.root, `${m}.jsonl`);
-      fs.writeFileSync(file, run.stdout);
-      logs.push(file);
-    }
-    // The cost of one answer, as claude prices the scripted usage: the first run's first agent turn.
-    const first = fs
-      .readFileSync(logs[0]!, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .find((l) => l.kind === 'frame' && l.frame.type === 'result');
-    oneAnswer = Object.values(first.frame.model_usage_since_last_result as Record<string, { costUSD: number }>)[0]!.costUSD;
-  }, 180_000);
+/** The three runs, made once for the file by whichever test asks first; the file's rig tears them down. */
+const it = rigIt.extend<{ runs: ReportRuns }>({
+  runs: [
+    async ({ fileRig }, use) => {
+      let mode: Mode = 'completed';
+      const { server, world } = await fileRig.start((r): Reply => {
+        if (r.kind === 'agent') return { text: `working on it (${r.index})`, usage: USAGE };
+        if (mode === 'checker-failed') return { error: { status: 400, message: 'reviewer exploded' } };
+        const done = mode === 'completed' && r.index % 2 === 1;
+        return { verdict: { completed: done, feedback: done ? 'done' : `not yet #${r.index}` }, usage: USAGE };
+      });
+      const logs: string[] = [];
+      const expectCodes = { completed: 0, limit: 3, 'checker-failed': 4 };
+      for (const m of ['completed', 'limit', 'checker-failed'] as const) {
+        mode = m;
+        const run = await runCcc(world, ['--supervisor', '--json', '--max-iterations', '2', '-p', `task: ${m}`]);
+        expect(run.code, run.stderr).toBe(expectCodes[m]);
+        const file = path.join(world.root, `${m}.jsonl`);
+        fs.writeFileSync(file, run.stdout);
+        logs.push(file);
+      }
+      // The cost of one answer, as claude prices the scripted usage: the first run's first agent turn.
+      const first = fs
+        .readFileSync(logs[0]!, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((l) => l.kind === 'frame' && l.frame.type === 'result');
+      const oneAnswer = Object.values(first.frame.model_usage_since_last_result as Record<string, { costUSD: number }>)[0]!.costUSD;
+      await use({ server, world, logs, oneAnswer, setMode: (m) => (mode = m) });
+    },
+    { scope: 'file' },
+  ],
+});
 
-  afterAll(async () => {
-    await server?.close();
-    world?.cleanup();
-  });
-
-  it('--format json: one row per run and the right totals', async () => {
+// The first test to run makes the three runs: each may take that long.
+describe('ccc report', { timeout: 180_000 }, () => {
+  it('--format json: one row per run and the right totals', async ({ runs: { server, world, logs, oneAnswer } }) => {
     const run = await runCcc(world, ['report', '--format', 'json', ...logs]);
     expect(run.code, run.stderr).toBe(0);
     const table = JSON.parse(run.stdout);
@@ -88,7 +98,7 @@ describe('ccc report', () => {
     expect(table.totals.duration_ms).toBe(durations.reduce((a: number, b: number) => a + b, 0));
   });
 
-  it('Markdown by default: a table of the runs and a totals row', async () => {
+  it('Markdown by default: a table of the runs and a totals row', async ({ runs: { world, logs } }) => {
     const run = await runCcc(world, ['report', ...logs]);
     expect(run.code, run.stderr).toBe(0);
     const tokens = new MarkdownIt().parse(run.stdout, {});
@@ -108,8 +118,8 @@ describe('ccc report', () => {
     expect(rows[4]![5]).toBe(`$${json.totals.cost_usd < 0.01 ? json.totals.cost_usd.toFixed(4) : json.totals.cost_usd.toFixed(3)}`);
   });
 
-  it('a run under caps: the table (JSON and Markdown) and its JUnit report show the spend against them', async () => {
-    mode = 'limit';
+  it('a run under caps: the table (JSON and Markdown) and its JUnit report show the spend against them', async ({ runs: { world, oneAnswer, setMode } }) => {
+    setMode('limit');
     const events = path.join(world.root, 'capped.jsonl');
     const junit = path.join(world.root, 'capped.xml');
     const env = { CCC_SUPERVISOR_MAX_COST_USD: '5', CCC_SUPERVISOR_MAX_TASK_COST_USD: '4' };
@@ -133,9 +143,9 @@ describe('ccc report', () => {
     expect(xml).toContain(`<property name="spent_usd" value="${row.spent_usd}"/>`);
     expect(xml).toContain('<property name="task_cap_usd" value="4"/>');
     expect(xml).toContain(`caps: ${caps}`);
-  }, 120_000);
+  });
 
-  it('a bad line is an error naming the file and line; nothing is printed for the others', async () => {
+  it('a bad line is an error naming the file and line; nothing is printed for the others', async ({ runs: { world, logs } }) => {
     const broken = path.join(world.root, 'broken.jsonl');
     const good = fs.readFileSync(logs[0]!, 'utf8').split('\n');
     fs.writeFileSync(broken, [good[0], good[1], '{"kind": "verdict", "feedback": "cut off', ...good.slice(2)].join('\n'));
