@@ -1,7 +1,8 @@
 /**
  * Structured logging (one line per record, formatted by format.ts). tslog does level filtering and the
  * pipeline, with its own output hidden; our transport formats the line and appends it
- * synchronously, so a hook process that exits right after logging loses nothing.
+ * synchronously (to stderr too: stderr-line.ts), so a hook process that exits right after
+ * logging loses nothing.
  *
  * A logger carries a module name and bound fields (`session_id`, `iteration`, …); `child`
  * names a new module and adds fields. Writing never throws: a log that cannot be written is
@@ -14,6 +15,7 @@ import type { CheckerLogger } from './checker-logger.js';
 import type { LogLevel } from '../config/types.js';
 import { isSurvivableWriteError, showWarning, warnWriteFailed } from '../state/write-failure.js';
 import { formatLogLine, type LevelName } from './format.js';
+import { writeStderrLine } from './stderr-line.js';
 import { errorText } from '../errors.js';
 
 export interface Logger extends CheckerLogger {
@@ -86,7 +88,7 @@ function createSink(options: LoggerOptions): (line: string) => void {
     }
   }
   return (line) => {
-    if (options.stderr) process.stderr.write(line);
+    if (options.stderr) writeStderrLine(line);
     if (file === undefined || fileBroken) return;
     try {
       appendWholeLine(file, line);

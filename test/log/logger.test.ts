@@ -1,5 +1,8 @@
 /** The structured log: the log line format of docs/design/files.md exactly, level filtering, children, files. */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -102,6 +105,55 @@ describe('createLogger', () => {
       said,
     ).toEqual([]);
     expect(stderrLines, said).toHaveLength(200);
+  });
+
+  it('a process that exits right after logging loses no stderr line when the reader of its stderr is behind', async () => {
+    // A reader that is behind (a busy parent, a CI log) leaves the pipe full: a line that waits in
+    // the process's own queue is lost at process.exit. The pipe here is read only once the process
+    // has filled it; a line that reaches the file has been written to stderr (stderr goes first).
+    const file = path.join(t.root, 'behind.log');
+    const fifo = path.join(t.root, 'stderr.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const writeFd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    // How many lines of this length the pipe holds (a line may not share a page it does not fit in).
+    const sample = Buffer.from(formatLogLine({ date: new Date(), level: 'INFO', module: 'hook', fields: { i: '0000' }, message: 'line' }));
+    let fit = 0;
+    try {
+      for (;;) {
+        expect(fs.writeSync(writeFd, sample)).toBe(sample.length); // a write of up to PIPE_BUF bytes is whole or refused
+        fit++;
+      }
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('EAGAIN');
+    }
+    const drain = Buffer.alloc(1 << 20);
+    expect(fs.readSync(readFd, drain)).toBe(fit * sample.length);
+    const total = 3 * fit;
+    const script = [
+      `import { createLogger } from ${JSON.stringify(path.join(repoRoot, 'dist', 'log', 'logger.js'))};`,
+      `const log = createLogger({ file: ${JSON.stringify(file)}, level: 'info', module: 'hook', stderr: true });`,
+      `for (let i = 0; i < ${total}; i++) log.info("line", { i: String(i).padStart(4, "0") });`,
+      'process.exit(0);',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', writeFd] });
+    const exited = once(child, 'exit');
+    fs.closeSync(writeFd);
+    let gone = false;
+    void exited.then(() => (gone = true));
+    const logged = () => (fs.existsSync(file) ? lines(file).length : 0);
+    await expect.poll(() => gone || logged() >= fit, { timeout: 30_000 }).toBe(true);
+
+    let stderr = '';
+    const reader = new net.Socket({ fd: readFd, readable: true, writable: false }).setEncoding('utf8');
+    reader.on('data', (d: string) => (stderr += d));
+    const [[code]] = (await Promise.all([exited, once(reader, 'end')])) as [[number | null], unknown];
+    reader.destroy();
+    expect(code).toBe(0);
+    expect(lines(file)).toHaveLength(total);
+    const shown = stderr.split('\n').filter(Boolean);
+    expect(shown).toHaveLength(total);
+    expect(shown.at(-1)).toMatch(new RegExp(`\\[INFO\\] \\[hook\\] i=${total - 1} line$`));
   });
 
   it('a log file that cannot be written is reported once on stderr and never throws', async () => {
