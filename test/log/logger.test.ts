@@ -107,16 +107,15 @@ describe('createLogger', () => {
     expect(stderrLines, said).toHaveLength(200);
   });
 
-  it('a process that exits right after logging loses no stderr line when the reader of its stderr is behind', async () => {
-    // A reader that is behind (a busy parent, a CI log) leaves the pipe full: a line that waits in
-    // the process's own queue is lost at process.exit. The pipe here is read only once the process
-    // has filled it; a line that reaches the file has been written to stderr (stderr goes first).
-    const file = path.join(t.root, 'behind.log');
+  /**
+   * An empty named pipe for a child's stderr, nobody reading it yet, and how many log lines of the
+   * test's length it holds (a line may not share a page it does not fit in).
+   */
+  function stderrPipe() {
     const fifo = path.join(t.root, 'stderr.fifo');
     execFileSync('mkfifo', [fifo]);
     const readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const writeFd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-    // How many lines of this length the pipe holds (a line may not share a page it does not fit in).
     const sample = Buffer.from(formatLogLine({ date: new Date(), level: 'INFO', module: 'hook', fields: { i: '0000' }, message: 'line' }));
     let fit = 0;
     try {
@@ -127,18 +126,31 @@ describe('createLogger', () => {
     } catch (error) {
       expect((error as NodeJS.ErrnoException).code).toBe('EAGAIN');
     }
-    const drain = Buffer.alloc(1 << 20);
-    expect(fs.readSync(readFd, drain)).toBe(fit * sample.length);
-    const total = 3 * fit;
+    expect(fs.readSync(readFd, Buffer.alloc(1 << 20))).toBe(fit * sample.length);
+    return { readFd, writeFd, fit };
+  }
+
+  /** A process that logs `total` lines to `file` and to `stderr` (a descriptor), then exits at once. */
+  function logThenExit(file: string, total: number, stderr: number) {
     const script = [
       `import { createLogger } from ${JSON.stringify(path.join(repoRoot, 'dist', 'log', 'logger.js'))};`,
       `const log = createLogger({ file: ${JSON.stringify(file)}, level: 'info', module: 'hook', stderr: true });`,
       `for (let i = 0; i < ${total}; i++) log.info("line", { i: String(i).padStart(4, "0") });`,
       'process.exit(0);',
     ].join('\n');
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', writeFd] });
-    const exited = once(child, 'exit');
-    fs.closeSync(writeFd);
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', stderr] });
+    fs.closeSync(stderr);
+    return once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  }
+
+  it('a process that exits right after logging loses no stderr line when the reader of its stderr is behind', async () => {
+    // A reader that is behind (a busy parent, a CI log) leaves the pipe full: a line that waits in
+    // the process's own queue is lost at process.exit. The pipe here is read only once the process
+    // has filled it; a line that reaches the file has been written to stderr (stderr goes first).
+    const file = path.join(t.root, 'behind.log');
+    const { readFd, writeFd, fit } = stderrPipe();
+    const total = 3 * fit;
+    const exited = logThenExit(file, total, writeFd);
     let gone = false;
     void exited.then(() => (gone = true));
     const logged = () => (fs.existsSync(file) ? lines(file).length : 0);
@@ -147,13 +159,25 @@ describe('createLogger', () => {
     let stderr = '';
     const reader = new net.Socket({ fd: readFd, readable: true, writable: false }).setEncoding('utf8');
     reader.on('data', (d: string) => (stderr += d));
-    const [[code]] = (await Promise.all([exited, once(reader, 'end')])) as [[number | null], unknown];
+    const [[code]] = await Promise.all([exited, once(reader, 'end')]);
     reader.destroy();
     expect(code).toBe(0);
     expect(lines(file)).toHaveLength(total);
     const shown = stderr.split('\n').filter(Boolean);
     expect(shown).toHaveLength(total);
     expect(shown.at(-1)).toMatch(new RegExp(`\\[INFO\\] \\[hook\\] i=${total - 1} line$`));
+  });
+
+  it('a reader of stderr that never reads does not hang the process: it logs every line to its file and exits', async () => {
+    const file = path.join(t.root, 'stalled.log');
+    const { readFd, writeFd, fit } = stderrPipe();
+    try {
+      const [code] = await logThenExit(file, fit + 50, writeFd);
+      expect(code).toBe(0);
+      expect(lines(file)).toHaveLength(fit + 50);
+    } finally {
+      fs.closeSync(readFd);
+    }
   });
 
   it('a log file that cannot be written is reported once on stderr and never throws', async () => {
