@@ -1,6 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Vite transforms .ts, .mts, .tsx and .jsx by default; ccc's CommonJS modules are .cts (bin.cts and the front's).
+  esbuild: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     include: ['test/**/*.test.ts'],
     // The installed package needs the npm registry: `npm run test:package` (vitest.package.config.ts).

@@ -2,4 +2,4 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-export default defineConfig({ test: { ...base.test, include: ['test/package/**/*.test.ts'], exclude: configDefaults.exclude } });
+export default defineConfig({ esbuild: base.esbuild, test: { ...base.test, include: ['test/package/**/*.test.ts'], exclude: configDefaults.exclude } });

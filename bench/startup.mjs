@@ -13,7 +13,9 @@
  *               (`--version`: the warm-up round leaves claude's version remembered in the workspace's
  *               config dir, so the timed runs cost what a user's second and later runs cost)
  *
- * With BENCH_COMPARE_CLI, the other build's ccc cases run in the same alternation.
+ * ccc is started as a user starts it, through the installed `ccc` (dist/cli/bin.cjs). With
+ * BENCH_COMPARE_CLI, the other build's ccc cases run in the same alternation (a build from before
+ * bin.cjs: its dist/cli/main.js, then the installed `ccc`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +24,7 @@ import { PtyDriver, READY } from './lib/pty-driver.mjs';
 import { startOnScreen } from './lib/screen-wait.mjs';
 import { median } from './lib/stats.mjs';
 import { timeProcess } from './lib/time-process.mjs';
-import { CLI, COMPARE_CLI, FIXTURES, ROOT, variantSpec } from './lib/variants.mjs';
+import { BIN, COMPARE_CLI, FIXTURES, ROOT, variantSpec } from './lib/variants.mjs';
 
 const ms = (from, to) => Number(to - from) / 1e6;
 const round = (xs) => xs.map((x) => Math.round(x * 10) / 10);
@@ -99,7 +101,7 @@ async function promptTime({ runs, log }) {
   };
   const cases = {
     claude: once({ file: claudeBin, args: [] }),
-    'ccc-sup': once({ file: process.execPath, args: [CLI, '--supervisor'] }),
+    'ccc-sup': once({ file: process.execPath, args: [BIN, '--supervisor'] }),
   };
   if (COMPARE_CLI) cases['ccc-sup-cmp'] = once({ file: process.execPath, args: [COMPARE_CLI, '--supervisor'] });
   try {
@@ -131,7 +133,7 @@ async function wallTimes({ runs, workspace }) {
     [`config${suffix}`]: timed([cli, 'config', '--json']),
     [`config-ts${suffix}`]: timed([cli, 'config', '--json'], { cwd: tsProject }),
   });
-  const cases = { floor: timed(['-e', '0'], { prints: false }), ...casesOf(CLI, '') };
+  const cases = { floor: timed(['-e', '0'], { prints: false }), ...casesOf(BIN, '') };
   if (COMPARE_CLI) Object.assign(cases, casesOf(COMPARE_CLI, '-cmp'));
   return alternate(cases, runs);
 }

@@ -33,7 +33,7 @@ export function projectImports(srcRelative, text) {
   const found = [];
   const add = (node, spec, typeOnly) => {
     if (!spec.startsWith('.')) return;
-    const target = path.posix.normalize(path.posix.join(path.posix.dirname(srcRelative), spec)).replace(/\.js$/, '.ts');
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(srcRelative), spec)).replace(/\.(c?)js$/, '.$1ts');
     found.push({ spec, target, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line, typeOnly });
   };
   const visit = (node) => {
@@ -175,7 +175,7 @@ export function readSources(srcDir) {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      else if (/\.c?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         files.set(path.relative(srcDir, full).split(path.sep).join('/'), fs.readFileSync(full, 'utf8'));
       }
     }

@@ -19,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist/cli/main.js');
+/** What a user starts: the installed `ccc` (package.json "bin"), ccc's front in a terminal, main.js behind it. */
+export const BIN = path.join(ROOT, 'dist/cli/bin.cjs');
 export const FIXTURES = path.join(ROOT, 'bench/fixtures');
 
 /**
@@ -74,13 +76,13 @@ export function variantSpec(variant, agent, workspace, extraEnv = {}) {
     case 'script':
       return { file: 'script', args: ['-qfc', agent, '/dev/null'], cwd, env };
     case 'ccc-sup':
-      return { file: process.execPath, args: [...nodeArgs, CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
+      return { file: process.execPath, args: [...nodeArgs, BIN, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'ccc-sup-node':
-      return { file: process.execPath, args: [...nodeArgs, CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent, CCC_RELAY: 'off' } };
+      return { file: process.execPath, args: [...nodeArgs, BIN, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent, CCC_RELAY: 'off' } };
     case 'ccc-sup-cmp':
       return { file: process.execPath, args: [...nodeArgs, COMPARE_CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'ccc':
-      return { file: process.execPath, args: [...nodeArgs, CLI], cwd, env: { ...env, CCC_CLAUDE: agent } };
+      return { file: process.execPath, args: [...nodeArgs, BIN], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'node-pty':
       return { file: process.execPath, args: [path.join(FIXTURES, 'bare-proxy.mjs')], cwd, env: { ...env, CCC_CLAUDE: agent } };
     default:

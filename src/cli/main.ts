@@ -1,25 +1,30 @@
 #!/usr/bin/env node
 /**
- * The `ccc` executable. `supervisor-hook` takes a fast path (no CLI parser, no RxJS) because
+ * ccc's main module, which the installed `ccc` (bin.cts) runs. `supervisor-hook` takes a fast path (no CLI parser, no RxJS) because
  * Claude Code waits for it at every stop, and so does a bare `ccc --version` (the parser and
  * the command table were a third of its time); everything else goes through the command table.
- * A supervised session in a terminal runs behind a front (front.ts): the process the shell waits
+ * A supervised session in a terminal runs behind a front (front.cts): the process the shell waits
  * for ends only after the terminal was given back, even when ccc is killed with kill -9. Every
  * other path first checks the open-file limit: below what a session needs, one line with the fix,
  * not the stack of a module loader that ran out.
  */
 import { statSync } from 'node:fs';
-import { isSupervisedLaunch } from './supervised-launch.js';
-import { runFront, wantsFront } from './front.js';
+import { createRequire } from 'node:module';
 import { ExitCode } from '../errors.js';
 import { descriptorShortage, isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
-import { guardStdioReset } from '../process/stdio-reset.js';
-import { useCompileCache } from '../process/compile-cache.js';
+
+// The CommonJS modules the installed `ccc` (bin.cts) shares, required: an import of CommonJS would
+// start Node's parser of CommonJS export names first, about 20 ms.
+const require = createRequire(import.meta.url);
+const { isSupervisedLaunch } = require('./supervised-launch.cjs') as typeof import('./supervised-launch.cjs');
+const { runFront, wantsFront } = require('./front.cjs') as typeof import('./front.cjs');
+const { guardStdioReset } = require('../process/stdio-reset.cjs') as typeof import('../process/stdio-reset.cjs');
+const { useCompileCache } = require('../process/compile-cache.cjs') as typeof import('../process/compile-cache.cjs');
 
 const argv = process.argv.slice(2);
 // Every module loaded from here on (all but the few above) comes from V8's code cache once warm.
 useCompileCache();
-// A terminal that is gone when ccc exits must not end it in Node's abort (stdio-reset.ts).
+// A terminal that is gone when ccc exits must not end it in Node's abort (stdio-reset.cts).
 guardStdioReset();
 
 if (argv[0] === 'supervisor-hook') {
@@ -52,7 +57,7 @@ async function runUnderLimit(shortage: string | undefined): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  if (wantsFront(isSupervisedLaunch(argv), process.env)) return runFront(argv);
+  if (wantsFront(isSupervisedLaunch(argv), process.env)) return runFront(process.argv[1]!, argv);
   const cli = (await import(bundledOr('./run-cli.js', '../launch/run-cli.js'))) as typeof import('./run-cli.js');
   // Taken by the run's own copy of front-link.js (the bundle's, when there), the one the relay's spawn reads.
   if (process.env.CCC_FRONT_FD !== undefined) cli.adoptFront();

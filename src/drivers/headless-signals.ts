@@ -6,7 +6,7 @@
  * killed), the run says why and exits 128 + the signal's number, as a shell reports it, after its
  * usual teardown. A second signal while that runs ends ccc at once.
  *
- * Behind its front (src/cli/front.ts) a signal to the job's process group (GNU `timeout` from a
+ * Behind its front (src/cli/front.cts) a signal to the job's process group (GNU `timeout` from a
  * terminal, `kill -- -PGID`, a closed terminal's SIGHUP) reaches ccc twice within milliseconds:
  * from its sender and passed on by the front. The same signal again within `echoMs` is that one
  * signal, not a second; it used to end ccc at once, with no ending written.

@@ -1,29 +1,20 @@
 /**
- * ccc's end of the link to its front (src/cli/front.ts), the process the user's shell waits for:
+ * ccc's end of the link to its front (src/cli/front.cts), the process the user's shell waits for:
  * a socket on the fd named by `CCC_FRONT_FD`, whose closing by every holder lets the shell go on.
  * ccc takes it at start (and takes the name out of its environment, so nothing it starts mistakes
  * an fd of its own for it), hands it to the relay, which closes it once the terminal is given back,
  * and drops its own copy then, or as soon as it knows no relay will have it.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 
-const ENV = 'CCC_FRONT_FD';
+// Shared with the front (CommonJS, front-fd.cts): required, since an import of CommonJS would start
+// Node's parser of CommonJS export names first.
+const { FRONT_FD_ENV: ENV, ownFrontFd } = createRequire(import.meta.url)('./front-fd.cjs') as typeof import('./front-fd.cjs');
+
 let held: number | undefined;
 
 let behind = false;
-
-/** The value the front gives ccc: the fd, and the front's pid (what binds it to the front). */
-export function frontValue(fd: number, frontPid = process.pid): string {
-  return `${fd}:${frontPid}`;
-}
-
-/** The fd `env` names for this process's front, when the value was set by its parent, the front; undefined for a stray copy. */
-export function ownFrontFd(env: NodeJS.ProcessEnv, parent = process.ppid): number | undefined {
-  const match = /^(\d+):(\d+)$/.exec(env[ENV] ?? '');
-  if (!match || Number(match[2]) !== parent) return undefined;
-  const fd = Number(match[1]);
-  return fd > 2 ? fd : undefined;
-}
 
 /**
  * At start, before anything is spawned: the fd, kept for `frontFd`. A value its front did not set

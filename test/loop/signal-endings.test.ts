@@ -3,7 +3,8 @@
  * `ccc: stopped:` line, the log's last line, `sessions/<pid>.json` removed, the signal's exit code,
  * and no Node abort. One table, each case a real signal to a real process in a real pty, with the
  * real claude against the scripted model server, `ccc --supervisor -p` started as a job of an
- * interactive shell (dash, job control), so that ccc runs behind its front as a user's does. The
+ * interactive shell (dash, job control), through the installed `ccc` (bin.cjs), so that ccc runs
+ * behind its front as a user's does. The
  * job is `run.sh`, which keeps the exit code in a file (the terminal may be gone by then) and
  * stderr in another. Last, a `ccc.config.ts` that never returns or allocates without end, there too.
  */
@@ -12,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { lastLogLine, processesIn } from '../support/ccc-run.js';
-import { cccBin, type ClaudeWorld } from '../support/claude-env.js';
+import { cccBin, cccInstalledBin, type ClaudeWorld } from '../support/claude-env.js';
 import { it, type Rig } from '../support/fixtures.js';
 import { startJobShell } from '../support/job-shell.js';
 import type { PtyHarness } from '../support/pty-harness.js';
@@ -40,7 +41,8 @@ function processUnder(root: number, matches: (cmdline: string[]) => boolean): nu
   return undefined;
 }
 
-/** ccc's front and ccc behind it: node running ccc's main (not run.sh or timeout, whose arguments name it too). */
+/** ccc's front, node running the installed `ccc`, and ccc behind it, node running ccc's main (not run.sh or timeout, whose arguments name them too). */
+const isFront = (cmdline: string[]) => cmdline[1] === cccInstalledBin && cmdline.includes('--supervisor');
 const isCcc = (cmdline: string[]) => cmdline[1] === cccBin && cmdline.includes('--supervisor');
 const pgidOf = (pid: number) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -92,7 +94,7 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
   }
 
   const sessions = (world: ClaudeWorld) => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions'));
-  const command = (run: string, prefix = '') => `${run} ${prefix} ${process.execPath} ${cccBin} --supervisor -p 'do it'`;
+  const command = (run: string, prefix = '') => `${run} ${prefix} ${process.execPath} ${cccInstalledBin} --supervisor -p 'do it'`;
 
   for (const ending of endings) {
     it(ending.name, async ({ rig }) => {
@@ -101,7 +103,7 @@ describe('a headless run in a terminal, ended from outside: every ending is writ
       await h.type(command(files.run, ending.prefix), 2);
       h.press('\r');
       await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBeGreaterThan(0);
-      const front = processUnder(h.pty.pid, isCcc)!;
+      const front = processUnder(h.pty.pid, isFront)!;
       const ccc = processUnder(front, isCcc);
       expect(ccc, 'ccc runs behind its front').toBeDefined();
       expect(sessions(world)).toHaveLength(1);
@@ -147,10 +149,10 @@ describe('an interactive run in a terminal, ended by a signal to its whole job: 
       const { world } = await rig.start((r) => (r.kind === 'review' ? { verdict: { completed: true, feedback: 'done' } } : { text: 'done' }));
       const { run, rc, err } = jobScript(world);
       const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
-      await h.type(`${run} ${process.execPath} ${cccBin} --supervisor`, 2);
+      await h.type(`${run} ${process.execPath} ${cccInstalledBin} --supervisor`, 2);
       h.press('\r');
       await h.waitForScreen(/❯/, 60_000);
-      const front = processUnder(h.pty.pid, isCcc)!;
+      const front = processUnder(h.pty.pid, isFront)!;
       await expect.poll(() => fs.readdirSync(path.join(world.claudeDir, 'ccc', 'sessions')).length, { timeout: 10_000 }).toBe(1);
       c.end(front, h);
       await expect.poll(() => fs.existsSync(rc), { timeout: 30_000 }).toBe(true);
@@ -169,7 +171,7 @@ describe('a ccc.config.ts that never returns, in a terminal (behind the front)',
     fs.writeFileSync(path.join(world.cwd, 'ccc.config.ts'), config);
     const { run, rc, err } = jobScript(world);
     const h = await startJobShell({ cwd: world.cwd, env: world.env }, rig.pty);
-    await h.type(`${run} ${process.execPath} ${cccBin} --supervisor -p 'do it'`, 2);
+    await h.type(`${run} ${process.execPath} ${cccInstalledBin} --supervisor -p 'do it'`, 2);
     h.press('\r');
     return { h, rc, err, file: path.join(world.cwd, 'ccc.config.ts') };
   }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileCacheDir } from '../../src/process/compile-cache.js';
+import { compileCacheDir } from '../../src/process/compile-cache.cjs';
 import { repoRoot } from '../support/claude-env.js';
 import { runProcess } from '../support/run-process.js';
 

@@ -18,6 +18,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const testClaude = resolveTestClaude(process.env);
 export const claudeBin = testClaude.bin;
 export const cccBin = path.join(repoRoot, 'dist', 'cli', 'main.js');
+/** The installed `ccc` (package.json "bin"): in a terminal, the front that runs `cccBin` behind it. */
+export const cccInstalledBin = path.join(repoRoot, 'dist', 'cli', 'bin.cjs');
 
 export const TEST_API_KEY = 'sk-ant-test-0123456789abcdefghijklmnop';
 
@@ -58,7 +60,7 @@ export function makeClaudeWorld(options: { modelUrl?: string; env?: NodeJS.Proce
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
     CCC_CLAUDE: claudeBin,
-    // One compile cache for the suite's ccc starts (src/process/compile-cache.ts): a fresh HOME per
+    // One compile cache for the suite's ccc starts (src/process/compile-cache.cts): a fresh HOME per
     // world would write it again at every start; test/process/compile-cache.test.ts covers the cold one.
     CCC_COMPILE_CACHE: SUITE_COMPILE_CACHE,
     ...(options.modelUrl ? { ANTHROPIC_BASE_URL: options.modelUrl } : {}),

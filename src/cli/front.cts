@@ -11,16 +11,17 @@
  * relay then gives the terminal back and ends the agent as when ccc dies.
  *
  * Cost: one more Node start on the way to claude's prompt (see bench/RESULTS.md, "The front: one
- * more Node start").
+ * more Node start"). So the front is CommonJS and loads only Node's modules and two small ones of
+ * its own (no ES module loader, no compile cache, none of ccc): the installed `ccc` (bin.cts)
+ * starts ccc behind it before anything else is loaded.
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { isatty } from 'node:tty';
-import { closeGoneTerminals } from '../process/stdio-reset.js';
-import { frontValue, ownFrontFd } from '../process/front-link.js';
+import { closeGoneTerminals } from '../process/stdio-reset.cjs';
+import { FRONT_FD_ENV, frontValue, ownFrontFd } from '../process/front-fd.cjs';
 
-/** The fd ccc gets the front's socket on, named in its environment. */
-const FRONT_FD_ENV = 'CCC_FRONT_FD';
+/** The fd ccc gets the front's socket on, named in its environment (FRONT_FD_ENV). */
 const FRONT_FD = 3;
 
 /**
@@ -41,10 +42,11 @@ export function wantsFront(supervised: boolean, env: NodeJS.ProcessEnv, platform
   return supervised && platform !== 'win32' && env.CCC_RELAY !== 'off' && ownFrontFd(env) === undefined && isatty(0) && isatty(1);
 }
 
-/** Runs ccc behind the front; never returns (the front ends as ccc ended). */
-export async function runFront(argv: string[]): Promise<never> {
-  const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
+/** Runs ccc (`main`, its main module) behind the front; never returns (the front ends as ccc ended). */
+export async function runFront(main: string, argv: string[]): Promise<never> {
+  // Required here, not at the top: main.js imports this module for every command, most never spawn.
+  const { spawn } = module.require('node:child_process') as typeof import('node:child_process');
+  const child = spawn(process.execPath, [...process.execArgv, main, ...argv], {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: { ...process.env, [FRONT_FD_ENV]: frontValue(FRONT_FD) },
   });
@@ -69,7 +71,7 @@ export async function runFront(argv: string[]): Promise<never> {
   }
   if (ended.signal) {
     process.removeAllListeners(ended.signal);
-    // No 'exit' listener runs for a death by signal: a terminal that is gone is let go of here (stdio-reset.ts).
+    // No 'exit' listener runs for a death by signal: a terminal that is gone is let go of here (stdio-reset.cts).
     closeGoneTerminals();
     process.kill(process.pid, ended.signal);
   }
