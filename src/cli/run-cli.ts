@@ -10,14 +10,14 @@ import { ExitCode, isCccError } from '../errors.js';
 import { isOutOfDescriptors, tooFewDescriptorsMessage } from '../process/open-file-limit.js';
 import { inertText } from '../pty/inert-text.js';
 import { exitQuietlyOnEpipe, ignoreGoneTerminal } from './quiet-epipe.js';
+// CommonJS, shared with the installed `ccc` (bin.cts); bundled with this module (scripts/bundle-entries.mjs).
+import { isSupervisedLaunch } from './supervised-launch.cjs';
 
 // main.ts takes the front's link through here, so that the module holding it is the one the run
 // reads (run-cli.ts and what it imports may come from a bundle; see scripts/bundle-entries.mjs).
 export { adoptFront } from '../process/front-link.js';
 
 export async function runCli(argv: string[]): Promise<number> {
-  // Shared with the installed `ccc` (bin.cts), CommonJS: required, for the reason commander is below.
-  const { isSupervisedLaunch } = createRequire(import.meta.url)('./supervised-launch.cjs') as typeof import('./supervised-launch.cjs');
   if (isSupervisedLaunch(argv)) {
     const { supervisedPreflight } = await import('./supervised-preflight.js');
     ignoreGoneTerminal();

@@ -6,11 +6,9 @@
  * and drops its own copy then, or as soon as it knows no relay will have it.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-
-// Shared with the front (CommonJS, front-fd.cts): required, since an import of CommonJS would start
-// Node's parser of CommonJS export names first.
-const { FRONT_FD_ENV: ENV, ownFrontFd } = createRequire(import.meta.url)('./front-fd.cjs') as typeof import('./front-fd.cjs');
+// CommonJS, shared with the front; bundled into ccc's launch code (scripts/bundle-entries.mjs), so
+// no start pays Node's parser of CommonJS export names for it.
+import { FRONT_FD_ENV as ENV, ownFrontFd } from './front-fd.cjs';
 
 let held: number | undefined;
 
