@@ -30,13 +30,14 @@
  *                                       on only while observers watch: otherwise it costs nothing)
  *
  * The user's terminal is put in raw mode (cfmakeraw) and restored, with the modes a TUI may leave
- * on switched off, before the relay exits with the agent's code (128 + signal when killed).
+ * on switched off, before the relay exits with the agent's code (128 + signal when killed),
+ * after its 'X' report and, on a socket, once ccc has closed its end of fd 3 (bounded).
  * If ccc dies (end of file on fd 3; the kernel closes ccc's end even on SIGKILL) the relay gives
  * the terminal back at once, before the shell that waited for ccc reads from it: termios and the
  * mode resets now, the agent's output discarded from then on, the user's keys left to the shell.
  * Then it ends the agent's process group (SIGHUP, SIGKILL after KILL_GRACE_MS) and exits.
  *
- * --hold-fd N: a socket to the process the user's shell waits for (ccc's front, src/cli/front.ts),
+ * --hold-fd N: a socket to the process the user's shell waits for (ccc's front, src/cli/front.cts),
  * which exits only once every holder of its other end has closed it. The relay closes it as soon
  * as the terminal is given back, by whatever path: so after a kill -9 of ccc the shell resumes
  * only after the restore, whatever the load. End of file there means the front is gone and the
@@ -71,6 +72,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -97,6 +99,7 @@ typedef struct {
 } queue_t;
 
 static void flush_blocking(queue_t *q, int fd, int timeout_ms);
+static void await_ccc_close(long long until);
 static int signal_pipe[2] = {-1, -1};
 static int master = -1;
 /* `child` leads the pty's session; `agent` is its one job, in a process group of its own. */
@@ -945,6 +948,26 @@ int main(int argc, char **argv) {
   /* The exit report must reach ccc: it waits behind the output copy, which a busy ccc (a review, a
      collection) may not read for seconds. The terminal is the user's already; a dead ccc ends this
      at once (EPIPE), one that reads nothing for EXIT_REPORT_MS does not hold the relay forever. */
+  long long report_until = now_ms() + EXIT_REPORT_MS;
   if (chan_open) flush_blocking(&to_ccc, CHAN, EXIT_REPORT_MS);
+  if (chan_open && !to_ccc.len) await_ccc_close(report_until);
   return code;
+}
+
+/* Written is not read: ccc reads the report in its next turn, and a frame ccc writes before that
+   (the session it opens when the agent exits) to a relay already gone fails with EPIPE, and Node
+   closes a socket whose write failed, the unread report with it. So the relay ends its side and
+   stays until ccc has read to the end and closed its own, within the report's bound. A pipe (no
+   socket for the channel) cannot be half closed: nothing to wait for. */
+static void await_ccc_close(long long until) {
+  if (shutdown(CHAN, SHUT_WR) < 0) return;
+  unsigned char sink[READ_SIZE];
+  for (;;) {
+    long long left = until - now_ms();
+    if (left <= 0) return;
+    struct pollfd p = {.fd = CHAN, .events = POLLIN};
+    if (poll(&p, 1, (int)left) < 0 && errno != EINTR) return;
+    ssize_t n = read(CHAN, sink, sizeof sink);
+    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return;
+  }
 }

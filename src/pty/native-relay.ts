@@ -137,6 +137,8 @@ class NativeRelay {
     const ours = pair.ours ?? this.#own(child.stdio[3] as Socket);
     if (!pair.ours) ours.on('data', (chunk: Buffer) => this.#onChunk(chunk));
     ours.on('error', () => {}); // the relay's end closed first; its exit is reported by 'close'
+    // After its exit report the relay ends its side and waits for ours to close before it exits.
+    ours.once('end', () => ours.end());
     this.sender.connect(ours);
     // A pipe from spawn is part of the child's 'close'; our own socket is not: the last frames
     // (the exit) are read only once it has closed too.

@@ -159,6 +159,26 @@ describe('native relay', () => {
     await expect.poll(() => isAlive(result.pid!), { timeout: 10_000 }).toBe(false);
   });
 
+  it("keeps the agent's exit report for a ccc busy when the agent exits, whose next frame comes after the report", async () => {
+    // ccc's event loop held while the agent exits, then a frame written to the relay, as the session
+    // ccc opens at the agent's exit writes one. A relay already gone fails that write (EPIPE), and
+    // Node closes a socket whose write failed, the exit report unread: "the relay ended without
+    // reporting". The relay stays until ccc has closed its end.
+    const steps = [
+      [
+        ['block', '3000'],
+        ['send', 'x'],
+      ],
+    ];
+    const { exited, result } = await run(`printf 'READY\\n'; sleep 0.3; exit 5`, { DRIVER_STEPS: JSON.stringify(steps) }, async (h) => {
+      await h.waitForOutput(/READY/);
+      process.kill(h.pty.pid, 'SIGUSR1');
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.exit).toEqual({ exitCode: 5 });
+    expect(exited.exitCode).toBe(5);
+  });
+
   /** A relay that never runs: its exit, its pid and the errors it reported. */
   async function neverStarted(relayPath: string, command: string, args: string[]) {
     const errors: string[] = [];
