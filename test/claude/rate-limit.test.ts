@@ -74,7 +74,9 @@ describe('the real claude on rate limits and full context windows', () => {
     fs.writeFileSync(hook, `#!/bin/sh\nexec setsid -f sh -c "cat > '${dump}'"\n`, { mode: 0o755 });
     const settings = { hooks: { StopFailure: [{ hooks: [{ type: 'command', command: hook }] }] } };
     await runClaudePrint({ command: claudeBin, args: [...args, '--settings', JSON.stringify(settings)], stdin: 'hi', cwd: world.cwd, env: world.env });
-    await expect.poll(() => fs.existsSync(dump) && fs.readFileSync(dump, 'utf8').length > 0).toBe(true);
+    // The reader outlives claude but may start well after it on a loaded machine: vitest's default
+    // second of polling ran out beside two busy loops (twice in a row, the retry too).
+    await expect.poll(() => fs.existsSync(dump) && fs.readFileSync(dump, 'utf8').length > 0, { timeout: 30_000 }).toBe(true);
     const input = JSON.parse(fs.readFileSync(dump, 'utf8')) as Record<string, unknown>;
     expect(input).toMatchObject({ hook_event_name: 'StopFailure', error: 'rate_limit' });
     expect(input.last_assistant_message).toMatch(/^API Error: Request rejected \(429\)/);
