@@ -11,6 +11,8 @@
  * - a request over the window ends with `terminal_reason: "prompt_too_long"` and claude's own
  *   explanation, after one request: a single exchange is not compacted.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -69,15 +71,25 @@ describe('the real claude on rate limits and full context windows', () => {
     const world = rig.world({ server });
     const dump = path.join(world.root, 'stop-failure.json');
     const hook = path.join(world.root, 'stop-failure.sh');
-    // claude ends a StopFailure hook when it exits (the next test), on a loaded machine before a
-    // plain `cat` wrote what it read: the reader runs in its own session, out of claude's reach.
-    fs.writeFileSync(hook, `#!/bin/sh\nexec setsid -f sh -c "cat > '${dump}'"\n`, { mode: 0o755 });
+    fs.writeFileSync(hook, `#!/bin/sh\ncat > '${dump}'\n`, { mode: 0o755 });
     const settings = { hooks: { StopFailure: [{ hooks: [{ type: 'command', command: hook }] }] } };
-    await runClaudePrint({ command: claudeBin, args: [...args, '--settings', JSON.stringify(settings)], stdin: 'hi', cwd: world.cwd, env: world.env });
-    // The reader outlives claude but may start well after it on a loaded machine: vitest's default
-    // second of polling ran out beside two busy loops (twice in a row, the retry too).
-    await expect.poll(() => fs.existsSync(dump) && fs.readFileSync(dump, 'utf8').length > 0, { timeout: 30_000 }).toBe(true);
-    const input = JSON.parse(fs.readFileSync(dump, 'utf8')) as Record<string, unknown>;
+    // claude ends a StopFailure hook when it exits (the next test), on a loaded machine before the
+    // hook read its input. With stream-json input claude waits for the next message after a turn,
+    // so stdin is held open until the hook has written all it read: nothing here races claude's exit.
+    const claude = spawn(claudeBin, [...args, '--input-format', 'stream-json', '--settings', JSON.stringify(settings)], {
+      cwd: world.cwd,
+      env: world.env,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const exited = once(claude, 'exit');
+    try {
+      claude.stdin.write(JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } }) + '\n');
+      await expect.poll(() => readJson(dump), { timeout: 30_000 }).toBeDefined();
+    } finally {
+      claude.stdin.end();
+      await exited;
+    }
+    const input = readJson(dump)!;
     expect(input).toMatchObject({ hook_event_name: 'StopFailure', error: 'rate_limit' });
     expect(input.last_assistant_message).toMatch(/^API Error: Request rejected \(429\)/);
     expect(JSON.stringify(input)).not.toMatch(/reset|retry/i);
@@ -112,6 +124,15 @@ describe('the real claude on rate limits and full context windows', () => {
     expect(modelFailure(result)?.kind).toBe('context-full');
   });
 });
+
+/** The JSON object in `file`, or undefined while it is missing or still being written. */
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The live processes whose command line is exactly `argv`. */
 function processesRunning(argv: string[]): number[] {
