@@ -7,7 +7,6 @@
  * and explains itself ("Prompt is too long · …"): not a failure to reach the model. Pinned in
  * test/claude/api-error.test.ts and test/claude/rate-limit.test.ts.
  */
-import http from 'node:http';
 import type { ClaudePrintResult } from './claude-print.js';
 import type { ModelFailureKind } from '../errors.js';
 
@@ -75,5 +74,5 @@ export function modelFailureSentence(who: 'agent' | 'reviewer', failure: ModelFa
 }
 
 function statusName(status: number): string {
-  return STATUS_NAMES[status] ?? http.STATUS_CODES[status] ?? 'error';
+  return STATUS_NAMES[status] ?? process.getBuiltinModule('node:http').STATUS_CODES[status] ?? 'error';
 }

@@ -3,7 +3,6 @@
  * both behind the token. The session owns it: it publishes output, frames and events, and calls
  * close() at the end. Nothing here ever makes the session wait; see observer-hub.ts for how.
  */
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { shownVerdict } from '../checkers/verdict-text.js';
 import { CccError, errorText } from '../errors.js';
@@ -114,7 +113,7 @@ export async function startObserver(options: ObserverOptions): Promise<ObserverS
     return check.ok;
   };
   // Checked every second (Node's default is 30 s): a request's headers are given HEADERS_MS.
-  const http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
+  const http = process.getBuiltinModule('node:http').createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
     if (!admits(request)) return refuseRequest(response);
     servePage(request, response, token).catch((error: unknown) => {
       logger.warn('observer: page request failed', { error: errorText(error) });

@@ -8,7 +8,7 @@
  * and shown only in the server log and `ccc sessions`, so only the user can answer for the user.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FeedbackBoard } from '../feedback/board.js';
 import { feedbackPage } from './feedback-page.js';
@@ -28,7 +28,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export async function startHttpServer(options: { port: number; token?: string; board: FeedbackBoard; health(): HealthReport }): Promise<McpHttpServer> {
   const token = options.token ?? randomBytes(18).toString('base64url');
-  const server = http.createServer((req, res) => {
+  const server = process.getBuiltinModule('node:http').createServer((req, res) => {
     void route(req, res).catch((error: Error) => send(res, 500, { error: error.message }));
   });
 
