@@ -8,7 +8,6 @@
  * (cargo's build folder `target/` and pytest-benchmark's empty `.benchmarks/` aside: the runner's
  * own, made by any run). One claude session per ecosystem.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +16,7 @@ import { it } from '../support/fixtures.js';
 import { runCcc, writeSupervisorPrompt } from '../support/ccc-run.js';
 import { projectSnapshot } from '../support/project-snapshot.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
-import { jsonLines } from '../support/run-process.js';
+import { jsonLines, runProcess } from '../support/run-process.js';
 import { needs, type ToolName } from '../support/tools.js';
 
 /** The toolchains keep their homes when the test moves HOME into its private world. */
@@ -152,8 +151,10 @@ describe('the reviewer verifies real projects out of the box', () => {
         fs.writeFileSync(path.join(world.cwd, file), text);
       }
       if (project.prepare) {
-        const built = spawnSync(project.prepare[0]!, project.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
-        expect(built.status, built.stderr).toBe(0);
+        // Not spawnSync: a build that holds this worker's event loop past vitest's 60 s RPC timeout
+        // on a loaded machine ends the whole run in "Timeout calling onTaskUpdate".
+        const built = await runProcess(project.prepare[0]!, project.prepare.slice(1), { cwd: world.cwd, env: world.env, timeoutMs: 170_000 });
+        expect(built.code, built.stderr).toBe(0);
       }
       const before = projectSnapshot(world.cwd, project.buildDirs);
 

@@ -9,7 +9,6 @@
  * session per runner. jest, vitest, pnpm and yarn are this repository's dev dependencies (its
  * `node_modules/.bin` goes first on PATH); go comes from the system (`npm run test:setup` installs it).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -17,7 +16,7 @@ import { repoRoot, type ClaudeWorld } from '../support/claude-env.js';
 import { readLog, runCcc } from '../support/ccc-run.js';
 import { it } from '../support/fixtures.js';
 import { bashCall, scriptedReviewer } from '../support/review-script.js';
-import { jsonLines } from '../support/run-process.js';
+import { jsonLines, runProcess } from '../support/run-process.js';
 import { nodeFilteredOut, RUNNER_NODE_MAJOR, TOOL_ENV } from '../support/runner-tools.js';
 import { needs, skippedByName, skipNote, type ToolName } from '../support/tools.js';
 
@@ -162,7 +161,7 @@ function shown(evidence: unknown): unknown[] {
 }
 
 describe('a run that ran no test is no evidence (real runners, real claude)', () => {
-  function makeProject(world: ClaudeWorld, runner: Runner, config?: Record<string, unknown>): void {
+  async function makeProject(world: ClaudeWorld, runner: Runner, config?: Record<string, unknown>): Promise<void> {
     for (const [file, text] of Object.entries(runner.files)) {
       fs.mkdirSync(path.dirname(path.join(world.cwd, file)), { recursive: true });
       fs.writeFileSync(path.join(world.cwd, file), text);
@@ -170,8 +169,10 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
     for (const [link, target] of Object.entries(runner.links ?? {})) fs.symlinkSync(target, path.join(world.cwd, link));
     if (config) fs.writeFileSync(path.join(world.cwd, '.cccrc.json'), JSON.stringify(config));
     if (runner.prepare) {
-      const built = spawnSync(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
-      expect(built.status, built.stderr).toBe(0);
+      // Not spawnSync: a build that holds this worker's event loop past vitest's 60 s RPC timeout
+      // on a loaded machine ends the whole run in "Timeout calling onTaskUpdate".
+      const built = await runProcess(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, timeoutMs: 170_000 });
+      expect(built.code, built.stderr).toBe(0);
     }
   }
 
@@ -187,7 +188,7 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
         const reviewer = scriptedReviewer(calls.map(bashCall), { completed: true, feedback: 'the tests are fine' });
         const { world } = await rig.start(reviewer.scenario, { env: TOOL_ENV });
         Object.assign(world.env, runner.env?.(world.root));
-        makeProject(world, runner);
+        await makeProject(world, runner);
 
         const run = await runCcc(world, ['--supervisor', '--json', '-p', 'make the tests pass'], { timeoutMs: 170_000 });
         expect(run.code, run.stderr).toBe(0);
@@ -219,7 +220,7 @@ describe('a run that ran no test is no evidence (real runners, real claude)', ()
       needs({ skip }, 'pytest');
       const reviewer = scriptedReviewer([bashCall('python3 -m pytest --co -q')], { completed: true, feedback: 'collected fine' });
       const { server, world } = await rig.start(reviewer.scenario, { env: TOOL_ENV });
-      makeProject(world, RUNNERS.pytest!, { supervisor: { max_iterations: 2, reviewer: { require_evidence: true } } });
+      await makeProject(world, RUNNERS.pytest!, { supervisor: { max_iterations: 2, reviewer: { require_evidence: true } } });
 
       const run = await runCcc(world, ['--supervisor', '-p', 'make test_add pass'], { timeoutMs: 170_000 });
       expect(run.code, run.stderr).toBe(3);

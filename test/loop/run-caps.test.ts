@@ -7,7 +7,7 @@
  * shape of pipeline (a rule checker, then the reviewer); and the standalone Stop hook is given
  * stops of one claude process whose ids change.
  */
-import { spawnSync } from 'node:child_process';
+import { runProcess } from '../support/run-process.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -102,7 +102,7 @@ describe('the caps count per run, not per session id', () => {
 });
 
 describe('the standalone Stop hook: one claude process whose session id changes mid-task', () => {
-  it('counts the task on across the ids, up to the limit, and says so in the log', ({ rig }) => {
+  it('counts the task on across the ids, up to the limit, and says so in the log', async ({ rig }) => {
     const world = rig.world();
     fs.writeFileSync(
       path.join(world.cwd, '.cccrc.json'),
@@ -133,7 +133,8 @@ describe('the standalone Stop hook: one claude process whose session id changes 
       }
       process.stdout.write(JSON.stringify(answers));
     `;
-    const run = spawnSync(process.execPath, ['-e', script], { cwd: world.cwd, env: world.env, encoding: 'utf8', timeout: 120_000 });
+    // Not spawnSync: five reviews on a loaded machine can hold this worker's event loop past vitest's 60 s RPC timeout.
+    const run = await runProcess(process.execPath, ['-e', script], { cwd: world.cwd, env: world.env, timeoutMs: 120_000 });
     const answers = JSON.parse(run.stdout) as { stdout: string; stderr: string }[];
     const blocked = answers.map((a) => (a.stdout ? (JSON.parse(a.stdout) as { decision?: string }).decision === 'block' : false));
     // Three reviews, each a block; the fourth stop is past the limit and allowed, whatever its id.

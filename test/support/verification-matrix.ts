@@ -37,7 +37,7 @@ import { it, type Rig } from './fixtures.js';
 import { runnerCommands, runnerOutputs } from './github-runner.js';
 import type { Reply } from './model-server.js';
 import { bashCall, scriptedReviewer } from './review-script.js';
-import { jsonLines } from './run-process.js';
+import { jsonLines, runProcess } from './run-process.js';
 import { TOOL_ENV } from './runner-tools.js';
 import { needs, skippedByName, skipNote, type ToolName } from './tools.js';
 
@@ -454,8 +454,10 @@ export function describeMatrix(names: readonly RunnerName[]): void {
       git(world.cwd, 'add', '.');
       git(world.cwd, 'commit', '-qm', 'start');
       if (runner.prepare) {
-        const built = spawnSync(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, encoding: 'utf8' });
-        expect(built.status, built.stderr).toBe(0);
+        // Not spawnSync: a build that holds this worker's event loop past vitest's 60 s RPC timeout
+        // on a loaded machine ends the whole run in "Timeout calling onTaskUpdate".
+        const built = await runProcess(runner.prepare[0]!, runner.prepare.slice(1), { cwd: world.cwd, env: world.env, timeoutMs: 170_000 });
+        expect(built.code, built.stderr).toBe(0);
       }
       const summary = path.join(world.root, 'step-summary.md');
       const output = path.join(world.root, 'github-output');
