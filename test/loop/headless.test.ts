@@ -46,10 +46,12 @@ describe('ccc --supervisor -p (headless)', () => {
   it('stops after max_iterations reviews (from the environment) with exit 3, every feedback but the last delivered; the last turn is the wind-down, not a run nothing would review', async ({
     rig,
   }) => {
+    // Seven claude runs: 18 s beside two busy loops, past vitest's 60 s default at load 10 (a
+    // bound for a hang, hence the test's own).
     // Different feedback each time: the same one three times over an unchanged tree would trip the no-progress guard first.
     const asks = ['add the missing tests', 'fix the parser edge case', 'document the new flag'];
     const { server, world } = await setup(rig, (i) => ({ verdict: { completed: false, feedback: `still wrong #${i}: ${asks[i] ?? 'more'}` } }));
-    const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' } });
+    const run = await runCcc(world, ['--supervisor', '-p', 'never good enough'], { env: { CCC_SUPERVISOR_MAX_ITERATIONS: '3' }, timeoutMs: 200_000 });
     expect(run.code).toBe(3);
     expect(server.byKind('review')).toHaveLength(3);
     // Every agent run but the wind-down was reviewed: the third feedback would start a fourth run with no review left,
@@ -68,7 +70,7 @@ describe('ccc --supervisor -p (headless)', () => {
     );
     expect(readLog(world)).toMatch(/\[WARN\] .*iteration limit reached \(3\); the last feedback was not sent to the agent/);
     expect(readLog(world)).toContain('still wrong #2');
-  });
+  }, 240_000);
 
   it('with supervisor.wind_down off, the run ends at max_iterations with no agent run after the last review', async ({ rig }) => {
     const { server, world } = await setup(rig, (i) => ({ verdict: { completed: false, feedback: `still wrong #${i}` } }));

@@ -98,14 +98,17 @@ describe('ccc --supervisor (interactive, in a real pty)', () => {
     h.press('\r');
     // Ten reviews, ten feedbacks; the stop after the tenth is the limit: the agent is asked to write
     // down where the work stands (one last turn, not reviewed), and the stop after that is allowed.
-    await h.waitForScreen(/iteration limit \(10\) was reached/, 120_000);
+    // Ten reviews, each a claude run, and eleven agent turns: 41 s beside two busy loops, 85 s
+    // beside a second CI run too, past 120 s in the oldest claude's contract run at load 10. A
+    // bound for a hang, not for speed.
+    await h.waitForScreen(/iteration limit \(10\) was reached/, 360_000);
     await expect.poll(() => server.byKind('agent').length, { timeout: 60_000 }).toBe(12);
     await h.waitForScreen(/given one last\s+turn/, 60_000);
     expect(server.byKind('review')).toHaveLength(10);
     const agent = server.byKind('agent').filter((r) => !isToolResultTurn(r));
     expect(agent).toHaveLength(12);
     expect(agent[11]!.lastUserText).toMatch(/has reached a limit \(the iteration limit \(10\) was reached.*\)[\s\S]*Write down where the work stands/);
-  }, 240_000);
+  }, 540_000);
 
   it('follows a resize of the user terminal and passes SIGTERM on to the agent', async ({ rig }) => {
     const h = await launch(rig);

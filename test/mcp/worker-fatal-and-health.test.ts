@@ -50,7 +50,10 @@ describe('a Worker that crashes at every start', () => {
 describe('health checks', () => {
   it('restart a Worker that stops answering pings after health_failures misses', async () => {
     server = await startMcpProcess({
-      env: { CCC_MCP_TEST_IGNORE_PINGS: 'gen:1', SUPERVISOR_HEALTH_INTERVAL_MS: '100', SUPERVISOR_HEALTH_TIMEOUT_MS: '100', SUPERVISOR_HEALTH_FAILURES: '3' },
+      // The first Worker ignores pings, so it misses whatever the timeout. The timeout is long
+      // enough for the second to answer on a loaded machine: self_test's own check uses it too,
+      // and at 100 ms it restarted a healthy Worker beside two CI runs (a second history entry).
+      env: { CCC_MCP_TEST_IGNORE_PINGS: 'gen:1', SUPERVISOR_HEALTH_INTERVAL_MS: '100', SUPERVISOR_HEALTH_TIMEOUT_MS: '2000', SUPERVISOR_HEALTH_FAILURES: '3' },
     });
     await until(() => server!.stderr().includes('restarting the worker'), 'a restart', 30_000);
     const log = server.stderr();
@@ -69,14 +72,16 @@ describe('health checks', () => {
       env: {
         CCC_MCP_TEST_TOOLS: '1',
         SUPERVISOR_HEALTH_INTERVAL_MS: '100',
-        SUPERVISOR_HEALTH_TIMEOUT_MS: '100',
+        // Long enough that an idle Worker on a loaded machine does not miss twice in a row before
+        // the block; the block spans several timeouts, so pings are missed while it is busy.
+        SUPERVISOR_HEALTH_TIMEOUT_MS: '1000',
         SUPERVISOR_HEALTH_FAILURES: '2',
         CCC_SUPERVISOR_LOG_LEVEL: 'debug',
       },
     });
     const pid = await waitHealthy(server);
-    const result = await server.callJson<{ blocked: number; pid: number }>('test_block', { ms: 2500 });
-    expect(result).toEqual({ blocked: 2500, pid });
+    const result = await server.callJson<{ blocked: number; pid: number }>('test_block', { ms: 4000 });
+    expect(result).toEqual({ blocked: 4000, pid });
     expect(server.stderr()).toContain('the worker is busy, not hung');
     expect(server.stderr()).not.toContain('restarting the worker');
     expect((await server.health()).supervisor).toMatchObject({ restartCount: 0 });
