@@ -80,27 +80,28 @@ describe("Claude Code's /goal", () => {
   });
 
   it('with another Stop hook blocking at the same stop, the agent gets both reasons in one request, in the order the hooks finished', async ({ rig }) => {
-    // The evaluator's first answer waits until the command hook has finished (its block written, its
-    // process gone), however slow a loaded machine starts it: the command hook finishes first.
-    const hookFinished = () =>
-      vi.waitFor(
-        () => {
-          expect(fs.existsSync(once)).toBe(true);
-          expect(running(hook)).toBe(false);
-        },
-        { timeout: 60_000, interval: 20 },
-      );
+    // The evaluator's first answer waits until claude has seen the command hook finish: its
+    // `hook_response` frame is on claude's stdout. Its process being gone is not enough: a loaded
+    // claude can read the evaluator's answer before it reaps the hook, and then the goal finishes first.
+    let stdout = '';
+    const hookAnswered = () =>
+      jsonLines(stdout).some((f) => f.subtype === 'hook_response' && f.hook_event === 'Stop' && String(f.stdout).includes('HOOK-REASON'));
+    const hookFinished = () => vi.waitFor(() => expect(hookAnswered()).toBe(true), { timeout: 60_000, interval: 20 });
     await start(rig, (r) =>
       r.index === 0 ? { text: JSON.stringify({ ok: false, reason: 'GOAL-REASON' }), until: hookFinished() } : goalAnswer({ ok: true, reason: 'ok' }),
     );
     const once = path.join(world.root, 'blocked-once');
     const hook = path.join(world.root, 'block-once.sh');
-    // Blocks the first stop only; `once` is written after the block, as the hook's last act.
-    fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\n[ -e '${once}' ] && exit 0\necho '{"decision":"block","reason":"HOOK-REASON"}'\ntouch '${once}'\n`, {
+    // Blocks the first stop only.
+    fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\n[ -e '${once}' ] && exit 0\ntouch '${once}'\necho '{"decision":"block","reason":"HOOK-REASON"}'\n`, {
       mode: 0o755,
     });
     const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } };
-    const run = await claude(['-p', `/goal ${CONDITION}`, '--settings', JSON.stringify(settings)]);
+    const run = await runProcess(
+      claudeBin,
+      ['--output-format', 'stream-json', '--verbose', '--include-hook-events', '-p', `/goal ${CONDITION}`, '--settings', JSON.stringify(settings)],
+      { cwd: world.cwd, env: world.env, timeoutMs: 90_000, onStdout: (soFar) => (stdout = soFar) },
+    );
     expect(run.code).toBe(0);
 
     const agent = server.byKind('agent');
@@ -169,14 +170,3 @@ describe("Claude Code's /goal", () => {
     expect(JSON.stringify(frames.filter((f) => f.type === 'assistant').at(-1))).toContain(`agent answer ${agents}`);
   });
 });
-
-/** Whether a process running `file` is there: one of its arguments is the file (claude's `--settings` only mentions it). */
-function running(file: string): boolean {
-  return fs.readdirSync('/proc').some((entry) => {
-    try {
-      return /^\d+$/.test(entry) && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(file);
-    } catch {
-      return false; // gone
-    }
-  });
-}
