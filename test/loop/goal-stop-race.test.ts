@@ -12,6 +12,7 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { createNullLogger } from '../../src/log/memory-logger.js';
 import { reviewStop, type ReviewStopDeps } from '../../src/loop/review-stop.js';
 import type { StopEvent } from '../../src/stop/stop-event.js';
+import { flushedAfterFirstLook } from '../support/late-flush.js';
 import { stopEventAt } from '../support/stop-event.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
@@ -65,10 +66,12 @@ describe('a stop the /goal lets through, reached before claude wrote its turn', 
     ['without it, past the position the goal’s stop read to', {}],
   ])('is reviewed, %s', async (_how, input: Partial<StopEvent>) => {
     await firstStopSentBack();
-    // Stop 2's hook fires; claude writes the turn and the evaluator's "met" a moment later.
-    const flush = setTimeout(() => write(answer('m2', 'agent answer 1'), goalStatus({ met: true, reason: 'done.txt written', iterations: 2 })), 150);
-    const decision = await reviewStop(stop({ stopHookActive: true, ...input }), deps());
-    clearTimeout(flush);
+    // Stop 2's hook fires; claude writes the turn and the evaluator's "met" while the stop waits for them.
+    const late = flushedAfterFirstLook(SESSION, transcript, () =>
+      write(answer('m2', 'agent answer 1'), goalStatus({ met: true, reason: 'done.txt written', iterations: 2 })),
+    );
+    const decision = await reviewStop(stop({ stopHookActive: true, ...input }), { ...deps(), transcripts: late.readings });
+    expect(late.looks()).toBeGreaterThanOrEqual(2);
     expect(decision).toMatchObject({ action: 'allow', reason: 'completed' });
     expect(reviews).toBe(1);
   });

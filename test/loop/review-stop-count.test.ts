@@ -11,6 +11,7 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { reviewStop, type ReviewStopDeps } from '../../src/loop/review-stop.js';
 import { createNullLogger } from '../../src/log/memory-logger.js';
 import type { StopEvent } from '../../src/stop/stop-event.js';
+import { flushedAfterFirstLook } from '../support/late-flush.js';
 import { stopEventAt } from '../support/stop-event.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
@@ -59,10 +60,10 @@ describe('reviewStop: the review count of a new task', () => {
   it('a stop of a resumed headless session that reaches ccc before claude flushed the turn counts the new task from 1', async () => {
     await headlessRun();
     // The TUI's stop arrives while the transcript still ends with the headless run: claude writes
-    // the new turn a moment later.
-    const flush = setTimeout(() => appendTurn(TASK, 'finished', 'm2'), 50);
-    const decision = await reviewStop(stop({ lastAssistantMessage: 'finished' }), deps({ frames: undefined }));
-    clearTimeout(flush);
+    // the new turn while the stop waits for it.
+    const late = flushedAfterFirstLook(SESSION, transcript, () => appendTurn(TASK, 'finished', 'm2'));
+    const decision = await reviewStop(stop({ lastAssistantMessage: 'finished' }), deps({ frames: undefined, transcripts: late.readings }));
+    expect(late.looks()).toBeGreaterThanOrEqual(2);
     expect(decision).toMatchObject({ action: 'allow', reason: 'completed', iteration: 1 });
   });
 

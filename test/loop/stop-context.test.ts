@@ -16,6 +16,7 @@ import { InMemoryReadings, SessionStateReadings } from '../../src/loop/transcrip
 import { readSessionState, updateSessionState } from '../../src/state/session-state.js';
 import type { StopEvent } from '../../src/stop/stop-event.js';
 import { countBytesRead } from '../support/bytes-read.js';
+import { flushedAfterFirstLook } from '../support/late-flush.js';
 import { makeTempHome, type TempHome } from '../support/temp-home.js';
 
 const SESSION = '5e55104e-0000-4000-8000-000000000001';
@@ -89,30 +90,18 @@ describe('what a stop reads', () => {
   it('the flush wait reads only what is new at each look, not the whole file again', async () => {
     fs.writeFileSync(file, history(3000) + answer('m1', 'old answer') + user('new task'));
     const size = fs.statSync(file).size;
-    const logger = createRecordingLogger();
     // The last review saw every frame: this stop's turn is not written yet.
     await updateSessionState(t.claudeDir, SESSION, (s) => ({ ...s, transcript_frames: 3002 }));
-    const readings = new InMemoryReadings(logger);
-    const reader = readings.follow(SESSION, file);
-    const readOn = reader.readOn.bind(reader);
+    const late = flushedAfterFirstLook(SESSION, file, () => fs.appendFileSync(file, answer('m2', 'new answer')));
     const read = await countBytesRead(file);
-    // The bytes each of the stop's looks read. claude flushes the turn while the stop waits for it,
-    // right after the first look: however slow the machine, the wait has started and looks again.
-    const looks: number[] = [];
-    vi.spyOn(reader, 'readOn').mockImplementation(async () => {
-      if (looks.length === 1) fs.appendFileSync(file, answer('m2', 'new answer'));
-      const before = read.bytes();
-      const transcript = await readOn();
-      looks.push(read.bytes() - before);
-      return transcript;
-    });
     // The hook's input names the turn's last message: the wait is for it, not for a time.
-    const context = await readContext(stopOf({ lastAssistantMessage: 'new answer' }), { configDir: t.claudeDir, logger, env: t.env, transcripts: readings });
+    const deps = { configDir: t.claudeDir, logger: createRecordingLogger(), env: t.env, transcripts: late.readings };
+    const context = await readContext(stopOf({ lastAssistantMessage: 'new answer' }), deps);
     expect(context).toMatchObject({ lastAssistantText: 'new answer', userPrompts: expect.arrayContaining(['new task']) });
-    expect(looks[0]).toBeGreaterThanOrEqual(size);
-    expect(looks.length).toBeGreaterThanOrEqual(2);
-    // Every look after the first read a few bytes, not the file's size.
-    for (const bytes of looks.slice(1)) expect(bytes).toBeLessThan(20_000);
+    expect(late.looks()).toBeGreaterThanOrEqual(2);
+    // The first look read the file; every look after it a few bytes, not the file's size again.
+    expect(read.bytes()).toBeGreaterThanOrEqual(size);
+    expect(read.bytes()).toBeLessThan(size + 20_000);
   });
 
   it('the standalone hook: each stop, a new process, reads on from the cursor the last one kept in the session state', async () => {
