@@ -36,8 +36,10 @@ export default tseslint.config(
       parserOptions: { project: ['./tsconfig.check.json'], tsconfigRootDir: import.meta.dirname },
     },
   },
-  { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.mjs', '**/*.js', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['assets/**/*.js'], languageOptions: { globals: globals.browser } },
+  // CommonJS scripts (bench fixtures that must not pay for Node's ES module loader) load with require().
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.commonjs }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     rules: {
       // A terminal proxy matches control characters on purpose (escape sequences, C0 bytes).

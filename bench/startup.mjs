@@ -3,7 +3,10 @@
  * the same run, the cases alternating run by run so machine load hits them alike.
  *
  * - first byte  the stand-in agent (fixtures/first-byte-agent.sh prints as soon as it runs) in a
- *               pty, directly and under `ccc --supervisor`: spawn to its first byte on the terminal
+ *               pty, directly and under `ccc --supervisor`: spawn to its first byte on the terminal;
+ *               beside them two floors with no work in them: one Node start before the agent's
+ *               spawn (fixtures/node-spawn.cjs), and two in a row, a Node front starting a Node
+ *               child as ccc's front starts ccc (fixtures/node-front.cjs)
  * - prompt      the real claude in a pty, bare and under `ccc --supervisor`, with the scripted model
  *               server and a private HOME (test/support/claude-env.ts): spawn until the TUI's `❯` is
  *               on the screen (read through a headless terminal emulator); ccc's remembered claude
@@ -62,7 +65,7 @@ async function firstByte({ runs, workspace }) {
       await driver.stop();
     }
   };
-  const cases = { direct: once('direct'), 'ccc-sup': once('ccc-sup') };
+  const cases = { direct: once('direct'), 'node-spawn': once('node-spawn'), 'node-front': once('node-front'), 'ccc-sup': once('ccc-sup') };
   if (COMPARE_CLI) cases['ccc-sup-cmp'] = once('ccc-sup-cmp');
   return alternate(cases, runs);
 }

@@ -238,6 +238,8 @@ export function tablesOf(r) {
 
 const STARTUP_LABELS = {
   direct: 'stand-in agent, direct pty',
+  'node-spawn': 'one Node start, then the spawn',
+  'node-front': 'a Node front and a Node child, then the spawn',
   claude: 'bare claude',
   'ccc-sup': 'ccc --supervisor',
   'ccc-sup-cmp': 'ccc --supervisor (compare build)',

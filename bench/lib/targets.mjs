@@ -142,6 +142,26 @@ function startupTargets({ firstByte, prompt, wall }) {
       why(prompt['ccc-sup'], prompt.claude),
     ),
   );
+  // Issue 44's bound, in ms over bare claude; beside it the same bound on the launch's floor (two
+  // Node starts in a row, nothing of ccc): where the floor misses, no work in ccc could meet it.
+  out.push(
+    check(
+      'time to the claude prompt: ccc --supervisor − bare claude (ms)',
+      ms(prompt['ccc-sup']) - ms(prompt.claude),
+      150,
+      '≤',
+      why(prompt['ccc-sup'], prompt.claude),
+    ),
+  );
+  out.push(
+    check(
+      "stand-in's first byte: a Node front and a Node child with no work − direct (ms)",
+      ms(firstByte['node-front']) - ms(firstByte.direct),
+      150,
+      '≤',
+      why(firstByte['node-front'], firstByte.direct),
+    ),
+  );
   out.push(
     check(
       "stand-in's first byte: ccc --supervisor − direct (ms)",

@@ -11,6 +11,9 @@
  * (d) ccc      plain `ccc` (the stand-in launched with the terminal inherited)
  * (r) node-pty a 15-line Node proxy (fixtures/bare-proxy.mjs): a reference, no target; it shows
  *              how much of (c)'s cost is Node and node-pty themselves
+ * node-spawn   one Node start, then the stand-in's spawn, nothing else (fixtures/node-spawn.cjs)
+ * node-front   a Node process starting a Node child that only spawns the stand-in
+ *              (fixtures/node-front.cjs): the two Node starts of (c) with none of ccc's work
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,6 +86,10 @@ export function variantSpec(variant, agent, workspace, extraEnv = {}) {
       return { file: process.execPath, args: [...nodeArgs, COMPARE_CLI, '--supervisor'], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'ccc':
       return { file: process.execPath, args: [...nodeArgs, BIN], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    case 'node-spawn':
+      return { file: process.execPath, args: [path.join(FIXTURES, 'node-spawn.cjs')], cwd, env: { ...env, CCC_CLAUDE: agent } };
+    case 'node-front':
+      return { file: process.execPath, args: [path.join(FIXTURES, 'node-front.cjs')], cwd, env: { ...env, CCC_CLAUDE: agent } };
     case 'node-pty':
       return { file: process.execPath, args: [path.join(FIXTURES, 'bare-proxy.mjs')], cwd, env: { ...env, CCC_CLAUDE: agent } };
     default:
